@@ -1,0 +1,63 @@
+//! Argument parsing (clap) and dispatch to the library. Exit statuses: 0 success, 1 a check
+//! found problems, 2 usage error, 3 input error, 4 output error.
+
+use clap::{Parser, Subcommand};
+use fairscore::{Error, ErrorClass};
+
+mod fair;
+mod leaderboard;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "fairscore",
+    version,
+    about = "Score NERC and entity-linking runs in the HIPE TSV format",
+    long_about = "Score named-entity recognition (NERC) and entity-linking (NEL) runs in the HIPE TSV \
+format. `score` reproduces the official HIPE scorer v2.0 outputs exactly; `fair` gives Ortmann's \
+(2022) fair evaluation; `leaderboard` scores a whole campaign."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files.
+    Fair(fair::FairArgs),
+    /// Score every run of a campaign and write rankings, Markdown and HTML leaderboards.
+    Leaderboard(leaderboard::LeaderboardArgs),
+}
+
+/// Exit status for an error of the given class.
+pub fn exit_code(class: ErrorClass) -> i32 {
+    match class {
+        ErrorClass::Usage => 2,
+        ErrorClass::Input => 3,
+        ErrorClass::Output => 4,
+    }
+}
+
+pub fn report_error(err: &Error) -> i32 {
+    eprintln!("fairscore: error: {err}");
+    exit_code(err.class())
+}
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Fair(args) => fair::run(args),
+        Command::Leaderboard(args) => leaderboard::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => report_error(&e),
+    }
+}

@@ -1,0 +1,86 @@
+//! Typed errors of the library. Every error that comes from input names the file and, where
+//! there is one, the line. The binary maps the three classes to distinct exit statuses
+//! (see `docs/errors.md`).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The class of an error decides the exit status of the binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// The command line or an option value is wrong (exit 2).
+    Usage,
+    /// An input file is missing, unreadable or malformed, or gold and run do not line up (exit 3).
+    Input,
+    /// An output could not be written (exit 4).
+    Output,
+}
+
+/// An error of fairscore. `Display` gives one line that names the file and line where known.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// A wrong option or option value.
+    Usage(String),
+    /// A problem in an input file. `line` is 1-based; 0 means the file as a whole.
+    Input {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    /// A problem writing an output file.
+    Output { path: PathBuf, message: String },
+}
+
+impl Error {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Error::Usage(message.into())
+    }
+
+    pub fn input(path: &Path, line: usize, message: impl Into<String>) -> Self {
+        Error::Input {
+            path: path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    pub fn output(path: &Path, message: impl Into<String>) -> Self {
+        Error::Output {
+            path: path.to_path_buf(),
+            message: message.into(),
+        }
+    }
+
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Error::Usage(_) => ErrorClass::Usage,
+            Error::Input { .. } => ErrorClass::Input,
+            Error::Output { .. } => ErrorClass::Output,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(m) => write!(f, "usage: {m}"),
+            Error::Input {
+                path,
+                line: 0,
+                message,
+            } => write!(f, "{}: {message}", path.display()),
+            Error::Input {
+                path,
+                line,
+                message,
+            } => write!(f, "{}:{line}: {message}", path.display()),
+            Error::Output { path, message } => {
+                write!(f, "cannot write {}: {message}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,18 @@
+//! fairscore: scoring of named-entity recognition (NERC) and entity-linking (NEL) runs in the
+//! HIPE TSV format.
+//!
+//! Data flows one way: [`tsv`] reads files into documents and tokens, [`spans`] turns tag
+//! columns into entity spans and link objects, [`matching`] counts them (the official HIPE
+//! counting in `matching::hipe`, Ortmann's fair counting in `matching::fair`), [`metrics`] turns
+//! counts into scores, and [`report`] writes them. [`campaign`] scores whole campaigns.
+
+pub mod campaign;
+pub mod error;
+pub mod fair;
+pub mod matching;
+pub mod metrics;
+pub mod report;
+pub mod spans;
+pub mod tsv;
+
+pub use error::{Error, ErrorClass, Result};

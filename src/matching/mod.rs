@@ -1,0 +1,7 @@
+//! Counting of system spans against gold spans.
+//!
+//! `hipe` reproduces the official HIPE scorer's counting (four regimes); `fair` implements
+//! Ortmann's (2022) fair evaluation with error types counted once.
+
+pub mod fair;
+pub mod hipe;
