@@ -12,7 +12,10 @@ pub mod fair;
 pub mod matching;
 pub mod metrics;
 pub mod report;
+pub mod score;
 pub mod spans;
 pub mod tsv;
 
 pub use error::{Error, ErrorClass, Result};
+
+pub use score::{score_files, score_paths, Edition, ScoreOptions, ScoreOutput, Task};

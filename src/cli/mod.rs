@@ -6,6 +6,7 @@ use fairscore::{Error, ErrorClass};
 
 mod fair;
 mod leaderboard;
+mod score;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -23,6 +24,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Score one run as the official HIPE scorer (same flags, same output files).
+    Score(score::ScoreArgs),
     /// Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files.
     Fair(fair::FairArgs),
     /// Score every run of a campaign and write rankings, Markdown and HTML leaderboards.
@@ -53,6 +56,7 @@ pub fn run() -> i32 {
         }
     };
     let result = match cli.command {
+        Command::Score(args) => score::run(args),
         Command::Fair(args) => fair::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
     };

@@ -1,1 +1,194 @@
-//! (work in progress)
+//! The official HIPE counting of system spans against gold spans, in four regimes.
+//!
+//! Per document, in system-span order (see `docs/metrics.md` and the official
+//! `ner_eval.py::compute_metrics`):
+//! 1. a system span one of whose alternatives equals a gold span (label, offsets and covered
+//!    text) is `correct` in every regime, counted for the gold label;
+//! 2. otherwise the gold spans are walked in order: same offsets but another label (vs the
+//!    first alternative) is strict/fuzzy `incorrect`, partial/exact `correct`; else the first
+//!    not yet matched overlapping gold span makes it fuzzy `correct` (same label) or
+//!    `incorrect`, partial `partial`, strict/exact `incorrect`;
+//! 3. a system span that matched nothing is `spurious`, for its own label if that is evaluated
+//!    and otherwise for every evaluated label.
+//!
+//! Gold spans never matched are `missed`.
+
+use crate::spans::{Span, Spans};
+use indexmap::IndexMap;
+use std::collections::BTreeSet;
+
+/// Regimes in the order the counts are kept.
+pub const STRICT: usize = 0;
+/// The official `ent_type` regime, reported as "fuzzy".
+pub const ENT_TYPE: usize = 1;
+pub const PARTIAL: usize = 2;
+pub const EXACT: usize = 3;
+
+/// The five outcome counts of one regime.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub correct: u64,
+    pub incorrect: u64,
+    pub partial: u64,
+    pub missed: u64,
+    pub spurious: u64,
+}
+
+impl Counts {
+    pub fn possible(&self) -> u64 {
+        self.correct + self.incorrect + self.partial + self.missed
+    }
+    pub fn actual(&self) -> u64 {
+        self.correct + self.incorrect + self.partial + self.spurious
+    }
+    pub fn add(&mut self, o: &Counts) {
+        self.correct += o.correct;
+        self.incorrect += o.incorrect;
+        self.partial += o.partial;
+        self.missed += o.missed;
+        self.spurious += o.spurious;
+    }
+}
+
+/// Counts of the four regimes (indexed by [`STRICT`], [`ENT_TYPE`], [`PARTIAL`], [`EXACT`]).
+pub type RegimeCounts = [Counts; 4];
+
+/// Counts of one document (or unit): overall and per label, labels in the order the official
+/// scorer first touches them.
+#[derive(Debug, Clone, Default)]
+pub struct UnitCounts<'a> {
+    pub all: RegimeCounts,
+    pub per_label: IndexMap<&'a str, RegimeCounts>,
+}
+
+#[derive(Clone, Copy)]
+enum Outcome {
+    Correct,
+    Incorrect,
+    Partial,
+    Missed,
+    Spurious,
+}
+
+#[inline]
+fn bump(rc: &mut RegimeCounts, outcomes: [Outcome; 4]) {
+    for (c, o) in rc.iter_mut().zip(outcomes) {
+        match o {
+            Outcome::Correct => c.correct += 1,
+            Outcome::Incorrect => c.incorrect += 1,
+            Outcome::Partial => c.partial += 1,
+            Outcome::Missed => c.missed += 1,
+            Outcome::Spurious => c.spurious += 1,
+        }
+    }
+}
+
+impl<'a> UnitCounts<'a> {
+    /// Records an outcome for `label`, keyed by the tag set's own string (every counted label
+    /// is in the tag set).
+    fn record(&mut self, tags: &'a BTreeSet<String>, label: &str, outcomes: [Outcome; 4]) {
+        bump(&mut self.all, outcomes);
+        if let Some(key) = tags.get(label) {
+            bump(self.per_label.entry(key.as_str()).or_default(), outcomes);
+        }
+    }
+}
+
+use Outcome::*;
+const ALL_CORRECT: [Outcome; 4] = [Correct, Correct, Correct, Correct];
+// [strict, ent_type, partial, exact]
+const SAME_SPAN_OTHER_LABEL: [Outcome; 4] = [Incorrect, Incorrect, Correct, Correct];
+const OVERLAP_SAME_LABEL: [Outcome; 4] = [Incorrect, Correct, Partial, Incorrect];
+const OVERLAP_OTHER_LABEL: [Outcome; 4] = [Incorrect, Incorrect, Partial, Incorrect];
+const ALL_MISSED: [Outcome; 4] = [Missed, Missed, Missed, Missed];
+const ALL_SPURIOUS: [Outcome; 4] = [Spurious, Spurious, Spurious, Spurious];
+
+/// Reusable buffers for [`count`].
+#[derive(Default)]
+pub struct Scratch {
+    gold: Vec<Span>,
+    pred: Vec<Span>,
+    matched: Vec<bool>,
+}
+
+/// Counts one unit. `tags` are the evaluated labels; `same_text(start, end)` tells whether the
+/// gold and system texts covered by `start..=end` are equal.
+pub fn count<'a>(
+    gold: &Spans<'_>,
+    pred: &Spans<'_>,
+    tags: &'a BTreeSet<String>,
+    same_text: impl Fn(u32, u32) -> bool,
+    scratch: &mut Scratch,
+) -> UnitCounts<'a> {
+    let mut out = UnitCounts::default();
+    scratch.gold.clear();
+    scratch
+        .gold
+        .extend(gold.spans.iter().filter(|s| tags.contains(gold.label(s))));
+    scratch.pred.clear();
+    scratch.pred.extend(
+        pred.spans
+            .iter()
+            .filter(|s| pred.alts(s).iter().any(|a| tags.contains(*a))),
+    );
+    scratch.matched.clear();
+    scratch.matched.resize(scratch.gold.len(), false);
+    let golds = &scratch.gold;
+    let matched = &mut scratch.matched;
+
+    for p in &scratch.pred {
+        let alts = pred.alts(p);
+        // 1. Exact match of one alternative (label, offsets, text).
+        let exact = golds.iter().position(|g| {
+            g.start == p.start
+                && g.end == p.end
+                && alts.contains(&gold.label(g))
+                && same_text(g.start, g.end)
+        });
+        if let Some(gi) = exact {
+            matched[gi] = true;
+            out.record(tags, gold.label(&golds[gi]), ALL_CORRECT);
+            continue;
+        }
+        // 2. Same offsets with another label, or first unmatched overlap.
+        let mut found = false;
+        for (gi, g) in golds.iter().enumerate() {
+            let glabel = gold.label(g);
+            if g.start == p.start && g.end == p.end && glabel != alts[0] {
+                matched[gi] = true;
+                found = true;
+                out.record(tags, glabel, SAME_SPAN_OTHER_LABEL);
+                break;
+            } else if g.overlaps(p) && !matched[gi] {
+                matched[gi] = true;
+                found = true;
+                if alts.contains(&glabel) {
+                    out.record(tags, glabel, OVERLAP_SAME_LABEL);
+                } else {
+                    out.record(tags, glabel, OVERLAP_OTHER_LABEL);
+                }
+                break;
+            }
+        }
+        // 3. Spurious.
+        if !found {
+            bump(&mut out.all, ALL_SPURIOUS);
+            match tags.get(alts[0]) {
+                Some(own) => bump(out.per_label.entry(own.as_str()).or_default(), ALL_SPURIOUS),
+                None => {
+                    // A span kept for another alternative: the official scorer charges the
+                    // spurious span to every evaluated label.
+                    for t in tags {
+                        bump(out.per_label.entry(t.as_str()).or_default(), ALL_SPURIOUS);
+                    }
+                }
+            }
+        }
+    }
+    for (gi, g) in golds.iter().enumerate() {
+        if !matched[gi] {
+            out.record(tags, gold.label(g), ALL_MISSED);
+        }
+    }
+    out
+}

@@ -1,1 +1,185 @@
-//! (work in progress)
+//! From counts to scores: precision, recall and F1, micro over all documents, macro over
+//! documents (mean and population standard deviation, NumPy-compatible) and macro over labels,
+//! with the official scorer's int/float/None distinctions kept (see [`py::PyNum`]).
+
+pub mod py;
+
+use crate::matching::hipe::{Counts, UnitCounts, PARTIAL};
+use indexmap::IndexMap;
+pub use py::PyNum;
+
+/// P, R and F1 of one set of counts. The partial regime rewards half of each partial match.
+pub fn prf(c: &Counts, regime: usize) -> (PyNum, PyNum, PyNum) {
+    let actual = c.actual();
+    let possible = c.possible();
+    let partial = regime == PARTIAL && c.partial > 0;
+    let num = if partial {
+        c.correct as f64 + 0.5 * c.partial as f64
+    } else {
+        c.correct as f64
+    };
+    let p = if actual > 0 {
+        PyNum::Float(num / actual as f64)
+    } else {
+        PyNum::Int(0)
+    };
+    let r = if possible > 0 {
+        PyNum::Float(num / possible as f64)
+    } else {
+        PyNum::Int(0)
+    };
+    let (pf, rf) = (p.as_f64(), r.as_f64());
+    let f = if pf + rf > 0.0 {
+        PyNum::Float(2.0 * (pf * rf) / (pf + rf))
+    } else {
+        PyNum::Int(0)
+    };
+    (p, r, f)
+}
+
+/// Accumulated counts and per-document scores of one regime.
+#[derive(Debug, Clone, Default)]
+pub struct RegimeAcc {
+    pub counts: Counts,
+    pub p_doc: Vec<f64>,
+    pub r_doc: Vec<f64>,
+    pub f1_doc: Vec<f64>,
+}
+
+impl RegimeAcc {
+    fn add_doc(&mut self, c: &Counts, regime: usize) {
+        self.counts.add(c);
+        let (p, r, f) = prf(c, regime);
+        let (actual, possible) = (c.actual(), c.possible());
+        if actual != 0 {
+            self.p_doc.push(p.as_f64());
+        }
+        if possible != 0 {
+            self.r_doc.push(r.as_f64());
+        }
+        if actual != 0 && possible != 0 {
+            self.f1_doc.push(f.as_f64());
+        }
+    }
+}
+
+/// Accumulation over the documents of one evaluation (one column, period and noise level).
+#[derive(Debug, Clone, Default)]
+pub struct Accumulator<'a> {
+    pub all: [RegimeAcc; 4],
+    /// Labels in the order the official scorer first meets them.
+    pub per_label: IndexMap<&'a str, [RegimeAcc; 4]>,
+}
+
+impl<'a> Accumulator<'a> {
+    /// Adds the counts of one document.
+    pub fn add_doc(&mut self, unit: &UnitCounts<'a>) {
+        for (regime, acc) in self.all.iter_mut().enumerate() {
+            acc.add_doc(&unit.all[regime], regime);
+        }
+        for (label, rc) in &unit.per_label {
+            let accs = self.per_label.entry(label).or_default();
+            for (regime, acc) in accs.iter_mut().enumerate() {
+                acc.add_doc(&rc[regime], regime);
+            }
+        }
+    }
+
+    /// Final scores.
+    pub fn finish(&self) -> Evaluation {
+        let per_label: IndexMap<String, [RegimeScores; 4]> = self
+            .per_label
+            .iter()
+            .map(|(l, accs)| (l.to_string(), RegimeScores::from_accs(accs)))
+            .collect();
+        let mut all = RegimeScores::from_accs(&self.all);
+        for (regime, scores) in all.iter_mut().enumerate() {
+            scores.type_macro = Some(type_macro(&per_label, regime));
+        }
+        Evaluation { per_label, all }
+    }
+}
+
+/// Means over labels of the per-label micro P, R, F1 (the official "P_macro" etc.), summed in
+/// label order as Python does; and F1 recomputed from the mean P and R.
+fn type_macro(per_label: &IndexMap<String, [RegimeScores; 4]>, regime: usize) -> [PyNum; 4] {
+    let n = per_label.len();
+    if n == 0 {
+        return [PyNum::Int(0); 4];
+    }
+    let (mut ps, mut rs, mut fs) = (0.0f64, 0.0f64, 0.0f64);
+    for s in per_label.values() {
+        ps += s[regime].p_micro.as_f64();
+        rs += s[regime].r_micro.as_f64();
+        fs += s[regime].f1_micro.as_f64();
+    }
+    let (p, r, f) = (ps / n as f64, rs / n as f64, fs / n as f64);
+    let recomputed = if p + r > 0.0 {
+        PyNum::Float(2.0 * (p * r) / (p + r))
+    } else {
+        PyNum::Int(0)
+    };
+    [
+        PyNum::Float(p),
+        PyNum::Float(r),
+        PyNum::Float(f),
+        recomputed,
+    ]
+}
+
+/// Scores of one regime.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegimeScores {
+    pub counts: Counts,
+    pub p_micro: PyNum,
+    pub r_micro: PyNum,
+    pub f1_micro: PyNum,
+    pub p_macro_doc: PyNum,
+    pub r_macro_doc: PyNum,
+    pub f1_macro_doc: PyNum,
+    pub p_macro_doc_std: PyNum,
+    pub r_macro_doc_std: PyNum,
+    pub f1_macro_doc_std: PyNum,
+    /// For ALL only: P_macro, R_macro, F1_macro, F1 recomputed from P and R.
+    pub type_macro: Option<[PyNum; 4]>,
+}
+
+impl RegimeScores {
+    fn from_accs(accs: &[RegimeAcc; 4]) -> [RegimeScores; 4] {
+        std::array::from_fn(|regime| RegimeScores::from_acc(&accs[regime], regime))
+    }
+
+    fn from_acc(acc: &RegimeAcc, regime: usize) -> RegimeScores {
+        let (p_micro, r_micro, f1_micro) = prf(&acc.counts, regime);
+        RegimeScores {
+            counts: acc.counts,
+            p_micro,
+            r_micro,
+            f1_micro,
+            p_macro_doc: py::np_mean(&acc.p_doc),
+            r_macro_doc: py::np_mean(&acc.r_doc),
+            f1_macro_doc: py::np_mean(&acc.f1_doc),
+            p_macro_doc_std: py::np_std(&acc.p_doc),
+            r_macro_doc_std: py::np_std(&acc.r_doc),
+            f1_macro_doc_std: py::np_std(&acc.f1_doc),
+            type_macro: None,
+        }
+    }
+
+    pub fn tp(&self) -> u64 {
+        self.counts.correct
+    }
+    pub fn fp(&self) -> u64 {
+        self.counts.actual() - self.counts.correct
+    }
+    pub fn fn_(&self) -> u64 {
+        self.counts.possible() - self.counts.correct
+    }
+}
+
+/// The result of one evaluation: per label and over all labels (`ALL`), per regime.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    pub per_label: IndexMap<String, [RegimeScores; 4]>,
+    pub all: [RegimeScores; 4],
+}

@@ -1,1 +1,4 @@
-//! (work in progress)
+//! Writing results: the official per-run JSON and TSV layouts.
+
+pub mod json;
+pub mod tsv;

@@ -1,1 +1,636 @@
-//! (work in progress)
+//! Reading HIPE TSV files into documents and tokens.
+//!
+//! The reader follows the official HIPE scorer v2.0 (see `docs/compatibility.md`):
+//! - the first line is a header of named columns, tab-separated, no quoting;
+//! - a line whose first cell is empty is skipped; a first cell starting with `#` is a comment:
+//!   `# segment…` starts a new segment, `# document…` / `# hipe2022:document_id…` a new
+//!   document (only when the current segment already holds tokens), `# date…` /
+//!   `# hipe2022:date…` sets the date of the following tokens;
+//! - every value but TOKEN is upper-cased, a missing cell becomes `_`, and in `NE-` columns
+//!   IOBES tags are turned into IOB (`S-`→`B-`, `E-`→`I-`);
+//! - MISC `LED<float>` gives the token's OCR noise level.
+//!
+//! Beyond the official reader it accepts a UTF-8 byte-order mark and CRLF line ends, and
+//! reports malformed input (invalid UTF-8, ragged rows, missing header) as typed errors with
+//! file and line.
+//!
+//! Cell text lives in one arena string per file; tokens and cells are plain index ranges
+//! into it, so reading a file allocates a handful of vectors rather than one string per cell.
+
+mod align;
+
+pub use align::{align, Alignment, TokenMismatch};
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+
+/// A calendar date (the document date of a token).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    pub year: i32,
+    pub month: u32,
+    pub day: u32,
+}
+
+impl Date {
+    /// The date the official scorer assigns when a date comment holds no `YYYY-MM-DD`.
+    pub const DEFAULT: Date = Date {
+        year: 2022,
+        month: 1,
+        day: 1,
+    };
+}
+
+/// A byte range into the file's text arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Cell {
+    start: u32,
+    len: u32,
+}
+
+/// One token line.
+#[derive(Debug, Clone)]
+pub struct Token {
+    /// 1-based line number in the file.
+    pub line: u32,
+    /// Noise level from `LED<float>` in MISC, if any.
+    pub led: Option<f64>,
+    /// Date of the document the token is in (last date comment seen), if any.
+    pub date: Option<Date>,
+    /// Index of this token's first cell in `HipeFile::cells`.
+    first_cell: u32,
+}
+
+/// A document: a run of tokens, split into segments.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// Identifier from a `document_id` comment, if any.
+    pub id: Option<String>,
+    /// 1-based line of the first token.
+    pub first_line: usize,
+    /// Index of the first token in `HipeFile::tokens`.
+    pub start: usize,
+    /// Number of tokens per segment (the official scorer's "lines").
+    pub segments: Vec<usize>,
+}
+
+impl Document {
+    pub fn len(&self) -> usize {
+        self.segments.iter().sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len()
+    }
+}
+
+/// A non-fatal observation made while reading (for `check` and warnings).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub line: usize,
+    pub message: String,
+}
+
+/// Options that change how cells are read.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    /// `--glue A+B` pairs: where B is not `O`, B becomes `IOB-<A label>.<B label>`.
+    pub glue: Vec<(String, String)>,
+}
+
+/// A whole HIPE TSV file.
+#[derive(Debug, Clone)]
+pub struct HipeFile {
+    pub path: PathBuf,
+    /// Header names in file order (BOM removed).
+    pub columns: Vec<String>,
+    pub docs: Vec<Document>,
+    pub tokens: Vec<Token>,
+    /// Things the official scorer would silently accept: IOBES tags, missing cells, …
+    pub notices: Vec<Notice>,
+    text: String,
+    cells: Vec<Cell>,
+}
+
+impl HipeFile {
+    /// Reads and parses a file.
+    pub fn read(path: &Path, opts: &ReadOptions) -> Result<HipeFile> {
+        let bytes = std::fs::read(path).map_err(|e| Error::input(path, 0, io_reason(&e)))?;
+        Self::parse(path, &bytes, opts)
+    }
+
+    /// Parses the bytes of a file; `path` is only used in messages and as the file's name.
+    pub fn parse(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Result<HipeFile> {
+        let content = match std::str::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => {
+                let at = e.valid_up_to();
+                let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+                return Err(Error::input(
+                    path,
+                    line,
+                    format!(
+                        "invalid UTF-8 (byte offset {at}); HIPE TSV files must be UTF-8 encoded"
+                    ),
+                ));
+            }
+        };
+        Parser::new(path, opts).run(content)
+    }
+
+    /// Index of a column by name.
+    pub fn column(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c == name)
+    }
+
+    /// The text of cell `col` of token `tok` (upper-cased unless TOKEN).
+    #[inline]
+    pub fn cell(&self, tok: usize, col: usize) -> &str {
+        let c = self.cells[self.tokens[tok].first_cell as usize + col];
+        &self.text[c.start as usize..(c.start + c.len) as usize]
+    }
+
+    /// The token text (first column).
+    #[inline]
+    pub fn token_text(&self, tok: usize) -> &str {
+        self.cell(tok, 0)
+    }
+
+    pub fn n_tokens(&self) -> usize {
+        self.tokens.len()
+    }
+}
+
+pub(crate) fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ if e.raw_os_error() == Some(21) => "is a directory, expected a TSV file".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+struct Parser<'a> {
+    path: &'a Path,
+    opts: &'a ReadOptions,
+    columns: Vec<String>,
+    upper: Vec<bool>,
+    ne: Vec<bool>,
+    misc: Option<usize>,
+    glue: Vec<(usize, usize)>,
+    docs: Vec<Document>,
+    tokens: Vec<Token>,
+    notices: Vec<Notice>,
+    text: String,
+    cells: Vec<Cell>,
+    date: Option<Date>,
+    doc: Document,
+    seg_len: usize,
+    pending_id: Option<String>,
+    iobes_noted: bool,
+    missing_noted: bool,
+}
+
+impl<'a> Parser<'a> {
+    fn new(path: &'a Path, opts: &'a ReadOptions) -> Self {
+        Parser {
+            path,
+            opts,
+            columns: Vec::new(),
+            upper: Vec::new(),
+            ne: Vec::new(),
+            misc: None,
+            glue: Vec::new(),
+            docs: Vec::new(),
+            tokens: Vec::new(),
+            notices: Vec::new(),
+            text: String::new(),
+            cells: Vec::new(),
+            date: None,
+            doc: Document {
+                id: None,
+                first_line: 0,
+                start: 0,
+                segments: Vec::new(),
+            },
+            seg_len: 0,
+            pending_id: None,
+            iobes_noted: false,
+            missing_noted: false,
+        }
+    }
+
+    fn err(&self, line: usize, msg: impl Into<String>) -> Error {
+        Error::input(self.path, line, msg)
+    }
+
+    fn run(mut self, content: &str) -> Result<HipeFile> {
+        let content = content.strip_prefix('\u{feff}').unwrap_or(content);
+        if content.len() > u32::MAX as usize / 2 {
+            return Err(self.err(0, "file too large (over 2 GiB)"));
+        }
+        self.text.reserve(content.len());
+        let mut lines = content.split('\n').enumerate();
+        // Header: the first line.
+        let header = match lines.next() {
+            Some((_, h)) => h.strip_suffix('\r').unwrap_or(h),
+            None => "",
+        };
+        if header.trim().is_empty() {
+            return Err(self.err(
+                1,
+                "empty file or empty first line; expected a header line like TOKEN<TAB>NE-COARSE-LIT<TAB>…",
+            ));
+        }
+        self.columns = header.split('\t').map(|s| s.to_string()).collect();
+        if self.columns[0].starts_with('#') {
+            return Err(self.err(
+                1,
+                "the first line is a comment; expected a header line like TOKEN<TAB>NE-COARSE-LIT<TAB>…",
+            ));
+        }
+        self.upper = self
+            .columns
+            .iter()
+            .map(|c| !matches!(c.to_uppercase().as_str(), "TOKEN" | "LEVENSHTEIN" | "DATE"))
+            .collect();
+        self.ne = self.columns.iter().map(|c| c.starts_with("NE-")).collect();
+        self.misc = self.columns.iter().position(|c| c == "MISC");
+        for (a, b) in &self.opts.glue {
+            let ia = self.columns.iter().position(|c| c == a);
+            let ib = self.columns.iter().position(|c| c == b);
+            match (ia, ib) {
+                (Some(ia), Some(ib)) => self.glue.push((ia, ib)),
+                _ => {
+                    return Err(self.err(
+                        1,
+                        format!(
+                            "--glue {a}+{b}: column not in header ({})",
+                            self.columns.join(", ")
+                        ),
+                    ))
+                }
+            }
+        }
+        let ncol = self.columns.len();
+        let mut fields: Vec<&str> = Vec::with_capacity(ncol);
+        for (idx, raw) in lines {
+            let lineno = idx + 1;
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            fields.clear();
+            fields.extend(line.split('\t'));
+            let first = fields[0];
+            if first.is_empty() {
+                continue;
+            }
+            if first.starts_with('#') {
+                self.comment(first, lineno);
+                continue;
+            }
+            if fields.len() > ncol {
+                if fields[ncol..].iter().all(|f| f.is_empty()) {
+                    fields.truncate(ncol);
+                } else {
+                    return Err(self.err(
+                        lineno,
+                        format!(
+                            "{} cells but the header has {} columns (token {:?}); remove the extra cells or fix the header",
+                            fields.len(),
+                            ncol,
+                            first
+                        ),
+                    ));
+                }
+            }
+            if fields.len() < ncol && !self.missing_noted {
+                self.missing_noted = true;
+                self.notices.push(Notice {
+                    line: lineno,
+                    message: format!(
+                        "{} cells but the header has {} columns; missing cells are read as `_`",
+                        fields.len(),
+                        ncol
+                    ),
+                });
+            }
+            self.token(&fields, lineno)?;
+        }
+        self.close_doc();
+        if self.tokens.len() > u32::MAX as usize / 2 {
+            return Err(self.err(0, "too many tokens"));
+        }
+        Ok(HipeFile {
+            path: self.path.to_path_buf(),
+            columns: self.columns,
+            docs: self.docs,
+            tokens: self.tokens,
+            notices: self.notices,
+            text: self.text,
+            cells: self.cells,
+        })
+    }
+
+    fn comment(&mut self, first: &str, lineno: usize) {
+        if first.starts_with("# segment") {
+            if self.seg_len > 0 {
+                self.doc.segments.push(self.seg_len);
+                self.seg_len = 0;
+            }
+        } else if first.starts_with("# document") || first.starts_with("# hipe2022:document_id") {
+            if self.seg_len > 0 {
+                self.close_doc();
+            }
+            if let Some((_, v)) = first.split_once('=') {
+                self.pending_id = Some(v.trim().to_string());
+            }
+        } else if first.starts_with("# date") || first.starts_with("# hipe2022:date") {
+            self.date = Some(match find_date(first) {
+                Some(d) => d,
+                None => {
+                    self.notices.push(Notice {
+                        line: lineno,
+                        message: format!(
+                            "date comment without a valid YYYY-MM-DD date; the official scorer uses {}-01-01",
+                            Date::DEFAULT.year
+                        ),
+                    });
+                    Date::DEFAULT
+                }
+            });
+        }
+    }
+
+    fn close_doc(&mut self) {
+        if self.seg_len > 0 {
+            self.doc.segments.push(self.seg_len);
+            self.seg_len = 0;
+        }
+        if !self.doc.segments.is_empty() {
+            let next_start = self.tokens.len();
+            let doc = std::mem::replace(
+                &mut self.doc,
+                Document {
+                    id: None,
+                    first_line: 0,
+                    start: next_start,
+                    segments: Vec::new(),
+                },
+            );
+            self.docs.push(doc);
+        }
+    }
+
+    fn push_cell(&mut self, s: &str) {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        self.cells.push(Cell {
+            start,
+            len: s.len() as u32,
+        });
+    }
+
+    fn token(&mut self, fields: &[&str], lineno: usize) -> Result<()> {
+        if self.doc.segments.is_empty() && self.seg_len == 0 {
+            self.doc.first_line = lineno;
+            self.doc.start = self.tokens.len();
+            if let Some(id) = self.pending_id.take() {
+                self.doc.id = Some(id);
+            }
+        }
+        let first_cell = self.cells.len() as u32;
+        let glued = if self.glue.is_empty() {
+            None
+        } else {
+            Some(self.apply_glue(fields, lineno)?)
+        };
+        for col in 0..self.columns.len() {
+            let raw: &str = match &glued {
+                Some(g) => match &g[col] {
+                    Some(s) => s.as_str(),
+                    None => fields.get(col).copied().unwrap_or("_"),
+                },
+                None => fields.get(col).copied().unwrap_or("_"),
+            };
+            if !self.upper[col] {
+                self.push_cell(raw);
+                continue;
+            }
+            let needs_upper = raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80);
+            let mut value: std::borrow::Cow<str> = if needs_upper {
+                std::borrow::Cow::Owned(raw.to_uppercase())
+            } else {
+                std::borrow::Cow::Borrowed(raw)
+            };
+            if self.ne[col] {
+                let converted = if let Some(rest) = value.strip_prefix("S-") {
+                    Some(format!("B-{rest}"))
+                } else {
+                    value.strip_prefix("E-").map(|rest| format!("I-{rest}"))
+                };
+                if let Some(c) = converted {
+                    if !self.iobes_noted {
+                        self.iobes_noted = true;
+                        self.notices.push(Notice {
+                            line: lineno,
+                            message: format!(
+                                "IOBES tag {:?} in column {}: read as IOB (S- as B-, E- as I-)",
+                                value, self.columns[col]
+                            ),
+                        });
+                    }
+                    value = std::borrow::Cow::Owned(c);
+                }
+            }
+            self.push_cell(&value);
+        }
+        let led = self
+            .misc
+            .and_then(|m| fields.get(m))
+            .and_then(|m| parse_led(m));
+        self.tokens.push(Token {
+            line: lineno as u32,
+            led,
+            date: self.date,
+            first_cell,
+        });
+        self.seg_len += 1;
+        Ok(())
+    }
+
+    fn apply_glue(&self, fields: &[&str], lineno: usize) -> Result<Vec<Option<String>>> {
+        let mut out: Vec<Option<String>> = vec![None; self.columns.len()];
+        for &(a, b) in &self.glue {
+            let vb = fields.get(b).copied().unwrap_or("_");
+            if vb == "O" {
+                continue;
+            }
+            let va = fields.get(a).copied().unwrap_or("_");
+            let split2 = |v: &str| -> Option<(String, String)> {
+                let mut it = v.split('-');
+                let x = it.next()?;
+                let y = it.next()?;
+                if it.next().is_some() {
+                    return None;
+                }
+                Some((x.to_string(), y.to_string()))
+            };
+            let (_, la) = split2(va).ok_or_else(|| {
+                self.err(
+                    lineno,
+                    format!(
+                        "--glue: cell {va:?} of column {} is not of the form IOB-LABEL",
+                        self.columns[a]
+                    ),
+                )
+            })?;
+            let (iob, lb) = split2(vb).ok_or_else(|| {
+                self.err(
+                    lineno,
+                    format!(
+                        "--glue: cell {vb:?} of column {} is not of the form IOB-LABEL",
+                        self.columns[b]
+                    ),
+                )
+            })?;
+            out[b] = Some(format!("{iob}-{la}.{lb}"));
+        }
+        Ok(out)
+    }
+}
+
+/// First `LED<digits>[.<digits>]` in a MISC cell, as the official regex `LED(\d+(\.\d+)?)`.
+pub fn parse_led(misc: &str) -> Option<f64> {
+    let bytes = misc.as_bytes();
+    let mut from = 0;
+    while let Some(pos) = misc[from..].find("LED") {
+        let start = from + pos + 3;
+        let mut end = start;
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        if end > start {
+            if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
+                end += 1;
+                while end < bytes.len() && bytes[end].is_ascii_digit() {
+                    end += 1;
+                }
+            }
+            return misc[start..end].parse().ok();
+        }
+        from = from + pos + 3;
+    }
+    None
+}
+
+/// First `YYYY-MM-DD` (a valid calendar date) in a comment line.
+fn find_date(s: &str) -> Option<Date> {
+    let b = s.as_bytes();
+    if b.len() < 10 {
+        return None;
+    }
+    for i in 0..=b.len() - 10 {
+        let w = &b[i..i + 10];
+        let digits = |r: std::ops::Range<usize>| w[r].iter().all(|c| c.is_ascii_digit());
+        if digits(0..4) && w[4] == b'-' && digits(5..7) && w[7] == b'-' && digits(8..10) {
+            let num = |r: std::ops::Range<usize>| -> u32 {
+                w[r].iter().fold(0, |acc, c| acc * 10 + (c - b'0') as u32)
+            };
+            let d = Date {
+                year: num(0..4) as i32,
+                month: num(5..7),
+                day: num(8..10),
+            };
+            // The official scorer takes the first match and fails if it is no valid date.
+            return valid_date(d).then_some(d);
+        }
+    }
+    None
+}
+
+pub fn valid_date(d: Date) -> bool {
+    if d.year < 1 || !(1..=12).contains(&d.month) || d.day < 1 {
+        return false;
+    }
+    let leap = (d.year % 4 == 0 && d.year % 100 != 0) || d.year % 400 == 0;
+    let days = match d.month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        _ if leap => 29,
+        _ => 28,
+    };
+    d.day <= days
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<HipeFile> {
+        HipeFile::parse(Path::new("t.tsv"), s.as_bytes(), &ReadOptions::default())
+    }
+
+    #[test]
+    fn reads_documents_segments_and_upper_cases() {
+        let f = parse(
+            "\u{feff}TOKEN\tNE-COARSE-LIT\tMISC\r\n# document_id = d1\r\n# date = 1900-02-03\r\nA\tb-pers\tLED0.25\r\nb\tE-pers\t_\r\n# segment\r\nc\tO\r\n# document_id = d2\r\nd\tS-loc\t_\r\n",
+        )
+        .unwrap();
+        assert_eq!(f.columns, vec!["TOKEN", "NE-COARSE-LIT", "MISC"]);
+        assert_eq!(f.docs.len(), 2);
+        assert_eq!(f.docs[0].segments, vec![2, 1]);
+        assert_eq!(f.docs[0].id.as_deref(), Some("d1"));
+        assert_eq!(f.docs[1].id.as_deref(), Some("d2"));
+        assert_eq!(f.cell(0, 1), "B-PERS");
+        assert_eq!(f.cell(1, 1), "I-PERS");
+        assert_eq!(f.cell(3, 1), "B-LOC");
+        assert_eq!(f.token_text(1), "b");
+        assert_eq!(f.cell(2, 2), "_");
+        assert_eq!(f.tokens[0].led, Some(0.25));
+        assert_eq!(f.tokens[1].led, None);
+        assert_eq!(
+            f.tokens[0].date,
+            Some(Date {
+                year: 1900,
+                month: 2,
+                day: 3
+            })
+        );
+    }
+
+    #[test]
+    fn document_marker_without_tokens_does_not_split() {
+        let f = parse("TOKEN\tX\n# document_id = a\n# document_id = b\nx\tO\n# segment\n# document_id = c\ny\tO\n").unwrap();
+        // `# segment` closes the segment, so the following document marker finds no tokens in
+        // the current segment and does not start a document (as the official reader).
+        assert_eq!(f.docs.len(), 1);
+        assert_eq!(f.docs[0].segments, vec![1, 1]);
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let e = parse("TOKEN\tA\nx\tO\ty\n").unwrap_err();
+        assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
+        let e = parse("").unwrap_err();
+        assert!(e.to_string().contains("header"), "{e}");
+        let e = HipeFile::parse(
+            Path::new("t.tsv"),
+            b"TOKEN\n\xff\n",
+            &ReadOptions::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
+    }
+
+    #[test]
+    fn led_parsing_follows_the_official_regex() {
+        assert_eq!(parse_led("NoSpaceAfter|LED0.00"), Some(0.0));
+        assert_eq!(parse_led("LED12"), Some(12.0));
+        assert_eq!(parse_led("LED1."), Some(1.0));
+        assert_eq!(parse_led("LEDx|LED0.5"), Some(0.5));
+        assert_eq!(parse_led("_"), None);
+    }
+}

@@ -1,0 +1,141 @@
+//! `fairscore score`: the official `clef_evaluation.py` command, same flags and outputs.
+
+use clap::Args;
+use fairscore::score::{self, Edition, ScoreOptions, Task};
+use fairscore::{Error, Result};
+use std::path::PathBuf;
+
+/// Score one run against the gold standard and write `<run>_<task>[_<suffix>].tsv/.json`
+/// exactly as the official HIPE scorer v2.0 does.
+#[derive(Args, Debug)]
+pub struct ScoreArgs {
+    /// Gold standard file (HIPE TSV).
+    #[arg(short = 'r', long = "ref", value_name = "GOLD")]
+    pub reference: PathBuf,
+    /// System run file (HIPE TSV). Unless --skip-check, its name must follow the edition's
+    /// convention (hipe-2020: TEAM_bundleN_LANG_RUN.tsv; hipe-2022:
+    /// TEAM_bundleN_DATASET_LANG_RUN.tsv).
+    #[arg(short = 'p', long = "pred", value_name = "RUN")]
+    pub pred: PathBuf,
+    /// Task: nerc_coarse, nerc_fine or nel.
+    #[arg(short = 't', long = "task", value_name = "TASK")]
+    pub task: String,
+    /// HIPE edition, which decides the scored columns: hipe-2020 or hipe-2022.
+    #[arg(
+        short = 'e',
+        long = "hipe_edition",
+        alias = "hipe-edition",
+        value_name = "EDITION",
+        default_value = "hipe-2020"
+    )]
+    pub hipe_edition: String,
+    /// Output directory.
+    #[arg(short = 'o', long = "outdir", value_name = "DIR", default_value = ".")]
+    pub outdir: PathBuf,
+    /// Also write warnings (what the official scorer silently patches) to this file.
+    #[arg(short = 'l', long = "log", value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// NEL: group links as consecutive tokens with the same link (the original CLEF-HIPE-2020
+    /// grouping) instead of by named-entity boundaries.
+    #[arg(short = 'g', long = "original_nel", alias = "original-nel")]
+    pub original_nel: bool,
+    /// NEL: evaluate at these cutoffs of ranked candidate lists `Q1|Q2|Q3`, e.g. 1,3,5.
+    #[arg(
+        short = 'n',
+        long = "n_best",
+        alias = "n-best",
+        value_name = "K[,K…]",
+        default_value = "1"
+    )]
+    pub n_best: String,
+    /// Also evaluate on tokens whose OCR noise (MISC `LED<x>`) is in each range, e.g.
+    /// 0.0-0.1,0.1-1.0 (lower ≤ LED < upper; tokens without LED are always kept).
+    #[arg(long = "noise-level", alias = "noise_level", value_name = "RANGES")]
+    pub noise_level: Option<String>,
+    /// Also evaluate on documents dated in each period, e.g. 1900-1950,1950-2000 (years) or
+    /// 1900/01/01-1950/12/31 (start included, end excluded).
+    #[arg(long = "time-period", alias = "time_period", value_name = "RANGES")]
+    pub time_period: Option<String>,
+    /// Glue the labels of two columns, e.g. NE-COARSE-LIT+NE-NESTED (comma-separated pairs).
+    #[arg(long = "glue", value_name = "A+B[,…]")]
+    pub glue: Option<String>,
+    /// Do not check the run's file name; System is then the --pred argument as given.
+    #[arg(long = "skip-check", alias = "skip_check")]
+    pub skip_check: bool,
+    /// File with the valid labels, one per line: run labels outside gold and tagset are ignored.
+    #[arg(long = "tagset", value_name = "FILE")]
+    pub tagset: Option<PathBuf>,
+    /// Suffix appended to output file names and Evaluation keys.
+    #[arg(long = "suffix", value_name = "SUFFIX")]
+    pub suffix: Option<String>,
+}
+
+fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
+    s.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.split_once('+')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| Error::usage(format!("--glue: {p:?} is not a pair COL_A+COL_B")))
+        })
+        .collect()
+}
+
+pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
+    let task = Task::parse(&args.task)?;
+    let edition = Edition::parse(&args.hipe_edition)?;
+    let mut opts = ScoreOptions::new(task, edition);
+    opts.n_best = args
+        .n_best
+        .split(',')
+        .map(|n| {
+            n.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&k| k >= 1)
+                .ok_or_else(|| {
+                    Error::usage(format!("--n_best: {n:?} is not a positive whole number"))
+                })
+        })
+        .collect::<Result<_>>()?;
+    if let Some(n) = &args.noise_level {
+        opts.noise_levels = score::parse_noise_levels(n)?;
+    }
+    if let Some(t) = &args.time_period {
+        opts.time_periods = score::parse_time_periods(t)?;
+    }
+    if let Some(g) = &args.glue {
+        opts.glue = parse_glue(g)?;
+    }
+    if let Some(ts) = &args.tagset {
+        opts.tagset = Some(score::read_tagset(ts)?);
+    }
+    opts.suffix = args.suffix.clone();
+    opts.skip_check = args.skip_check;
+    opts.original_nel = args.original_nel;
+    Ok(opts)
+}
+
+pub fn run(args: ScoreArgs) -> Result<i32> {
+    let opts = options(&args)?;
+    if !args.outdir.is_dir() {
+        return Err(Error::output(
+            &args.outdir,
+            "output directory does not exist",
+        ));
+    }
+    let out = score::score_paths(&args.reference, &args.pred, &opts)?;
+    for w in &out.warnings {
+        eprintln!("fairscore: warning: {w}");
+    }
+    if let Some(log) = &args.log {
+        let mut text = out.warnings.join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        score::write_atomic(log, text.as_bytes())?;
+    }
+    score::write_atomic(&args.outdir.join(&out.tsv_name), out.tsv.as_bytes())?;
+    score::write_atomic(&args.outdir.join(&out.json_name), out.json.as_bytes())?;
+    Ok(0)
+}

@@ -1,0 +1,209 @@
+//! Python- and NumPy-compatible numbers: values that keep Python's int/float/None distinction,
+//! `round(x, 3)`, `repr(float)`, and NumPy's pairwise-summed `mean` and `std`.
+//!
+//! The official outputs print `0` for an integer zero and `0.0` for a float one, and NumPy sums
+//! pairwise; reproducing both is what makes the TSV files equal byte for byte.
+
+/// A number as the official scorer holds it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PyNum {
+    Int(i64),
+    Float(f64),
+    None,
+}
+
+impl PyNum {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            PyNum::Int(i) => i as f64,
+            PyNum::Float(f) => f,
+            PyNum::None => f64::NAN,
+        }
+    }
+
+    pub fn is_none(self) -> bool {
+        matches!(self, PyNum::None)
+    }
+
+    /// `round(x, 3)` printed as Python prints the result; empty for `None`.
+    pub fn round3(self) -> String {
+        match self {
+            PyNum::Int(i) => i.to_string(),
+            PyNum::Float(f) => round3_repr(f),
+            PyNum::None => String::new(),
+        }
+    }
+
+    /// `repr()` of the value (`null` for None), as `json.dump` writes it.
+    pub fn json(self) -> String {
+        match self {
+            PyNum::Int(i) => i.to_string(),
+            PyNum::Float(f) => py_float_repr(f),
+            PyNum::None => "null".to_string(),
+        }
+    }
+}
+
+/// `repr(round(x, 3))` for a finite float.
+pub fn round3_repr(x: f64) -> String {
+    if !x.is_finite() {
+        return py_float_repr(x);
+    }
+    // Rust's fixed-precision formatting is exact with ties to even, as Python's round().
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0');
+    let mut s = s.to_string();
+    if s.ends_with('.') {
+        s.push('0');
+    }
+    if s == "-0.0" {
+        // round(-0.0001, 3) is -0.0 in Python too.
+        return s;
+    }
+    s
+}
+
+/// Python's `repr(float)`: shortest round-trip digits, fixed notation for exponents in
+/// -4..16, scientific (`1e-05`, `1.5e+16`) otherwise.
+pub fn py_float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.to_string();
+    }
+    let e = format!("{x:e}"); // e.g. "-8.666666666666667e-1", "1e16"
+    let (mant, exp) = match e.split_once('e') {
+        Some((m, ex)) => (m, ex.parse::<i32>().unwrap_or(0)),
+        None => (e.as_str(), 0),
+    };
+    let neg = mant.starts_with('-');
+    let mant = mant.trim_start_matches('-');
+    let digits: String = mant.chars().filter(|c| *c != '.').collect();
+    let sign = if neg { "-" } else { "" };
+    if (-4..16).contains(&exp) {
+        let n = digits.len() as i32;
+        let body = if exp >= 0 {
+            let int_len = exp + 1;
+            if n <= int_len {
+                format!("{digits}{}.0", "0".repeat((int_len - n) as usize))
+            } else {
+                format!(
+                    "{}.{}",
+                    &digits[..int_len as usize],
+                    &digits[int_len as usize..]
+                )
+            }
+        } else {
+            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
+        };
+        format!("{sign}{body}")
+    } else {
+        let m = if digits.len() == 1 {
+            digits.clone()
+        } else {
+            format!("{}.{}", &digits[..1], &digits[1..])
+        };
+        let esign = if exp < 0 { '-' } else { '+' };
+        format!("{sign}{m}e{esign}{:02}", exp.abs())
+    }
+}
+
+const PW_BLOCKSIZE: usize = 128;
+
+/// NumPy's pairwise summation of a contiguous float64 array (`np.add.reduce`).
+pub fn pairwise_sum(a: &[f64]) -> f64 {
+    let n = a.len();
+    if n < 8 {
+        let mut res = 0.0;
+        for &x in a {
+            res += x;
+        }
+        res
+    } else if n <= PW_BLOCKSIZE {
+        let mut r = [0.0f64; 8];
+        r.copy_from_slice(&a[..8]);
+        let mut i = 8;
+        while i < n - (n % 8) {
+            for j in 0..8 {
+                r[j] += a[i + j];
+            }
+            i += 8;
+        }
+        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        while i < n {
+            res += a[i];
+            i += 1;
+        }
+        res
+    } else {
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        pairwise_sum(&a[..n2]) + pairwise_sum(&a[n2..])
+    }
+}
+
+/// `float(np.mean(v))`, or None for an empty list.
+pub fn np_mean(v: &[f64]) -> PyNum {
+    if v.is_empty() {
+        return PyNum::None;
+    }
+    PyNum::Float(pairwise_sum(v) / v.len() as f64)
+}
+
+/// `float(np.std(v))` (population), or None for an empty list.
+pub fn np_std(v: &[f64]) -> PyNum {
+    if v.is_empty() {
+        return PyNum::None;
+    }
+    let mean = pairwise_sum(v) / v.len() as f64;
+    let sq: Vec<f64> = v
+        .iter()
+        .map(|x| {
+            let d = x - mean;
+            d * d
+        })
+        .collect();
+    PyNum::Float((pairwise_sum(&sq) / v.len() as f64).sqrt())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repr_like_python() {
+        assert_eq!(py_float_repr(0.8666666666666667), "0.8666666666666667");
+        assert_eq!(py_float_repr(1.0), "1.0");
+        assert_eq!(py_float_repr(0.1), "0.1");
+        assert_eq!(py_float_repr(1e-5), "1e-05");
+        assert_eq!(py_float_repr(0.0001), "0.0001");
+        assert_eq!(py_float_repr(1.5e16), "1.5e+16");
+        assert_eq!(py_float_repr(123.0), "123.0");
+        assert_eq!(py_float_repr(1.1), "1.1");
+    }
+
+    #[test]
+    fn round3_like_python() {
+        assert_eq!(round3_repr(0.0625), "0.062");
+        assert_eq!(round3_repr(0.1875), "0.188");
+        assert_eq!(round3_repr(0.9995), "1.0");
+        assert_eq!(round3_repr(0.8), "0.8");
+        assert_eq!(round3_repr(0.0), "0.0");
+        assert_eq!(PyNum::Int(0).round3(), "0");
+        assert_eq!(PyNum::None.round3(), "");
+    }
+
+    #[test]
+    fn pairwise_matches_naive_on_small_and_is_blocked_on_large() {
+        let v: Vec<f64> = (0..300).map(|i| 1.0 / (i as f64 + 1.0)).collect();
+        let naive: f64 = v.iter().sum();
+        assert!((pairwise_sum(&v) - naive).abs() < 1e-12);
+        assert_eq!(pairwise_sum(&[0.1, 0.2, 0.3]), 0.1 + 0.2 + 0.3);
+        assert_eq!(np_std(&[1.0, 0.0]), PyNum::Float(0.5));
+        assert_eq!(np_mean(&[]), PyNum::None);
+    }
+}

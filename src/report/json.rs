@@ -1,0 +1,122 @@
+//! A JSON writer that prints exactly as Python's `json.dump(obj, f, indent=4)`: insertion
+//! order, `": "` and `","` separators, `repr()` floats, `ensure_ascii` escapes, no final newline.
+
+use crate::metrics::PyNum;
+
+/// A JSON value with ordered objects.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    Num(PyNum),
+    Str(String),
+    Obj(Vec<(String, Json)>),
+}
+
+impl Json {
+    pub fn obj() -> Json {
+        Json::Obj(Vec::new())
+    }
+
+    /// Sets `key` (replacing an existing value in place, as a Python dict does).
+    pub fn set(&mut self, key: &str, value: Json) {
+        if let Json::Obj(items) = self {
+            if let Some(slot) = items.iter_mut().find(|(k, _)| k == key) {
+                slot.1 = value;
+            } else {
+                items.push((key.to_string(), value));
+            }
+        }
+    }
+
+    /// The object at `key`, created empty if absent.
+    pub fn entry(&mut self, key: &str) -> &mut Json {
+        let Json::Obj(items) = self else {
+            unreachable!("entry() on a non-object")
+        };
+        let pos = match items.iter().position(|(k, _)| k == key) {
+            Some(p) => p,
+            None => {
+                items.push((key.to_string(), Json::obj()));
+                items.len() - 1
+            }
+        };
+        &mut items[pos].1
+    }
+
+    /// Serializes with Python's indent=4 layout.
+    pub fn to_python_string(&self) -> String {
+        let mut out = String::with_capacity(4096);
+        write_value(self, 0, &mut out);
+        out
+    }
+}
+
+fn write_str(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
+                let mut buf = [0u16; 2];
+                for unit in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+fn write_value(v: &Json, depth: usize, out: &mut String) {
+    match v {
+        Json::Num(n) => out.push_str(&n.json()),
+        Json::Str(s) => write_str(s, out),
+        Json::Obj(items) => {
+            if items.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (k, val)) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push('\n');
+                for _ in 0..depth + 1 {
+                    out.push_str("    ");
+                }
+                write_str(k, out);
+                out.push_str(": ");
+                write_value(val, depth + 1, out);
+            }
+            out.push('\n');
+            for _ in 0..depth {
+                out.push_str("    ");
+            }
+            out.push('}');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_layout() {
+        let mut j = Json::obj();
+        j.entry("a").set("x", Json::Num(PyNum::Float(0.5)));
+        j.entry("a").set("y", Json::Num(PyNum::None));
+        j.set("é", Json::obj());
+        assert_eq!(
+            j.to_python_string(),
+            "{\n    \"a\": {\n        \"x\": 0.5,\n        \"y\": null\n    },\n    \"\\u00e9\": {}\n}"
+        );
+    }
+}

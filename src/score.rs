@@ -1,0 +1,792 @@
+//! Scoring one run against the gold standard, as the official HIPE scorer's
+//! `clef_evaluation.py`: options, the evaluation loop over columns, periods and noise levels,
+//! and the assembly of the per-run TSV and JSON outputs.
+
+use crate::error::{Error, Result};
+use crate::matching::hipe::{self, Scratch};
+use crate::metrics::{Accumulator, Evaluation, PyNum, RegimeScores};
+use crate::report::json::Json;
+use crate::report::tsv as tsvout;
+use crate::spans::{self, Spans};
+use crate::tsv::{align, Alignment, Date, HipeFile, ReadOptions};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// The evaluation task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Task {
+    NercCoarse,
+    NercFine,
+    Nel,
+}
+
+impl Task {
+    pub fn name(self) -> &'static str {
+        match self {
+            Task::NercCoarse => "nerc_coarse",
+            Task::NercFine => "nerc_fine",
+            Task::Nel => "nel",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Task> {
+        match s {
+            "nerc_coarse" => Ok(Task::NercCoarse),
+            "nerc_fine" => Ok(Task::NercFine),
+            "nel" => Ok(Task::Nel),
+            _ => Err(Error::usage(format!(
+                "unknown task {s:?}; use one of nerc_coarse, nerc_fine, nel"
+            ))),
+        }
+    }
+}
+
+/// The HIPE edition: decides the columns and the file-name convention.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Edition {
+    Hipe2020,
+    Hipe2022,
+}
+
+impl Edition {
+    pub fn parse(s: &str) -> Result<Edition> {
+        match s.to_ascii_uppercase().as_str() {
+            "HIPE-2020" => Ok(Edition::Hipe2020),
+            "HIPE-2022" => Ok(Edition::Hipe2022),
+            _ => Err(Error::usage(format!(
+                "unknown HIPE edition {s:?}; use hipe-2020 or hipe-2022"
+            ))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Edition::Hipe2020 => "hipe-2020",
+            Edition::Hipe2022 => "hipe-2022",
+        }
+    }
+
+    /// The columns a task scores, and for NEL the NE column bounding each link column.
+    pub fn columns(self, task: Task) -> &'static [(&'static str, &'static str)] {
+        match (self, task) {
+            (Edition::Hipe2020, Task::NercCoarse) => {
+                &[("NE-COARSE-LIT", ""), ("NE-COARSE-METO", "")]
+            }
+            (Edition::Hipe2020, Task::NercFine) => &[
+                ("NE-FINE-LIT", ""),
+                ("NE-FINE-METO", ""),
+                ("NE-FINE-COMP", ""),
+                ("NE-NESTED", ""),
+            ],
+            (Edition::Hipe2020, Task::Nel) => {
+                &[("NEL-LIT", "NE-COARSE-LIT"), ("NEL-METO", "NE-COARSE-METO")]
+            }
+            (Edition::Hipe2022, Task::NercCoarse) => &[("NE-COARSE-LIT", "")],
+            (Edition::Hipe2022, Task::NercFine) => &[("NE-FINE-LIT", ""), ("NE-NESTED", "")],
+            (Edition::Hipe2022, Task::Nel) => &[("NEL-LIT", "NE-COARSE-LIT")],
+        }
+    }
+}
+
+/// Everything that shapes one scoring.
+#[derive(Debug, Clone)]
+pub struct ScoreOptions {
+    pub task: Task,
+    pub edition: Edition,
+    /// Upper-cased lines of a `--tagset` file.
+    pub tagset: Option<BTreeSet<String>>,
+    /// `--n_best` cutoffs (NEL).
+    pub n_best: Vec<usize>,
+    /// `--noise-level` ranges (the all-data evaluation is added first).
+    pub noise_levels: Vec<(f64, f64)>,
+    /// `--time-period` ranges (the all-data evaluation is added first).
+    pub time_periods: Vec<(Date, Date)>,
+    /// `--glue` column pairs.
+    pub glue: Vec<(String, String)>,
+    /// `--suffix`, appended to file names and Evaluation keys.
+    pub suffix: Option<String>,
+    /// `--skip-check`: no file-name check; System is the `--pred` argument as given.
+    pub skip_check: bool,
+    /// `--original_nel`: consecutive-link grouping instead of NE-bounded.
+    pub original_nel: bool,
+}
+
+impl ScoreOptions {
+    pub fn new(task: Task, edition: Edition) -> Self {
+        ScoreOptions {
+            task,
+            edition,
+            tagset: None,
+            n_best: vec![1],
+            noise_levels: Vec::new(),
+            time_periods: Vec::new(),
+            glue: Vec::new(),
+            suffix: None,
+            skip_check: false,
+            original_nel: false,
+        }
+    }
+
+    pub fn read_options(&self) -> ReadOptions {
+        ReadOptions {
+            glue: self.glue.clone(),
+        }
+    }
+}
+
+/// Reads a tag-set file as the official scorer: every line, upper-cased.
+pub fn read_tagset(path: &Path) -> Result<BTreeSet<String>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(path, 0, crate::tsv::io_reason(&e)))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    Ok(text
+        .to_uppercase()
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        .collect())
+}
+
+/// Parses `--noise-level 0.0-0.1,0.1-1.0`.
+pub fn parse_noise_levels(s: &str) -> Result<Vec<(f64, f64)>> {
+    let mut out = Vec::new();
+    for part in s.split(',').filter(|p| !p.is_empty()) {
+        let bad = || {
+            Error::usage(format!(
+                "--noise-level: {part:?} is not a range LOWER-UPPER like 0.0-0.1"
+            ))
+        };
+        let (a, b) = part.split_once('-').ok_or_else(bad)?;
+        if b.contains('-') {
+            return Err(bad());
+        }
+        let lo: f64 = a.trim().parse().map_err(|_| bad())?;
+        let hi: f64 = b.trim().parse().map_err(|_| bad())?;
+        out.push((lo, hi));
+    }
+    if out.is_empty() {
+        return Err(Error::usage("--noise-level: no range given"));
+    }
+    Ok(out)
+}
+
+/// Parses `--time-period 1900-1950,…` (years) or `1900/01/01-1950/12/31,…` (dates).
+pub fn parse_time_periods(s: &str) -> Result<Vec<(Date, Date)>> {
+    let parts: Vec<(&str, &str)> = s
+        .split(',')
+        .map(|p| {
+            let mut it = p.split('-');
+            (it.next().unwrap_or(""), it.next().unwrap_or(""))
+        })
+        .collect();
+    let year = |y: &str| -> Option<Date> {
+        if y.is_empty() || y.len() > 4 || !y.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let year: i32 = y.parse().ok()?;
+        (year >= 1).then_some(Date {
+            year,
+            month: 1,
+            day: 1,
+        })
+    };
+    let ymd = |s: &str| -> Option<Date> {
+        let mut it = s.split('/');
+        let y: i32 = it.next()?.parse().ok()?;
+        let m: u32 = it.next()?.parse().ok()?;
+        let d: u32 = it.next()?.parse().ok()?;
+        if it.next().is_some() {
+            return None;
+        }
+        let date = Date {
+            year: y,
+            month: m,
+            day: d,
+        };
+        crate::tsv::valid_date(date).then_some(date)
+    };
+    // As the official CLI: all ranges as years, or else all as Y/m/d dates.
+    let as_years: Option<Vec<(Date, Date)>> = parts
+        .iter()
+        .map(|(a, b)| Some((year(a)?, year(b)?)))
+        .collect();
+    if let Some(v) = as_years {
+        return Ok(v);
+    }
+    parts
+        .iter()
+        .map(|(a, b)| Some((ymd(a)?, ymd(b)?)))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| {
+            Error::usage(format!(
+                "--time-period: {s:?} is not a list of ranges like 1900-1950 or 1900/01/01-1950/12/31"
+            ))
+        })
+}
+
+/// Checks the run's file name against the edition's convention and returns the System name
+/// (the lower-cased file stem).
+pub fn check_file_name(pred: &str, edition: Edition) -> Result<String> {
+    let lower = pred.to_lowercase();
+    let path = Path::new(&lower);
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let ext = path
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let parts: Vec<&str> = stem.split('_').collect();
+    let py_int = |s: &str| s.trim().parse::<i64>().ok();
+    let bundle_ok = |b: &str| {
+        py_int(b.trim_start_matches(['b', 'u', 'n', 'd', 'l', 'e']))
+            .is_some_and(|n| (1..=5).contains(&n))
+    };
+    let (ok, scheme, edition_name) = match edition {
+        Edition::Hipe2020 => (
+            ext == "tsv"
+                && parts.len() == 4
+                && bundle_ok(parts[1])
+                && ["de", "fr", "en"].contains(&parts[2]),
+            "TEAMNAME_TASKBUNDLEID_LANG_RUNNUMBER.tsv",
+            "HIPE 2020",
+        ),
+        Edition::Hipe2022 => (
+            ext == "tsv"
+                && parts.len() == 5
+                && bundle_ok(parts[1])
+                && [
+                    "ajmc",
+                    "newseye",
+                    "hipe2020",
+                    "topres19th",
+                    "sonar",
+                    "letemps",
+                ]
+                .contains(&parts[2])
+                && ["de", "fr", "en", "sv", "fi"].contains(&parts[3])
+                && py_int(parts[4]).is_some_and(|n| (1..=2).contains(&n)),
+            "TEAMNAME_TASKBUNDLEID_DATASETALIAS_LANG_RUNNUMBER.tsv",
+            "HIPE 2022",
+        ),
+    };
+    if !ok {
+        return Err(Error::input(
+            Path::new(pred),
+            0,
+            format!(
+                "the file name does not follow the {edition_name} convention {scheme}; rename the file or pass --skip-check"
+            ),
+        ));
+    }
+    Ok(stem)
+}
+
+/// The official output file name: `.tsv` in the run's file name replaced by
+/// `_<task>[_<suffix>].<ext>` (appended when the name has no `.tsv`).
+pub fn output_name(pred: &str, task: Task, suffix: Option<&str>, ext: &str) -> String {
+    let name = Path::new(pred)
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| pred.to_string());
+    let tail = match suffix {
+        Some(s) if !s.is_empty() => format!("_{}_{s}.{ext}", task.name()),
+        _ => format!("_{}.{ext}", task.name()),
+    };
+    if name.contains(".tsv") {
+        name.replace(".tsv", &tail)
+    } else {
+        format!("{name}{tail}")
+    }
+}
+
+/// The outputs of one scoring.
+#[derive(Debug, Clone)]
+pub struct ScoreOutput {
+    /// The System cell.
+    pub system: String,
+    pub tsv_name: String,
+    pub json_name: String,
+    /// The TSV text (CRLF line ends).
+    pub tsv: String,
+    /// The JSON text (Python layout).
+    pub json: String,
+    /// Results per n_best cutoff (a single entry `1` for NERC), per column, period, noise.
+    pub results: Vec<(usize, Vec<ColumnResult>)>,
+    /// What the official scorer would have silently patched or ignored.
+    pub warnings: Vec<String>,
+}
+
+/// The evaluation of one column for one period and noise level.
+#[derive(Debug, Clone)]
+pub struct ColumnResult {
+    pub column: String,
+    pub time: String,
+    pub noise: String,
+    pub eval: Evaluation,
+}
+
+fn noise_label(n: Option<(f64, f64)>) -> String {
+    match n {
+        None => "LED-ALL".to_string(),
+        Some((lo, hi)) => format!(
+            "LED-{}-{}",
+            crate::metrics::py::py_float_repr(lo),
+            crate::metrics::py::py_float_repr(hi)
+        ),
+    }
+}
+
+fn time_label(t: Option<(Date, Date)>) -> String {
+    match t {
+        None => "TIME-ALL".to_string(),
+        Some((a, b)) => format!("TIME-{}-{}", a.year, b.year),
+    }
+}
+
+/// The evaluated labels of a column (see `docs/metrics.md`).
+fn evaluation_tags(
+    gold: &HipeFile,
+    gcol: usize,
+    pred: &HipeFile,
+    pcol: usize,
+    task: Task,
+    tagset: Option<&BTreeSet<String>>,
+) -> BTreeSet<String> {
+    let collect = |f: &HipeFile, col: usize| -> BTreeSet<String> {
+        let mut set: BTreeSet<&str> = BTreeSet::new();
+        for t in 0..f.n_tokens() {
+            set.insert(spans::tag_of(f.cell(t, col)));
+        }
+        set.into_iter()
+            .filter(|t| !matches!(*t, "_" | "-" | "O"))
+            .map(|t| t.to_string())
+            .collect()
+    };
+    let true_tags = collect(gold, gcol);
+    let pred_tags = collect(pred, pcol);
+    match (tagset, task) {
+        (Some(ts), _) => {
+            let mut tags = true_tags;
+            tags.extend(pred_tags.into_iter().filter(|t| ts.contains(t)));
+            tags
+        }
+        (None, Task::Nel) => {
+            let mut tags = true_tags;
+            tags.extend(pred_tags);
+            tags
+        }
+        (None, _) => true_tags,
+    }
+}
+
+fn column_index(f: &HipeFile, name: &str, other: &HipeFile) -> Result<usize> {
+    f.column(name).ok_or_else(|| {
+        Error::input(
+            &f.path,
+            1,
+            format!(
+                "column {name} is missing from the header ({}); it is needed for this task and present in {}: {}",
+                f.columns.join(", "),
+                other.path.display(),
+                if other.column(name).is_some() { "yes" } else { "no" }
+            ),
+        )
+    })
+}
+
+struct ColumnSpec<'f> {
+    name: &'static str,
+    g: usize,
+    p: usize,
+    /// NE columns bounding the links (NEL, unless --original_nel).
+    ne: Option<(usize, usize)>,
+    tags: BTreeSet<String>,
+    _f: std::marker::PhantomData<&'f ()>,
+}
+
+/// Scores one aligned run.
+fn evaluate_column(
+    gold: &HipeFile,
+    pred: &HipeFile,
+    al: &Alignment,
+    spec: &ColumnSpec,
+    task: Task,
+    n_best: usize,
+    noise: Option<(f64, f64)>,
+    time: Option<(Date, Date)>,
+) -> Result<Evaluation> {
+    let mut acc = Accumulator::default();
+    let mut gseq: Vec<usize> = Vec::new();
+    let mut pseq: Vec<usize> = Vec::new();
+    let mut gsp = Spans::default();
+    let mut psp = Spans::default();
+    let mut scratch = Scratch::default();
+    for (gd, pd) in gold.docs.iter().zip(&al.pred_docs) {
+        gseq.clear();
+        pseq.clear();
+        for (g, p) in gd.range().zip(pd.range()) {
+            let tok = &gold.tokens[g];
+            if let Some((lo, hi)) = noise {
+                let keep = match tok.led {
+                    None => true,
+                    Some(l) => (lo <= l && l < hi) || (lo == l && l == hi),
+                };
+                if !keep {
+                    continue;
+                }
+            }
+            if let Some((a, b)) = time {
+                let d = tok.date.ok_or_else(|| {
+                    Error::input(
+                        &gold.path,
+                        tok.line as usize,
+                        "token without a document date, needed by --time-period; add a `# date = YYYY-MM-DD` (or `# hipe2022:date = …`) comment before it",
+                    )
+                })?;
+                if !(a <= d && d < b) {
+                    continue;
+                }
+            }
+            gseq.push(g);
+            pseq.push(p);
+        }
+        match (task, spec.ne) {
+            (Task::Nel, Some((gne, pne))) => {
+                spans::links_ne_bounded(gold, spec.g, gne, &gseq, 1, true, &mut gsp);
+                spans::links_ne_bounded(pred, spec.p, pne, &pseq, n_best, false, &mut psp);
+            }
+            (Task::Nel, None) => {
+                spans::links_consecutive(gold, spec.g, &gseq, 1, &mut gsp);
+                spans::links_consecutive(pred, spec.p, &pseq, n_best, &mut psp);
+            }
+            _ => {
+                spans::entities(gold, spec.g, &gseq, &mut gsp);
+                spans::entities(pred, spec.p, &pseq, &mut psp);
+            }
+        }
+        let unit = hipe::count(
+            &gsp,
+            &psp,
+            &spec.tags,
+            |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
+            &mut scratch,
+        );
+        acc.add_doc(&unit);
+    }
+    Ok(acc.finish())
+}
+
+/// Reads, aligns and scores a run; `pred_arg` is the `--pred` argument as given (it names the
+/// outputs and, with `--skip-check`, the System).
+pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> Result<ScoreOutput> {
+    let pred_arg = pred_path.to_string_lossy().into_owned();
+    let system = system_name(&pred_arg, opts)?;
+    let ropts = opts.read_options();
+    let gold = HipeFile::read(gold_path, &ropts)?;
+    let pred = HipeFile::read(pred_path, &ropts)?;
+    score_files(&gold, &pred, &pred_arg, &system, opts)
+}
+
+/// The System cell for a run, checking the file name unless `skip_check`.
+pub fn system_name(pred_arg: &str, opts: &ScoreOptions) -> Result<String> {
+    if opts.skip_check {
+        Ok(pred_arg.to_string())
+    } else {
+        check_file_name(pred_arg, opts.edition)
+    }
+}
+
+/// Scores parsed files.
+pub fn score_files(
+    gold: &HipeFile,
+    pred: &HipeFile,
+    pred_arg: &str,
+    system: &str,
+    opts: &ScoreOptions,
+) -> Result<ScoreOutput> {
+    let al = align(gold, pred)?;
+    let mut warnings = Vec::new();
+    for n in &pred.notices {
+        warnings.push(format!("{}:{}: {}", pred.path.display(), n.line, n.message));
+    }
+    for n in &al.notices {
+        warnings.push(format!("{}:{}: {}", pred.path.display(), n.line, n.message));
+    }
+    if !al.mismatches.is_empty() {
+        let m = &al.mismatches[0];
+        warnings.push(format!(
+            "{}:{}: {} token(s) differ from the gold (first: {:?} where gold line {} has {:?}); entities over them cannot be exact matches",
+            pred.path.display(),
+            m.pred_line,
+            al.mismatches.len(),
+            m.pred,
+            m.gold_line,
+            m.gold
+        ));
+    }
+
+    let mut specs = Vec::new();
+    for &(name, ne) in opts.edition.columns(opts.task) {
+        let g = column_index(gold, name, pred)?;
+        let p = column_index(pred, name, gold)?;
+        let ne = if opts.task == Task::Nel && !opts.original_nel {
+            Some((column_index(gold, ne, pred)?, column_index(pred, ne, gold)?))
+        } else {
+            None
+        };
+        let tags = evaluation_tags(gold, g, pred, p, opts.task, opts.tagset.as_ref());
+        specs.push(ColumnSpec {
+            name,
+            g,
+            p,
+            ne,
+            tags,
+            _f: std::marker::PhantomData,
+        });
+    }
+
+    let noises: Vec<Option<(f64, f64)>> = std::iter::once(None)
+        .chain(opts.noise_levels.iter().copied().map(Some))
+        .collect();
+    let times: Vec<Option<(Date, Date)>> = std::iter::once(None)
+        .chain(opts.time_periods.iter().copied().map(Some))
+        .collect();
+    let n_bests: Vec<usize> = if opts.task == Task::Nel {
+        opts.n_best.clone()
+    } else {
+        vec![1]
+    };
+
+    let mut results = Vec::new();
+    for &n in &n_bests {
+        let mut cols = Vec::new();
+        for spec in &specs {
+            // Official loop order: noise levels outside, periods inside.
+            for &noise in &noises {
+                for &time in &times {
+                    let eval = evaluate_column(gold, pred, &al, spec, opts.task, n, noise, time)?;
+                    cols.push(ColumnResult {
+                        column: spec.name.to_string(),
+                        time: time_label(time),
+                        noise: noise_label(noise),
+                        eval,
+                    });
+                }
+            }
+        }
+        results.push((n, cols));
+    }
+
+    let suffix = opts.suffix.as_deref().filter(|s| !s.is_empty());
+    let mut tsv = String::new();
+    tsvout::push_row(&mut tsv, &tsvout::FIELDS);
+    let mut json = Json::obj();
+    for (n, cols) in &results {
+        let only_all = opts.task == Task::Nel;
+        write_tsv_rows(&mut tsv, system, cols, *n, only_all, suffix);
+        let tree = json_tree(cols);
+        if opts.task == Task::Nel {
+            json.set(&n.to_string(), tree);
+        } else {
+            json = tree;
+        }
+    }
+    Ok(ScoreOutput {
+        system: system.to_string(),
+        tsv_name: output_name(pred_arg, opts.task, suffix, "tsv"),
+        json_name: output_name(pred_arg, opts.task, suffix, "json"),
+        tsv,
+        json: json.to_python_string(),
+        results,
+        warnings,
+    })
+}
+
+/// JSON regime order and names (index into the count arrays).
+const JSON_REGIMES: [(&str, usize); 4] = [
+    ("partial", hipe::PARTIAL),
+    ("strict", hipe::STRICT),
+    ("ent_type", hipe::ENT_TYPE),
+    ("exact", hipe::EXACT),
+];
+
+fn regime_json(s: &RegimeScores) -> Json {
+    let c = &s.counts;
+    let int = |v: u64| Json::Num(PyNum::Int(v as i64));
+    let num = Json::Num;
+    let mut items = vec![
+        ("correct".to_string(), int(c.correct)),
+        ("incorrect".to_string(), int(c.incorrect)),
+        ("partial".to_string(), int(c.partial)),
+        ("missed".to_string(), int(c.missed)),
+        ("spurious".to_string(), int(c.spurious)),
+        ("possible".to_string(), int(c.possible())),
+        ("actual".to_string(), int(c.actual())),
+        ("TP".to_string(), int(s.tp())),
+        ("FP".to_string(), int(s.fp())),
+        ("FN".to_string(), int(s.fn_())),
+        ("P_micro".to_string(), num(s.p_micro)),
+        ("R_micro".to_string(), num(s.r_micro)),
+        ("F1_micro".to_string(), num(s.f1_micro)),
+        ("P_macro_doc".to_string(), num(s.p_macro_doc)),
+        ("R_macro_doc".to_string(), num(s.r_macro_doc)),
+        ("F1_macro_doc".to_string(), num(s.f1_macro_doc)),
+        ("P_macro_doc_std".to_string(), num(s.p_macro_doc_std)),
+        ("R_macro_doc_std".to_string(), num(s.r_macro_doc_std)),
+        ("F1_macro_doc_std".to_string(), num(s.f1_macro_doc_std)),
+    ];
+    if let Some(m) = s.type_macro {
+        items.push(("P_macro".to_string(), num(m[0])));
+        items.push(("R_macro".to_string(), num(m[1])));
+        items.push(("F1_macro".to_string(), num(m[2])));
+        items.push(("F1_macro (recomputed from P & R)".to_string(), num(m[3])));
+    }
+    Json::Obj(items)
+}
+
+fn label_json(s: &[RegimeScores; 4]) -> Json {
+    Json::Obj(
+        JSON_REGIMES
+            .iter()
+            .map(|(name, r)| (name.to_string(), regime_json(&s[*r])))
+            .collect(),
+    )
+}
+
+fn json_tree(cols: &[ColumnResult]) -> Json {
+    let mut root = Json::obj();
+    for c in cols {
+        let mut labels = Json::obj();
+        for (label, s) in &c.eval.per_label {
+            labels.set(label, label_json(s));
+        }
+        labels.set("ALL", label_json(&c.eval.all));
+        root.entry(&c.column).entry(&c.time).set(&c.noise, labels);
+    }
+    root
+}
+
+fn write_tsv_rows(
+    out: &mut String,
+    system: &str,
+    cols: &[ColumnResult],
+    n_best: usize,
+    only_all: bool,
+    suffix: Option<&str>,
+) {
+    // Columns sorted; periods and noise levels in the order of the first column's results.
+    let mut names: Vec<&str> = cols.iter().map(|c| c.column.as_str()).collect();
+    names.sort();
+    names.dedup();
+    let first = names.first().copied().unwrap_or("");
+    let mut times: Vec<&str> = Vec::new();
+    let mut noises: Vec<&str> = Vec::new();
+    for c in cols.iter().filter(|c| c.column == first) {
+        if !times.contains(&c.time.as_str()) {
+            times.push(&c.time);
+        }
+        if !noises.contains(&c.noise.as_str()) {
+            noises.push(&c.noise);
+        }
+    }
+    for col in &names {
+        for time in &times {
+            for noise in &noises {
+                let Some(res) = cols
+                    .iter()
+                    .find(|c| c.column == *col && c.time == *time && c.noise == *noise)
+                else {
+                    continue;
+                };
+                for aggr in ["micro", "macro_doc"] {
+                    for (regime_name, regime) in
+                        [("fuzzy", hipe::ENT_TYPE), ("strict", hipe::STRICT)]
+                    {
+                        let nb = if col.contains("NEL") {
+                            format!("-@{n_best}")
+                        } else {
+                            String::new()
+                        };
+                        let sfx = suffix.map(|s| format!("{s}-")).unwrap_or_default();
+                        let evaluation =
+                            format!("{col}-{aggr}-{regime_name}-{sfx}{time}-{noise}{nb}");
+                        let mut labels: Vec<(&str, &[RegimeScores; 4])> = res
+                            .eval
+                            .per_label
+                            .iter()
+                            .filter(|(l, _)| l.as_str() != "ALL")
+                            .map(|(l, s)| (l.as_str(), s))
+                            .collect();
+                        labels.push(("ALL", &res.eval.all));
+                        labels.sort_by(|a, b| a.0.cmp(b.0));
+                        for (label, s) in labels {
+                            if only_all && label != "ALL" {
+                                continue;
+                            }
+                            let s = &s[regime];
+                            let row: [String; 12] = if aggr == "micro" {
+                                [
+                                    system.to_string(),
+                                    evaluation.clone(),
+                                    label.to_string(),
+                                    s.p_micro.round3(),
+                                    s.r_micro.round3(),
+                                    s.f1_micro.round3(),
+                                    String::new(),
+                                    String::new(),
+                                    String::new(),
+                                    s.tp().to_string(),
+                                    s.fp().to_string(),
+                                    s.fn_().to_string(),
+                                ]
+                            } else {
+                                [
+                                    system.to_string(),
+                                    evaluation.clone(),
+                                    label.to_string(),
+                                    s.p_macro_doc.round3(),
+                                    s.r_macro_doc.round3(),
+                                    s.f1_macro_doc.round3(),
+                                    s.f1_macro_doc_std.round3(),
+                                    s.p_macro_doc_std.round3(),
+                                    s.r_macro_doc_std.round3(),
+                                    String::new(),
+                                    String::new(),
+                                    String::new(),
+                                ]
+                            };
+                            tsvout::push_row(out, &row);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Writes a file atomically: to a temporary file in the same directory, then renamed.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents)?;
+        f.sync_all().ok();
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::output(path, crate::tsv::io_reason(&e)));
+    }
+    Ok(())
+}

@@ -1,0 +1,225 @@
+//! Aligning a run with the gold standard: same documents, segments and token counts.
+//!
+//! As the official scorer: a run with a single document where the gold has several is cut
+//! into the gold's documents by token counts (only the run's first segment is used). Token
+//! text that differs at equal counts is reported (the official scorer logs it as "patched",
+//! but its patch does not reach the scoring: entity texts keep the run's tokens); more than
+//! 20 distinct confusion pairs, or any difference in counts, is an error naming both files,
+//! lines, the document and the tokens on both sides.
+
+use super::{Document, HipeFile, Notice};
+use crate::error::{Error, Result};
+use std::collections::HashSet;
+
+/// Most distinct (run token, gold token) pairs tolerated when cutting a run into documents.
+pub const MAX_CONFUSION_PAIRS: usize = 20;
+
+/// A token whose text differs between gold and run at the same position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TokenMismatch {
+    pub gold_line: usize,
+    pub pred_line: usize,
+    pub gold: String,
+    pub pred: String,
+}
+
+/// How the run's tokens map onto the gold documents.
+#[derive(Debug, Clone)]
+pub struct Alignment {
+    /// The run's documents, one per gold document, with the gold's segmentation.
+    pub pred_docs: Vec<Document>,
+    /// The run had no document markers and was cut into the gold's documents.
+    pub reconstructed: bool,
+    /// Tokens whose text differs (scored with the run's text, as the official scorer).
+    pub mismatches: Vec<TokenMismatch>,
+    /// Other observations (e.g. run tokens left over after the last gold document).
+    pub notices: Vec<Notice>,
+}
+
+fn doc_label(gold: &HipeFile, i: usize) -> String {
+    let d = &gold.docs[i];
+    match &d.id {
+        Some(id) => format!("document {} ({id})", i + 1),
+        None => format!("document {}", i + 1),
+    }
+}
+
+fn context(file: &HipeFile, at: usize, lo: usize, hi: usize) -> String {
+    let from = at.saturating_sub(3).max(lo);
+    let to = (at + 4).min(hi);
+    let toks: Vec<&str> = (from..to).map(|t| file.token_text(t)).collect();
+    format!("{toks:?}")
+}
+
+/// Aligns `pred` with `gold`.
+pub fn align(gold: &HipeFile, pred: &HipeFile) -> Result<Alignment> {
+    let mut mismatches = Vec::new();
+    let mut notices = Vec::new();
+    if gold.docs.len() != pred.docs.len() && pred.docs.len() == 1 {
+        // Cut the run's first segment into the gold's documents and segments.
+        let seg0 = pred.docs[0].segments[0];
+        let base = pred.docs[0].start;
+        let mut pos = 0usize;
+        let mut pairs: HashSet<(String, String)> = HashSet::new();
+        let mut docs = Vec::with_capacity(gold.docs.len());
+        for (di, gdoc) in gold.docs.iter().enumerate() {
+            let start = base + pos.min(seg0);
+            let mut segments = Vec::with_capacity(gdoc.segments.len());
+            let mut gpos = gdoc.start;
+            for &n in &gdoc.segments {
+                let avail = seg0.saturating_sub(pos).min(n);
+                let pstart = base + pos.min(seg0);
+                if avail < n {
+                    let gline = gold.tokens[gpos + avail].line;
+                    return Err(Error::input(
+                        &pred.path,
+                        pred.tokens.last().map(|t| t.line as usize).unwrap_or(0),
+                        format!(
+                            "the run has no document markers and ends too early: {} of {} (gold line {gline}) needs {n} more tokens from run token {}, only {avail} are left; gold tokens there: {}",
+                            doc_label(gold, di),
+                            gold.path.display(),
+                            pos + 1,
+                            context(gold, gpos + avail, gdoc.start, gdoc.start + gdoc.len())
+                        ),
+                    ));
+                }
+                for k in 0..n {
+                    let (g, p) = (gpos + k, pstart + k);
+                    if gold.token_text(g) != pred.token_text(p) {
+                        pairs.insert((
+                            pred.token_text(p).to_string(),
+                            gold.token_text(g).to_string(),
+                        ));
+                        mismatches.push(TokenMismatch {
+                            gold_line: gold.tokens[g].line as usize,
+                            pred_line: pred.tokens[p].line as usize,
+                            gold: gold.token_text(g).to_string(),
+                            pred: pred.token_text(p).to_string(),
+                        });
+                        if pairs.len() > MAX_CONFUSION_PAIRS {
+                            return Err(Error::input(
+                                &pred.path,
+                                pred.tokens[p].line as usize,
+                                format!(
+                                    "more than {MAX_CONFUSION_PAIRS} distinct token mismatches with {} (here {:?} where gold line {} has {:?}, in {}); the run does not follow the gold tokenization",
+                                    gold.path.display(),
+                                    pred.token_text(p),
+                                    gold.tokens[g].line,
+                                    gold.token_text(g),
+                                    doc_label(gold, di)
+                                ),
+                            ));
+                        }
+                    }
+                }
+                segments.push(n);
+                pos += n;
+                gpos += n;
+            }
+            docs.push(Document {
+                id: gdoc.id.clone(),
+                first_line: pred.tokens.get(start).map(|t| t.line as usize).unwrap_or(0),
+                start,
+                segments,
+            });
+        }
+        if pos < seg0 {
+            notices.push(Notice {
+                line: pred.tokens[base + pos].line as usize,
+                message: format!(
+                    "{} run tokens after the end of the gold's last document are ignored",
+                    seg0 - pos
+                ),
+            });
+        }
+        if pred.docs[0].segments.len() > 1 {
+            notices.push(Notice {
+                line: pred.docs[0].first_line,
+                message: "the run has no document markers but several segments; only its first segment is cut into the gold's documents (as the official scorer)".into(),
+            });
+        }
+        return Ok(Alignment {
+            pred_docs: docs,
+            reconstructed: true,
+            mismatches,
+            notices,
+        });
+    }
+
+    // Same segmentation required.
+    if gold.docs.len() != pred.docs.len() {
+        return Err(Error::input(
+            &pred.path,
+            0,
+            format!(
+                "the run has {} documents, the gold {} has {}; document markers (`# hipe2022:document_id`, `# document_id`) must match the gold, or the run must have none",
+                pred.docs.len(),
+                gold.path.display(),
+                gold.docs.len()
+            ),
+        ));
+    }
+    for (di, (gd, pd)) in gold.docs.iter().zip(&pred.docs).enumerate() {
+        if gd.segments != pd.segments {
+            // Find the first token where they diverge to point at it.
+            let glen = gd.len();
+            let plen = pd.len();
+            let n = glen.min(plen);
+            let mut at = n;
+            for k in 0..n {
+                if gold.token_text(gd.start + k) != pred.token_text(pd.start + k) {
+                    at = k;
+                    break;
+                }
+            }
+            let gline = gold
+                .tokens
+                .get(gd.start + at.min(glen.saturating_sub(1)))
+                .map(|t| t.line)
+                .unwrap_or(0);
+            let pline = pred
+                .tokens
+                .get(pd.start + at.min(plen.saturating_sub(1)))
+                .map(|t| t.line as usize)
+                .unwrap_or(pd.first_line);
+            let what = if glen != plen {
+                format!("the run has {plen} tokens in it, the gold {glen}")
+            } else {
+                format!(
+                    "segments differ (run {} segments, gold {})",
+                    pd.segments.len(),
+                    gd.segments.len()
+                )
+            };
+            return Err(Error::input(
+                &pred.path,
+                pline,
+                format!(
+                    "{} does not line up with {} (gold line {gline}): {what}; first difference at token {}: gold {} run {}",
+                    doc_label(gold, di),
+                    gold.path.display(),
+                    at + 1,
+                    context(gold, gd.start + at.min(glen.saturating_sub(1)), gd.start, gd.start + glen),
+                    context(pred, pd.start + at.min(plen.saturating_sub(1)), pd.start, pd.start + plen),
+                ),
+            ));
+        }
+        for k in 0..gd.len() {
+            let (g, p) = (gd.start + k, pd.start + k);
+            if gold.token_text(g) != pred.token_text(p) {
+                mismatches.push(TokenMismatch {
+                    gold_line: gold.tokens[g].line as usize,
+                    pred_line: pred.tokens[p].line as usize,
+                    gold: gold.token_text(g).to_string(),
+                    pred: pred.token_text(p).to_string(),
+                });
+            }
+        }
+    }
+    Ok(Alignment {
+        pred_docs: pred.docs.clone(),
+        reconstructed: false,
+        mismatches,
+        notices,
+    })
+}
