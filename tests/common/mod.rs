@@ -1,0 +1,109 @@
+//! Helpers shared by the integration tests: locating ../shared, temporary directories,
+//! running the binary, comparing official outputs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `../shared/data` beside the crate, or None (after printing the skip notice) when absent.
+pub fn shared_data(test: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        println!("{test}: skipped: ../shared absent");
+        None
+    }
+}
+
+/// A fresh empty directory under the target dir.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    dir
+}
+
+pub fn fairscore(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .args(args)
+        .output()
+        .expect("run fairscore")
+}
+
+/// Compares two JSON texts: same keys (order too) and numbers within 1e-9.
+pub fn json_diff(a: &str, b: &str) -> Option<String> {
+    let va: serde_json::Value = match serde_json::from_str(a) {
+        Ok(v) => v,
+        Err(e) => return Some(format!("ours is not JSON: {e}")),
+    };
+    let vb: serde_json::Value = match serde_json::from_str(b) {
+        Ok(v) => v,
+        Err(e) => return Some(format!("reference is not JSON: {e}")),
+    };
+    value_diff(&va, &vb, "")
+}
+
+fn value_diff(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value::*;
+    match (a, b) {
+        (Object(x), Object(y)) => {
+            let kx: Vec<&std::string::String> = x.keys().collect();
+            let mut ky: Vec<&std::string::String> = y.keys().collect();
+            let mut kx_sorted = kx.clone();
+            kx_sorted.sort();
+            ky.sort();
+            if kx_sorted != ky {
+                return Some(format!(
+                    "{at}: keys {kx:?} vs {:?}",
+                    y.keys().collect::<Vec<_>>()
+                ));
+            }
+            for (k, v) in x {
+                if let Some(d) = value_diff(v, &y[k], &format!("{at}/{k}")) {
+                    return Some(d);
+                }
+            }
+            None
+        }
+        (Number(x), Number(y)) => {
+            let (fx, fy) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
+            if (fx - fy).abs() <= 1e-9 {
+                None
+            } else {
+                Some(format!("{at}: {x} vs {y}"))
+            }
+        }
+        _ if a == b => None,
+        _ => Some(format!("{at}: {a} vs {b}")),
+    }
+}
+
+/// Outcome of comparing one produced file with its official counterpart.
+pub fn compare_file(ours: &Path, official: &Path) -> Result<bool, String> {
+    let a = std::fs::read(ours).map_err(|e| format!("{}: {e}", ours.display()))?;
+    let b = std::fs::read(official).map_err(|e| format!("{}: {e}", official.display()))?;
+    if a == b {
+        return Ok(true);
+    }
+    if ours.extension().is_some_and(|e| e == "json") {
+        let (sa, sb) = (String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+        match json_diff(&sa, &sb) {
+            None => Ok(false),
+            Some(d) => Err(format!("{}: {d}", official.display())),
+        }
+    } else {
+        let (sa, sb) = (String::from_utf8_lossy(&a), String::from_utf8_lossy(&b));
+        let first = sa
+            .lines()
+            .zip(sb.lines())
+            .enumerate()
+            .find(|(_, (x, y))| x != y)
+            .map(|(i, (x, y))| format!("line {}: ours {x:?} official {y:?}", i + 1))
+            .unwrap_or_else(|| format!("{} vs {} lines", sa.lines().count(), sb.lines().count()));
+        Err(format!("{}: {first}", official.display()))
+    }
+}
