@@ -11,6 +11,7 @@ pub mod error;
 pub mod fair;
 pub mod matching;
 pub mod metrics;
+pub mod normalize;
 pub mod report;
 pub mod score;
 pub mod spans;

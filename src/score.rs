@@ -109,6 +109,9 @@ pub struct ScoreOptions {
     pub skip_check: bool,
     /// `--original_nel`: consecutive-link grouping instead of NE-bounded.
     pub original_nel: bool,
+    /// `--relaxed MAP`: normalize the gold (`--norm-histo`) and the run (`--norm-time
+    /// --norm-histo`) with this QID map before scoring.
+    pub relaxed_map: Option<std::collections::HashMap<String, String>>,
 }
 
 impl ScoreOptions {
@@ -124,6 +127,7 @@ impl ScoreOptions {
             suffix: None,
             skip_check: false,
             original_nel: false,
+            relaxed_map: None,
         }
     }
 
@@ -365,18 +369,20 @@ fn evaluation_tags(
     };
     let true_tags = collect(gold, gcol);
     let pred_tags = collect(pred, pcol);
-    match (tagset, task) {
-        (Some(ts), _) => {
-            let mut tags = true_tags;
-            tags.extend(pred_tags.into_iter().filter(|t| ts.contains(t)));
-            tags
-        }
-        (None, Task::Nel) => {
+    // The official CLI passes the tag set to NERC evaluations only: NEL always evaluates
+    // gold ∪ run links.
+    match (task, tagset) {
+        (Task::Nel, _) => {
             let mut tags = true_tags;
             tags.extend(pred_tags);
             tags
         }
-        (None, _) => true_tags,
+        (_, Some(ts)) => {
+            let mut tags = true_tags;
+            tags.extend(pred_tags.into_iter().filter(|t| ts.contains(t)));
+            tags
+        }
+        (_, None) => true_tags,
     }
 }
 
@@ -483,8 +489,24 @@ pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> R
     let pred_arg = pred_path.to_string_lossy().into_owned();
     let system = system_name(&pred_arg, opts)?;
     let ropts = opts.read_options();
-    let gold = HipeFile::read(gold_path, &ropts)?;
-    let pred = HipeFile::read(pred_path, &ropts)?;
+    let (gold, pred) = match &opts.relaxed_map {
+        None => (
+            HipeFile::read(gold_path, &ropts)?,
+            HipeFile::read(pred_path, &ropts)?,
+        ),
+        Some(map) => {
+            use crate::normalize::{normalize_file, NormalizeOptions};
+            let mut nopts = NormalizeOptions::for_edition(opts.edition);
+            nopts.map = Some(map.clone());
+            let gold_text = normalize_file(gold_path, &nopts)?;
+            nopts.norm_time = true;
+            let pred_text = normalize_file(pred_path, &nopts)?;
+            (
+                HipeFile::parse(gold_path, gold_text.as_bytes(), &ropts)?,
+                HipeFile::parse(pred_path, pred_text.as_bytes(), &ropts)?,
+            )
+        }
+    };
     score_files(&gold, &pred, &pred_arg, &system, opts)
 }
 

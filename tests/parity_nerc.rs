@@ -4,51 +4,6 @@
 
 mod common;
 use common::*;
-use std::path::Path;
-
-/// Runs one official command line (arguments after `score`) into `out` and compares every
-/// file it writes with `official_dir`. Returns (files compared, byte-identical).
-fn run_case(
-    args: &[String],
-    cwd_data: &Path,
-    out: &Path,
-    official_dir: &Path,
-) -> Result<(usize, usize), String> {
-    let mut full: Vec<String> = vec!["score".into()];
-    full.extend(args.iter().cloned());
-    full.push("--outdir".into());
-    full.push(out.to_string_lossy().into_owned());
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
-        .current_dir(cwd_data)
-        .args(&full)
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !output.status.success() {
-        return Err(format!(
-            "{full:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    let mut n = 0;
-    let mut same = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(out)
-        .map_err(|e| e.to_string())?
-        .flatten()
-        .collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let official = official_dir.join(e.file_name());
-        n += 1;
-        if compare_file(&e.path(), &official)? {
-            same += 1;
-        }
-        let _ = std::fs::remove_file(e.path());
-    }
-    if n == 0 {
-        return Err(format!("{full:?} wrote nothing"));
-    }
-    Ok((n, same))
-}
 
 #[test]
 fn hipe2022_official_nerc_outputs_are_reproduced() {
@@ -111,26 +66,6 @@ fn hipe2022_official_nerc_outputs_are_reproduced() {
         failures.join("\n")
     );
     assert_eq!(files, 88, "expected 88 official NERC files");
-}
-
-/// The commands of hipe2020-synth/commands.txt whose names are in `kinds`.
-pub fn synth_commands(data: &Path, kinds: &[&str]) -> Vec<(String, Vec<String>)> {
-    let text = std::fs::read_to_string(data.join("hipe2020-synth/commands.txt")).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| {
-            let (kind, cmd) = l.split_once(": ")?;
-            if !kinds.contains(&kind) {
-                return None;
-            }
-            let mut words: Vec<String> = cmd.split_whitespace().map(|s| s.to_string()).collect();
-            if words.first().map(|w| w.as_str()) != Some("score") {
-                return None;
-            }
-            words.remove(0);
-            Some((kind.to_string(), words))
-        })
-        .collect()
 }
 
 #[test]

@@ -6,6 +6,7 @@ use fairscore::{Error, ErrorClass};
 
 mod fair;
 mod leaderboard;
+mod normalize;
 mod score;
 
 #[derive(Parser, Debug)]
@@ -26,6 +27,8 @@ struct Cli {
 enum Command {
     /// Score one run as the official HIPE scorer (same flags, same output files).
     Score(score::ScoreArgs),
+    /// Normalize entity links for relaxed evaluation (as the official normalize_linking.py).
+    Normalize(normalize::NormalizeArgs),
     /// Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files.
     Fair(fair::FairArgs),
     /// Score every run of a campaign and write rankings, Markdown and HTML leaderboards.
@@ -57,6 +60,7 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Score(args) => score::run(args),
+        Command::Normalize(args) => normalize::run(args),
         Command::Fair(args) => fair::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
     };

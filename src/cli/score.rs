@@ -68,6 +68,11 @@ pub struct ScoreArgs {
     /// Suffix appended to output file names and Evaluation keys.
     #[arg(long = "suffix", value_name = "SUFFIX")]
     pub suffix: Option<String>,
+    /// NEL: relaxed evaluation in one step. Normalizes the gold (historical QIDs mapped to
+    /// their main QID with MAP) and the run (the same, plus time entities linked to NIL) in
+    /// memory before scoring; the suffix defaults to `relaxed`.
+    #[arg(long = "relaxed", value_name = "MAP")]
+    pub relaxed: Option<PathBuf>,
 }
 
 fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
@@ -111,6 +116,15 @@ pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
         opts.tagset = Some(score::read_tagset(ts)?);
     }
     opts.suffix = args.suffix.clone();
+    if let Some(map) = &args.relaxed {
+        if task != Task::Nel {
+            return Err(Error::usage("--relaxed applies to --task nel only"));
+        }
+        opts.relaxed_map = Some(fairscore::normalize::read_map(map)?);
+        if opts.suffix.is_none() {
+            opts.suffix = Some("relaxed".to_string());
+        }
+    }
     opts.skip_check = args.skip_check;
     opts.original_nel = args.original_nel;
     Ok(opts)
