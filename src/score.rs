@@ -411,16 +411,63 @@ struct ColumnSpec<'f> {
     _f: std::marker::PhantomData<&'f ()>,
 }
 
-/// Scores one aligned run.
+/// What varies between the evaluations of one column.
+#[derive(Debug, Clone, Copy)]
+struct EvalParams {
+    task: Task,
+    n_best: usize,
+    noise: Option<(f64, f64)>,
+    time: Option<(Date, Date)>,
+    merge_lines: bool,
+}
+
+/// Keeps the positions of a unit's tokens that pass the noise and period filters (judged on
+/// the gold tokens, as the official scorer).
+fn filter_unit(
+    gold: &HipeFile,
+    units: (std::ops::Range<usize>, std::ops::Range<usize>),
+    params: &EvalParams,
+    gseq: &mut Vec<usize>,
+    pseq: &mut Vec<usize>,
+) -> Result<()> {
+    gseq.clear();
+    pseq.clear();
+    for (g, p) in units.0.zip(units.1) {
+        let tok = &gold.tokens[g];
+        if let Some((lo, hi)) = params.noise {
+            let keep = match tok.led {
+                None => true,
+                Some(l) => (lo <= l && l < hi) || (lo == l && l == hi),
+            };
+            if !keep {
+                continue;
+            }
+        }
+        if let Some((a, b)) = params.time {
+            let d = tok.date.ok_or_else(|| {
+                Error::input(
+                    &gold.path,
+                    tok.line as usize,
+                    "token without a document date, needed by --time-period; add a `# date = YYYY-MM-DD` (or `# hipe2022:date = …`) comment before it",
+                )
+            })?;
+            if !(a <= d && d < b) {
+                continue;
+            }
+        }
+        gseq.push(g);
+        pseq.push(p);
+    }
+    Ok(())
+}
+
+/// Scores one column of an aligned run.
 fn evaluate_column(
     gold: &HipeFile,
     pred: &HipeFile,
     al: &Alignment,
     spec: &ColumnSpec,
-    task: Task,
-    n_best: usize,
-    noise: Option<(f64, f64)>,
-    time: Option<(Date, Date)>,
+    params: &EvalParams,
 ) -> Result<Evaluation> {
     let mut acc = Accumulator::default();
     let mut gseq: Vec<usize> = Vec::new();
@@ -428,59 +475,91 @@ fn evaluate_column(
     let mut gsp = Spans::default();
     let mut psp = Spans::default();
     let mut scratch = Scratch::default();
+    let mut units: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
     for (gd, pd) in gold.docs.iter().zip(&al.pred_docs) {
-        gseq.clear();
-        pseq.clear();
-        for (g, p) in gd.range().zip(pd.range()) {
-            let tok = &gold.tokens[g];
-            if let Some((lo, hi)) = noise {
-                let keep = match tok.led {
-                    None => true,
-                    Some(l) => (lo <= l && l < hi) || (lo == l && l == hi),
-                };
-                if !keep {
-                    continue;
-                }
-            }
-            if let Some((a, b)) = time {
-                let d = tok.date.ok_or_else(|| {
-                    Error::input(
-                        &gold.path,
-                        tok.line as usize,
-                        "token without a document date, needed by --time-period; add a `# date = YYYY-MM-DD` (or `# hipe2022:date = …`) comment before it",
-                    )
-                })?;
-                if !(a <= d && d < b) {
-                    continue;
-                }
-            }
-            gseq.push(g);
-            pseq.push(p);
-        }
-        match (task, spec.ne) {
-            (Task::Nel, Some((gne, pne))) => {
-                spans::links_ne_bounded(gold, spec.g, gne, &gseq, 1, true, &mut gsp);
-                spans::links_ne_bounded(pred, spec.p, pne, &pseq, n_best, false, &mut psp);
-            }
-            (Task::Nel, None) => {
-                spans::links_consecutive(gold, spec.g, &gseq, 1, &mut gsp);
-                spans::links_consecutive(pred, spec.p, &pseq, n_best, &mut psp);
-            }
-            _ => {
-                spans::entities(gold, spec.g, &gseq, &mut gsp);
-                spans::entities(pred, spec.p, &pseq, &mut psp);
+        units.clear();
+        if params.merge_lines {
+            units.push((gd.range(), pd.range()));
+        } else {
+            let (mut g, mut p) = (gd.start, pd.start);
+            for &n in &gd.segments {
+                units.push((g..g + n, p..p + n));
+                g += n;
+                p += n;
             }
         }
-        let unit = hipe::count(
-            &gsp,
-            &psp,
-            &spec.tags,
-            |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
-            &mut scratch,
-        );
-        acc.add_doc(&unit);
+        let mut doc = hipe::UnitCounts::default();
+        for unit in units.drain(..) {
+            filter_unit(gold, unit, params, &mut gseq, &mut pseq)?;
+            match (params.task, spec.ne) {
+                (Task::Nel, Some((gne, pne))) => {
+                    spans::links_ne_bounded(gold, spec.g, gne, &gseq, 1, true, &mut gsp);
+                    spans::links_ne_bounded(pred, spec.p, pne, &pseq, params.n_best, false, &mut psp);
+                }
+                (Task::Nel, None) => {
+                    spans::links_consecutive(gold, spec.g, &gseq, 1, &mut gsp);
+                    spans::links_consecutive(pred, spec.p, &pseq, params.n_best, &mut psp);
+                }
+                _ => {
+                    spans::entities(gold, spec.g, &gseq, &mut gsp);
+                    spans::entities(pred, spec.p, &pseq, &mut psp);
+                }
+            }
+            let unit = hipe::count(
+                &gsp,
+                &psp,
+                &spec.tags,
+                |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
+                &mut scratch,
+            );
+            doc.add(&unit);
+        }
+        acc.add_doc(&doc);
     }
     Ok(acc.finish())
+}
+
+/// Evaluates one column of a run with the official `Evaluator.evaluate` semantics, for tests
+/// and tools that need the raw per-label results. `merge_lines == false` scores each segment
+/// on its own (the official library default; the CLI merges).
+pub fn evaluate_one(
+    gold: &HipeFile,
+    pred: &HipeFile,
+    column: &str,
+    task: Task,
+    tagset: Option<&BTreeSet<String>>,
+    n_best: usize,
+    merge_lines: bool,
+) -> Result<Evaluation> {
+    let al = align(gold, pred)?;
+    let g = column_index(gold, column, pred)?;
+    let p = column_index(pred, column, gold)?;
+    let spec = ColumnSpec {
+        name: "",
+        g,
+        p,
+        ne: None,
+        tags: evaluation_tags(gold, g, pred, p, task, tagset),
+        _f: std::marker::PhantomData,
+    };
+    let params = EvalParams {
+        task,
+        n_best,
+        noise: None,
+        time: None,
+        merge_lines,
+    };
+    evaluate_column(gold, pred, &al, &spec, &params)
+}
+
+/// The official per-label JSON of one evaluation: every label, then `ALL`.
+pub fn evaluation_json(eval: &Evaluation) -> Json {
+    let mut labels = Json::obj();
+    for (label, s) in &eval.per_label {
+        labels.set(label, label_json(s));
+    }
+    labels.set("ALL", label_json(&eval.all));
+    labels
 }
 
 /// Reads, aligns and scores a run; `pred_arg` is the `--pred` argument as given (it names the
@@ -587,7 +666,14 @@ pub fn score_files(
             // Official loop order: noise levels outside, periods inside.
             for &noise in &noises {
                 for &time in &times {
-                    let eval = evaluate_column(gold, pred, &al, spec, opts.task, n, noise, time)?;
+                    let params = EvalParams {
+                        task: opts.task,
+                        n_best: n,
+                        noise,
+                        time,
+                        merge_lines: true,
+                    };
+                    let eval = evaluate_column(gold, pred, &al, spec, &params)?;
                     cols.push(ColumnResult {
                         column: spec.name.to_string(),
                         time: time_label(time),
@@ -679,12 +765,9 @@ fn label_json(s: &[RegimeScores; 4]) -> Json {
 fn json_tree(cols: &[ColumnResult]) -> Json {
     let mut root = Json::obj();
     for c in cols {
-        let mut labels = Json::obj();
-        for (label, s) in &c.eval.per_label {
-            labels.set(label, label_json(s));
-        }
-        labels.set("ALL", label_json(&c.eval.all));
-        root.entry(&c.column).entry(&c.time).set(&c.noise, labels);
+        root.entry(&c.column)
+            .entry(&c.time)
+            .set(&c.noise, evaluation_json(&c.eval));
     }
     root
 }

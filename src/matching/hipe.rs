@@ -84,6 +84,19 @@ fn bump(rc: &mut RegimeCounts, outcomes: [Outcome; 4]) {
 }
 
 impl<'a> UnitCounts<'a> {
+    /// Adds the counts of another unit (labels new to `self` are appended in order).
+    pub fn add(&mut self, other: &UnitCounts<'a>) {
+        for (a, b) in self.all.iter_mut().zip(&other.all) {
+            a.add(b);
+        }
+        for (label, rc) in &other.per_label {
+            let mine = self.per_label.entry(label).or_default();
+            for (a, b) in mine.iter_mut().zip(rc) {
+                a.add(b);
+            }
+        }
+    }
+
     /// Records an outcome for `label`, keyed by the tag set's own string (every counted label
     /// is in the tag set).
     fn record(&mut self, tags: &'a BTreeSet<String>, label: &str, outcomes: [Outcome; 4]) {
