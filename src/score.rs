@@ -494,7 +494,15 @@ fn evaluate_column(
             match (params.task, spec.ne) {
                 (Task::Nel, Some((gne, pne))) => {
                     spans::links_ne_bounded(gold, spec.g, gne, &gseq, 1, true, &mut gsp);
-                    spans::links_ne_bounded(pred, spec.p, pne, &pseq, params.n_best, false, &mut psp);
+                    spans::links_ne_bounded(
+                        pred,
+                        spec.p,
+                        pne,
+                        &pseq,
+                        params.n_best,
+                        false,
+                        &mut psp,
+                    );
                 }
                 (Task::Nel, None) => {
                     spans::links_consecutive(gold, spec.g, &gseq, 1, &mut gsp);
