@@ -21,9 +21,10 @@
 //!
 //! Where several candidates qualify, the most similar one is taken (most shared tokens, fewest
 //! tokens only in the first span, fewest only in the candidate, shortest; then the first in list
-//! order). Like the reference, a pass that removes the current span from the list it iterates
-//! over skips the span that follows it (Python list iteration semantics); that span is then only
-//! considered by later passes. Spans are compared by value (label, begin, end, token set), as in
+//! order). A pass walks its list by position and stays at the same position after removing the
+//! current span (the reference's `while i < len(...)` loops; an older reference version iterated
+//! with `for` and skipped the span after each match, which gives different counts than the
+//! published evaluation files). Spans are compared by value (label, begin, end, token set), as in
 //! the reference.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -333,9 +334,13 @@ fn position_of_value(list: &[usize], arena: &[Item<'_>], id: usize) -> Option<us
 }
 
 /// Python `list.remove(x)`: removes the first element equal in value to `arena[id]`.
-fn remove_value(list: &mut Vec<usize>, arena: &[Item<'_>], id: usize) {
-    if let Some(pos) = position_of_value(list, arena, id) {
-        list.remove(pos);
+fn remove_value(list: &mut Vec<usize>, arena: &[Item<'_>], id: usize) -> bool {
+    match position_of_value(list, arena, id) {
+        Some(pos) => {
+            list.remove(pos);
+            true
+        }
+        None => false,
     }
 }
 
@@ -412,22 +417,23 @@ impl Run<'_> {
         let mut i = 0;
         while i < self.tlist.len() {
             let ti = self.tlist[i];
-            i += 1;
             let cands: Vec<usize> = self
                 .slist
                 .iter()
                 .copied()
                 .filter(|&si| self.candidate(labels, ti, si, false))
                 .collect();
-            let Some(si) = most_similar(&self.t[ti], &cands, &self.s) else {
-                continue;
-            };
-            let Some(kind) = self.pair_type(labels, ti, si) else {
+            let Some((si, kind)) = most_similar(&self.t[ti], &cands, &self.s)
+                .and_then(|si| Some((si, self.pair_type(labels, ti, si)?)))
+            else {
+                i += 1;
                 continue;
             };
             self.push(kind, Some(ti), Some(si));
             remove_value(&mut self.slist, &self.s, si);
-            remove_value(&mut self.tlist, &self.t, ti);
+            if !remove_value(&mut self.tlist, &self.t, ti) {
+                i += 1;
+            }
             let shared = intersection(&self.t[ti].toks, &self.s[si].toks);
             self.s[si].toks = difference(&self.s[si].toks, &shared);
             self.t[ti].toks = difference(&self.t[ti].toks, &shared);
@@ -441,21 +447,22 @@ impl Run<'_> {
         let mut i = 0;
         while i < self.tlist.len() {
             let ti = self.tlist[i];
-            i += 1;
             let cands: Vec<usize> = self
                 .counted_s
                 .iter()
                 .copied()
                 .filter(|&si| self.candidate(labels, ti, si, true))
                 .collect();
-            let Some(si) = most_similar(&self.t[ti], &cands, &self.s) else {
-                continue;
-            };
-            let Some(kind) = self.pair_type(labels, ti, si) else {
+            let Some((si, kind)) = most_similar(&self.t[ti], &cands, &self.s)
+                .and_then(|si| Some((si, self.pair_type(labels, ti, si)?)))
+            else {
+                i += 1;
                 continue;
             };
             self.push(kind, Some(ti), Some(si));
-            remove_value(&mut self.tlist, &self.t, ti);
+            if !remove_value(&mut self.tlist, &self.t, ti) {
+                i += 1;
+            }
             let shared = intersection(&self.t[ti].toks, &self.s[si].toks);
             let rest = difference(&self.s[si].toks, &shared);
             if let Some(pos) = position_of_value(&self.counted_s, &self.s, si) {
@@ -472,21 +479,22 @@ impl Run<'_> {
         let mut i = 0;
         while i < self.slist.len() {
             let si = self.slist[i];
-            i += 1;
             let cands: Vec<usize> = self
                 .counted_t
                 .iter()
                 .copied()
                 .filter(|&ti| self.candidate(labels, ti, si, true))
                 .collect();
-            let Some(ti) = most_similar(&self.s[si], &cands, &self.t) else {
-                continue;
-            };
-            let Some(kind) = self.pair_type(labels, ti, si) else {
+            let Some((ti, kind)) = most_similar(&self.s[si], &cands, &self.t)
+                .and_then(|ti| Some((ti, self.pair_type(labels, ti, si)?)))
+            else {
+                i += 1;
                 continue;
             };
             self.push(kind, Some(ti), Some(si));
-            remove_value(&mut self.slist, &self.s, si);
+            if !remove_value(&mut self.slist, &self.s, si) {
+                i += 1;
+            }
             let shared = intersection(&self.t[ti].toks, &self.s[si].toks);
             let rest = difference(&self.t[ti].toks, &shared);
             if let Some(pos) = position_of_value(&self.counted_t, &self.t, ti) {
