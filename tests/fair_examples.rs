@@ -31,7 +31,11 @@ fn close(a: f64, b: f64) -> bool {
 
 #[test]
 fn example_1_labeling_error() {
-    let t = counts(&[Span::new("ORG", 2, 3)], &[Span::new("LOC", 2, 3)], Focus::Target);
+    let t = counts(
+        &[Span::new("ORG", 2, 3)],
+        &[Span::new("LOC", 2, 3)],
+        Focus::Target,
+    );
     assert_eq!(t.overall.fair, only(ErrorType::LE));
     assert_eq!(
         (t.overall.traditional.fp, t.overall.traditional.fn_),
@@ -42,30 +46,54 @@ fn example_1_labeling_error() {
 
 #[test]
 fn example_2_boundary_error_smaller() {
-    let t = counts(&[Span::new("ORG", 1, 3)], &[Span::new("ORG", 2, 3)], Focus::Target);
+    let t = counts(
+        &[Span::new("ORG", 1, 3)],
+        &[Span::new("ORG", 2, 3)],
+        Focus::Target,
+    );
     assert_eq!(t.overall.fair, only(ErrorType::BES));
-    assert_eq!(t.confusion_count("ORG", "ORG"), 1, "boundary errors on the diagonal");
+    assert_eq!(
+        t.confusion_count("ORG", "ORG"),
+        1,
+        "boundary errors on the diagonal"
+    );
 }
 
 #[test]
 fn example_3_boundary_error_larger() {
-    let t = counts(&[Span::new("LOC", 6, 6)], &[Span::new("LOC", 5, 6)], Focus::Target);
+    let t = counts(
+        &[Span::new("LOC", 6, 6)],
+        &[Span::new("LOC", 5, 6)],
+        Focus::Target,
+    );
     assert_eq!(t.overall.fair, only(ErrorType::BEL));
 }
 
 #[test]
 fn example_4_boundary_error_overlapping() {
-    let t = counts(&[Span::new("ORG", 2, 3)], &[Span::new("ORG", 3, 4)], Focus::Target);
+    let t = counts(
+        &[Span::new("ORG", 2, 3)],
+        &[Span::new("ORG", 3, 4)],
+        Focus::Target,
+    );
     assert_eq!(t.overall.fair, only(ErrorType::BEO));
 }
 
 #[test]
 fn example_5_labeling_boundary_error() {
-    let t = counts(&[Span::new("ORG", 1, 3)], &[Span::new("LOC", 2, 3)], Focus::Target);
+    let t = counts(
+        &[Span::new("ORG", 1, 3)],
+        &[Span::new("LOC", 2, 3)],
+        Focus::Target,
+    );
     assert_eq!(t.overall.fair, only(ErrorType::LBE));
     assert_eq!(t.per_label["ORG"].fair.lbe, 1);
     assert_eq!(t.per_label["LOC"].fair.lbe, 0);
-    let t = counts(&[Span::new("ORG", 1, 3)], &[Span::new("LOC", 2, 3)], Focus::System);
+    let t = counts(
+        &[Span::new("ORG", 1, 3)],
+        &[Span::new("LOC", 2, 3)],
+        Focus::System,
+    );
     assert_eq!(t.per_label["ORG"].fair.lbe, 0);
     assert_eq!(t.per_label["LOC"].fair.lbe, 1);
 }
@@ -74,9 +102,9 @@ fn example_5_labeling_boundary_error() {
 #[test]
 fn combined_scores_by_hand() {
     let target = [
-        Span::new("PER", 1, 1),  // TP
-        Span::new("ORG", 3, 3),  // LE (system LOC)
-        Span::new("ORG", 5, 7),  // BES (system 6-7)
+        Span::new("PER", 1, 1),   // TP
+        Span::new("ORG", 3, 3),   // LE (system LOC)
+        Span::new("ORG", 5, 7),   // BES (system 6-7)
         Span::new("LOC", 10, 10), // BEL (system 9-10)
         Span::new("LOC", 12, 13), // BEO (system 13-14)
         Span::new("ORG", 16, 18), // LBE (system LOC 17-18)
@@ -125,7 +153,11 @@ fn combined_scores_by_hand() {
     assert_eq!((org.le, org.bes, org.lbe, org.fp), (1, 1, 1, 1));
     assert_eq!(t.confusion_count("_", "ORG"), 1);
     assert_eq!(t.confusion_count("PER", "_"), 1);
-    assert_eq!(t.confusion_count("PER", "PER"), 0, "TP are not in the matrix");
+    assert_eq!(
+        t.confusion_count("PER", "PER"),
+        0,
+        "TP are not in the matrix"
+    );
 }
 
 #[test]
@@ -193,12 +225,8 @@ fn fixture(name: &str) -> PathBuf {
 #[test]
 fn span_files_with_dummy_and_focus() {
     let mut opts = FairOptions::default();
-    let r = fair::evaluate_files(
-        &fixture("target.spans"),
-        &fixture("system.spans"),
-        &opts,
-    )
-    .unwrap();
+    let r =
+        fair::evaluate_files(&fixture("target.spans"), &fixture("system.spans"), &opts).unwrap();
     let f = r.tally.overall.fair;
     assert_eq!(
         (f.tp, f.fp, f.fn_, f.le, f.bes, f.bel, f.beo, f.lbe),
@@ -214,12 +242,8 @@ fn span_files_with_dummy_and_focus() {
 
     opts.focus = Focus::System;
     opts.exclude = vec!["ORG".to_string()];
-    let r = fair::evaluate_files(
-        &fixture("target.spans"),
-        &fixture("system.spans"),
-        &opts,
-    )
-    .unwrap();
+    let r =
+        fair::evaluate_files(&fixture("target.spans"), &fixture("system.spans"), &opts).unwrap();
     assert!(!r.tally.per_label.contains_key("ORG"));
     // LE counted for the system labels: PER (sentence 1) and LOC (sentence 3).
     assert_eq!(r.tally.per_label["PER"].fair.le, 1);
@@ -236,13 +260,13 @@ fn conll_stacked_with_and_without_punctuation() {
         },
         ..FairOptions::default()
     };
-    let r = fair::evaluate_files(&fixture("target.conll"), &fixture("system.conll"), &opts)
-        .unwrap();
+    let r =
+        fair::evaluate_files(&fixture("target.conll"), &fixture("system.conll"), &opts).unwrap();
     let f = r.tally.overall.fair;
     assert_eq!((f.tp, f.bel, f.bes, f.fp, f.fn_), (1, 2, 1, 0, 0));
     opts.read.ignore_punct = true;
-    let r = fair::evaluate_files(&fixture("target.conll"), &fixture("system.conll"), &opts)
-        .unwrap();
+    let r =
+        fair::evaluate_files(&fixture("target.conll"), &fixture("system.conll"), &opts).unwrap();
     let f = r.tally.overall.fair;
     assert_eq!((f.tp, f.bel, f.bes, f.fp, f.fn_), (2, 1, 1, 0, 0));
 }

@@ -2,15 +2,12 @@
 //! errors lies between max(n, m) and n + m, and without overlapping spans fair and traditional
 //! evaluation agree.
 
-use fairscore::matching::fair::{
-    evaluate, fair_prf, traditional_prf, Focus, Span, Tally,
-};
+use fairscore::matching::fair::{evaluate, fair_prf, traditional_prf, Focus, Span, Tally};
 use proptest::prelude::*;
 
 fn span() -> impl Strategy<Value = Span> {
-    (0usize..3, 1usize..12, 0usize..4, 0usize..3).prop_map(|(l, b, len, lvl)| {
-        Span::new(["A", "B", "C"][l], b, b + len).at_level(lvl)
-    })
+    (0usize..3, 1usize..12, 0usize..4, 0usize..3)
+        .prop_map(|(l, b, len, lvl)| Span::new(["A", "B", "C"][l], b, b + len).at_level(lvl))
 }
 
 /// Spans that are pairwise identical or disjoint across target and system: slot `k` covers

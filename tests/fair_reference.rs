@@ -94,7 +94,9 @@ fn check_table(table: &Table, json: &Value, method: &str, failures: &mut Vec<Str
                 got.as_u64().map(|g| g.to_string()) == Some(want.clone())
             };
             if !ok {
-                failures.push(format!("{method} {label} {col}: expected {want}, got {got}"));
+                failures.push(format!(
+                    "{method} {label} {col}: expected {want}, got {got}"
+                ));
             }
         }
     }
@@ -104,7 +106,11 @@ fn check_table(table: &Table, json: &Value, method: &str, failures: &mut Vec<Str
 fn ner_matches_published_evaluation() {
     let Some(shared) = shared() else { return };
     let dir = shared.join("data/faireval/ner");
-    assert!(dir.is_dir(), "{} missing although ../shared exists", dir.display());
+    assert!(
+        dir.is_dir(),
+        "{} missing although ../shared exists",
+        dir.display()
+    );
     let config = read_config(&dir.join("ner.config"));
     let expected = read_sections(&dir.join("expected_eval_ner.csv"));
 
@@ -131,13 +137,27 @@ fn ner_matches_published_evaluation() {
         cmd.args(["--labels", ls]);
     }
     let out = cmd.output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
 
     let mut failures = Vec::new();
-    check_table(&expected["Traditional evaluation"], &json, "traditional", &mut failures);
+    check_table(
+        &expected["Traditional evaluation"],
+        &json,
+        "traditional",
+        &mut failures,
+    );
     check_table(&expected["Fair evaluation"], &json, "fair", &mut failures);
-    check_table(&expected["Weighted evaluation"], &json, "weighted", &mut failures);
+    check_table(
+        &expected["Weighted evaluation"],
+        &json,
+        "weighted",
+        &mut failures,
+    );
 
     // Comparison rows repeat the overall scores.
     for (version, method) in [
@@ -251,7 +271,14 @@ fn cli_hipe_json_and_errors() {
     let dir = std::env::temp_dir().join(format!("fairscore-fair-hipe-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = bin()
-        .args(["fair", "--format", "hipe", "--column", "NE-COARSE-LIT", "--target"])
+        .args([
+            "fair",
+            "--format",
+            "hipe",
+            "--column",
+            "NE-COARSE-LIT",
+            "--target",
+        ])
         .arg(fixture("target.tsv"))
         .arg("--system")
         .arg(fixture("system.tsv"))
@@ -261,7 +288,11 @@ fn cli_hipe_json_and_errors() {
         .arg(dir.join("e.tsv"))
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("o.json")).unwrap()).unwrap();
     assert_eq!(json["overall"]["fair"]["LE"], 1);

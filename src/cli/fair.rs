@@ -77,11 +77,15 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
         .transpose()?;
     let columns = list(&args.column);
     if columns.is_empty() {
-        return Err(fairscore::Error::usage("--column: expected at least one column name"));
+        return Err(fairscore::Error::usage(
+            "--column: expected at least one column name",
+        ));
     }
     let labels = args.labels.as_deref().map(list);
     if labels.as_ref().is_some_and(Vec::is_empty) {
-        return Err(fairscore::Error::usage("--labels: expected at least one label"));
+        return Err(fairscore::Error::usage(
+            "--labels: expected at least one label",
+        ));
     }
     let opts = FairOptions {
         read: ReadOptions {

@@ -112,11 +112,7 @@ pub fn read_units(path: &Path, opts: &ReadOptions) -> Result<Vec<Unit>> {
 
 /// Detects the format from the first non-blank line.
 pub fn detect_format(path: &Path, text: &str) -> Result<Format> {
-    let Some((n, line)) = text
-        .lines()
-        .enumerate()
-        .find(|(_, l)| !l.trim().is_empty())
-    else {
+    let Some((n, line)) = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) else {
         return Ok(Format::Spans);
     };
     let fields: Vec<&str> = line.trim().split('\t').collect();
@@ -382,7 +378,11 @@ pub fn read_hipe_text(path: &Path, text: &str, columns: &[String]) -> Result<Vec
             Some((i, l)) => break (i + 1, l),
         }
     };
-    let names: Vec<&str> = header.1.trim_end_matches(['\r', '\n']).split('\t').collect();
+    let names: Vec<&str> = header
+        .1
+        .trim_end_matches(['\r', '\n'])
+        .split('\t')
+        .collect();
     let token_col = names.iter().position(|&c| c == "TOKEN");
     let mut cols = Vec::with_capacity(columns.len());
     for c in columns {
@@ -559,9 +559,16 @@ mod tests {
 
     #[test]
     fn span_lines_and_blank_separated_units() {
-        let u = read_span_text(p(), "PER\t2\t3\t2, 3\nLOC\t5\t5\t5\n\n\nNONE\t999\t999\t999\n").unwrap();
+        let u = read_span_text(
+            p(),
+            "PER\t2\t3\t2, 3\nLOC\t5\t5\t5\n\n\nNONE\t999\t999\t999\n",
+        )
+        .unwrap();
         assert_eq!(u.len(), 2);
-        assert_eq!(u[0].spans, vec![Span::new("PER", 2, 3), Span::new("LOC", 5, 5)]);
+        assert_eq!(
+            u[0].spans,
+            vec![Span::new("PER", 2, 3), Span::new("LOC", 5, 5)]
+        );
         assert_eq!(u[0].span_lines, vec![1, 2]);
         assert_eq!(u[1].id, "s2");
         assert_eq!(u[1].span_lines, vec![5]);
@@ -570,7 +577,14 @@ mod tests {
     #[test]
     fn span_errors_name_line_and_expectation() {
         let e = read_span_text(p(), "PER\t2\t3\t2, 3\nLOC\tx\t5\t5\n").unwrap_err();
-        assert_eq!(e, Error::input(p(), 2, "expected a token index >= 1 as begin (column 2), found 'x'"));
+        assert_eq!(
+            e,
+            Error::input(
+                p(),
+                2,
+                "expected a token index >= 1 as begin (column 2), found 'x'"
+            )
+        );
     }
 
     #[test]
@@ -603,14 +617,17 @@ mod tests {
             u[0].spans,
             vec![Span::new("loc", 1, 2), Span::new("pers", 2, 2).at_level(1)]
         );
-        assert_eq!(u[1].spans, vec![Span::new("org", 1, 1), Span::new("org", 2, 2)]);
+        assert_eq!(
+            u[1].spans,
+            vec![Span::new("org", 1, 1), Span::new("org", 2, 2)]
+        );
         assert_eq!(u[1].span_lines, vec![7, 8]);
     }
 
     #[test]
     fn hipe_missing_column_is_an_input_error() {
-        let e = read_hipe_text(p(), "TOKEN\tMISC\nx\t_\n", &["NE-COARSE-LIT".to_string()])
-            .unwrap_err();
+        let e =
+            read_hipe_text(p(), "TOKEN\tMISC\nx\t_\n", &["NE-COARSE-LIT".to_string()]).unwrap_err();
         assert!(e.to_string().contains("NE-COARSE-LIT"));
     }
 }

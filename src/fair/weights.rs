@@ -48,9 +48,27 @@ pub fn parse_weights(formula: &str) -> Result<Weights> {
         )));
     }
     for (name, w) in [
-        ("TP", Weight { tp: 1.0, ..Weight::default() }),
-        ("FP", Weight { fp: 1.0, ..Weight::default() }),
-        ("FN", Weight { fn_: 1.0, ..Weight::default() }),
+        (
+            "TP",
+            Weight {
+                tp: 1.0,
+                ..Weight::default()
+            },
+        ),
+        (
+            "FP",
+            Weight {
+                fp: 1.0,
+                ..Weight::default()
+            },
+        ),
+        (
+            "FN",
+            Weight {
+                fn_: 1.0,
+                ..Weight::default()
+            },
+        ),
     ] {
         if !entries.iter().any(|(n, _)| n == name) {
             entries.push((name.to_string(), w));

@@ -329,8 +329,7 @@ fn intersection(a: &[usize], b: &[usize]) -> Vec<usize> {
 
 /// Position of the first element of `list` equal in value to `arena[id]` (Python `list.index`).
 fn position_of_value(list: &[usize], arena: &[Item<'_>], id: usize) -> Option<usize> {
-    list.iter()
-        .position(|&k| arena[k].same_value(&arena[id]))
+    list.iter().position(|&k| arena[k].same_value(&arena[id]))
 }
 
 /// Python `list.remove(x)`: removes the first element equal in value to `arena[id]`.
@@ -748,7 +747,8 @@ impl Tally {
         self.units += 1;
         for sp in target.iter().chain(system) {
             if !self.per_label.contains_key(&sp.label) {
-                self.per_label.insert(sp.label.clone(), LabelCounts::default());
+                self.per_label
+                    .insert(sp.label.clone(), LabelCounts::default());
             }
             if !self.confusion_labels.contains(&sp.label) {
                 self.confusion_labels.insert(sp.label.clone());
@@ -868,7 +868,11 @@ pub struct Prf {
 /// P, R and F1 from (possibly weighted) true positive, false positive and false negative sums.
 pub fn prf(tp: f64, fp: f64, fn_: f64) -> Prf {
     let p = if tp + fp == 0.0 { 0.0 } else { tp / (tp + fp) };
-    let r = if tp + fn_ == 0.0 { 0.0 } else { tp / (tp + fn_) };
+    let r = if tp + fn_ == 0.0 {
+        0.0
+    } else {
+        tp / (tp + fn_)
+    };
     let f1 = if p + r == 0.0 {
         0.0
     } else {
