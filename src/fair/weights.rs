@@ -142,15 +142,9 @@ fn weight_of(part: &str, word: &str) -> Result<f64> {
 
 /// `\d*\.?\d+` as a whole.
 fn is_number(s: &str) -> bool {
-    let (int, frac) = match s.split_once('.') {
-        Some((a, b)) => (a, Some(b)),
-        None => ("", Some(s)),
-    };
+    let (int, frac) = s.split_once('.').unwrap_or(("", s));
     let digits = |x: &str| x.bytes().all(|c| c.is_ascii_digit());
-    match frac {
-        Some(f) => digits(int) && !f.is_empty() && digits(f),
-        None => false,
-    }
+    digits(int) && !frac.is_empty() && digits(frac)
 }
 
 /// `\s*\*?\s*WORD` at the start of `s`.
