@@ -1,0 +1,274 @@
+//! Output of a fair evaluation: readable tables (laid out like the reference implementation's
+//! evaluation file), JSON with fractions, and a TSV listing every target and system span with
+//! its error type.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{json, Map, Value};
+
+use super::FairReport;
+use crate::matching::fair::{
+    fair_prf, traditional_prf, ErrorType, FairCounts, LabelCounts, Prf, Weights,
+};
+use crate::{Error, Result};
+
+fn prf_into(m: &mut Map<String, Value>, p: Prf) {
+    m.insert("P".into(), json!(p.p));
+    m.insert("R".into(), json!(p.r));
+    m.insert("F1".into(), json!(p.f1));
+}
+
+/// The traditional / fair / weighted block of one label (or overall).
+fn block(c: &LabelCounts, weights: &Weights) -> Value {
+    let mut trad = Map::new();
+    trad.insert("TP".into(), json!(c.traditional.tp));
+    trad.insert("FP".into(), json!(c.traditional.fp));
+    trad.insert("FN".into(), json!(c.traditional.fn_));
+    prf_into(&mut trad, traditional_prf(&c.traditional));
+
+    let f = &c.fair;
+    let mut fair = Map::new();
+    for (k, v) in [
+        ("TP", f.tp),
+        ("FP", f.fp),
+        ("LE", f.le),
+        ("BE", f.be()),
+        ("BES", f.bes),
+        ("BEL", f.bel),
+        ("BEO", f.beo),
+        ("LBE", f.lbe),
+        ("FN", f.fn_),
+    ] {
+        fair.insert(k.into(), json!(v));
+    }
+    prf_into(&mut fair, fair_prf(f));
+
+    let mut weighted = Map::new();
+    for name in weights.categories() {
+        weighted.insert(name.into(), json!(f.get(name).unwrap_or(0)));
+    }
+    prf_into(&mut weighted, weights.prf(f));
+
+    json!({ "traditional": trad, "fair": fair, "weighted": weighted })
+}
+
+/// The JSON document: `overall`, `per_label`, `confusion` (target → system → count, `_` for
+/// none, all cells), `target_stats` and `settings`. P/R/F1 are fractions.
+pub fn to_json(report: &FairReport) -> Value {
+    let t = &report.tally;
+    let mut per_label = Map::new();
+    for (label, c) in &t.per_label {
+        per_label.insert(label.clone(), block(c, &report.weights));
+    }
+    let mut confusion = Map::new();
+    for row in &t.confusion_labels {
+        let mut r = Map::new();
+        for col in &t.confusion_labels {
+            r.insert(col.clone(), json!(t.confusion_count(row, col)));
+        }
+        confusion.insert(row.clone(), Value::Object(r));
+    }
+    let mut stats = Map::new();
+    for (label, n) in &t.target_stats {
+        stats.insert(label.clone(), json!(n));
+    }
+    json!({
+        "overall": block(&t.overall, &report.weights),
+        "per_label": per_label,
+        "confusion": confusion,
+        "target_stats": stats,
+        "settings": {
+            "focus": report.focus.as_str(),
+            "weights": super::weights::format_weights(&report.weights),
+            "units": t.units,
+        },
+    })
+}
+
+fn pct(x: f64) -> String {
+    format!("{:04.2}", x * 100.0)
+}
+
+fn fair_cells(f: &FairCounts, cats: &[&str]) -> String {
+    cats.iter()
+        .map(|c| f.get(c).unwrap_or(0).to_string())
+        .collect::<Vec<_>>()
+        .join("\t")
+}
+
+/// Readable tables: traditional, fair and (if weights were given) weighted evaluation per label
+/// and overall, a comparison, the confusion matrix and target label statistics. Percentages
+/// with two decimals, tab-separated, as the reference prints them.
+pub fn tables(report: &FairReport) -> String {
+    let t = &report.tally;
+    let mut out = String::new();
+    let row3 = |p: Prf| format!("{}\t{}\t{}", pct(p.p), pct(p.r), pct(p.f1));
+
+    let _ = writeln!(out, "### Traditional evaluation:");
+    let _ = writeln!(out, "Label\tTP\tFP\tFN\tPrec\tRec\tF1");
+    let trad_row = |out: &mut String, name: &str, c: &LabelCounts| {
+        let tc = &c.traditional;
+        let _ = writeln!(
+            out,
+            "{name}\t{}\t{}\t{}\t{}",
+            tc.tp,
+            tc.fp,
+            tc.fn_,
+            row3(traditional_prf(tc))
+        );
+    };
+    for (label, c) in &t.per_label {
+        trad_row(&mut out, label, c);
+    }
+    trad_row(&mut out, "overall", &t.overall);
+
+    let fair_cats = ["TP", "FP", "LE", "BE", "LBE", "FN"];
+    let _ = writeln!(out, "\n### Fair evaluation:");
+    let _ = writeln!(out, "Label\t{}\tPrec\tRec\tF1", fair_cats.join("\t"));
+    for (name, c) in t
+        .per_label
+        .iter()
+        .map(|(l, c)| (l.as_str(), c))
+        .chain([("overall", &t.overall)])
+    {
+        let _ = writeln!(
+            out,
+            "{name}\t{}\t{}",
+            fair_cells(&c.fair, &fair_cats),
+            row3(fair_prf(&c.fair))
+        );
+    }
+
+    if report.weights_given {
+        let cats = report.weights.categories();
+        let _ = writeln!(out, "\n### Weighted evaluation:");
+        let _ = writeln!(out, "Label\t{}\tPrec\tRec\tF1", cats.join("\t"));
+        for (name, c) in t
+            .per_label
+            .iter()
+            .map(|(l, c)| (l.as_str(), c))
+            .chain([("overall", &t.overall)])
+        {
+            let _ = writeln!(
+                out,
+                "{name}\t{}\t{}",
+                fair_cells(&c.fair, &cats),
+                row3(report.weights.prf(&c.fair))
+            );
+        }
+    }
+
+    let _ = writeln!(out, "\n### Comparison:");
+    let _ = writeln!(out, "Version\tPrec\tRec\tF1");
+    let _ = writeln!(
+        out,
+        "Traditional\t{}",
+        row3(traditional_prf(&t.overall.traditional))
+    );
+    let _ = writeln!(out, "Fair\t{}", row3(fair_prf(&t.overall.fair)));
+    if report.weights_given {
+        let _ = writeln!(
+            out,
+            "Weighted\t{}",
+            row3(report.weights.prf(&t.overall.fair))
+        );
+    }
+
+    let _ = writeln!(out, "\n### Confusion matrix:");
+    let labels: Vec<&str> = t.confusion_labels.iter().map(String::as_str).collect();
+    let _ = writeln!(out, "Target\\System\t{}", labels.join("\t"));
+    for row in &labels {
+        let cells: Vec<String> = labels
+            .iter()
+            .map(|col| t.confusion_count(row, col).to_string())
+            .collect();
+        let _ = writeln!(out, "{row}\t{}", cells.join("\t"));
+    }
+
+    let _ = writeln!(out, "\n### Target data stats:");
+    let _ = writeln!(out, "Label\tFreq\t%");
+    let total: u64 = t.target_stats.values().sum();
+    for (label, n) in &t.target_stats {
+        let share = if total == 0 {
+            0.0
+        } else {
+            *n as f64 / total as f64
+        };
+        let _ = writeln!(out, "{label}\t{n}\t{}", pct(share));
+    }
+    out
+}
+
+/// Header of the error listing.
+pub const ERRORS_HEADER: &str =
+    "unit\tside\tline\tbegin\tend\tlabel\ttype\ttraditional\tpartners\ttext";
+
+/// One line per target and per system span: unit id, side (`target`/`system`), the line in its
+/// file, token range, label, fair error type (the type the span was first counted with),
+/// traditional type, partners (`LABEL[begin-end]` of the spans it was paired with) and the
+/// span's text where the tokens are known.
+pub fn errors_tsv(report: &FairReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{ERRORS_HEADER}");
+    for u in &report.units {
+        let o = &u.outcome;
+        let sides = [
+            (
+                "target",
+                &u.target,
+                &u.system,
+                &o.target_types,
+                &o.target_traditional_tp,
+                ErrorType::FN,
+            ),
+            (
+                "system",
+                &u.system,
+                &u.target,
+                &o.system_types,
+                &o.system_traditional_tp,
+                ErrorType::FP,
+            ),
+        ];
+        for (side, unit, other, types, trad, miss) in sides {
+            for (i, sp) in unit.spans.iter().enumerate() {
+                let partners = if side == "target" {
+                    o.target_partners(i)
+                } else {
+                    o.system_partners(i)
+                };
+                let partners: Vec<String> = partners
+                    .iter()
+                    .filter_map(|&k| other.spans.get(k))
+                    .map(|p| format!("{}[{}-{}]", p.label, p.begin, p.end))
+                    .collect();
+                let trad_type = if trad.get(i).copied().unwrap_or(false) {
+                    ErrorType::TP
+                } else {
+                    miss
+                };
+                let text = unit.text_of(sp).unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{}\t{side}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+                    u.target.id,
+                    unit.span_lines.get(i).copied().unwrap_or(0),
+                    sp.begin,
+                    sp.end,
+                    sp.label,
+                    types.get(i).map_or("", |t| t.as_str()),
+                    trad_type.as_str(),
+                    partners.join(" "),
+                    text.replace(['\t', '\n'], " ")
+                );
+            }
+        }
+    }
+    out
+}
+
+/// Writes text to a file, mapping failures to [`Error::output`].
+pub fn write_file(path: &Path, contents: &str) -> Result<()> {
+    std::fs::write(path, contents).map_err(|e| Error::output(path, e.to_string()))
+}
