@@ -1,1 +1,4 @@
-//! (work in progress)
+//! Writing results: the campaign reports (`markdown`, `html`).
+
+pub mod html;
+pub mod markdown;
