@@ -258,14 +258,17 @@ fn rank_rows(entries: Vec<Entry<'_>>) -> Vec<Row> {
         fb.total_cmp(&fa)
             .then_with(|| a.run.run.name.as_bytes().cmp(b.run.run.name.as_bytes()))
     });
-    // Best per column: highest P, R, F1, TP; lowest FP, FN.
+    // Best per column: highest P, R, F1, TP; lowest FP, FN. Not marked when every run has
+    // the same value (nothing to single out).
     let best: Vec<Option<f64>> = (0..6)
         .map(|i| {
-            let vals = entries.iter().filter_map(|e| num(e, i));
-            if i >= 4 {
-                vals.reduce(f64::min)
-            } else {
-                vals.reduce(f64::max)
+            let vals: Vec<f64> = entries.iter().filter_map(|e| num(e, i)).collect();
+            let lo = vals.iter().copied().reduce(f64::min)?;
+            let hi = vals.iter().copied().reduce(f64::max)?;
+            match (lo == hi, i >= 4) {
+                (true, _) => None,
+                (false, true) => Some(lo),
+                (false, false) => Some(hi),
             }
         })
         .collect();

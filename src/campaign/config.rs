@@ -382,7 +382,11 @@ mod tests {
     fn pattern_pieces() {
         assert_eq!(
             pieces("{team}_bundle{bundle}").unwrap(),
-            vec![Piece::Var("team"), Piece::Lit("_bundle"), Piece::Var("bundle")]
+            vec![
+                Piece::Var("team"),
+                Piece::Lit("_bundle"),
+                Piece::Var("bundle")
+            ]
         );
         assert!(pieces("{team").is_err());
         assert_eq!(fill("a-{lang}-{x}", &[("lang", "de")]), "a-de-{x}");

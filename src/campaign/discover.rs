@@ -108,11 +108,7 @@ fn to_run(
     stem: &str,
     m: &[(&str, &str)],
 ) -> std::result::Result<RunInfo, String> {
-    let get = |k: &str| {
-        m.iter()
-            .find(|(n, _)| *n == k)
-            .map(|(_, v)| v.to_string())
-    };
+    let get = |k: &str| m.iter().find(|(n, _)| *n == k).map(|(_, v)| v.to_string());
     let dataset = match get("dataset") {
         Some(d) => d,
         None => cfg.datasets.keys().next().cloned().unwrap_or_default(),

@@ -41,9 +41,17 @@ pub fn ranking_file_name(dataset: &str, lang: &str, kind: &str) -> String {
 
 /// Does an Evaluation cell belong to the ranking?
 pub fn selects(spec: &RankingSpec, evaluation: &str) -> bool {
-    spec.prefixes.iter().any(|p| evaluation.starts_with(p.as_str()))
-        && spec.contains.iter().all(|c| evaluation.contains(c.as_str()))
-        && !spec.excludes.iter().any(|x| evaluation.contains(x.as_str()))
+    spec.prefixes
+        .iter()
+        .any(|p| evaluation.starts_with(p.as_str()))
+        && spec
+            .contains
+            .iter()
+            .all(|c| evaluation.contains(c.as_str()))
+        && !spec
+            .excludes
+            .iter()
+            .any(|x| evaluation.contains(x.as_str()))
         && spec
             .suffix
             .as_deref()
@@ -178,7 +186,10 @@ mod tests {
         let st = "NE-COARSE-LIT-micro-strict-TIME-ALL-LED-ALL";
         let a = vec![(
             "nerc_coarse".to_string(),
-            tsv("b_1", &[(fz, "ALL", "0.9"), (st, "ALL", "0.8"), (fz, "LOC", "0")]),
+            tsv(
+                "b_1",
+                &[(fz, "ALL", "0.9"), (st, "ALL", "0.8"), (fz, "LOC", "0")],
+            ),
         )];
         let b = vec![(
             "nerc_coarse".to_string(),
@@ -189,9 +200,21 @@ mod tests {
             tsv("c_1", &[(fz, "ALL", "0.95"), (fz, "LOC", "0.0")]),
         )];
         let runs = [
-            RankingInput { run_name: "b_1", bundle: "1", tsvs: &a },
-            RankingInput { run_name: "a_1", bundle: "1", tsvs: &b },
-            RankingInput { run_name: "c_1", bundle: "4", tsvs: &c },
+            RankingInput {
+                run_name: "b_1",
+                bundle: "1",
+                tsvs: &a,
+            },
+            RankingInput {
+                run_name: "a_1",
+                bundle: "1",
+                tsvs: &b,
+            },
+            RankingInput {
+                run_name: "c_1",
+                bundle: "4",
+                tsvs: &c,
+            },
         ];
         let s = spec(vec![
             SortKey::Label,
@@ -231,9 +254,13 @@ mod tests {
     fn short_rows_are_input_errors() {
         let bad = vec![(
             "nerc_coarse".to_string(),
-            "System\tEvaluation\tLabel\r\nx\tNE-COARSE-micro-fuzzy\tALL\r\n".to_string(),
+            "System\tEvaluation\tLabel\tP\r\nx\tNE-COARSE-micro-fuzzy\tALL\r\n".to_string(),
         )];
-        let runs = [RankingInput { run_name: "x", bundle: "1", tsvs: &bad }];
+        let runs = [RankingInput {
+            run_name: "x",
+            bundle: "1",
+            tsvs: &bad,
+        }];
         let e = build_ranking(&spec(vec![SortKey::System]), &runs).unwrap_err();
         assert!(e.to_string().contains("x_nerc_coarse.tsv:2"), "{e}");
     }

@@ -125,7 +125,11 @@ pub fn run_campaign_with(
         .runs
         .iter()
         .enumerate()
-        .flat_map(|(i, run)| jobs_for_run(cfg, dirs, run).into_iter().map(move |j| (i, j)))
+        .flat_map(|(i, run)| {
+            jobs_for_run(cfg, dirs, run)
+                .into_iter()
+                .map(move |j| (i, j))
+        })
         .collect();
     let runs_out = dirs.outdir.join("runs");
     create_dir(&runs_out)?;
@@ -155,8 +159,11 @@ pub fn run_campaign_with(
 
     // Output errors are fatal; anything else fails only its run.
     let mut run_files = 0;
-    let mut per_run: Vec<(Vec<(String, String)>, Vec<(String, ConfusionMatrix)>, Vec<String>)> =
-        found.runs.iter().map(|_| Default::default()).collect();
+    let mut per_run: Vec<(
+        Vec<(String, String)>,
+        Vec<(String, ConfusionMatrix)>,
+        Vec<String>,
+    )> = found.runs.iter().map(|_| Default::default()).collect();
     for ((run_idx, job), result) in jobs.iter().zip(results) {
         let slot = &mut per_run[*run_idx];
         match result {
@@ -229,8 +236,15 @@ fn score_and_write(job: &ScoreJob, scorer: &Scorer<'_>, out: &Path) -> Result<Jo
 
 /// The jobs of a run, in its bundle's order.
 pub fn jobs_for_run(cfg: &Campaign, dirs: &CampaignDirs, run: &RunInfo) -> Vec<ScoreJob> {
-    let outputs = cfg.bundles.get(&run.bundle).map(Vec::as_slice).unwrap_or(&[]);
-    let map = cfg.datasets.get(&run.dataset).and_then(|d| d.map.as_deref());
+    let outputs = cfg
+        .bundles
+        .get(&run.bundle)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let map = cfg
+        .datasets
+        .get(&run.dataset)
+        .and_then(|d| d.map.as_deref());
     outputs
         .iter()
         .filter_map(|name| cfg.tasks.get(name).map(|spec| (name, spec)))
@@ -246,7 +260,9 @@ pub fn jobs_for_run(cfg: &Campaign, dirs: &CampaignDirs, run: &RunInfo) -> Vec<S
             n_best: spec.n_best.clone(),
             tagset: cfg.tagset_file(spec).map(|t| dirs.resources.join(t)),
             edition: cfg.edition.clone(),
-            normalize_map: map.filter(|_| spec.normalize).map(|m| dirs.resources.join(m)),
+            normalize_map: map
+                .filter(|_| spec.normalize)
+                .map(|m| dirs.resources.join(m)),
             fair: cfg.fair,
         })
         .collect()
@@ -254,7 +270,11 @@ pub fn jobs_for_run(cfg: &Campaign, dirs: &CampaignDirs, run: &RunInfo) -> Vec<S
 
 /// Every resource file the campaign names must exist before anything is scored.
 fn check_resources(cfg: &Campaign, resources: &Path) -> Result<()> {
-    let mut needed: Vec<&str> = cfg.tasks.values().filter_map(|t| cfg.tagset_file(t)).collect();
+    let mut needed: Vec<&str> = cfg
+        .tasks
+        .values()
+        .filter_map(|t| cfg.tagset_file(t))
+        .collect();
     if cfg.tasks.values().any(|t| t.normalize) {
         needed.extend(cfg.datasets.values().filter_map(|d| d.map.as_deref()));
     }

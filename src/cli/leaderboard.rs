@@ -80,7 +80,11 @@ pub fn run_with(args: LeaderboardArgs, scorer: ScoreFn) -> fairscore::Result<i32
     }
     let report = report?;
     for f in &report.failed {
-        eprintln!("fairscore: {}: scoring failed: {}", f.run.file_name, f.errors.join("; "));
+        eprintln!(
+            "fairscore: {}: scoring failed: {}",
+            f.run.file_name,
+            f.errors.join("; ")
+        );
     }
     for r in &report.rejected {
         eprintln!("fairscore: {}: not a run: {}", r.file_name, r.reason);
