@@ -114,13 +114,14 @@ fn html_and_markdown_escape_names_and_labels_and_list_what_was_not_scored() {
     assert!(!html.contains("<script"), "raw <script> in the page");
     assert!(!html.contains("alert(\""), "raw quote in the page");
     assert!(html.contains("evil&lt;script&gt;alert(&quot;x&quot;)&#x27;_bundle1_demo_en_1"));
+    assert!(html.contains("evil&lt;script&gt;alert(&quot;x&quot;)&#x27;_<wbr>bundle1_<wbr>demo"));
     assert!(html.contains("&lt;script&gt;alert(&quot;label&quot;)&lt;&#x2F;script&gt;"));
     assert!(html.contains("mini &lt;campaign&gt; &quot;q&quot;"));
     // Ranked: the _1 run (F1 0.8) before the _2 run (0.6), best F1 marked on the former.
     let first = html.find("evil&lt;script&gt;").unwrap();
     let second = html.find("team2_bundle4_demo_en_2").unwrap();
     assert!(first < second);
-    assert!(html.contains("f1 best\" title=\"best\">0.8<svg"));
+    assert!(html.contains("f1 best\" title=\"best\">0.8<span class=\"star\">★</span><svg"));
     assert!(html.contains("<rect width=\"80\""));
     // The heat map from the fair matrix, and the failed and rejected files with reasons.
     assert!(html.contains("Fair regime"));

@@ -62,6 +62,8 @@ pub struct Table {
 pub struct Row {
     pub rank: usize,
     pub system: String,
+    /// `system` split at `_`, so that a page can offer line breaks there.
+    pub system_parts: Vec<String>,
     pub team: String,
     pub bundle: String,
     /// P, R, F1, TP, FP, FN.
@@ -296,6 +298,7 @@ fn rank_rows(entries: Vec<Entry<'_>>) -> Vec<Row> {
         rows.push(Row {
             rank,
             system: e.run.run.name.clone(),
+            system_parts: e.run.run.name.split('_').map(str::to_string).collect(),
             team: e.run.run.team.clone(),
             bundle: e.run.run.bundle.clone(),
             cells,

@@ -170,8 +170,8 @@ impl Campaign {
 
     fn validate(file: CampaignFile, path: &Path) -> Result<Campaign> {
         let bad = |msg: String| Error::input(path, 0, format!("invalid campaign: {msg}"));
-        check_pattern(&file.run_pattern, RUN_PLACEHOLDERS).map_err(|m| bad(m))?;
-        check_pattern(&file.gold_pattern, GOLD_PLACEHOLDERS).map_err(|m| bad(m))?;
+        check_pattern(&file.run_pattern, RUN_PLACEHOLDERS).map_err(&bad)?;
+        check_pattern(&file.gold_pattern, GOLD_PLACEHOLDERS).map_err(&bad)?;
         let run_names = placeholders(&file.run_pattern);
         for needed in ["bundle", "lang"] {
             if !run_names.iter().any(|p| p == needed) {
@@ -194,7 +194,7 @@ impl Campaign {
         let mut tasks = IndexMap::new();
         for t in file.tasks {
             if let Some(g) = &t.gold_pattern {
-                check_pattern(g, GOLD_PLACEHOLDERS).map_err(|m| bad(m))?;
+                check_pattern(g, GOLD_PLACEHOLDERS).map_err(&bad)?;
             }
             if t.n_best.is_empty() || t.n_best.contains(&0) {
                 return Err(bad(format!("{}: n_best must be ≥ 1", t.output_name())));

@@ -159,32 +159,35 @@ pub fn run_campaign_with(
 
     // Output errors are fatal; anything else fails only its run.
     let mut run_files = 0;
-    let mut per_run: Vec<(
-        Vec<(String, String)>,
-        Vec<(String, ConfusionMatrix)>,
-        Vec<String>,
-    )> = found.runs.iter().map(|_| Default::default()).collect();
+    let mut per_run: Vec<RunSlot> = found.runs.iter().map(|_| RunSlot::default()).collect();
     for ((run_idx, job), result) in jobs.iter().zip(results) {
         let slot = &mut per_run[*run_idx];
         match result {
             Ok(r) => {
                 run_files += r.files;
-                slot.0.push((job.output.clone(), r.tsv));
+                slot.outputs.push((job.output.clone(), r.tsv));
                 if let Some(f) = r.fair {
-                    slot.1.push((job.output.clone(), f));
+                    slot.fair.push((job.output.clone(), f));
                 }
             }
             Err(e @ Error::Output { .. }) => return Err(e),
-            Err(e) => slot.2.push(format!("{}: {e}", job.output)),
+            Err(e) => slot.errors.push(format!("{}: {e}", job.output)),
         }
     }
     let mut scored = Vec::new();
     let mut failed = Vec::new();
-    for (run, (outputs, fair, errors)) in found.runs.into_iter().zip(per_run) {
-        if errors.is_empty() {
-            scored.push(ScoredRun { run, outputs, fair });
+    for (run, slot) in found.runs.into_iter().zip(per_run) {
+        if slot.errors.is_empty() {
+            scored.push(ScoredRun {
+                run,
+                outputs: slot.outputs,
+                fair: slot.fair,
+            });
         } else {
-            failed.push(FailedRun { run, errors });
+            failed.push(FailedRun {
+                run,
+                errors: slot.errors,
+            });
         }
     }
 
@@ -205,6 +208,13 @@ pub fn run_campaign_with(
     let html = crate::report::html::render(&report, &boards)?;
     write_atomic(&dirs.outdir.join("index.html"), html.as_bytes())?;
     Ok(report)
+}
+
+#[derive(Default)]
+struct RunSlot {
+    outputs: Vec<(String, String)>,
+    fair: Vec<(String, ConfusionMatrix)>,
+    errors: Vec<String>,
 }
 
 struct JobResult {
