@@ -161,7 +161,8 @@ impl Campaign {
         let file: CampaignFile = toml::from_str(text).map_err(|e| {
             let line = e
                 .span()
-                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1)
+                .and_then(|s| text.get(..s.start))
+                .map(|before| before.matches('\n').count() + 1)
                 .unwrap_or(0);
             Error::input(path, line, format!("invalid campaign: {}", e.message()))
         })?;

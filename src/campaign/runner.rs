@@ -138,8 +138,8 @@ pub fn run_campaign_with(
     let done = AtomicUsize::new(0);
     let score_one = |(_, job): &(usize, ScoreJob)| -> Result<JobResult> {
         let result = score_and_write(job, scorer, &runs_out);
-        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if let Some(p) = opts.progress {
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             p(&Progress {
                 done: n,
                 total,
