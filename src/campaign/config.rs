@@ -367,16 +367,12 @@ mod tests {
             Error::Input { line, .. } => assert_eq!(line, 2),
             other => panic!("{other:?}"),
         }
-        let base = Campaign::PRESET_FOR_TESTS;
+        let base = PRESETS[0].1;
         let broken = base.replace("{team}_bundle{bundle}", "{team}{bundle}");
         assert!(Campaign::from_toml(&broken, Path::new("c.toml")).is_err());
         let unknown = base.replace("4 = [\"nerc_coarse\"]", "4 = [\"nerc_mid\"]");
         let e = Campaign::from_toml(&unknown, Path::new("c.toml")).unwrap_err();
         assert!(e.to_string().contains("nerc_mid"), "{e}");
-    }
-
-    impl Campaign {
-        const PRESET_FOR_TESTS: &'static str = PRESETS[0].1;
     }
 
     #[test]
