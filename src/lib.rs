@@ -9,6 +9,7 @@
 pub mod campaign;
 pub mod error;
 pub mod fair;
+pub mod fsutil;
 pub mod matching;
 pub mod metrics;
 pub mod normalize;

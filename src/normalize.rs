@@ -168,7 +168,24 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
             out.push_str(line);
             continue;
         }
-        let mut cells: Vec<String> = content.split('\t').map(|s| s.to_string()).collect();
+        let fields: Vec<&str> = content.split('\t').collect();
+        let get = |c: Option<usize>| c.and_then(|c| fields.get(c).copied());
+        // Fast path: nothing to change on this line.
+        let is_time = opts.norm_time && get(ne).is_some_and(|v| v.contains("time"));
+        let maps = |v: Option<&str>| match (&opts.map, v) {
+            (Some(map), Some(v)) => v.split('|').any(|c| map.contains_key(c)),
+            _ => false,
+        };
+        if !is_time
+            && !opts.union_interleave
+            && !maps(get(lit))
+            && !maps(get(meto))
+            && fields.len() > [lit, meto, ne].into_iter().flatten().max().unwrap_or(0)
+        {
+            out.push_str(line);
+            continue;
+        }
+        let mut cells: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
         let need = [lit, meto, ne].into_iter().flatten().max().unwrap_or(0) + 1;
         if cells.len() < need {
             // pandas fills missing link and NE cells with "".

@@ -9,11 +9,13 @@ use crate::report::json::Json;
 use crate::report::tsv as tsvout;
 use crate::spans::{self, Spans};
 use crate::tsv::{align, Alignment, Date, HipeFile, ReadOptions};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The evaluation task.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Task {
     NercCoarse,
     NercFine,
@@ -21,7 +23,7 @@ pub enum Task {
 }
 
 impl Task {
-    pub fn name(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Task::NercCoarse => "nerc_coarse",
             Task::NercFine => "nerc_fine",
@@ -294,8 +296,8 @@ pub fn output_name(pred: &str, task: Task, suffix: Option<&str>, ext: &str) -> S
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| pred.to_string());
     let tail = match suffix {
-        Some(s) if !s.is_empty() => format!("_{}_{s}.{ext}", task.name()),
-        _ => format!("_{}.{ext}", task.name()),
+        Some(s) if !s.is_empty() => format!("_{}_{s}.{ext}", task.as_str()),
+        _ => format!("_{}.{ext}", task.as_str()),
     };
     if name.contains(".tsv") {
         name.replace(".tsv", &tail)
@@ -358,9 +360,15 @@ fn evaluation_tags(
     tagset: Option<&BTreeSet<String>>,
 ) -> BTreeSet<String> {
     let collect = |f: &HipeFile, col: usize| -> BTreeSet<String> {
-        let mut set: BTreeSet<&str> = BTreeSet::new();
+        let mut set: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        let mut last = None;
         for t in 0..f.n_tokens() {
-            set.insert(spans::tag_of(f.cell(t, col)));
+            let cell = f.cell(t, col);
+            // Most cells repeat the previous one (`O`, `_`, inside entities).
+            if last != Some(cell) {
+                set.insert(spans::tag_of(cell));
+                last = Some(cell);
+            }
         }
         set.into_iter()
             .filter(|t| !matches!(*t, "_" | "-" | "O"))
@@ -732,31 +740,31 @@ fn regime_json(s: &RegimeScores) -> Json {
     let int = |v: u64| Json::Num(PyNum::Int(v as i64));
     let num = Json::Num;
     let mut items = vec![
-        ("correct".to_string(), int(c.correct)),
-        ("incorrect".to_string(), int(c.incorrect)),
-        ("partial".to_string(), int(c.partial)),
-        ("missed".to_string(), int(c.missed)),
-        ("spurious".to_string(), int(c.spurious)),
-        ("possible".to_string(), int(c.possible())),
-        ("actual".to_string(), int(c.actual())),
-        ("TP".to_string(), int(s.tp())),
-        ("FP".to_string(), int(s.fp())),
-        ("FN".to_string(), int(s.fn_())),
-        ("P_micro".to_string(), num(s.p_micro)),
-        ("R_micro".to_string(), num(s.r_micro)),
-        ("F1_micro".to_string(), num(s.f1_micro)),
-        ("P_macro_doc".to_string(), num(s.p_macro_doc)),
-        ("R_macro_doc".to_string(), num(s.r_macro_doc)),
-        ("F1_macro_doc".to_string(), num(s.f1_macro_doc)),
-        ("P_macro_doc_std".to_string(), num(s.p_macro_doc_std)),
-        ("R_macro_doc_std".to_string(), num(s.r_macro_doc_std)),
-        ("F1_macro_doc_std".to_string(), num(s.f1_macro_doc_std)),
+        (Cow::Borrowed("correct"), int(c.correct)),
+        (Cow::Borrowed("incorrect"), int(c.incorrect)),
+        (Cow::Borrowed("partial"), int(c.partial)),
+        (Cow::Borrowed("missed"), int(c.missed)),
+        (Cow::Borrowed("spurious"), int(c.spurious)),
+        (Cow::Borrowed("possible"), int(c.possible())),
+        (Cow::Borrowed("actual"), int(c.actual())),
+        (Cow::Borrowed("TP"), int(s.tp())),
+        (Cow::Borrowed("FP"), int(s.fp())),
+        (Cow::Borrowed("FN"), int(s.fn_())),
+        (Cow::Borrowed("P_micro"), num(s.p_micro)),
+        (Cow::Borrowed("R_micro"), num(s.r_micro)),
+        (Cow::Borrowed("F1_micro"), num(s.f1_micro)),
+        (Cow::Borrowed("P_macro_doc"), num(s.p_macro_doc)),
+        (Cow::Borrowed("R_macro_doc"), num(s.r_macro_doc)),
+        (Cow::Borrowed("F1_macro_doc"), num(s.f1_macro_doc)),
+        (Cow::Borrowed("P_macro_doc_std"), num(s.p_macro_doc_std)),
+        (Cow::Borrowed("R_macro_doc_std"), num(s.r_macro_doc_std)),
+        (Cow::Borrowed("F1_macro_doc_std"), num(s.f1_macro_doc_std)),
     ];
     if let Some(m) = s.type_macro {
-        items.push(("P_macro".to_string(), num(m[0])));
-        items.push(("R_macro".to_string(), num(m[1])));
-        items.push(("F1_macro".to_string(), num(m[2])));
-        items.push(("F1_macro (recomputed from P & R)".to_string(), num(m[3])));
+        items.push((Cow::Borrowed("P_macro"), num(m[0])));
+        items.push((Cow::Borrowed("R_macro"), num(m[1])));
+        items.push((Cow::Borrowed("F1_macro"), num(m[2])));
+        items.push((Cow::Borrowed("F1_macro (recomputed from P & R)"), num(m[3])));
     }
     Json::Obj(items)
 }
@@ -765,7 +773,7 @@ fn label_json(s: &[RegimeScores; 4]) -> Json {
     Json::Obj(
         JSON_REGIMES
             .iter()
-            .map(|(name, r)| (name.to_string(), regime_json(&s[*r])))
+            .map(|(name, r)| (Cow::Borrowed(*name), regime_json(&s[*r])))
             .collect(),
     )
 }
@@ -878,28 +886,4 @@ fn write_tsv_rows(
     }
 }
 
-/// Writes a file atomically: to a temporary file in the same directory, then renamed.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents)?;
-        f.sync_all().ok();
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::output(path, crate::tsv::io_reason(&e)));
-    }
-    Ok(())
-}
+pub use crate::fsutil::write_atomic;

@@ -1,10 +1,125 @@
-//! `fairscore leaderboard` (work in progress).
+//! `fairscore leaderboard`: score every run of a campaign and write per-run outputs, rankings,
+//! `leaderboard.md` and `index.html` (see docs/leaderboard.md). The scorer is passed in
+//! ([`run_with`]); until the real one is wired, [`run`] uses the placeholder, and `--replay DIR`
+//! serves per-run outputs computed earlier.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::Mutex;
 
 use clap::Args;
+use fairscore::campaign::{
+    self, Campaign, CampaignDirs, JobOutput, Progress, RunOptions, ScoreJob,
+};
 
 #[derive(Args, Debug)]
-pub struct LeaderboardArgs {}
+pub struct LeaderboardArgs {
+    /// Directory of the gold files (named by the campaign's gold pattern).
+    #[arg(long, value_name = "DIR")]
+    pub gold_dir: PathBuf,
+    /// Directory of the submitted runs (named by the campaign's run pattern).
+    #[arg(long, value_name = "DIR")]
+    pub runs_dir: PathBuf,
+    /// Directory of the tagset and QID map files.
+    #[arg(long, value_name = "DIR")]
+    pub resources: PathBuf,
+    /// Output directory: runs/, rankings/, leaderboard.md, index.html.
+    #[arg(long, value_name = "DIR")]
+    pub outdir: PathBuf,
+    /// Embedded campaign (default hipe-2022).
+    #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
+    pub preset: Option<String>,
+    /// Campaign TOML file (see presets/hipe-2022.toml).
+    #[arg(long, value_name = "FILE")]
+    pub campaign: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Do not score: take each run's outputs (RUN_TASK[_SUFFIX].tsv/.json) from DIR, e.g. the
+    /// official ones, and only rank and report.
+    #[arg(long, value_name = "DIR")]
+    pub replay: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
 
-pub fn run(_args: LeaderboardArgs) -> fairscore::Result<i32> {
-    Err(fairscore::Error::usage("leaderboard: not implemented yet"))
+pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
+    let scorer = campaign::scorer::JobScorer::new();
+    run_with(args, &|job: &ScoreJob| scorer.score(job))
+}
+
+/// Runs the command with the given scorer (ignored with `--replay`). Exit status 1 when some
+/// file of the runs directory was not scored.
+pub fn run_with(
+    args: LeaderboardArgs,
+    scorer: &(dyn Fn(&ScoreJob) -> fairscore::Result<JobOutput> + Sync),
+) -> fairscore::Result<i32> {
+    let cfg = match (&args.campaign, &args.preset) {
+        (Some(file), _) => Campaign::from_file(file)?,
+        (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
+    };
+    let dirs = CampaignDirs {
+        gold: args.gold_dir.clone(),
+        runs: args.runs_dir.clone(),
+        resources: args.resources.clone(),
+        outdir: args.outdir.clone(),
+    };
+    let bar = Mutex::new(0usize);
+    let show = !args.quiet && std::io::stderr().is_terminal();
+    let progress = |p: &Progress<'_>| draw_progress(&bar, p);
+    let opts = RunOptions {
+        threads: args.threads.map(usize::from),
+        progress: if show { Some(&progress) } else { None },
+    };
+    let report = match &args.replay {
+        Some(dir) => campaign::run_campaign_with(&cfg, &dirs, &campaign::replay_scorer(dir), &opts),
+        None => campaign::run_campaign_with(&cfg, &dirs, scorer, &opts),
+    };
+    if show && *bar.lock().unwrap_or_else(|e| e.into_inner()) > 0 {
+        eprintln!();
+    }
+    let report = report?;
+    for f in &report.failed {
+        eprintln!(
+            "fairscore: {}: scoring failed: {}",
+            f.run.file_name,
+            f.errors.join("; ")
+        );
+    }
+    for r in &report.rejected {
+        eprintln!("fairscore: {}: not a run: {}", r.file_name, r.reason);
+    }
+    eprintln!(
+        "fairscore: {} runs scored, {} failed, {} not runs; {} ranking files; wrote {}",
+        report.scored.len(),
+        report.failed.len(),
+        report.rejected.len(),
+        report.rankings.len(),
+        args.outdir.join("index.html").display()
+    );
+    Ok(if report.all_ok() { 0 } else { 1 })
+}
+
+/// One line, redrawn: `[#####.....] 12/136 name`. Serialized so lines do not interleave.
+fn draw_progress(last: &Mutex<usize>, p: &Progress<'_>) {
+    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+    if p.done < *last {
+        return;
+    }
+    *last = p.done;
+    const WIDTH: usize = 30;
+    let filled = WIDTH * p.done / p.total.max(1);
+    let name: String = p.job.chars().take(40).collect();
+    let mut err = std::io::stderr().lock();
+    let _ = write!(
+        err,
+        "\r\x1b[2K[{}{}] {}/{} {}",
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled),
+        p.done,
+        p.total,
+        name
+    );
+    let _ = err.flush();
 }

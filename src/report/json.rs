@@ -2,13 +2,14 @@
 //! order, `": "` and `","` separators, `repr()` floats, `ensure_ascii` escapes, no final newline.
 
 use crate::metrics::PyNum;
+use std::borrow::Cow;
 
 /// A JSON value with ordered objects.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     Num(PyNum),
     Str(String),
-    Obj(Vec<(String, Json)>),
+    Obj(Vec<(Cow<'static, str>, Json)>),
 }
 
 impl Json {
@@ -22,7 +23,7 @@ impl Json {
             if let Some(slot) = items.iter_mut().find(|(k, _)| k == key) {
                 slot.1 = value;
             } else {
-                items.push((key.to_string(), value));
+                items.push((Cow::Owned(key.to_string()), value));
             }
         }
     }
@@ -35,7 +36,7 @@ impl Json {
         let pos = match items.iter().position(|(k, _)| k == key) {
             Some(p) => p,
             None => {
-                items.push((key.to_string(), Json::obj()));
+                items.push((Cow::Owned(key.to_string()), Json::obj()));
                 items.len() - 1
             }
         };

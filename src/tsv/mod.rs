@@ -175,6 +175,9 @@ pub(crate) fn io_reason(e: &std::io::Error) -> String {
 }
 
 struct Parser<'a> {
+    /// Per column, the previous raw value and its cell: runs of equal values (`O`, `_`) share
+    /// one cell instead of being copied and upper-cased again.
+    prev: Vec<(String, Option<Cell>)>,
     path: &'a Path,
     opts: &'a ReadOptions,
     columns: Vec<String>,
@@ -198,6 +201,7 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     fn new(path: &'a Path, opts: &'a ReadOptions) -> Self {
         Parser {
+            prev: Vec::new(),
             path,
             opts,
             columns: Vec::new(),
@@ -234,7 +238,7 @@ impl<'a> Parser<'a> {
             return Err(self.err(0, "file too large (over 2 GiB)"));
         }
         self.text.reserve(content.len());
-        let mut lines = content.split('\n').enumerate();
+        let mut lines = ByteSplit::new(content, b'\n').enumerate();
         // Header: the first line.
         let header = match lines.next() {
             Some((_, h)) => h.strip_suffix('\r').unwrap_or(h),
@@ -282,7 +286,7 @@ impl<'a> Parser<'a> {
             let lineno = idx + 1;
             let line = raw.strip_suffix('\r').unwrap_or(raw);
             fields.clear();
-            fields.extend(line.split('\t'));
+            fields.extend(ByteSplit::new(line, b'\t'));
             let first = fields[0];
             if first.is_empty() {
                 continue;
@@ -419,6 +423,14 @@ impl<'a> Parser<'a> {
                 self.push_cell(raw);
                 continue;
             }
+            if glued.is_none() {
+                if let Some((prev_raw, Some(cell))) = self.prev.get(col) {
+                    if prev_raw == raw {
+                        self.cells.push(*cell);
+                        continue;
+                    }
+                }
+            }
             let needs_upper = raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80);
             let mut value: std::borrow::Cow<str> = if needs_upper {
                 std::borrow::Cow::Owned(raw.to_uppercase())
@@ -446,6 +458,15 @@ impl<'a> Parser<'a> {
                 }
             }
             self.push_cell(&value);
+            if glued.is_none() {
+                if self.prev.len() < self.columns.len() {
+                    self.prev.resize(self.columns.len(), (String::new(), None));
+                }
+                let slot = &mut self.prev[col];
+                slot.0.clear();
+                slot.0.push_str(raw);
+                slot.1 = self.cells.last().copied();
+            }
         }
         let led = self
             .misc
@@ -502,11 +523,43 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Splits on one ASCII byte; faster than `str::split(char)` for the short fields of TSV lines.
+struct ByteSplit<'a> {
+    rest: Option<&'a str>,
+    sep: u8,
+}
+
+impl<'a> ByteSplit<'a> {
+    fn new(s: &'a str, sep: u8) -> Self {
+        ByteSplit { rest: Some(s), sep }
+    }
+}
+
+impl<'a> Iterator for ByteSplit<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let s = self.rest?;
+        match s.bytes().position(|b| b == self.sep) {
+            Some(i) => {
+                // `sep` is ASCII, so both sides are on character boundaries.
+                self.rest = Some(&s[i + 1..]);
+                Some(&s[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(s)
+            }
+        }
+    }
+}
+
 /// First `LED<digits>[.<digits>]` in a MISC cell, as the official regex `LED(\d+(\.\d+)?)`.
 pub fn parse_led(misc: &str) -> Option<f64> {
     let bytes = misc.as_bytes();
     let mut from = 0;
-    while let Some(pos) = misc[from..].find("LED") {
+    while let Some(pos) = bytes[from..].windows(3).position(|w| w == b"LED") {
         let start = from + pos + 3;
         let mut end = start;
         while end < bytes.len() && bytes[end].is_ascii_digit() {

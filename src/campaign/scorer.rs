@@ -1,0 +1,115 @@
+//! The real scorer behind `leaderboard`: turns a [`ScoreJob`] into a `score` call, with gold
+//! files, tag sets and QID maps read once per campaign and shared between worker threads.
+
+use super::{JobOutput, ScoreJob};
+use crate::normalize::{normalize_file, read_map, NormalizeOptions};
+use crate::score::{read_tagset, score_files, system_name, Edition, ScoreOptions};
+use crate::tsv::{HipeFile, ReadOptions};
+use crate::Result;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+type Cell<T> = Arc<OnceLock<Result<Arc<T>>>>;
+
+/// A map from path to a value computed once, even when several threads ask at once.
+struct Cache<T> {
+    cells: Mutex<HashMap<PathBuf, Cell<T>>>,
+}
+
+impl<T> Cache<T> {
+    fn new() -> Self {
+        Cache {
+            cells: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn get(&self, path: &Path, load: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
+        let cell = {
+            let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
+            cells.entry(path.to_path_buf()).or_default().clone()
+        };
+        cell.get_or_init(|| load().map(Arc::new)).clone()
+    }
+}
+
+/// Scores campaign jobs; create one per campaign and share it between threads.
+pub struct JobScorer {
+    golds: Cache<HipeFile>,
+    runs: Cache<HipeFile>,
+    tagsets: Cache<BTreeSet<String>>,
+    maps: Cache<HashMap<String, String>>,
+}
+
+impl Default for JobScorer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl JobScorer {
+    pub fn new() -> Self {
+        JobScorer {
+            golds: Cache::new(),
+            runs: Cache::new(),
+            tagsets: Cache::new(),
+            maps: Cache::new(),
+        }
+    }
+
+    /// Scores one job as `fairscore score` would (relaxed NEL: the run is first normalized with
+    /// `--norm-time --norm-histo MAP`).
+    pub fn score(&self, job: &ScoreJob) -> Result<JobOutput> {
+        let edition = Edition::parse(&job.edition)?;
+        let mut opts = ScoreOptions::new(job.task, edition);
+        opts.n_best = job.n_best.clone();
+        opts.suffix = job.suffix.clone();
+        if let Some(ts) = &job.tagset {
+            opts.tagset = Some((*self.tagsets.get(ts, || read_tagset(ts))?).clone());
+        }
+        let ropts = ReadOptions::default();
+        let gold = self
+            .golds
+            .get(&job.gold_path, || HipeFile::read(&job.gold_path, &ropts))?;
+        let pred_arg = job.run_path.to_string_lossy().into_owned();
+        let system = system_name(&pred_arg, &opts)?;
+        let pred = match &job.normalize_map {
+            None => {
+                // A run is scored for several tasks: parse it once.
+                let run = self
+                    .runs
+                    .get(&job.run_path, || HipeFile::read(&job.run_path, &ropts))?;
+                return self.finish(&gold, &run, &pred_arg, &system, &opts);
+            }
+            Some(map_path) => {
+                let map = self.maps.get(map_path, || read_map(map_path))?;
+                let mut nopts = NormalizeOptions::for_edition(edition);
+                nopts.norm_time = true;
+                nopts.map = Some((*map).clone());
+                let text = normalize_file(&job.run_path, &nopts)?;
+                HipeFile::parse(&job.run_path, text.as_bytes(), &ropts)?
+            }
+        };
+        self.finish(&gold, &pred, &pred_arg, &system, &opts)
+    }
+
+    fn finish(
+        &self,
+        gold: &HipeFile,
+        pred: &HipeFile,
+        pred_arg: &str,
+        system: &str,
+        opts: &ScoreOptions,
+    ) -> Result<JobOutput> {
+        let out = score_files(gold, pred, pred_arg, system, opts)?;
+        Ok(JobOutput {
+            files: vec![
+                (out.tsv_name, out.tsv.clone().into_bytes()),
+                (out.json_name, out.json.into_bytes()),
+            ],
+            tsv: out.tsv,
+            json: serde_json::Value::Null,
+            fair: None,
+        })
+    }
+}

@@ -1,0 +1,224 @@
+//! The campaign runner on the real HIPE-2022 data with a fake scorer that serves the official
+//! per-run outputs: the 56 official rankings are reproduced row for row, every per-run output
+//! is written unchanged, the jobs follow the README's matrix, and the bytes written do not
+//! depend on the thread count. Needs ../shared (skipped, with a message, when absent).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use fairscore::campaign::{
+    replay_scorer, run_campaign_with, Campaign, CampaignDirs, CampaignReport, JobOutput,
+    RunOptions, ScoreJob, Task,
+};
+
+fn hipe2022() -> Option<PathBuf> {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if !shared.is_dir() {
+        println!("skipped: ../shared absent");
+        return None;
+    }
+    Some(shared.join("data/hipe2022"))
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("fairscore-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// What the README says each job must be, checked on every call.
+fn check_job(job: &ScoreJob, data: &Path) -> Vec<String> {
+    let mut bad = Vec::new();
+    let res = data.join("resources");
+    if job.tagset.as_deref() != Some(res.join("tagset-hipe2022-all.txt").as_path()) {
+        bad.push(format!("{}: tagset {:?}", job.output_stem(), job.tagset));
+    }
+    if job.edition != "hipe-2022" {
+        bad.push(format!("{}: edition {}", job.output_stem(), job.edition));
+    }
+    let gold_name = job
+        .gold_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let relaxed = job.suffix.as_deref() == Some("relaxed");
+    let want_gold = format!(
+        "HIPE-2022-v2.1-{}-test-{}{}.tsv",
+        job.dataset,
+        job.lang,
+        if relaxed { "_histonorm" } else { "" }
+    );
+    if gold_name != want_gold {
+        bad.push(format!("{}: gold {gold_name}", job.output_stem()));
+    }
+    let want_map = relaxed.then(|| {
+        res.join(if job.dataset == "ajmc" {
+            "ajmc-alternatives-QID-mapping-ID-mapping.tsv"
+        } else {
+            "historico-fuzzy-QID-mapping-ID-mapping.tsv"
+        })
+    });
+    if job.normalize_map != want_map {
+        bad.push(format!(
+            "{}: map {:?}",
+            job.output_stem(),
+            job.normalize_map
+        ));
+    }
+    let want_n_best: Vec<usize> = match (job.task, relaxed) {
+        (Task::Nel, true) => vec![1, 3, 5],
+        _ => vec![1],
+    };
+    if job.n_best != want_n_best {
+        bad.push(format!("{}: n_best {:?}", job.output_stem(), job.n_best));
+    }
+    if !job
+        .run_path
+        .ends_with(format!("submissions/{}.tsv", job.run_name))
+    {
+        bad.push(format!(
+            "{}: run path {:?}",
+            job.output_stem(),
+            job.run_path
+        ));
+    }
+    bad
+}
+
+fn run(data: &Path, out: &Path, threads: usize, seen: &Mutex<Vec<String>>) -> CampaignReport {
+    let cfg = Campaign::preset("hipe-2022").unwrap();
+    let dirs = CampaignDirs {
+        gold: data.join("gold"),
+        runs: data.join("submissions"),
+        resources: data.join("resources"),
+        outdir: out.to_path_buf(),
+    };
+    let official = data.join("official");
+    let replay = replay_scorer(&official);
+    let scorer = |job: &ScoreJob| -> fairscore::Result<JobOutput> {
+        let mut problems = check_job(job, data);
+        problems.push(format!("job {}", job.output_stem()));
+        seen.lock().unwrap().extend(problems);
+        replay(job)
+    };
+    let opts = RunOptions {
+        threads: Some(threads),
+        progress: None,
+    };
+    run_campaign_with(&cfg, &dirs, &scorer, &opts).unwrap()
+}
+
+fn read_dir_bytes(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_file() {
+            out.insert(
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            );
+        }
+    }
+    out
+}
+
+fn lines(bytes: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .map(|l| l.trim_end_matches('\r').to_string())
+        .collect()
+}
+
+#[test]
+fn official_rankings_and_per_run_outputs_are_reproduced() {
+    let Some(data) = hipe2022() else { return };
+    let out = tmp_dir("board-official");
+    let seen = Mutex::new(Vec::new());
+    let report = run(&data, &out, 2, &seen);
+
+    let seen = seen.into_inner().unwrap();
+    let problems: Vec<&String> = seen.iter().filter(|s| !s.starts_with("job ")).collect();
+    assert!(
+        problems.is_empty(),
+        "jobs differ from the README: {problems:?}"
+    );
+    // README matrix: bundle 1 → 4 outputs, 2 → 3, 3 → 2, 4 → 1, 5 → 2.
+    let mut expected_jobs = 0;
+    for e in std::fs::read_dir(data.join("submissions")).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        let bundle = name.split("_bundle").nth(1).and_then(|s| s.chars().next());
+        expected_jobs += match bundle {
+            Some('1') => 4,
+            Some('2') => 3,
+            Some('3') => 2,
+            Some('4') => 1,
+            Some('5') => 2,
+            other => panic!("unexpected run {name} ({other:?})"),
+        };
+    }
+    assert_eq!(report.jobs, expected_jobs);
+    assert_eq!(seen.len(), expected_jobs, "each job scored once");
+    assert!(report.all_ok(), "{:?} {:?}", report.failed, report.rejected);
+
+    // Every per-run output equals the official one, and nothing else is written.
+    let official = read_dir_bytes(&data.join("official"));
+    let written = read_dir_bytes(&out.join("runs"));
+    assert_eq!(
+        written.keys().collect::<Vec<_>>(),
+        official.keys().collect::<Vec<_>>()
+    );
+    for (name, bytes) in &official {
+        assert!(written[name] == *bytes, "{name} differs");
+    }
+
+    // The rankings, row for row (line ends aside).
+    let want = read_dir_bytes(&data.join("rankings"));
+    let got = read_dir_bytes(&out.join("rankings"));
+    assert_eq!(want.len(), 56);
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>()
+    );
+    let mut nonempty = 0;
+    for (name, bytes) in &want {
+        let (w, g) = (lines(bytes), lines(&got[name]));
+        if w.len() > 1 {
+            nonempty += 1;
+        }
+        assert_eq!(g, w, "{name}");
+    }
+    assert!(nonempty >= 30, "only {nonempty} non-empty rankings");
+    assert_eq!(report.rankings.len(), 56);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn outputs_do_not_depend_on_the_thread_count() {
+    let Some(data) = hipe2022() else { return };
+    let a = tmp_dir("board-threads-1");
+    let b = tmp_dir("board-threads-3");
+    let seen = Mutex::new(Vec::new());
+    run(&data, &a, 1, &seen);
+    run(&data, &b, 3, &seen);
+    for sub in ["", "rankings", "runs"] {
+        let (x, y) = (read_dir_bytes(&a.join(sub)), read_dir_bytes(&b.join(sub)));
+        assert!(!x.is_empty(), "{sub} is empty");
+        assert_eq!(x.keys().collect::<Vec<_>>(), y.keys().collect::<Vec<_>>());
+        for (name, bytes) in &x {
+            assert!(
+                y[name] == *bytes,
+                "{sub}/{name} differs between 1 and 3 threads"
+            );
+        }
+    }
+    let html = String::from_utf8(std::fs::read(a.join("index.html")).unwrap()).unwrap();
+    assert!(html.contains("team1_bundle4_ajmc_en_2"));
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "page must work offline"
+    );
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}

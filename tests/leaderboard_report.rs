@@ -1,0 +1,262 @@
+//! The campaign runner on a hand-made campaign (`tests/fixtures/board/mini.toml`) whose run
+//! names and labels contain `<script>` and quotes: the HTML and Markdown escape them, a run
+//! whose scoring fails and files that are not runs are listed with the reason while the others
+//! still score, the fair heat map appears where the scorer gave a matrix, and the command line
+//! exits 1 in that case.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use fairscore::campaign::{
+    run_campaign, Campaign, CampaignDirs, ConfusionMatrix, JobOutput, ScoreJob, Task,
+};
+use fairscore::Error;
+
+const EVIL_TEAM: &str = "evil<script>alert(\"x\")'";
+const EVIL_LABEL: &str = "<script>alert(\"label\")</script>";
+
+fn fixture_campaign() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/board/mini.toml")
+}
+
+/// gold/, runs/, resources/ in a fresh temporary directory.
+fn setup(name: &str, runs: &[&str]) -> (PathBuf, CampaignDirs) {
+    let root = std::env::temp_dir().join(format!("fairscore-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for d in ["gold", "runs", "resources"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for lang in ["en", "de"] {
+        std::fs::write(root.join(format!("gold/gold-demo-{lang}.tsv")), "TOKEN\n").unwrap();
+    }
+    for r in runs {
+        std::fs::write(root.join("runs").join(r), "TOKEN\n").unwrap();
+    }
+    let dirs = CampaignDirs {
+        gold: root.join("gold"),
+        runs: root.join("runs"),
+        resources: root.join("resources"),
+        outdir: root.join("out"),
+    };
+    (root, dirs)
+}
+
+/// A scorer that makes up a small score table from the run number; fails runs of team
+/// `broken`.
+fn fake_scorer(job: &ScoreJob) -> fairscore::Result<JobOutput> {
+    if job.run_name.starts_with("broken") {
+        return Err(Error::input(&job.run_path, 7, "bad tag \"X-FOO\""));
+    }
+    let f1 = if job.run_name.ends_with("_1") {
+        "0.8"
+    } else {
+        "0.6"
+    };
+    let col = match job.task {
+        Task::Nel => "NEL-LIT",
+        _ => "NE-COARSE-LIT",
+    };
+    let at = if job.task == Task::Nel { "-@1" } else { "" };
+    let mut tsv =
+        String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
+    for regime in ["fuzzy", "strict"] {
+        for label in ["ALL", EVIL_LABEL] {
+            tsv.push_str(&format!(
+                "{}\t{col}-micro-{regime}-TIME-ALL-LED-ALL{at}\t{label}\t{f1}\t{f1}\t{f1}\t\t\t\t4\t1\t1\r\n",
+                job.run_name.to_lowercase()
+            ));
+        }
+    }
+    let stem = job.output_stem();
+    Ok(JobOutput {
+        files: vec![(format!("{stem}.tsv"), tsv.clone().into_bytes())],
+        tsv,
+        json: serde_json::Value::Null,
+        fair: (job.fair && job.task == Task::NercCoarse).then(|| ConfusionMatrix {
+            rows: vec!["PER".into(), EVIL_LABEL.into()],
+            cols: vec!["PER".into(), "O".into()],
+            counts: vec![vec![5, 1], vec![0, 2]],
+        }),
+    })
+}
+
+#[test]
+fn html_and_markdown_escape_names_and_labels_and_list_what_was_not_scored() {
+    let good = format!("{EVIL_TEAM}_bundle1_demo_en_1.tsv");
+    let runs = [
+        good.as_str(),
+        "team2_bundle4_demo_en_2.tsv",
+        "broken_bundle1_demo_en_1.tsv",
+        "team3_bundle9_demo_en_1.tsv",
+        "notes.txt",
+    ];
+    let (root, dirs) = setup("board-report", &runs);
+    let cfg = Campaign::from_file(&fixture_campaign()).unwrap();
+    let report = run_campaign(&cfg, &dirs, &fake_scorer).unwrap();
+
+    assert_eq!(report.scored.len(), 2);
+    assert_eq!(report.failed.len(), 1);
+    assert!(report.failed[0].errors[0].contains("bad tag"));
+    let rejected: Vec<(&str, &str)> = report
+        .rejected
+        .iter()
+        .map(|r| (r.file_name.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(rejected.len(), 2, "{rejected:?}");
+    assert!(rejected
+        .iter()
+        .any(|(f, r)| *f == "notes.txt" && r.contains(".tsv")));
+    assert!(rejected
+        .iter()
+        .any(|(f, r)| f.contains("bundle9") && r.contains("bundle \"9\"")));
+
+    let html = std::fs::read_to_string(dirs.outdir.join("index.html")).unwrap();
+    assert!(!html.contains("<script"), "raw <script> in the page");
+    assert!(!html.contains("alert(\""), "raw quote in the page");
+    assert!(html.contains("evil&lt;script&gt;alert(&quot;x&quot;)&#x27;_bundle1_demo_en_1"));
+    assert!(html.contains("evil&lt;script&gt;alert(&quot;x&quot;)&#x27;_<wbr>bundle1_<wbr>demo"));
+    assert!(html.contains("&lt;script&gt;alert(&quot;label&quot;)&lt;&#x2F;script&gt;"));
+    assert!(html.contains("mini &lt;campaign&gt; &quot;q&quot;"));
+    // Ranked: the _1 run (F1 0.8) before the _2 run (0.6), best F1 marked on the former.
+    let first = html.find("evil&lt;script&gt;").unwrap();
+    let second = html.find("team2_bundle4_demo_en_2").unwrap();
+    assert!(first < second);
+    assert!(html.contains("f1 best\" title=\"best\">0.8<span class=\"star\">★</span><svg"));
+    assert!(html.contains("<rect width=\"80\""));
+    // The heat map from the fair matrix, and the failed and rejected files with reasons.
+    assert!(html.contains("Fair regime"));
+    assert!(html.contains("rgba(var(--heat),0.2)\">1</td>"));
+    assert!(html.contains("broken_bundle1_demo_en_1.tsv</code>: scoring failed"));
+    assert!(html.contains("notes.txt</code>: not a .tsv file"));
+
+    let md = std::fs::read_to_string(dirs.outdir.join("leaderboard.md")).unwrap();
+    assert!(!md.contains("<script"), "raw <script> in the Markdown");
+    assert!(md.contains("evil&lt;script&gt;alert(&quot;x&quot;)'_bundle1_demo_en_1"));
+    assert!(md.contains("broken_bundle1_demo_en_1.tsv: scoring failed"));
+
+    // Rankings for every language, empty ones with the header only; the per-run outputs.
+    let en = std::fs::read_to_string(
+        dirs.outdir
+            .join("rankings/ranking-demo-en-coarse-micro-fuzzy-all.tsv"),
+    )
+    .unwrap();
+    assert_eq!(en.lines().count(), 1 + 4, "{en}");
+    let de = std::fs::read_to_string(
+        dirs.outdir
+            .join("rankings/ranking-demo-de-coarse-micro-fuzzy-all.tsv"),
+    )
+    .unwrap();
+    assert_eq!(de, "System\tEvaluation\tLabel\tP\tR\tF1\tTP\tFP\tFN\n");
+    assert!(dirs
+        .outdir
+        .join("runs/team2_bundle4_demo_en_2_nerc_coarse.tsv")
+        .is_file());
+    assert!(!dirs
+        .outdir
+        .join("runs/team2_bundle4_demo_en_2_nel.tsv")
+        .exists());
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn missing_directories_and_resources_are_errors() {
+    let (root, mut dirs) = setup("board-missing", &[]);
+    let cfg = Campaign::preset("hipe-2022").unwrap();
+    let e = run_campaign(&cfg, &dirs, &fake_scorer).unwrap_err();
+    assert!(e.to_string().contains("tagset-hipe2022-all.txt"), "{e}");
+    dirs.runs = root.join("nope");
+    let cfg = Campaign::from_file(&fixture_campaign()).unwrap();
+    let e = run_campaign(&cfg, &dirs, &fake_scorer).unwrap_err();
+    assert!(matches!(e, Error::Input { .. }), "{e}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
+    let (root, dirs) = setup(
+        "board-cli",
+        &[
+            "a_bundle4_demo_en_1.tsv",
+            "b_bundle4_demo_en_1.tsv",
+            "x.csv",
+        ],
+    );
+    let replay = root.join("replay");
+    std::fs::create_dir_all(&replay).unwrap();
+    let job = |name: &str| ScoreJob {
+        run_path: dirs.runs.join(format!("{name}.tsv")),
+        run_name: name.into(),
+        output: "nerc_coarse".into(),
+        dataset: "demo".into(),
+        lang: "en".into(),
+        gold_path: PathBuf::new(),
+        task: Task::NercCoarse,
+        suffix: None,
+        n_best: vec![1],
+        tagset: None,
+        edition: "hipe-2022".into(),
+        normalize_map: None,
+        fair: false,
+    };
+    // Only run a has outputs to replay.
+    let out = fake_scorer(&job("a_bundle4_demo_en_1")).unwrap();
+    std::fs::write(replay.join("a_bundle4_demo_en_1_nerc_coarse.tsv"), &out.tsv).unwrap();
+    std::fs::write(replay.join("a_bundle4_demo_en_1_nerc_coarse.json"), "{}\n").unwrap();
+
+    let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .arg("leaderboard")
+        .args(["--gold-dir", dirs.gold.to_str().unwrap()])
+        .args(["--runs-dir", dirs.runs.to_str().unwrap()])
+        .args(["--resources", dirs.resources.to_str().unwrap()])
+        .args(["--outdir", dirs.outdir.to_str().unwrap()])
+        .args(["--campaign", fixture_campaign().to_str().unwrap()])
+        .args(["--replay", replay.to_str().unwrap(), "--threads", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("b_bundle4_demo_en_1.tsv: scoring failed"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("x.csv: not a run: not a .tsv file"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("1 runs scored, 1 failed, 1 not runs"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(
+            dirs.outdir
+                .join("runs/a_bundle4_demo_en_1_nerc_coarse.json")
+        )
+        .unwrap(),
+        b"{}\n"
+    );
+
+    // Without --replay the scorer is not wired yet: every run fails, the command still reports.
+    let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .arg("leaderboard")
+        .args(["--gold-dir", dirs.gold.to_str().unwrap()])
+        .args(["--runs-dir", dirs.runs.to_str().unwrap()])
+        .args(["--resources", dirs.resources.to_str().unwrap()])
+        .args(["--outdir", dirs.outdir.to_str().unwrap()])
+        .args(["--campaign", fixture_campaign().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("scorer not wired"), "{stderr}");
+
+    // A preset and a campaign file together are a usage error (exit 2).
+    let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .args(["leaderboard", "--gold-dir", "g", "--runs-dir", "r"])
+        .args(["--resources", "x", "--outdir", "o", "--preset", "hipe-2022"])
+        .args(["--campaign", "c.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(status.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&root);
+}
