@@ -90,6 +90,54 @@ impl Edition {
     }
 }
 
+/// A regime of the TSV rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Regime {
+    /// The official `ent_type` regime.
+    Fuzzy,
+    Strict,
+    /// Ortmann's fair counting (LE, BE, LBE as half FP and half FN).
+    Fair,
+    /// Fair counting with the `--weights` formula.
+    Weighted,
+}
+
+impl Regime {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Regime::Fuzzy => "fuzzy",
+            Regime::Strict => "strict",
+            Regime::Fair => "fair",
+            Regime::Weighted => "weighted",
+        }
+    }
+
+    /// Parses `--regimes fuzzy,strict,fair,weighted`.
+    pub fn parse_list(s: &str) -> Result<Vec<Regime>> {
+        let mut out = Vec::new();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let r = match part {
+                "fuzzy" => Regime::Fuzzy,
+                "strict" => Regime::Strict,
+                "fair" => Regime::Fair,
+                "weighted" => Regime::Weighted,
+                _ => {
+                    return Err(Error::usage(format!(
+                        "--regimes: unknown regime {part:?}; use fuzzy, strict, fair, weighted"
+                    )))
+                }
+            };
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+        if out.is_empty() {
+            return Err(Error::usage("--regimes: no regime given"));
+        }
+        Ok(out)
+    }
+}
+
 /// Everything that shapes one scoring.
 #[derive(Debug, Clone)]
 pub struct ScoreOptions {
@@ -111,6 +159,13 @@ pub struct ScoreOptions {
     pub skip_check: bool,
     /// `--original_nel`: consecutive-link grouping instead of NE-bounded.
     pub original_nel: bool,
+    /// Regimes of the TSV rows, in order (default fuzzy, strict: the official outputs). `Fair`
+    /// and `Weighted` also add blocks to the JSON.
+    pub regimes: Vec<Regime>,
+    /// Weights of the `weighted` regime (Ortmann's formula syntax).
+    pub weights: Option<crate::matching::fair::Weights>,
+    /// Collect a per-span error listing (`--errors`).
+    pub errors: bool,
     /// `--relaxed MAP`: normalize the gold (`--norm-histo`) and the run (`--norm-time
     /// --norm-histo`) with this QID map before scoring.
     pub relaxed_map: Option<std::collections::HashMap<String, String>>,
@@ -130,6 +185,9 @@ impl ScoreOptions {
             skip_check: false,
             original_nel: false,
             relaxed_map: None,
+            regimes: vec![Regime::Fuzzy, Regime::Strict],
+            weights: None,
+            errors: false,
         }
     }
 
@@ -321,6 +379,8 @@ pub struct ScoreOutput {
     pub results: Vec<(usize, Vec<ColumnResult>)>,
     /// What the official scorer would have silently patched or ignored.
     pub warnings: Vec<String>,
+    /// The per-span error listing (TSV text), when asked for.
+    pub errors: Option<String>,
 }
 
 /// The evaluation of one column for one period and noise level.
@@ -421,12 +481,14 @@ struct ColumnSpec<'f> {
 
 /// What varies between the evaluations of one column.
 #[derive(Debug, Clone, Copy)]
-struct EvalParams {
+struct EvalParams<'w> {
     task: Task,
     n_best: usize,
     noise: Option<(f64, f64)>,
     time: Option<(Date, Date)>,
     merge_lines: bool,
+    /// Count the fair regime too (with these weights for `weighted`).
+    fair: Option<&'w Option<crate::matching::fair::Weights>>,
 }
 
 /// Keeps the positions of a unit's tokens that pass the noise and period filters (judged on
@@ -476,8 +538,13 @@ fn evaluate_column(
     al: &Alignment,
     spec: &ColumnSpec,
     params: &EvalParams,
+    mut errors: Option<&mut String>,
 ) -> Result<Evaluation> {
+    use crate::matching::fair as ofair;
     let mut acc = Accumulator::default();
+    let mut fair_acc = params
+        .fair
+        .map(|w| crate::metrics::fair::FairAccumulator::new(w.clone()));
     let mut gseq: Vec<usize> = Vec::new();
     let mut pseq: Vec<usize> = Vec::new();
     let mut gsp = Spans::default();
@@ -497,6 +564,7 @@ fn evaluate_column(
             }
         }
         let mut doc = hipe::UnitCounts::default();
+        let mut doc_tally = ofair::Tally::new();
         for unit in units.drain(..) {
             filter_unit(gold, unit, params, &mut gseq, &mut pseq)?;
             match (params.task, spec.ne) {
@@ -529,10 +597,130 @@ fn evaluate_column(
                 &mut scratch,
             );
             doc.add(&unit);
+            if fair_acc.is_some() || errors.is_some() {
+                let t = fair_spans(&gsp, &spec.tags, true);
+                let sys = fair_spans(&psp, &spec.tags, false);
+                let outcome = ofair::evaluate(&t, &sys, ofair::Focus::Target);
+                doc_tally.add(&t, &sys, &outcome);
+                if let Some(out) = errors.as_deref_mut() {
+                    let ctx = ErrorContext {
+                        column: spec.name,
+                        doc: gd
+                            .id
+                            .clone()
+                            .unwrap_or_else(|| format!("#{}", gd.first_line)),
+                        gold,
+                        pred,
+                        gseq: &gseq,
+                        pseq: &pseq,
+                    };
+                    write_error_rows(out, &ctx, &t, &sys, &outcome);
+                }
+            }
         }
         acc.add_doc(&doc);
+        if let Some(fa) = fair_acc.as_mut() {
+            fa.add_doc(&doc_tally);
+        }
     }
-    Ok(acc.finish())
+    let mut eval = acc.finish();
+    eval.fair = fair_acc.map(|fa| fa.finish());
+    Ok(eval)
+}
+
+/// The evaluated spans of one side as fair-evaluation spans (the system's first candidate as
+/// its label), filtered as the official counting filters them.
+fn fair_spans(
+    sp: &Spans<'_>,
+    tags: &BTreeSet<String>,
+    gold: bool,
+) -> Vec<crate::matching::fair::Span> {
+    sp.spans
+        .iter()
+        .filter(|s| {
+            if gold {
+                tags.contains(sp.label(s))
+            } else {
+                sp.alts(s).iter().any(|a| tags.contains(*a))
+            }
+        })
+        .map(|s| crate::matching::fair::Span::new(sp.label(s), s.start as usize, s.end as usize))
+        .collect()
+}
+
+/// Header of the `--errors` listing.
+pub const ERRORS_HEADER: &str =
+    "column\tdocument\tside\tline\tstart\tend\ttext\tlabel\tpartner_labels\terror\n";
+
+struct ErrorContext<'a> {
+    column: &'a str,
+    doc: String,
+    gold: &'a HipeFile,
+    pred: &'a HipeFile,
+    gseq: &'a [usize],
+    pseq: &'a [usize],
+}
+
+/// One line per gold and run span: where it is, its text, labels and fair error type.
+fn write_error_rows(
+    out: &mut String,
+    ctx: &ErrorContext,
+    target: &[crate::matching::fair::Span],
+    system: &[crate::matching::fair::Span],
+    outcome: &crate::matching::fair::FairOutcome,
+) {
+    let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+    let mut row = |side: &str,
+                   file: &HipeFile,
+                   seq: &[usize],
+                   sp: &crate::matching::fair::Span,
+                   partners: Vec<&str>,
+                   kind: &str| {
+        let text: Vec<&str> = (sp.begin..=sp.end)
+            .map(|i| file.token_text(seq[i]))
+            .collect();
+        let line = file.tokens[seq[sp.begin]].line;
+        out.push_str(&format!(
+            "{}\t{}\t{side}\t{line}\t{}\t{}\t{}\t{}\t{}\t{kind}\n",
+            ctx.column,
+            clean(&ctx.doc),
+            sp.begin,
+            sp.end,
+            clean(&text.join(" ")),
+            clean(&sp.label),
+            clean(&partners.join("|")),
+        ));
+    };
+    for (i, sp) in target.iter().enumerate() {
+        let partners = outcome
+            .target_partners(i)
+            .into_iter()
+            .map(|j| system[j].label.as_str())
+            .collect();
+        row(
+            "gold",
+            ctx.gold,
+            ctx.gseq,
+            sp,
+            partners,
+            outcome.target_types[i].as_str(),
+        );
+    }
+    for (j, sp) in system.iter().enumerate() {
+        let partners = outcome
+            .system_partners(j)
+            .into_iter()
+            .map(|i| target[i].label.as_str())
+            .collect();
+        row(
+            "run",
+            ctx.pred,
+            ctx.pseq,
+            sp,
+            partners,
+            outcome.system_types[j].as_str(),
+        );
+    }
 }
 
 /// Evaluates one column of a run with the official `Evaluator.evaluate` semantics, for tests
@@ -564,17 +752,22 @@ pub fn evaluate_one(
         noise: None,
         time: None,
         merge_lines,
+        fair: None,
     };
-    evaluate_column(gold, pred, &al, &spec, &params)
+    evaluate_column(gold, pred, &al, &spec, &params, None)
 }
 
 /// The official per-label JSON of one evaluation: every label, then `ALL`.
 pub fn evaluation_json(eval: &Evaluation) -> Json {
+    let fair = eval.fair.as_ref();
     let mut labels = Json::obj();
     for (label, s) in &eval.per_label {
-        labels.set(label, label_json(s));
+        labels.set(
+            label,
+            label_json(s, fair.and_then(|f| f.per_label.get(label))),
+        );
     }
-    labels.set("ALL", label_json(&eval.all));
+    labels.set("ALL", label_json(&eval.all, fair.map(|f| &f.all)));
     labels
 }
 
@@ -675,6 +868,12 @@ pub fn score_files(
         vec![1]
     };
 
+    let wants_fair = opts
+        .regimes
+        .iter()
+        .any(|r| matches!(r, Regime::Fair | Regime::Weighted));
+    let weights = opts.weights.clone();
+    let mut errors = opts.errors.then(|| ERRORS_HEADER.to_string());
     let mut results = Vec::new();
     for &n in &n_bests {
         let mut cols = Vec::new();
@@ -688,8 +887,15 @@ pub fn score_files(
                         noise,
                         time,
                         merge_lines: true,
+                        fair: wants_fair.then_some(&weights),
                     };
-                    let eval = evaluate_column(gold, pred, &al, spec, &params)?;
+                    // The error listing covers the all-data evaluation at the first cutoff.
+                    let sink = if noise.is_none() && time.is_none() && n == n_bests[0] {
+                        errors.as_mut()
+                    } else {
+                        None
+                    };
+                    let eval = evaluate_column(gold, pred, &al, spec, &params, sink)?;
                     cols.push(ColumnResult {
                         column: spec.name.to_string(),
                         time: time_label(time),
@@ -708,7 +914,7 @@ pub fn score_files(
     let mut json = Json::obj();
     for (n, cols) in &results {
         let only_all = opts.task == Task::Nel;
-        write_tsv_rows(&mut tsv, system, cols, *n, only_all, suffix);
+        write_tsv_rows(&mut tsv, system, cols, *n, only_all, suffix, &opts.regimes);
         let tree = json_tree(cols);
         if opts.task == Task::Nel {
             json.set(&n.to_string(), tree);
@@ -724,6 +930,7 @@ pub fn score_files(
         json: json.to_python_string(),
         results,
         warnings,
+        errors,
     })
 }
 
@@ -769,13 +976,63 @@ fn regime_json(s: &RegimeScores) -> Json {
     Json::Obj(items)
 }
 
-fn label_json(s: &[RegimeScores; 4]) -> Json {
-    Json::Obj(
-        JSON_REGIMES
-            .iter()
-            .map(|(name, r)| (Cow::Borrowed(*name), regime_json(&s[*r])))
-            .collect(),
-    )
+fn label_json(s: &[RegimeScores; 4], fair: Option<&crate::metrics::fair::FairLabelScores>) -> Json {
+    let mut items: Vec<(Cow<'static, str>, Json)> = JSON_REGIMES
+        .iter()
+        .map(|(name, r)| (Cow::Borrowed(*name), regime_json(&s[*r])))
+        .collect();
+    if let Some(f) = fair {
+        items.push((Cow::Borrowed("fair"), fair_json(Some(&f.counts), &f.fair)));
+        if let Some(w) = &f.weighted {
+            items.push((Cow::Borrowed("weighted"), fair_json(None, w)));
+        }
+    }
+    Json::Obj(items)
+}
+
+fn fair_json(
+    counts: Option<&crate::matching::fair::FairCounts>,
+    s: &crate::metrics::fair::WeightedScores,
+) -> Json {
+    let int = |v: u64| Json::Num(PyNum::Int(v as i64));
+    let fl = |v: f64| Json::Num(PyNum::Float(v));
+    let mut items: Vec<(Cow<'static, str>, Json)> = Vec::new();
+    if let Some(c) = counts {
+        for (k, v) in [
+            ("TP", c.tp),
+            ("FP", c.fp),
+            ("FN", c.fn_),
+            ("LE", c.le),
+            ("BE", c.be()),
+            ("BES", c.bes),
+            ("BEL", c.bel),
+            ("BEO", c.beo),
+            ("LBE", c.lbe),
+        ] {
+            items.push((Cow::Borrowed(k), int(v)));
+        }
+    }
+    for (k, v) in [
+        ("TP_weighted", s.tp),
+        ("FP_weighted", s.fp),
+        ("FN_weighted", s.fn_),
+        ("P_micro", s.p_micro),
+        ("R_micro", s.r_micro),
+        ("F1_micro", s.f1_micro),
+    ] {
+        items.push((Cow::Borrowed(k), fl(v)));
+    }
+    for (k, v) in [
+        ("P_macro_doc", s.p_macro_doc),
+        ("R_macro_doc", s.r_macro_doc),
+        ("F1_macro_doc", s.f1_macro_doc),
+        ("P_macro_doc_std", s.p_macro_doc_std),
+        ("R_macro_doc_std", s.r_macro_doc_std),
+        ("F1_macro_doc_std", s.f1_macro_doc_std),
+    ] {
+        items.push((Cow::Borrowed(k), Json::Num(v)));
+    }
+    Json::Obj(items)
 }
 
 fn json_tree(cols: &[ColumnResult]) -> Json {
@@ -795,6 +1052,7 @@ fn write_tsv_rows(
     n_best: usize,
     only_all: bool,
     suffix: Option<&str>,
+    regimes: &[Regime],
 ) {
     // Columns sorted; periods and noise levels in the order of the first column's results.
     let mut names: Vec<&str> = cols.iter().map(|c| c.column.as_str()).collect();
@@ -820,10 +1078,20 @@ fn write_tsv_rows(
                 else {
                     continue;
                 };
+                let mut labels: Vec<&str> = res
+                    .eval
+                    .per_label
+                    .keys()
+                    .map(|l| l.as_str())
+                    .filter(|l| *l != "ALL")
+                    .collect();
+                labels.push("ALL");
+                labels.sort();
+                if only_all {
+                    labels.retain(|l| *l == "ALL");
+                }
                 for aggr in ["micro", "macro_doc"] {
-                    for (regime_name, regime) in
-                        [("fuzzy", hipe::ENT_TYPE), ("strict", hipe::STRICT)]
-                    {
+                    for &regime in regimes {
                         let nb = if col.contains("NEL") {
                             format!("-@{n_best}")
                         } else {
@@ -831,58 +1099,136 @@ fn write_tsv_rows(
                         };
                         let sfx = suffix.map(|s| format!("{s}-")).unwrap_or_default();
                         let evaluation =
-                            format!("{col}-{aggr}-{regime_name}-{sfx}{time}-{noise}{nb}");
-                        let mut labels: Vec<(&str, &[RegimeScores; 4])> = res
-                            .eval
-                            .per_label
-                            .iter()
-                            .filter(|(l, _)| l.as_str() != "ALL")
-                            .map(|(l, s)| (l.as_str(), s))
-                            .collect();
-                        labels.push(("ALL", &res.eval.all));
-                        labels.sort_by(|a, b| a.0.cmp(b.0));
-                        for (label, s) in labels {
-                            if only_all && label != "ALL" {
-                                continue;
-                            }
-                            let s = &s[regime];
-                            let row: [String; 12] = if aggr == "micro" {
-                                [
-                                    system.to_string(),
-                                    evaluation.clone(),
-                                    label.to_string(),
-                                    s.p_micro.round3(),
-                                    s.r_micro.round3(),
-                                    s.f1_micro.round3(),
-                                    String::new(),
-                                    String::new(),
-                                    String::new(),
-                                    s.tp().to_string(),
-                                    s.fp().to_string(),
-                                    s.fn_().to_string(),
-                                ]
-                            } else {
-                                [
-                                    system.to_string(),
-                                    evaluation.clone(),
-                                    label.to_string(),
-                                    s.p_macro_doc.round3(),
-                                    s.r_macro_doc.round3(),
-                                    s.f1_macro_doc.round3(),
-                                    s.f1_macro_doc_std.round3(),
-                                    s.p_macro_doc_std.round3(),
-                                    s.r_macro_doc_std.round3(),
-                                    String::new(),
-                                    String::new(),
-                                    String::new(),
-                                ]
+                            format!("{col}-{aggr}-{}-{sfx}{time}-{noise}{nb}", regime.as_str());
+                        for label in &labels {
+                            let mut row =
+                                vec![system.to_string(), evaluation.clone(), label.to_string()];
+                            let cells = match regime {
+                                Regime::Fuzzy | Regime::Strict => {
+                                    let r = if regime == Regime::Fuzzy {
+                                        hipe::ENT_TYPE
+                                    } else {
+                                        hipe::STRICT
+                                    };
+                                    let s = if *label == "ALL" {
+                                        &res.eval.all[r]
+                                    } else {
+                                        match res.eval.per_label.get(*label) {
+                                            Some(s) => &s[r],
+                                            None => continue,
+                                        }
+                                    };
+                                    official_cells(s, aggr)
+                                }
+                                Regime::Fair | Regime::Weighted => {
+                                    let Some(fair) = &res.eval.fair else { continue };
+                                    let ls = if *label == "ALL" {
+                                        Some(&fair.all)
+                                    } else {
+                                        fair.per_label.get(*label)
+                                    };
+                                    let ws = match (ls, regime) {
+                                        (Some(ls), Regime::Fair) => Some(&ls.fair),
+                                        (Some(ls), _) => ls.weighted.as_ref(),
+                                        (None, _) => None,
+                                    };
+                                    match ws {
+                                        Some(ws) => fair_cells(ws, aggr),
+                                        None => fair_cells(&empty_fair_scores(), aggr),
+                                    }
+                                }
                             };
+                            row.extend(cells);
                             tsvout::push_row(out, &row);
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// P, R, F1, F1_std, P_std, R_std, TP, FP, FN cells of an official regime.
+fn official_cells(s: &RegimeScores, aggr: &str) -> [String; 9] {
+    if aggr == "micro" {
+        [
+            s.p_micro.round3(),
+            s.r_micro.round3(),
+            s.f1_micro.round3(),
+            String::new(),
+            String::new(),
+            String::new(),
+            s.tp().to_string(),
+            s.fp().to_string(),
+            s.fn_().to_string(),
+        ]
+    } else {
+        [
+            s.p_macro_doc.round3(),
+            s.r_macro_doc.round3(),
+            s.f1_macro_doc.round3(),
+            s.f1_macro_doc_std.round3(),
+            s.p_macro_doc_std.round3(),
+            s.r_macro_doc_std.round3(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]
+    }
+}
+
+fn empty_fair_scores() -> crate::metrics::fair::WeightedScores {
+    crate::metrics::fair::WeightedScores {
+        tp: 0.0,
+        fp: 0.0,
+        fn_: 0.0,
+        p_micro: 0.0,
+        r_micro: 0.0,
+        f1_micro: 0.0,
+        p_macro_doc: PyNum::None,
+        r_macro_doc: PyNum::None,
+        f1_macro_doc: PyNum::None,
+        p_macro_doc_std: PyNum::None,
+        r_macro_doc_std: PyNum::None,
+        f1_macro_doc_std: PyNum::None,
+    }
+}
+
+/// A weighted count: whole numbers without a decimal point, others as Python prints them.
+fn count_cell(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        crate::metrics::py::round3_repr(x)
+    }
+}
+
+fn fair_cells(s: &crate::metrics::fair::WeightedScores, aggr: &str) -> [String; 9] {
+    let f = |x: f64| PyNum::Float(x).round3();
+    if aggr == "micro" {
+        [
+            f(s.p_micro),
+            f(s.r_micro),
+            f(s.f1_micro),
+            String::new(),
+            String::new(),
+            String::new(),
+            count_cell(s.tp),
+            count_cell(s.fp),
+            count_cell(s.fn_),
+        ]
+    } else {
+        [
+            s.p_macro_doc.round3(),
+            s.r_macro_doc.round3(),
+            s.f1_macro_doc.round3(),
+            s.f1_macro_doc_std.round3(),
+            s.p_macro_doc_std.round3(),
+            s.r_macro_doc_std.round3(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]
     }
 }
 

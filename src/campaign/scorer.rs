@@ -64,6 +64,9 @@ impl JobScorer {
         let mut opts = ScoreOptions::new(job.task, edition);
         opts.n_best = job.n_best.clone();
         opts.suffix = job.suffix.clone();
+        if job.fair {
+            opts.regimes.push(crate::score::Regime::Fair);
+        }
         if let Some(ts) = &job.tagset {
             opts.tagset = Some((*self.tagsets.get(ts, || read_tagset(ts))?).clone());
         }
@@ -102,6 +105,7 @@ impl JobScorer {
         opts: &ScoreOptions,
     ) -> Result<JobOutput> {
         let out = score_files(gold, pred, pred_arg, system, opts)?;
+        let fair = confusion_matrix(&out);
         Ok(JobOutput {
             files: vec![
                 (out.tsv_name, out.tsv.clone().into_bytes()),
@@ -109,7 +113,37 @@ impl JobScorer {
             ],
             tsv: out.tsv,
             json: serde_json::Value::Null,
-            fair: None,
+            fair,
         })
     }
+}
+
+/// The fair confusion matrix of the first column's all-data evaluation, if fair was scored.
+fn confusion_matrix(out: &crate::score::ScoreOutput) -> Option<super::ConfusionMatrix> {
+    let (_, cols) = out.results.first()?;
+    let first = cols
+        .iter()
+        .find(|c| c.time == "TIME-ALL" && c.noise == "LED-ALL")?;
+    let fair = first.eval.fair.as_ref()?;
+    let labels = &fair.confusion_labels;
+    let counts = labels
+        .iter()
+        .map(|r| {
+            labels
+                .iter()
+                .map(|c| {
+                    fair.confusion
+                        .get(r)
+                        .and_then(|row| row.get(c))
+                        .copied()
+                        .unwrap_or(0)
+                })
+                .collect()
+        })
+        .collect();
+    Some(super::ConfusionMatrix {
+        rows: labels.clone(),
+        cols: labels.clone(),
+        counts,
+    })
 }

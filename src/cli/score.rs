@@ -73,6 +73,19 @@ pub struct ScoreArgs {
     /// memory before scoring; the suffix defaults to `relaxed`.
     #[arg(long = "relaxed", value_name = "MAP")]
     pub relaxed: Option<PathBuf>,
+    /// Regimes of the TSV rows, in order: fuzzy, strict (the official outputs, default), fair
+    /// (Ortmann 2022: labeling, boundary and labeling-boundary errors counted once, as half FP
+    /// and half FN) and weighted (needs --weights). fair/weighted also add blocks to the JSON.
+    #[arg(long = "regimes", value_name = "LIST", default_value = "fuzzy,strict")]
+    pub regimes: String,
+    /// Weights of the weighted regime, e.g. "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN,
+    /// BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN".
+    #[arg(long = "weights", value_name = "FORMULA")]
+    pub weights: Option<String>,
+    /// Also write one line per gold and run span (document, token range, text, labels, fair
+    /// error type) to this TSV file.
+    #[arg(long = "errors", value_name = "FILE.tsv")]
+    pub errors: Option<PathBuf>,
 }
 
 fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
@@ -116,6 +129,16 @@ pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
         opts.tagset = Some(score::read_tagset(ts)?);
     }
     opts.suffix = args.suffix.clone();
+    opts.regimes = score::Regime::parse_list(&args.regimes)?;
+    if let Some(w) = &args.weights {
+        opts.weights = Some(fairscore::fair::parse_weights(w)?);
+        if !opts.regimes.contains(&score::Regime::Weighted) {
+            opts.regimes.push(score::Regime::Weighted);
+        }
+    } else if opts.regimes.contains(&score::Regime::Weighted) {
+        return Err(Error::usage("--regimes weighted needs --weights FORMULA"));
+    }
+    opts.errors = args.errors.is_some();
     if let Some(map) = &args.relaxed {
         if task != Task::Nel {
             return Err(Error::usage("--relaxed applies to --task nel only"));
@@ -132,13 +155,14 @@ pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
 
 pub fn run(args: ScoreArgs) -> Result<i32> {
     let opts = options(&args)?;
-    if !args.outdir.is_dir() {
-        return Err(Error::output(
-            &args.outdir,
-            "output directory does not exist",
-        ));
-    }
     let out = score::score_paths(&args.reference, &args.pred, &opts)?;
+    // Create the output directory only once there is something to write into it.
+    std::fs::create_dir_all(&args.outdir).map_err(|e| {
+        Error::output(
+            &args.outdir,
+            format!("cannot create the output directory: {e}"),
+        )
+    })?;
     for w in &out.warnings {
         eprintln!("fairscore: warning: {w}");
     }
@@ -151,5 +175,8 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     }
     score::write_atomic(&args.outdir.join(&out.tsv_name), out.tsv.as_bytes())?;
     score::write_atomic(&args.outdir.join(&out.json_name), out.json.as_bytes())?;
+    if let (Some(path), Some(text)) = (&args.errors, &out.errors) {
+        score::write_atomic(path, text.as_bytes())?;
+    }
     Ok(0)
 }

@@ -2,6 +2,7 @@
 //! documents (mean and population standard deviation, NumPy-compatible) and macro over labels,
 //! with the official scorer's int/float/None distinctions kept (see [`py::PyNum`]).
 
+pub mod fair;
 pub mod py;
 
 use crate::matching::hipe::{Counts, UnitCounts, PARTIAL};
@@ -96,7 +97,11 @@ impl<'a> Accumulator<'a> {
         for (regime, scores) in all.iter_mut().enumerate() {
             scores.type_macro = Some(type_macro(&per_label, regime));
         }
-        Evaluation { per_label, all }
+        Evaluation {
+            per_label,
+            all,
+            fair: None,
+        }
     }
 }
 
@@ -182,4 +187,6 @@ impl RegimeScores {
 pub struct Evaluation {
     pub per_label: IndexMap<String, [RegimeScores; 4]>,
     pub all: [RegimeScores; 4],
+    /// Fair (Ortmann 2022) scores, when asked for.
+    pub fair: Option<fair::FairScores>,
 }

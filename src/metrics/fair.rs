@@ -1,0 +1,173 @@
+//! Fair-regime scores for `score --regimes …,fair[,weighted]`: Ortmann's counts accumulated
+//! over documents, micro P/R/F1 from the (fair or weighted) TP/FP/FN sums, and document macro
+//! means with population standard deviation, per label and overall.
+//!
+//! A document enters the macro precision when its weighted TP + FP is positive, the macro
+//! recall when TP + FN is, and the macro F1 when both are (the analogue of the official
+//! actual/possible rule).
+
+use super::py::{np_mean, np_std, PyNum};
+use crate::matching::fair::{prf, FairCounts, Tally, Weights};
+use std::collections::BTreeMap;
+
+/// Per-document score lists of one label (or overall) under one weighting.
+#[derive(Debug, Clone, Default)]
+struct DocLists {
+    p: Vec<f64>,
+    r: Vec<f64>,
+    f1: Vec<f64>,
+}
+
+impl DocLists {
+    fn add(&mut self, c: &FairCounts, w: &Weights) {
+        let (tp, fp, fn_) = w.sums(c);
+        let s = prf(tp, fp, fn_);
+        if tp + fp > 0.0 {
+            self.p.push(s.p);
+        }
+        if tp + fn_ > 0.0 {
+            self.r.push(s.r);
+        }
+        if tp + fp > 0.0 && tp + fn_ > 0.0 {
+            self.f1.push(s.f1);
+        }
+    }
+}
+
+/// Accumulates fair counts over documents.
+#[derive(Debug, Clone)]
+pub struct FairAccumulator {
+    pub tally: Tally,
+    weights: Option<Weights>,
+    fair_docs: (DocLists, BTreeMap<String, DocLists>),
+    weighted_docs: (DocLists, BTreeMap<String, DocLists>),
+}
+
+/// Scores under one weighting (fair or weighted).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeightedScores {
+    /// Weighted TP, FP, FN sums.
+    pub tp: f64,
+    pub fp: f64,
+    pub fn_: f64,
+    pub p_micro: f64,
+    pub r_micro: f64,
+    pub f1_micro: f64,
+    pub p_macro_doc: PyNum,
+    pub r_macro_doc: PyNum,
+    pub f1_macro_doc: PyNum,
+    pub p_macro_doc_std: PyNum,
+    pub r_macro_doc_std: PyNum,
+    pub f1_macro_doc_std: PyNum,
+}
+
+/// Fair (and optionally weighted) scores of one label or overall.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairLabelScores {
+    pub counts: FairCounts,
+    pub fair: WeightedScores,
+    pub weighted: Option<WeightedScores>,
+}
+
+/// Fair scores of one evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FairScores {
+    pub all: FairLabelScores,
+    pub per_label: BTreeMap<String, FairLabelScores>,
+    /// Confusion counts, gold label → run label (`_` for none); boundary errors on the
+    /// diagonal, TP not counted (as Ortmann's reference implementation).
+    pub confusion: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Labels of the confusion matrix, sorted.
+    pub confusion_labels: Vec<String>,
+}
+
+fn scores(c: &FairCounts, w: &Weights, docs: &DocLists) -> WeightedScores {
+    let (tp, fp, fn_) = w.sums(c);
+    let s = prf(tp, fp, fn_);
+    WeightedScores {
+        tp,
+        fp,
+        fn_,
+        p_micro: s.p,
+        r_micro: s.r,
+        f1_micro: s.f1,
+        p_macro_doc: np_mean(&docs.p),
+        r_macro_doc: np_mean(&docs.r),
+        f1_macro_doc: np_mean(&docs.f1),
+        p_macro_doc_std: np_std(&docs.p),
+        r_macro_doc_std: np_std(&docs.r),
+        f1_macro_doc_std: np_std(&docs.f1),
+    }
+}
+
+impl FairAccumulator {
+    /// `weights`: the weighted regime's weights, if asked for.
+    pub fn new(weights: Option<Weights>) -> Self {
+        FairAccumulator {
+            tally: Tally::new(),
+            weights,
+            fair_docs: Default::default(),
+            weighted_docs: Default::default(),
+        }
+    }
+
+    /// Adds one document's tally.
+    pub fn add_doc(&mut self, doc: &Tally) {
+        let fair = Weights::fair();
+        self.fair_docs.0.add(&doc.overall.fair, &fair);
+        for (label, c) in &doc.per_label {
+            self.fair_docs
+                .1
+                .entry(label.clone())
+                .or_default()
+                .add(&c.fair, &fair);
+        }
+        if let Some(w) = &self.weights {
+            self.weighted_docs.0.add(&doc.overall.fair, w);
+            for (label, c) in &doc.per_label {
+                self.weighted_docs
+                    .1
+                    .entry(label.clone())
+                    .or_default()
+                    .add(&c.fair, w);
+            }
+        }
+        self.tally.merge(doc);
+    }
+
+    pub fn finish(&self) -> FairScores {
+        let fair = Weights::fair();
+        let empty = DocLists::default();
+        let label_scores = |c: &FairCounts, fd: &DocLists, wd: &DocLists| FairLabelScores {
+            counts: *c,
+            fair: scores(c, &fair, fd),
+            weighted: self.weights.as_ref().map(|w| scores(c, w, wd)),
+        };
+        let all = label_scores(
+            &self.tally.overall.fair,
+            &self.fair_docs.0,
+            &self.weighted_docs.0,
+        );
+        let per_label = self
+            .tally
+            .per_label
+            .iter()
+            .map(|(label, c)| {
+                (
+                    label.clone(),
+                    label_scores(
+                        &c.fair,
+                        self.fair_docs.1.get(label).unwrap_or(&empty),
+                        self.weighted_docs.1.get(label).unwrap_or(&empty),
+                    ),
+                )
+            })
+            .collect();
+        FairScores {
+            all,
+            per_label,
+            confusion: self.tally.confusion.clone(),
+            confusion_labels: self.tally.confusion_labels.iter().cloned().collect(),
+        }
+    }
+}
