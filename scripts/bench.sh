@@ -6,8 +6,6 @@
 #   scripts/bench.sh [--replay] [--threads N] [--drop-caches]
 #
 # --replay takes the official per-run outputs instead of scoring (ranking + reports only).
-# Until the scorer is wired into `leaderboard`, a run without --replay fails every job; the
-# script then says so and times --replay instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/data/hipe2022
@@ -42,11 +40,6 @@ run() {
 }
 
 run "${replay[@]}"
-if [ ${#replay[@]} -eq 0 ] && grep -q "scorer not wired" "$log"; then
-  echo "bench: the scorer is not wired into leaderboard yet; timing --replay instead" >&2
-  replay=(--replay "$data/official")
-  run "${replay[@]}"
-fi
 grep -E "runs scored" "$log" || true
 wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log")
 rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")

@@ -236,7 +236,8 @@ fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
         b"{}\n"
     );
 
-    // Without --replay the scorer is not wired yet: every run fails, the command still reports.
+    // Without --replay the runs are scored for real: these header-only files lack the scored
+    // column, so every run fails with a message naming it; the command still reports.
     let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
         .arg("leaderboard")
         .args(["--gold-dir", dirs.gold.to_str().unwrap()])
@@ -248,7 +249,11 @@ fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&status.stderr);
     assert_eq!(status.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("scorer not wired"), "{stderr}");
+    assert!(
+        stderr.contains("column NE-COARSE-LIT is missing"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("0 runs scored, 2 failed"), "{stderr}");
 
     // A preset and a campaign file together are a usage error (exit 2).
     let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
@@ -258,5 +263,65 @@ fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
         .output()
         .unwrap();
     assert_eq!(status.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+/// End to end with the real scorer: a small campaign built from the bundled example, with the
+/// fair regime asked for, scores its runs, ranks them and draws the confusion heat map.
+#[test]
+fn real_scorer_scores_a_small_campaign_with_fair_regime() {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (root, dirs) = setup("board-real", &[]);
+    let gold = std::fs::read(manifest.join("reference_runs/HIPE-2022-demo-test-en.tsv")).unwrap();
+    let run = std::fs::read(manifest.join("reference_runs/demo_bundle4_newseye_en_1.tsv")).unwrap();
+    for lang in ["en", "de"] {
+        std::fs::write(dirs.gold.join(format!("gold-demo-{lang}.tsv")), &gold).unwrap();
+    }
+    std::fs::write(dirs.runs.join("alpha_bundle4_demo_en_1.tsv"), &run).unwrap();
+    std::fs::write(dirs.runs.join("beta_bundle4_demo_de_1.tsv"), &gold).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .arg("leaderboard")
+        .args(["--gold-dir", dirs.gold.to_str().unwrap()])
+        .args(["--runs-dir", dirs.runs.to_str().unwrap()])
+        .args(["--resources", dirs.resources.to_str().unwrap()])
+        .args(["--outdir", dirs.outdir.to_str().unwrap()])
+        .args(["--campaign", fixture_campaign().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(0), "{stderr}");
+    // The per-run output equals `score` with the fair regime, the hand-checked rows included.
+    let tsv = std::fs::read_to_string(
+        dirs.outdir
+            .join("runs/alpha_bundle4_demo_en_1_nerc_coarse.tsv"),
+    )
+    .unwrap();
+    assert!(tsv.contains("alpha_bundle4_demo_en_1\tNE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL\tALL\t0.4\t0.4\t0.4\t\t\t\t2\t3\t3\r\n"), "{tsv}");
+    assert!(
+        tsv.contains("NE-COARSE-LIT-micro-fair-TIME-ALL-LED-ALL\tALL\t0.286\t0.286\t0.286"),
+        "{tsv}"
+    );
+    // The gold scored against itself is perfect.
+    let beta = std::fs::read_to_string(
+        dirs.outdir
+            .join("runs/beta_bundle4_demo_de_1_nerc_coarse.tsv"),
+    )
+    .unwrap();
+    assert!(
+        beta.contains("NE-COARSE-LIT-micro-strict-TIME-ALL-LED-ALL\tALL\t1.0\t1.0\t1.0"),
+        "{beta}"
+    );
+    let ranking = std::fs::read_to_string(
+        dirs.outdir
+            .join("rankings/ranking-demo-en-coarse-micro-fuzzy-all.tsv"),
+    )
+    .unwrap();
+    assert!(ranking.contains("alpha_bundle4_demo_en_1"), "{ranking}");
+    let html = std::fs::read_to_string(dirs.outdir.join("index.html")).unwrap();
+    assert!(html.contains("alpha_bundle4_demo_en_1"));
+    assert!(
+        html.to_lowercase().contains("confusion"),
+        "heat map section"
+    );
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -4,8 +4,8 @@
 //! the Markdown and HTML reports ([`board`]).
 //!
 //! The scorer is a plain function `Fn(&ScoreJob) -> Result<JobOutput>`: the campaign layer
-//! knows nothing of how a run is scored. [`score_job_placeholder`] stands in until the real
-//! scorer is wired; [`replay_scorer`] serves outputs computed earlier (e.g. the official ones).
+//! knows nothing of how a run is scored. [`scorer::JobScorer`] is the real one;
+//! [`replay_scorer`] serves outputs computed earlier (e.g. the official ones).
 
 pub mod board;
 pub mod config;
@@ -85,11 +85,6 @@ pub struct ConfusionMatrix {
 
 /// The scorer the campaign runner calls, once per job, from several threads.
 pub type Scorer<'a> = dyn Fn(&ScoreJob) -> Result<JobOutput> + Sync + 'a;
-
-/// Stand-in until the real scorer is wired into `leaderboard`: always fails.
-pub fn score_job_placeholder(_job: &ScoreJob) -> Result<JobOutput> {
-    Err(Error::usage("scorer not wired"))
-}
 
 /// A scorer that serves outputs computed earlier: `DIR/RUN_OUTPUT.tsv` and `.json` (e.g. the
 /// official scorer's per-run outputs). A missing file fails the job. The JSON is copied, not

@@ -3,7 +3,7 @@
 
 use super::{JobOutput, ScoreJob};
 use crate::normalize::{normalize_file, read_map, NormalizeOptions};
-use crate::score::{read_tagset, score_files, system_name, Edition, ScoreOptions};
+use crate::score::{read_tagset, score_files, Edition, ScoreOptions};
 use crate::tsv::{HipeFile, ReadOptions};
 use crate::Result;
 use std::collections::{BTreeSet, HashMap};
@@ -75,7 +75,10 @@ impl JobScorer {
             .golds
             .get(&job.gold_path, || HipeFile::read(&job.gold_path, &ropts))?;
         let pred_arg = job.run_path.to_string_lossy().into_owned();
-        let system = system_name(&pred_arg, &opts)?;
+        // The campaign's run pattern is the naming convention here (a campaign may name other
+        // datasets than the official check knows); System is the lower-cased file stem, as
+        // the official scorer's.
+        let system = job.run_name.to_lowercase();
         let pred = match &job.normalize_map {
             None => {
                 // A run is scored for several tasks: parse it once.
