@@ -222,3 +222,62 @@ fn outputs_do_not_depend_on_the_thread_count() {
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
 }
+
+/// The command itself, with the real scorer: every per-run output byte-identical to the
+/// official one, every ranking equal row for row, and the same bytes with 1 and 2 threads.
+#[test]
+fn leaderboard_command_with_the_real_scorer_reproduces_the_official_campaign() {
+    let Some(data) = hipe2022() else { return };
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = tmp_dir(&format!("real-{threads}"));
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
+            .arg("leaderboard")
+            .args(["--gold-dir", data.join("gold").to_str().unwrap()])
+            .args(["--runs-dir", data.join("submissions").to_str().unwrap()])
+            .args(["--resources", data.join("resources").to_str().unwrap()])
+            .args([
+                "--outdir",
+                out.to_str().unwrap(),
+                "--threads",
+                threads,
+                "--quiet",
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        outputs.push(out);
+    }
+    let runs = read_dir_bytes(&outputs[0].join("runs"));
+    let official = read_dir_bytes(&data.join("official"));
+    assert_eq!(runs.len(), 136);
+    for (name, bytes) in &runs {
+        assert!(
+            official.get(name) == Some(bytes),
+            "{name} differs from the official output"
+        );
+    }
+    let rankings = read_dir_bytes(&outputs[0].join("rankings"));
+    let expected = read_dir_bytes(&data.join("rankings"));
+    assert_eq!(rankings.len(), 56);
+    for (name, bytes) in &expected {
+        let ours = rankings
+            .get(name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert_eq!(lines(ours), lines(bytes), "{name}");
+    }
+    for sub in ["runs", "rankings"] {
+        assert_eq!(
+            read_dir_bytes(&outputs[0].join(sub)),
+            read_dir_bytes(&outputs[1].join(sub)),
+            "{sub} differ between 1 and 2 threads"
+        );
+    }
+    for f in ["index.html", "leaderboard.md"] {
+        assert_eq!(
+            std::fs::read(outputs[0].join(f)).unwrap(),
+            std::fs::read(outputs[1].join(f)).unwrap(),
+            "{f} differs between 1 and 2 threads"
+        );
+    }
+}

@@ -1,6 +1,6 @@
 //! `fairscore leaderboard`: score every run of a campaign and write per-run outputs, rankings,
 //! `leaderboard.md` and `index.html` (see docs/leaderboard.md). The scorer is passed in
-//! ([`run_with`]); until the real one is wired, [`run`] uses the placeholder, and `--replay DIR`
+//! ([`run_with`]): [`run`] passes the real one (`campaign::scorer::JobScorer`), and `--replay DIR`
 //! serves per-run outputs computed earlier.
 
 use std::io::{IsTerminal, Write};

@@ -1,0 +1,49 @@
+//! Criterion benchmarks of the scoring pipeline: reading, aligning and scoring one run (the
+//! bundled example always; the largest HIPE-2022 run when ../shared is present).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fairscore::score::{score_files, Edition, ScoreOptions, Task};
+use fairscore::tsv::{HipeFile, ReadOptions};
+use std::path::Path;
+
+fn bench_pair(c: &mut Criterion, name: &str, gold: &Path, pred: &Path, task: Task) {
+    let ropts = ReadOptions::default();
+    let (Ok(g), Ok(p)) = (HipeFile::read(gold, &ropts), HipeFile::read(pred, &ropts)) else {
+        return;
+    };
+    let opts = ScoreOptions::new(task, Edition::Hipe2022);
+    c.bench_function(&format!("read {name}"), |b| {
+        b.iter(|| HipeFile::read(pred, &ropts).map(|f| f.n_tokens()))
+    });
+    c.bench_function(&format!("score {name} {}", task.as_str()), |b| {
+        b.iter(|| score_files(&g, &p, "run.tsv", "run", &opts).map(|o| o.tsv.len()))
+    });
+}
+
+fn benches(c: &mut Criterion) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    bench_pair(
+        c,
+        "example",
+        &root.join("reference_runs/HIPE-2022-demo-test-en.tsv"),
+        &root.join("reference_runs/demo_bundle4_newseye_en_1.tsv"),
+        Task::NercCoarse,
+    );
+    let d = root.join("../shared/data/hipe2022");
+    if d.is_dir() {
+        let gold = d.join("gold/HIPE-2022-v2.1-newseye-test-de.tsv");
+        let run = d.join("submissions/team4_bundle4_newseye_de_1.tsv");
+        bench_pair(c, "newseye-de", &gold, &run, Task::NercCoarse);
+        let run = d.join("submissions/team5_bundle5_newseye_de_1.tsv");
+        bench_pair(c, "newseye-de", &gold, &run, Task::Nel);
+    } else {
+        eprintln!("skipped: ../shared absent (only the bundled example is benchmarked)");
+    }
+}
+
+criterion_group! {
+    name = score;
+    config = Criterion::default().sample_size(20);
+    targets = benches
+}
+criterion_main!(score);
