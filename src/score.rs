@@ -1163,18 +1163,29 @@ fn official_cells(s: &RegimeScores, aggr: &str) -> [String; 9] {
             s.fn_().to_string(),
         ]
     } else {
-        [
-            s.p_macro_doc.round3(),
-            s.r_macro_doc.round3(),
-            s.f1_macro_doc.round3(),
-            s.f1_macro_doc_std.round3(),
-            s.p_macro_doc_std.round3(),
-            s.r_macro_doc_std.round3(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ]
+        macro_cells(
+            [s.p_macro_doc, s.r_macro_doc, s.f1_macro_doc],
+            [s.p_macro_doc_std, s.r_macro_doc_std, s.f1_macro_doc_std],
+        )
     }
+}
+
+/// Cells of a macro_doc row: P, R, F1, then the standard deviations in the official column
+/// order F1_std, P_std, R_std; no counts.
+fn macro_cells(means: [PyNum; 3], stds: [PyNum; 3]) -> [String; 9] {
+    let [p, r, f1] = means;
+    let [ps, rs, f1s] = stds;
+    [
+        p.round3(),
+        r.round3(),
+        f1.round3(),
+        f1s.round3(),
+        ps.round3(),
+        rs.round3(),
+        String::new(),
+        String::new(),
+        String::new(),
+    ]
 }
 
 fn empty_fair_scores() -> crate::metrics::fair::WeightedScores {
@@ -1218,17 +1229,10 @@ fn fair_cells(s: &crate::metrics::fair::WeightedScores, aggr: &str) -> [String; 
             count_cell(s.fn_),
         ]
     } else {
-        [
-            s.p_macro_doc.round3(),
-            s.r_macro_doc.round3(),
-            s.f1_macro_doc.round3(),
-            s.f1_macro_doc_std.round3(),
-            s.p_macro_doc_std.round3(),
-            s.r_macro_doc_std.round3(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ]
+        macro_cells(
+            [s.p_macro_doc, s.r_macro_doc, s.f1_macro_doc],
+            [s.p_macro_doc_std, s.r_macro_doc_std, s.f1_macro_doc_std],
+        )
     }
 }
 
