@@ -285,8 +285,8 @@ fn hipe_column_documents_and_texts() {
         Some("Conseil fédéral")
     );
     let tsv = fair::output::errors_tsv(&r);
-    assert!(tsv.contains("doc-a\ttarget\t4\t2\t3\torg\tBEL\tFN\torg[1-3]\tConseil fédéral"));
-    assert!(tsv.contains("doc-b\tsystem\t10\t2\t2\tpers\tBES\tFP\tpers[1-2]\tDupont"));
+    assert!(tsv.contains("doc-a\ttarget\t4\t2\t3\tORG\tBEL\tFN\tORG[1-3]\tConseil fédéral"));
+    assert!(tsv.contains("doc-b\tsystem\t10\t2\t2\tPERS\tBES\tFP\tPERS[1-2]\tDupont"));
 }
 
 #[test]

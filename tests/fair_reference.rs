@@ -297,11 +297,12 @@ fn cli_hipe_json_and_errors() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("o.json")).unwrap()).unwrap();
     assert_eq!(json["overall"]["fair"]["LE"], 1);
     assert_eq!(json["overall"]["fair"]["BE"], 2);
-    assert_eq!(json["confusion"]["loc"]["org"], 1);
+    // Labels are read as `score` reads them: upper-cased.
+    assert_eq!(json["confusion"]["LOC"]["ORG"], 1);
     // Fair: TP 0 -> P = R = F1 = 0.
     assert_eq!(json["overall"]["fair"]["F1"].as_f64(), Some(0.0));
     let errors = std::fs::read_to_string(dir.join("e.tsv")).unwrap();
     assert_eq!(errors.lines().count(), 1 + 3 + 3);
-    assert!(errors.contains("doc-a\tsystem\t7\t5\t5\torg\tLE\tFP\tloc[5-5]\tBerne"));
+    assert!(errors.contains("doc-a\tsystem\t7\t5\t5\tORG\tLE\tFP\tLOC[5-5]\tBerne"));
     let _ = std::fs::remove_dir_all(&dir);
 }

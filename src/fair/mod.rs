@@ -9,7 +9,8 @@ pub mod weights;
 
 use std::path::Path;
 
-use crate::matching::fair::{evaluate, FairOutcome, Focus, Tally, Weights};
+use crate::matching::fair::{evaluate, FairOutcome, Focus, Span, Tally, Weights};
+use crate::tsv::{Document, HipeFile};
 use crate::{Error, Result};
 
 pub use read::{Format, ReadOptions, Unit};
@@ -75,11 +76,113 @@ pub struct FairReport {
     pub units: Vec<UnitResult>,
 }
 
-/// Reads and evaluates a target and a system file.
+/// Reads and evaluates a target and a system file. HIPE files are read with the project's
+/// HIPE reader and aligned as `score` aligns them (a run without document markers is cut into
+/// the gold's documents).
 pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Result<FairReport> {
-    let t_units = read::read_units(target, &opts.read)?;
-    let s_units = read::read_units(system, &opts.read)?;
+    let format = match opts.read.format {
+        Some(f) => f,
+        None => {
+            let text = std::fs::read(target)
+                .map_err(|e| Error::input(target, 0, crate::tsv::io_reason(&e)))?;
+            read::detect_format(target, &String::from_utf8_lossy(&text))?
+        }
+    };
+    let (t_units, s_units) = if format == Format::Hipe {
+        read_hipe_pair(target, system, &opts.read.columns)?
+    } else {
+        let ro = ReadOptions {
+            format: Some(format),
+            ..opts.read.clone()
+        };
+        (
+            read::read_units(target, &ro)?,
+            read::read_units(system, &ro)?,
+        )
+    };
     evaluate_units(target, t_units, system, s_units, opts)
+}
+
+fn hipe_columns(file: &HipeFile, columns: &[String]) -> Result<Vec<usize>> {
+    columns
+        .iter()
+        .map(|c| {
+            file.column(c).ok_or_else(|| {
+                Error::input(
+                    &file.path,
+                    1,
+                    format!(
+                        "expected a header with column '{c}'; columns are: {}",
+                        file.columns.join(", ")
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// One unit per document: the entities of each column (one annotation level per column, read
+/// as `score` reads them), 1-based token positions, and the token forms.
+fn hipe_units(file: &HipeFile, docs: &[Document], cols: &[usize]) -> Vec<Unit> {
+    let mut found = crate::spans::Spans::default();
+    docs.iter()
+        .enumerate()
+        .map(|(i, doc)| {
+            let seq: Vec<usize> = doc.range().collect();
+            let mut spans: Vec<(Span, usize)> = Vec::new();
+            for (level, &c) in cols.iter().enumerate() {
+                crate::spans::entities(file, c, &seq, &mut found);
+                for sp in &found.spans {
+                    let label = found.label(sp);
+                    if label.is_empty() {
+                        continue; // `_` cells: no entity type
+                    }
+                    let (b, e) = (sp.start as usize, sp.end as usize);
+                    spans.push((
+                        Span::new(label, b + 1, e + 1).at_level(level),
+                        file.tokens[seq[b]].line as usize,
+                    ));
+                }
+            }
+            spans.sort_by_key(|(s, _)| (s.begin, s.level));
+            let (spans, span_lines) = spans.into_iter().unzip();
+            Unit {
+                id: doc.id.clone().unwrap_or_else(|| format!("d{}", i + 1)),
+                line: doc.first_line,
+                spans,
+                span_lines,
+                tokens: Some(
+                    seq.iter()
+                        .map(|&t| file.token_text(t).to_string())
+                        .collect(),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// The units of one HIPE file (its own documents).
+pub fn hipe_file_units(path: &Path, columns: &[String]) -> Result<Vec<Unit>> {
+    let file = HipeFile::read(path, &crate::tsv::ReadOptions::default())?;
+    let cols = hipe_columns(&file, columns)?;
+    Ok(hipe_units(&file, &file.docs, &cols))
+}
+
+/// The units of a HIPE gold (target) and run (system), aligned as `score` aligns them.
+pub fn read_hipe_pair(
+    target: &Path,
+    system: &Path,
+    columns: &[String],
+) -> Result<(Vec<Unit>, Vec<Unit>)> {
+    let ropts = crate::tsv::ReadOptions::default();
+    let gold = HipeFile::read(target, &ropts)?;
+    let run = HipeFile::read(system, &ropts)?;
+    let al = crate::tsv::align(&gold, &run)?;
+    let (gc, rc) = (hipe_columns(&gold, columns)?, hipe_columns(&run, columns)?);
+    Ok((
+        hipe_units(&gold, &gold.docs, &gc),
+        hipe_units(&run, &al.pred_docs, &rc),
+    ))
 }
 
 /// Pairs the units of two files in order and evaluates them. The files must have the same
@@ -145,4 +248,29 @@ pub fn evaluate_units(
         weights_given: opts.weights.is_some(),
         units,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hipe_units_follow_the_scorer_reading() {
+        let text = "TOKEN\tNE-COARSE-LIT\tNE-NESTED\n# hipe2022:document_id = A\nx\tB-loc\tO\ny\tI-loc\tS-pers\nz\tO\tO\n\
+                    # hipe2022:document_id = B\nw\tS-org\tO\nv\tI-org\tO\nu\t_\tO\n";
+        let f = HipeFile::parse(Path::new("t.tsv"), text.as_bytes(), &Default::default()).unwrap();
+        let cols = hipe_columns(&f, &["NE-COARSE-LIT".into(), "NE-NESTED".into()]).unwrap();
+        let u = hipe_units(&f, &f.docs, &cols);
+        assert_eq!(u.len(), 2);
+        assert_eq!(u[0].id, "A");
+        assert_eq!(
+            u[0].spans,
+            vec![Span::new("LOC", 1, 2), Span::new("PERS", 2, 2).at_level(1)]
+        );
+        // IOBES is read as IOB (S- as B-, then I- continues), `_` makes no entity.
+        assert_eq!(u[1].spans, vec![Span::new("ORG", 1, 2)]);
+        assert_eq!(u[1].span_lines, vec![7]);
+        let e = hipe_columns(&f, &["NE-FINE-LIT".into()]).unwrap_err();
+        assert!(e.to_string().contains("NE-FINE-LIT"));
+    }
 }

@@ -3,8 +3,8 @@
 //!
 //! Every reader returns units (sentences for span and CoNLL files, documents for HIPE files)
 //! with their spans (1-based token indices), the file line each span starts on, and the token
-//! forms where the format has them. The HIPE reader here is deliberately small and
-//! self-contained; the project's shared HIPE reader is meant to replace it.
+//! forms where the format has them. HIPE files are read by the project's HIPE reader
+//! ([`crate::tsv`]) in [`super::hipe_file_units`] and [`super::read_hipe_pair`].
 
 use std::path::Path;
 
@@ -106,7 +106,7 @@ pub fn read_units(path: &Path, opts: &ReadOptions) -> Result<Vec<Unit>> {
     match format {
         Format::Spans => read_span_text(path, &text),
         Format::Conll => read_conll_text(path, &text, opts.ignore_punct),
-        Format::Hipe => read_hipe_text(path, &text, &opts.columns),
+        Format::Hipe => super::hipe_file_units(path, &opts.columns),
     }
 }
 
@@ -345,210 +345,6 @@ pub fn read_conll_text(path: &Path, text: &str, ignore_punct: bool) -> Result<Ve
     Ok(units)
 }
 
-/// True for a comment line that starts a HIPE document (`# document_id = …`,
-/// `# hipe2022:document_id = …`).
-fn document_marker(line: &str) -> Option<String> {
-    let rest = line.strip_prefix('#')?.trim_start();
-    if rest.starts_with("document") || rest.starts_with("hipe2022:document_id") {
-        let id = match rest.split_once('=') {
-            Some((_, v)) => v.trim().to_string(),
-            None => String::new(),
-        };
-        Some(id)
-    } else {
-        None
-    }
-}
-
-/// Open span of one HIPE tag column.
-struct Open {
-    label: String,
-    begin: usize,
-    line: usize,
-}
-
-/// Reads HIPE TSV: a header line naming the columns, comment lines (`#`), one token per line.
-/// Each requested column is one annotation level, with IOB or IOBES tags.
-pub fn read_hipe_text(path: &Path, text: &str, columns: &[String]) -> Result<Vec<Unit>> {
-    let mut lines = text.lines().enumerate();
-    let header = loop {
-        match lines.next() {
-            None => return Ok(Vec::new()),
-            Some((_, l)) if l.trim().is_empty() || l.starts_with('#') => continue,
-            Some((i, l)) => break (i + 1, l),
-        }
-    };
-    let names: Vec<&str> = header
-        .1
-        .trim_end_matches(['\r', '\n'])
-        .split('\t')
-        .collect();
-    let token_col = names.iter().position(|&c| c == "TOKEN");
-    let mut cols = Vec::with_capacity(columns.len());
-    for c in columns {
-        match names.iter().position(|n| n == c) {
-            Some(i) => cols.push(i),
-            None => {
-                return Err(Error::input(
-                    path,
-                    header.0,
-                    format!(
-                        "expected a header with column '{c}'; columns are: {}",
-                        names.join(", ")
-                    ),
-                ))
-            }
-        }
-    }
-
-    let mut units: Vec<Unit> = Vec::new();
-    let mut cur = Unit {
-        id: String::new(),
-        line: header.0 + 1,
-        spans: Vec::new(),
-        span_lines: Vec::new(),
-        tokens: Some(Vec::new()),
-    };
-    let mut open: Vec<Option<Open>> = (0..cols.len()).map(|_| None).collect();
-
-    fn close(unit: &mut Unit, level: usize, open: &mut Option<Open>, last: usize) {
-        if let Some(o) = open.take() {
-            unit.spans
-                .push(Span::new(o.label, o.begin, last).at_level(level));
-            unit.span_lines.push(o.line);
-        }
-    }
-    fn finish(units: &mut Vec<Unit>, cur: &mut Unit, open: &mut [Option<Open>]) {
-        let n = cur.tokens.as_ref().map_or(0, Vec::len);
-        for (level, o) in open.iter_mut().enumerate() {
-            close(cur, level, o, n);
-        }
-        if n > 0 {
-            // Stable order: by begin, then level.
-            let mut order: Vec<usize> = (0..cur.spans.len()).collect();
-            order.sort_by_key(|&i| (cur.spans[i].begin, cur.spans[i].level));
-            cur.spans = order.iter().map(|&i| cur.spans[i].clone()).collect();
-            cur.span_lines = order.iter().map(|&i| cur.span_lines[i]).collect();
-            if cur.id.is_empty() {
-                cur.id = format!("d{}", units.len() + 1);
-            }
-            units.push(std::mem::replace(
-                cur,
-                Unit {
-                    id: String::new(),
-                    line: 0,
-                    spans: Vec::new(),
-                    span_lines: Vec::new(),
-                    tokens: Some(Vec::new()),
-                },
-            ));
-        }
-    }
-
-    for (i, raw) in lines {
-        let ln = i + 1;
-        let line = raw.trim_end_matches(['\r', '\n']);
-        if line.trim().is_empty() {
-            continue;
-        }
-        if line.starts_with('#') {
-            if let Some(id) = document_marker(line) {
-                finish(&mut units, &mut cur, &mut open);
-                cur.id = id;
-                cur.line = ln;
-            }
-            continue;
-        }
-        let fields: Vec<&str> = line.split('\t').collect();
-        let toks = cur.tokens.get_or_insert_with(Vec::new);
-        if toks.is_empty() && cur.line == 0 {
-            cur.line = ln;
-        }
-        toks.push(
-            token_col
-                .and_then(|c| fields.get(c))
-                .copied()
-                .unwrap_or("")
-                .to_string(),
-        );
-        let idx = toks.len();
-        for (level, &c) in cols.iter().enumerate() {
-            let Some(tag) = fields.get(c).map(|t| t.trim()) else {
-                return Err(Error::input(
-                    path,
-                    ln,
-                    format!(
-                        "expected a value in column '{}' (field {}), the line has {} field(s)",
-                        columns[level],
-                        c + 1,
-                        fields.len()
-                    ),
-                ));
-            };
-            if matches!(tag, "O" | "_" | "" | "-") {
-                close(&mut cur, level, &mut open[level], idx - 1);
-                continue;
-            }
-            let Some((prefix, label)) = tag.split_once('-') else {
-                return Err(Error::input(
-                    path,
-                    ln,
-                    format!(
-                        "expected an IOB/IOBES tag (B-x, I-x, E-x, S-x or O) in column '{}', \
-                         found '{tag}'",
-                        columns[level]
-                    ),
-                ));
-            };
-            let same = open[level].as_ref().is_some_and(|o| o.label == label);
-            let start = |open: &mut Option<Open>| {
-                *open = Some(Open {
-                    label: label.to_string(),
-                    begin: idx,
-                    line: ln,
-                })
-            };
-            match prefix {
-                "B" => {
-                    close(&mut cur, level, &mut open[level], idx - 1);
-                    start(&mut open[level]);
-                }
-                "I" => {
-                    if !same {
-                        close(&mut cur, level, &mut open[level], idx - 1);
-                        start(&mut open[level]);
-                    }
-                }
-                "E" => {
-                    if !same {
-                        close(&mut cur, level, &mut open[level], idx - 1);
-                        start(&mut open[level]);
-                    }
-                    close(&mut cur, level, &mut open[level], idx);
-                }
-                "S" => {
-                    close(&mut cur, level, &mut open[level], idx - 1);
-                    start(&mut open[level]);
-                    close(&mut cur, level, &mut open[level], idx);
-                }
-                _ => {
-                    return Err(Error::input(
-                        path,
-                        ln,
-                        format!(
-                            "expected an IOB/IOBES tag (B-x, I-x, E-x, S-x or O) in column '{}', \
-                             found '{tag}'",
-                            columns[level]
-                        ),
-                    ))
-                }
-            }
-        }
-    }
-    finish(&mut units, &mut cur, &mut open);
-    Ok(units)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -603,31 +399,5 @@ mod tests {
         let text = "a X B-NP\nb X I-NP\n, $, I-NP\n. $. B-NP\n";
         let u = read_conll_text(p(), text, true).unwrap();
         assert_eq!(u[0].spans, vec![Span::new("NP", 1, 2)]);
-    }
-
-    #[test]
-    fn hipe_documents_and_iobes() {
-        let text = "TOKEN\tNE-COARSE-LIT\tNE-NESTED\n# hipe2022:document_id = A\nx\tB-loc\tO\ny\tI-loc\tS-pers\nz\tO\tO\n\
-                    # hipe2022:document_id = B\nw\tS-org\tO\nv\tI-org\tO\n";
-        let cols = vec!["NE-COARSE-LIT".to_string(), "NE-NESTED".to_string()];
-        let u = read_hipe_text(p(), text, &cols).unwrap();
-        assert_eq!(u.len(), 2);
-        assert_eq!(u[0].id, "A");
-        assert_eq!(
-            u[0].spans,
-            vec![Span::new("loc", 1, 2), Span::new("pers", 2, 2).at_level(1)]
-        );
-        assert_eq!(
-            u[1].spans,
-            vec![Span::new("org", 1, 1), Span::new("org", 2, 2)]
-        );
-        assert_eq!(u[1].span_lines, vec![7, 8]);
-    }
-
-    #[test]
-    fn hipe_missing_column_is_an_input_error() {
-        let e =
-            read_hipe_text(p(), "TOKEN\tMISC\nx\t_\n", &["NE-COARSE-LIT".to_string()]).unwrap_err();
-        assert!(e.to_string().contains("NE-COARSE-LIT"));
     }
 }
