@@ -163,33 +163,48 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
     for line in lines {
         let content = line.trim_end_matches(['\n', '\r']);
         let ending = &line[content.len()..];
-        let first = content.split('\t').next().unwrap_or("");
-        if first.is_empty() || first.starts_with('#') {
+        if content.is_empty() || content.starts_with('\t') || content.starts_with('#') {
             out.push_str(line);
             continue;
         }
-        let fields: Vec<&str> = content.split('\t').collect();
-        let get = |c: Option<usize>| c.and_then(|c| fields.get(c).copied());
-        // Fast path: nothing to change on this line.
-        let is_time = opts.norm_time && get(ne).is_some_and(|v| v.contains("time"));
+        // Fast path: look at the three cells that matter without splitting the whole line.
+        let need = [lit, meto, ne].into_iter().flatten().max().unwrap_or(0);
+        let mut picked: [Option<&str>; 3] = [None; 3];
+        let mut n_fields = 0;
+        let bytes = content.as_bytes();
+        let mut start = 0;
+        while n_fields <= need {
+            let end = bytes[start..]
+                .iter()
+                .position(|&b| b == b'\t')
+                .map_or(bytes.len(), |p| start + p);
+            for (slot, col) in picked.iter_mut().zip([lit, meto, ne]) {
+                if col == Some(n_fields) {
+                    // Tabs are ASCII: both ends are character boundaries.
+                    *slot = Some(&content[start..end]);
+                }
+            }
+            n_fields += 1;
+            if end == bytes.len() {
+                break;
+            }
+            start = end + 1;
+        }
+        let [lit_v, meto_v, ne_v] = picked;
+        let is_time = opts.norm_time && ne_v.is_some_and(|v| v.contains("time"));
         let maps = |v: Option<&str>| match (&opts.map, v) {
             (Some(map), Some(v)) => v.split('|').any(|c| map.contains_key(c)),
             _ => false,
         };
-        if !is_time
-            && !opts.union_interleave
-            && !maps(get(lit))
-            && !maps(get(meto))
-            && fields.len() > [lit, meto, ne].into_iter().flatten().max().unwrap_or(0)
-        {
+        if !is_time && !opts.union_interleave && !maps(lit_v) && !maps(meto_v) && n_fields > need {
             out.push_str(line);
             continue;
         }
+        let fields: Vec<&str> = content.split('\t').collect();
         let mut cells: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
-        let need = [lit, meto, ne].into_iter().flatten().max().unwrap_or(0) + 1;
-        if cells.len() < need {
+        if cells.len() <= need {
             // pandas fills missing link and NE cells with "".
-            cells.resize(need, String::new());
+            cells.resize(need + 1, String::new());
         }
         if let Some(map) = &opts.map {
             for c in [lit, meto].into_iter().flatten() {

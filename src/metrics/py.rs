@@ -36,10 +36,20 @@ impl PyNum {
 
     /// `repr()` of the value (`null` for None), as `json.dump` writes it.
     pub fn json(self) -> String {
+        let mut s = String::new();
+        self.push_json(&mut s);
+        s
+    }
+
+    /// Appends what [`PyNum::json`] returns.
+    pub fn push_json(self, out: &mut String) {
+        use std::fmt::Write;
         match self {
-            PyNum::Int(i) => i.to_string(),
-            PyNum::Float(f) => py_float_repr(f),
-            PyNum::None => "null".to_string(),
+            PyNum::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            PyNum::Float(f) => push_py_float(out, f),
+            PyNum::None => out.push_str("null"),
         }
     }
 }
@@ -61,6 +71,22 @@ pub fn round3_repr(x: f64) -> String {
         return s;
     }
     s
+}
+
+/// Appends Python's `repr(float)` of `x` to `out` without allocating in the common case
+/// (magnitudes in [1e-4, 1e16), where Rust's shortest round-trip `Display` has the same digits).
+pub fn push_py_float(out: &mut String, x: f64) {
+    use std::fmt::Write;
+    let a = x.abs();
+    if x.is_finite() && x != 0.0 && (1e-4..1e16).contains(&a) {
+        let start = out.len();
+        let _ = write!(out, "{x}");
+        if !out[start..].contains('.') {
+            out.push_str(".0");
+        }
+    } else {
+        out.push_str(&py_float_repr(x));
+    }
 }
 
 /// Python's `repr(float)`: shortest round-trip digits, fixed notation for exponents in
@@ -184,6 +210,28 @@ mod tests {
         assert_eq!(py_float_repr(1.5e16), "1.5e+16");
         assert_eq!(py_float_repr(123.0), "123.0");
         assert_eq!(py_float_repr(1.1), "1.1");
+    }
+
+    #[test]
+    fn fast_path_agrees_with_the_general_repr() {
+        for x in [
+            0.8666666666666667,
+            1.0,
+            0.1,
+            1e-4,
+            0.00012,
+            123.0,
+            1e15,
+            9.999e15,
+            0.5,
+            2.0 / 3.0,
+        ] {
+            let mut s = String::new();
+            push_py_float(&mut s, x);
+            assert_eq!(s, py_float_repr(x), "{x}");
+        }
+        assert_eq!(py_float_repr(1e-4), "0.0001");
+        assert_eq!(py_float_repr(1e15), "1000000000000000.0");
     }
 
     #[test]

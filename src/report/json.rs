@@ -53,6 +53,13 @@ impl Json {
 
 fn write_str(s: &str, out: &mut String) {
     out.push('"');
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -63,9 +70,10 @@ fn write_str(s: &str, out: &mut String) {
             '\u{08}' => out.push_str("\\b"),
             '\u{0c}' => out.push_str("\\f"),
             c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
+                use std::fmt::Write;
                 let mut buf = [0u16; 2];
                 for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04x}"));
+                    let _ = write!(out, "\\u{unit:04x}");
                 }
             }
             c => out.push(c),
@@ -76,7 +84,7 @@ fn write_str(s: &str, out: &mut String) {
 
 fn write_value(v: &Json, depth: usize, out: &mut String) {
     match v {
-        Json::Num(n) => out.push_str(&n.json()),
+        Json::Num(n) => n.push_json(out),
         Json::Str(s) => write_str(s, out),
         Json::Obj(items) => {
             if items.is_empty() {
