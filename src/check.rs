@@ -428,8 +428,7 @@ pub fn check_bytes(
     }
 
     let mut findings = f.list;
-    findings
-        .sort_by(|a, b| (a.severity, a.line > 0, a.line).cmp(&(b.severity, b.line > 0, b.line)));
+    findings.sort_by_key(|f| (f.severity, f.line > 0, f.line));
     Ok(CheckReport {
         gold: gold_path.to_path_buf(),
         run: pred_path.to_path_buf(),
@@ -483,8 +482,17 @@ fn lexical(
                 path,
                 line,
                 None,
-                || format!("invalid UTF-8 at byte offset {at}"),
-                || "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)".into(),
+                || {
+                    if bytes.starts_with(&[0xff, 0xfe]) || bytes.starts_with(&[0xfe, 0xff]) {
+                        "the file is UTF-16 encoded; HIPE TSV files must be UTF-8".into()
+                    } else {
+                        format!("invalid UTF-8 at byte offset {at}; HIPE TSV files must be UTF-8")
+                    }
+                },
+                || {
+                    "save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`, or `-f utf-16`)"
+                        .into()
+                },
             );
             return;
         }
@@ -561,6 +569,19 @@ fn lexical(
                     snippet(&gold.columns.join("<TAB>"))
                 )
             },
+        );
+        return;
+    }
+    if columns.len() == 1 && gold.columns.len() > 1 && header.contains(' ') {
+        f.add(
+            Severity::Error,
+            "header",
+            "",
+            path,
+            1,
+            None,
+            || "the header has a single column with spaces in it: columns are separated by spaces, not tabs".into(),
+            || "separate columns with one tab character".into(),
         );
         return;
     }

@@ -99,6 +99,9 @@ impl Unit {
 pub fn read_units(path: &Path, opts: &ReadOptions) -> Result<Vec<Unit>> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Error::input(path, 0, format!("cannot read file: {e}")))?;
+    if text.trim().is_empty() {
+        return Err(Error::input(path, 0, "the file is empty"));
+    }
     let format = match opts.format {
         Some(f) => f,
         None => detect_format(path, &text)?,
@@ -460,6 +463,17 @@ pub fn read_hipe_text(path: &Path, text: &str, columns: &[String]) -> Result<Vec
             continue;
         }
         let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() > names.len() && fields[names.len()..].iter().any(|f| !f.is_empty()) {
+            return Err(Error::input(
+                path,
+                ln,
+                format!(
+                    "{} cells but the header has {} columns; remove the extra cells (a tab inside a token splits the row)",
+                    fields.len(),
+                    names.len()
+                ),
+            ));
+        }
         let toks = cur.tokens.get_or_insert_with(Vec::new);
         if toks.is_empty() && cur.line == 0 {
             cur.line = ln;

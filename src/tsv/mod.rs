@@ -250,6 +250,12 @@ impl<'a> Parser<'a> {
                 "empty file or empty first line; expected a header line like TOKEN<TAB>NE-COARSE-LIT<TAB>…",
             ));
         }
+        if header.contains('\r') {
+            return Err(self.err(
+                1,
+                "the header line holds a carriage return: lines end with a bare CR (old Mac style); convert line ends to LF",
+            ));
+        }
         self.columns = header.split('\t').map(|s| s.to_string()).collect();
         if self.columns[0].starts_with('#') {
             return Err(self.err(
