@@ -978,7 +978,7 @@ fn check_tag(
     // `I-X` (or `E-X`) must continue an entity of type X.
     if prefix == Some(b'I') || prefix == Some(b'E') {
         let ty = &v[2..];
-        let continues = prev.len() > 2 && &prev[2..] == ty && matches!(&prev[..2], "B-" | "I-");
+        let continues = prev.strip_prefix("B-").or_else(|| prev.strip_prefix("I-")) == Some(ty);
         if !continues {
             f.add(
                 Severity::Note,
