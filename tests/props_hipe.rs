@@ -42,9 +42,10 @@ fn evaluated(sp: &Spans, tags: &BTreeSet<String>, any_alt: bool) -> u64 {
         .count() as u64
 }
 
-fn seqs(
-    max: usize,
-) -> impl Strategy<Value = (Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>, Vec<bool>)> {
+/// Gold tags and links, run tags and links, and which run tokens differ in text.
+type Columns = (Vec<usize>, Vec<usize>, Vec<usize>, Vec<usize>, Vec<bool>);
+
+fn seqs(max: usize) -> impl Strategy<Value = Columns> {
     (1..max).prop_flat_map(|n| {
         (
             prop::collection::vec(0..TAGS.len(), n),
