@@ -232,3 +232,47 @@ fn regressions_found_by_fuzzing() {
         );
     }
 }
+
+/// Campaign files, QID maps and option values: mutated, they must give a value or a typed
+/// error.
+#[test]
+fn mutated_configs_and_option_values_never_panic() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seeds: Vec<Vec<u8>> = std::fs::read_dir(root.join("presets"))
+        .expect("presets")
+        .flatten()
+        .map(|e| std::fs::read(e.path()).expect("preset"))
+        .collect();
+    seeds.push(b"Main\tAlt1\tAlt2\nQ1\tQ11\tQ12\nQ2\tQ21\t\n".to_vec());
+    seeds.push(b"LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN".to_vec());
+    seeds.push(b"1900-1950,1950/01/01-2000/12/31".to_vec());
+    seeds.push(b"0.0-0.1,0.1-1.0".to_vec());
+    seeds.push(b"{team}_bundle{bundle}_{dataset}_{lang}_{run}.tsv".to_vec());
+    let mut rng = Rng(0x00c0_ffee_0bad_cafe);
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut failures = Vec::new();
+    for i in 0..4000 {
+        let base = &seeds[rng.below(seeds.len())];
+        let bytes = mutate(&mut rng, base);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            let p = Path::new("x.toml");
+            let _ = fairscore::campaign::Campaign::from_toml(&text, p);
+            let _ = fairscore::normalize::parse_map(p, &text);
+            let _ = fair::parse_weights(&text);
+            let _ = fairscore::score::parse_time_periods(&text);
+            let _ = fairscore::score::parse_noise_levels(&text);
+            let _ = fairscore::campaign::config::pieces(&text);
+            let _ = fairscore::campaign::config::fill(&text, &[("team", "t"), ("lang", "de")]);
+        }));
+        if r.is_err() {
+            failures.push(format!("iteration {i}: {text:?}"));
+            if failures.len() >= 3 {
+                break;
+            }
+        }
+    }
+    std::panic::set_hook(hook);
+    assert!(failures.is_empty(), "panics:\n{}", failures.join("\n"));
+}
