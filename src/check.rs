@@ -370,6 +370,8 @@ pub fn check_bytes(
             }
         }
     }
+    // Tasks taken from --task or the bundle are meant to be attempted; inferred ones may not be.
+    let tasks_explicit = !tasks.is_empty();
     if tasks.is_empty() {
         tasks = [Task::NercCoarse, Task::NercFine, Task::Nel]
             .into_iter()
@@ -419,7 +421,7 @@ pub fn check_bytes(
         &gold,
         &gold_hash_rows,
         &checked,
-        &tasks,
+        (&tasks, tasks_explicit),
         opts.edition,
         &mut f,
     );
@@ -466,7 +468,7 @@ fn lexical(
     gold: &HipeFile,
     gold_hash_rows: &BTreeSet<String>,
     checked: &[(&'static str, Kind)],
-    tasks: &[Task],
+    (tasks, tasks_explicit): (&[Task], bool),
     edition: Edition,
     f: &mut Findings,
 ) {
@@ -856,14 +858,28 @@ fn lexical(
     if tokens > 0 {
         for &t in tasks {
             let cols: Vec<&str> = edition.columns(t).iter().map(|(c, _)| *c).collect();
-            let empty: Vec<&str> = cols.iter().copied().filter(|c| is_empty(c)).collect();
+            // Columns the gold leaves empty too have nothing to score either way.
+            let gold_has = |c: &str| {
+                gold.column(c).is_some_and(|gc| {
+                    (0..gold.n_tokens()).any(|t| !matches!(gold.cell(t, gc), "_" | "-" | "O"))
+                })
+            };
+            let empty: Vec<&str> = cols
+                .iter()
+                .copied()
+                .filter(|c| is_empty(c) && gold_has(c))
+                .collect();
             if empty.is_empty() {
                 continue;
             }
-            let all = empty.len() == cols.len();
+            let all = empty.len() == cols.iter().filter(|c| gold_has(c)).count();
             for col in empty {
                 f.add(
-                    if all { Severity::Warning } else { Severity::Note },
+                    if all && tasks_explicit {
+                        Severity::Warning
+                    } else {
+                        Severity::Note
+                    },
                     "empty-column",
                     "",
                     path,
@@ -1268,7 +1284,7 @@ fn structural(
                         path,
                         line,
                         Some(col),
-                        || "a token inside a linked entity has no link (`_`): the run's link object is cut there, so it cannot match the gold's".into(),
+                        || "a token inside a linked entity has no link (`_`): the run's link object ends before it, shorter than the entity (only an overlap, not a strict match, with a gold link over the whole entity)".into(),
                         || "give every token of an entity the entity's link".into(),
                     );
                 } else if starts && !matches!(gold.cell(g, gl), "_" | "-") {
