@@ -302,8 +302,8 @@ fn gold_parts(gold: &Path) -> (Option<String>, Option<String>) {
 /// that cannot be parsed, is an error (nothing can be checked); every problem of the run's
 /// content is a finding.
 pub fn check(gold: &Path, pred: &Path, opts: &CheckOptions) -> Result<CheckReport> {
-    let gold_bytes = std::fs::read(gold).map_err(|e| Error::input(gold, 0, tsv::io_reason(&e)))?;
-    let pred_bytes = std::fs::read(pred).map_err(|e| Error::input(pred, 0, tsv::io_reason(&e)))?;
+    let gold_bytes = crate::fsutil::read_input(gold)?;
+    let pred_bytes = crate::fsutil::read_input(pred)?;
     check_bytes(gold, &gold_bytes, pred, &pred_bytes, opts)
 }
 

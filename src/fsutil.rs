@@ -2,8 +2,43 @@
 //! so that an interrupted or failed run never leaves a truncated file beside good ones.
 
 use crate::{Error, Result};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Largest input file read (the TSV reader indexes cells with 32-bit offsets).
+pub const MAX_INPUT: u64 = 2 << 30;
+
+/// Reads an input file, with the error naming it. Device files (`/dev/zero`, a terminal) are
+/// refused and reading stops after [`MAX_INPUT`] bytes, so no input can hang fairscore or
+/// exhaust memory; pipes (`/dev/stdin`) are read.
+pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let fail = |e: std::io::Error| Error::input(path, 0, crate::tsv::io_reason(&e));
+    let meta = std::fs::metadata(path).map_err(fail)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let ft = meta.file_type();
+        if ft.is_char_device() || ft.is_block_device() || ft.is_socket() {
+            return Err(Error::input(
+                path,
+                0,
+                "a device or socket, expected a TSV file",
+            ));
+        }
+    }
+    if meta.is_dir() {
+        return Err(Error::input(path, 0, "is a directory, expected a TSV file"));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(MAX_INPUT) as usize);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut bytes))
+        .map_err(fail)?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(Error::input(path, 0, "file too large (over 2 GiB)"));
+    }
+    Ok(bytes)
+}
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same directory, then rename.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

@@ -263,3 +263,54 @@ fn outputs_are_byte_identical_across_runs() {
     }
     assert_eq!(outs[0], outs[1]);
 }
+
+#[cfg(unix)]
+#[test]
+fn device_files_are_refused_and_pipes_are_read() {
+    let gold = bad_inputs().join("gold.tsv");
+    let out = common::temp_dir("devices");
+    for dev in ["/dev/zero", "/dev/null"] {
+        for args in [
+            vec!["check", "--ref", s(&gold), "--skip-check", "--pred", dev],
+            vec![
+                "score",
+                "--ref",
+                dev,
+                "--pred",
+                s(&gold),
+                "--skip-check",
+                "-t",
+                "nel",
+                "-o",
+                s(&out),
+            ],
+            vec!["fair", "--target", dev, "--system", s(&gold)],
+            vec!["normalize", "-i", dev, "-o", &format!("{}/n.tsv", s(&out))],
+        ] {
+            let o = common::fairscore(&args);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(3), "{args:?}: {err}");
+            assert!(err.contains(dev) && err.contains("device"), "{err}");
+        }
+    }
+    // A run piped in through /dev/stdin is read like a file.
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .args([
+            "check",
+            "--ref",
+            s(&gold),
+            "--skip-check",
+            "--pred",
+            "/dev/stdin",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = std::fs::read(bad_inputs().join("iobes.tsv")).unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("IOBES tag"));
+}

@@ -97,8 +97,16 @@ impl Unit {
 
 /// Reads a file into units.
 pub fn read_units(path: &Path, opts: &ReadOptions) -> Result<Vec<Unit>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::input(path, 0, format!("cannot read file: {e}")))?;
+    let bytes = crate::fsutil::read_input(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::input(
+            path,
+            line,
+            format!("invalid UTF-8 (byte offset {at}); files must be UTF-8 encoded"),
+        )
+    })?;
     if text.trim().is_empty() {
         return Err(Error::input(path, 0, "the file is empty"));
     }

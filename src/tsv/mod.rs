@@ -119,7 +119,7 @@ pub struct HipeFile {
 impl HipeFile {
     /// Reads and parses a file.
     pub fn read(path: &Path, opts: &ReadOptions) -> Result<HipeFile> {
-        let bytes = std::fs::read(path).map_err(|e| Error::input(path, 0, io_reason(&e)))?;
+        let bytes = crate::fsutil::read_input(path)?;
         Self::parse(path, &bytes, opts)
     }
 
