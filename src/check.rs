@@ -335,8 +335,10 @@ pub fn check_bytes(
                     other => other.to_string(),
                 },
                 || {
-                    "the official scorer rejects such runs; `score --skip-check` scores it anyway"
-                        .into()
+                    format!(
+                        "rename the run (the official scorer rejects it; `score --skip-check` scores it anyway); is --hipe_edition {} right?",
+                        opts.edition.name()
+                    )
                 },
             ),
             Ok(stem) => {
