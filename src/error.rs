@@ -83,4 +83,14 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A value quoted for a message (as `{:?}`), cut to 60 characters so that a huge cell or line
+/// never floods a message.
+pub fn snippet(s: &str) -> String {
+    const MAX: usize = 60;
+    match s.char_indices().nth(MAX) {
+        None => format!("{s:?}"),
+        Some((i, _)) => format!("{:?}… ({} bytes)", &s[..i], s.len()),
+    }
+}
+
 pub type Result<T> = std::result::Result<T, Error>;

@@ -7,6 +7,7 @@
 //! counts into scores, and [`report`] writes them. [`campaign`] scores whole campaigns.
 
 pub mod campaign;
+pub mod check;
 pub mod error;
 pub mod fair;
 pub mod fsutil;

@@ -245,8 +245,7 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
 
 /// Reads, normalizes and returns a file's text.
 pub fn normalize_file(path: &Path, opts: &NormalizeOptions) -> Result<String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::input(path, 0, crate::tsv::io_reason(&e)))?;
+    let bytes = crate::fsutil::read_input(path)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()]
             .iter()

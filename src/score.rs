@@ -411,7 +411,7 @@ fn time_label(t: Option<(Date, Date)>) -> String {
 }
 
 /// The evaluated labels of a column (see `docs/metrics.md`).
-fn evaluation_tags(
+pub fn evaluation_tags(
     gold: &HipeFile,
     gcol: usize,
     pred: &HipeFile,

@@ -107,7 +107,15 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
         exclude: args.exclude.as_deref().map(list).unwrap_or_default(),
     };
     let report = fair::evaluate_files(&args.target, &args.system, &opts)?;
-    print!("{}", output::tables(&report));
+    {
+        // A closed stdout (e.g. `| head`) ends the tables early; it is not a failure (and
+        // `print!` would panic on it).
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        let _ = out
+            .write_all(output::tables(&report).as_bytes())
+            .and_then(|_| out.flush());
+    }
     if let Some(path) = &args.json {
         let text = serde_json::to_string_pretty(&output::to_json(&report))
             .map_err(|e| fairscore::Error::output(path, e.to_string()))?;

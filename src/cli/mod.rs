@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use fairscore::{Error, ErrorClass};
 
+mod check;
 mod fair;
 mod leaderboard;
 mod normalize;
@@ -29,6 +30,8 @@ struct Cli {
 enum Command {
     /// Score one run as the official HIPE scorer (same flags, same output files).
     Score(score::ScoreArgs),
+    /// Check a run against the gold before submitting (nothing is scored or written).
+    Check(check::CheckArgs),
     /// Normalize entity links for relaxed evaluation (as the official normalize_linking.py).
     Normalize(normalize::NormalizeArgs),
     /// Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files.
@@ -63,6 +66,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Score(args) => score::run(args),
         Command::Normalize(args) => normalize::run(args),
+        Command::Check(args) => check::run(args),
         Command::Fair(args) => fair::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
     };

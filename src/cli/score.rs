@@ -166,17 +166,23 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     for w in &out.warnings {
         eprintln!("fairscore: warning: {w}");
     }
+    // Everything is computed; write the outputs (and the log) together, all or none.
+    let tsv_path = args.outdir.join(&out.tsv_name);
+    let json_path = args.outdir.join(&out.json_name);
+    let mut log_text = out.warnings.join("\n");
+    if !log_text.is_empty() {
+        log_text.push('\n');
+    }
+    let mut files: Vec<(&std::path::Path, &[u8])> = vec![
+        (tsv_path.as_path(), out.tsv.as_bytes()),
+        (json_path.as_path(), out.json.as_bytes()),
+    ];
     if let Some(log) = &args.log {
-        let mut text = out.warnings.join("\n");
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        score::write_atomic(log, text.as_bytes())?;
+        files.push((log.as_path(), log_text.as_bytes()));
     }
-    score::write_atomic(&args.outdir.join(&out.tsv_name), out.tsv.as_bytes())?;
-    score::write_atomic(&args.outdir.join(&out.json_name), out.json.as_bytes())?;
     if let (Some(path), Some(text)) = (&args.errors, &out.errors) {
-        score::write_atomic(path, text.as_bytes())?;
+        files.push((path.as_path(), text.as_bytes()));
     }
+    fairscore::fsutil::write_atomic_all(&files)?;
     Ok(0)
 }

@@ -80,24 +80,22 @@ pub struct FairReport {
 /// HIPE reader and aligned as `score` aligns them (a run without document markers is cut into
 /// the gold's documents).
 pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Result<FairReport> {
+    // Each file is read once (it may be a pipe).
+    let t_text = read::read_text(target)?;
+    let s_text = read::read_text(system)?;
     let format = match opts.read.format {
         Some(f) => f,
-        None => {
-            let text = std::fs::read(target)
-                .map_err(|e| Error::input(target, 0, crate::tsv::io_reason(&e)))?;
-            read::detect_format(target, &String::from_utf8_lossy(&text))?
-        }
+        None => read::detect_format(target, &t_text)?,
     };
     let (t_units, s_units) = if format == Format::Hipe {
-        read_hipe_pair(target, system, &opts.read.columns)?
+        let ropts = crate::tsv::ReadOptions::default();
+        let gold = HipeFile::parse(target, t_text.as_bytes(), &ropts)?;
+        let run = HipeFile::parse(system, s_text.as_bytes(), &ropts)?;
+        hipe_pair_units(&gold, &run, &opts.read.columns)?
     } else {
-        let ro = ReadOptions {
-            format: Some(format),
-            ..opts.read.clone()
-        };
         (
-            read::read_units(target, &ro)?,
-            read::read_units(system, &ro)?,
+            read::units_from_text(target, &t_text, format, &opts.read)?,
+            read::units_from_text(system, &s_text, format, &opts.read)?,
         )
     };
     evaluate_units(target, t_units, system, s_units, opts)
@@ -161,27 +159,24 @@ fn hipe_units(file: &HipeFile, docs: &[Document], cols: &[usize]) -> Vec<Unit> {
         .collect()
 }
 
-/// The units of one HIPE file (its own documents).
-pub fn hipe_file_units(path: &Path, columns: &[String]) -> Result<Vec<Unit>> {
-    let file = HipeFile::read(path, &crate::tsv::ReadOptions::default())?;
+/// The units of one HIPE file's text (its own documents).
+pub fn hipe_text_units(path: &Path, text: &str, columns: &[String]) -> Result<Vec<Unit>> {
+    let file = HipeFile::parse(path, text.as_bytes(), &crate::tsv::ReadOptions::default())?;
     let cols = hipe_columns(&file, columns)?;
     Ok(hipe_units(&file, &file.docs, &cols))
 }
 
-/// The units of a HIPE gold (target) and run (system), aligned as `score` aligns them.
-pub fn read_hipe_pair(
-    target: &Path,
-    system: &Path,
+/// The units of a parsed HIPE gold and run, aligned as `score` aligns them.
+pub fn hipe_pair_units(
+    gold: &HipeFile,
+    run: &HipeFile,
     columns: &[String],
 ) -> Result<(Vec<Unit>, Vec<Unit>)> {
-    let ropts = crate::tsv::ReadOptions::default();
-    let gold = HipeFile::read(target, &ropts)?;
-    let run = HipeFile::read(system, &ropts)?;
-    let al = crate::tsv::align(&gold, &run)?;
-    let (gc, rc) = (hipe_columns(&gold, columns)?, hipe_columns(&run, columns)?);
+    let al = crate::tsv::align(gold, run)?;
+    let (gc, rc) = (hipe_columns(gold, columns)?, hipe_columns(run, columns)?);
     Ok((
-        hipe_units(&gold, &gold.docs, &gc),
-        hipe_units(&run, &al.pred_docs, &rc),
+        hipe_units(gold, &gold.docs, &gc),
+        hipe_units(run, &al.pred_docs, &rc),
     ))
 }
 

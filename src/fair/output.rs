@@ -11,7 +11,7 @@ use super::FairReport;
 use crate::matching::fair::{
     fair_prf, traditional_prf, ErrorType, FairCounts, LabelCounts, Prf, Weights,
 };
-use crate::{Error, Result};
+use crate::Result;
 
 fn prf_into(m: &mut Map<String, Value>, p: Prf) {
     m.insert("P".into(), json!(p.p));
@@ -270,5 +270,5 @@ pub fn errors_tsv(report: &FairReport) -> String {
 
 /// Writes text to a file, mapping failures to [`Error::output`].
 pub fn write_file(path: &Path, contents: &str) -> Result<()> {
-    std::fs::write(path, contents).map_err(|e| Error::output(path, e.to_string()))
+    crate::fsutil::write_atomic(path, contents.as_bytes())
 }

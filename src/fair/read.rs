@@ -4,7 +4,7 @@
 //! Every reader returns units (sentences for span and CoNLL files, documents for HIPE files)
 //! with their spans (1-based token indices), the file line each span starts on, and the token
 //! forms where the format has them. HIPE files are read by the project's HIPE reader
-//! ([`crate::tsv`]) in [`super::hipe_file_units`] and [`super::read_hipe_pair`].
+//! ([`crate::tsv`]) in [`super::hipe_text_units`] and [`super::hipe_pair_units`].
 
 use std::path::Path;
 
@@ -97,16 +97,44 @@ impl Unit {
 
 /// Reads a file into units.
 pub fn read_units(path: &Path, opts: &ReadOptions) -> Result<Vec<Unit>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::input(path, 0, format!("cannot read file: {e}")))?;
+    let text = read_text(path)?;
     let format = match opts.format {
         Some(f) => f,
         None => detect_format(path, &text)?,
     };
+    units_from_text(path, &text, format, opts)
+}
+
+/// Reads a whole input file as UTF-8 text (devices refused, size capped); an empty file is an
+/// error naming it.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = crate::fsutil::read_input(path)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+        Error::input(
+            path,
+            line,
+            format!("invalid UTF-8 (byte offset {at}); files must be UTF-8 encoded"),
+        )
+    })?;
+    if text.trim().is_empty() {
+        return Err(Error::input(path, 0, "the file is empty"));
+    }
+    Ok(text)
+}
+
+/// The units of a file's text in the given format.
+pub fn units_from_text(
+    path: &Path,
+    text: &str,
+    format: Format,
+    opts: &ReadOptions,
+) -> Result<Vec<Unit>> {
     match format {
-        Format::Spans => read_span_text(path, &text),
-        Format::Conll => read_conll_text(path, &text, opts.ignore_punct),
-        Format::Hipe => super::hipe_file_units(path, &opts.columns),
+        Format::Spans => read_span_text(path, text),
+        Format::Conll => read_conll_text(path, text, opts.ignore_punct),
+        Format::Hipe => super::hipe_text_units(path, text, &opts.columns),
     }
 }
 

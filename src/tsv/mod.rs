@@ -119,7 +119,7 @@ pub struct HipeFile {
 impl HipeFile {
     /// Reads and parses a file.
     pub fn read(path: &Path, opts: &ReadOptions) -> Result<HipeFile> {
-        let bytes = std::fs::read(path).map_err(|e| Error::input(path, 0, io_reason(&e)))?;
+        let bytes = crate::fsutil::read_input(path)?;
         Self::parse(path, &bytes, opts)
     }
 
@@ -248,6 +248,12 @@ impl<'a> Parser<'a> {
             return Err(self.err(
                 1,
                 "empty file or empty first line; expected a header line like TOKEN<TAB>NE-COARSE-LIT<TAB>…",
+            ));
+        }
+        if header.contains('\r') {
+            return Err(self.err(
+                1,
+                "the header line holds a carriage return: lines end with a bare CR (old Mac style); convert line ends to LF",
             ));
         }
         self.columns = header.split('\t').map(|s| s.to_string()).collect();
