@@ -120,26 +120,27 @@ impl HipeFile {
     /// Reads and parses a file.
     pub fn read(path: &Path, opts: &ReadOptions) -> Result<HipeFile> {
         let bytes = crate::fsutil::read_input(path)?;
-        Self::parse(path, &bytes, opts)
+        let text = String::from_utf8(bytes)
+            .map_err(|e| utf8_error(path, e.as_bytes(), &e.utf8_error()))?;
+        Self::parse_owned(path, text, opts)
     }
 
     /// Parses the bytes of a file; `path` is only used in messages and as the file's name.
     pub fn parse(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Result<HipeFile> {
-        let content = match std::str::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => {
-                let at = e.valid_up_to();
-                let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-                return Err(Error::input(
-                    path,
-                    line,
-                    format!(
-                        "invalid UTF-8 (byte offset {at}); HIPE TSV files must be UTF-8 encoded"
-                    ),
-                ));
-            }
-        };
-        Parser::new(path, opts).run(content)
+        let text = std::str::from_utf8(bytes).map_err(|e| utf8_error(path, bytes, &e))?;
+        Self::parse_owned(path, text.to_string(), opts)
+    }
+
+    /// Parses a file's text, keeping it as the cells' storage: unchanged cells point into it,
+    /// changed ones (upper-cased, IOBES, glued, missing) are appended after it.
+    fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<HipeFile> {
+        let mut parser = Parser::new(path, opts);
+        let mut file = parser.run(&text)?;
+        let extra = std::mem::take(&mut file.text);
+        let mut text = text;
+        text.push_str(&extra);
+        file.text = text;
+        Ok(file)
     }
 
     /// Index of a column by name.
@@ -165,6 +166,16 @@ impl HipeFile {
     }
 }
 
+fn utf8_error(path: &Path, bytes: &[u8], e: &std::str::Utf8Error) -> Error {
+    let at = e.valid_up_to();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    Error::input(
+        path,
+        line,
+        format!("invalid UTF-8 (byte offset {at}); HIPE TSV files must be UTF-8 encoded"),
+    )
+}
+
 pub(crate) fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "no such file".to_string(),
@@ -175,6 +186,11 @@ pub(crate) fn io_reason(e: &std::io::Error) -> String {
 }
 
 struct Parser<'a> {
+    /// Start and length of the file text: cells inside it are stored as offsets into it.
+    base: usize,
+    base_len: usize,
+    /// The cell holding `_` (missing cells), once made.
+    underscore: Option<Cell>,
     /// Per column, the previous raw value and its cell: runs of equal values (`O`, `_`) share
     /// one cell instead of being copied and upper-cased again.
     prev: Vec<(String, Option<Cell>)>,
@@ -201,6 +217,9 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     fn new(path: &'a Path, opts: &'a ReadOptions) -> Self {
         Parser {
+            base: 0,
+            base_len: 0,
+            underscore: None,
             prev: Vec::new(),
             path,
             opts,
@@ -232,12 +251,14 @@ impl<'a> Parser<'a> {
         Error::input(self.path, line, msg)
     }
 
-    fn run(mut self, content: &str) -> Result<HipeFile> {
+    fn run(&mut self, full: &str) -> Result<HipeFile> {
+        self.base = full.as_ptr() as usize;
+        self.base_len = full.len();
+        let content = full;
         let content = content.strip_prefix('\u{feff}').unwrap_or(content);
         if content.len() > u32::MAX as usize / 2 {
             return Err(self.err(0, "file too large (over 2 GiB)"));
         }
-        self.text.reserve(content.len());
         let mut lines = ByteSplit::new(content, b'\n').enumerate();
         // Header: the first line.
         let header = match lines.next() {
@@ -291,8 +312,7 @@ impl<'a> Parser<'a> {
         for (idx, raw) in lines {
             let lineno = idx + 1;
             let line = raw.strip_suffix('\r').unwrap_or(raw);
-            fields.clear();
-            fields.extend(ByteSplit::new(line, b'\t'));
+            split_tabs(line, &mut fields);
             let first = fields[0];
             if first.is_empty() {
                 continue;
@@ -335,12 +355,12 @@ impl<'a> Parser<'a> {
         }
         Ok(HipeFile {
             path: self.path.to_path_buf(),
-            columns: self.columns,
-            docs: self.docs,
-            tokens: self.tokens,
-            notices: self.notices,
-            text: self.text,
-            cells: self.cells,
+            columns: std::mem::take(&mut self.columns),
+            docs: std::mem::take(&mut self.docs),
+            tokens: std::mem::take(&mut self.tokens),
+            notices: std::mem::take(&mut self.notices),
+            text: std::mem::take(&mut self.text),
+            cells: std::mem::take(&mut self.cells),
         })
     }
 
@@ -394,8 +414,26 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Stores a cell: a slice of the file text by its offset, anything else appended to the
+    /// extra text (offsets after the file text).
     fn push_cell(&mut self, s: &str) {
-        let start = self.text.len() as u32;
+        let p = s.as_ptr() as usize;
+        let start = if p >= self.base && p + s.len() <= self.base + self.base_len && !s.is_empty() {
+            (p - self.base) as u32
+        } else {
+            let start = (self.base_len + self.text.len()) as u32;
+            self.text.push_str(s);
+            start
+        };
+        self.cells.push(Cell {
+            start,
+            len: s.len() as u32,
+        });
+    }
+
+    /// Stores a value that is not in the file text.
+    fn push_owned(&mut self, s: &str) {
+        let start = (self.base_len + self.text.len()) as u32;
         self.text.push_str(s);
         self.cells.push(Cell {
             start,
@@ -420,12 +458,30 @@ impl<'a> Parser<'a> {
         for col in 0..self.columns.len() {
             let raw: &str = match &glued {
                 Some(g) => match &g[col] {
+                    // Not in the file text: `push_cell` appends it.
                     Some(s) => s.as_str(),
                     None => fields.get(col).copied().unwrap_or("_"),
                 },
                 None => fields.get(col).copied().unwrap_or("_"),
             };
-            if !self.upper[col] {
+            if col >= fields.len() && glued.as_ref().is_none_or(|g| g[col].is_none()) {
+                let cell = match self.underscore {
+                    Some(c) => c,
+                    None => {
+                        self.push_owned("_");
+                        let c = self.cells[self.cells.len() - 1];
+                        self.underscore = Some(c);
+                        self.cells.pop();
+                        c
+                    }
+                };
+                self.cells.push(cell);
+                continue;
+            }
+            let changes = self.upper[col]
+                && (raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80)
+                    || (self.ne[col] && (raw.starts_with("S-") || raw.starts_with("E-"))));
+            if !changes {
                 self.push_cell(raw);
                 continue;
             }
@@ -463,7 +519,7 @@ impl<'a> Parser<'a> {
                     value = std::borrow::Cow::Owned(c);
                 }
             }
-            self.push_cell(&value);
+            self.push_owned(&value);
             if glued.is_none() {
                 if self.prev.len() < self.columns.len() {
                     self.prev.resize(self.columns.len(), (String::new(), None));
@@ -529,7 +585,23 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Splits on one ASCII byte; faster than `str::split(char)` for the short fields of TSV lines.
+/// Splits a line into its tab-separated fields (a plain byte loop: fields are short).
+#[inline]
+fn split_tabs<'a>(line: &'a str, fields: &mut Vec<&'a str>) {
+    fields.clear();
+    let bytes = line.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\t' {
+            // Tabs are ASCII: both ends are character boundaries.
+            fields.push(&line[start..i]);
+            start = i + 1;
+        }
+    }
+    fields.push(&line[start..]);
+}
+
+/// Splits on one ASCII byte with memchr (used for lines).
 struct ByteSplit<'a> {
     rest: Option<&'a str>,
     sep: u8,
@@ -547,7 +619,7 @@ impl<'a> Iterator for ByteSplit<'a> {
     #[inline]
     fn next(&mut self) -> Option<&'a str> {
         let s = self.rest?;
-        match s.bytes().position(|b| b == self.sep) {
+        match memchr::memchr(self.sep, s.as_bytes()) {
             Some(i) => {
                 // `sep` is ASCII, so both sides are on character boundaries.
                 self.rest = Some(&s[i + 1..]);
