@@ -20,7 +20,11 @@ fn shared() -> Option<PathBuf> {
     if p.is_dir() {
         Some(p)
     } else {
-        println!("skipped: ../shared absent");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "fair_reference: skipped: ../shared absent"
+        );
         None
     }
 }

@@ -15,7 +15,11 @@ use fairscore::campaign::{
 fn hipe2022() -> Option<PathBuf> {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
     if !shared.is_dir() {
-        println!("skipped: ../shared absent");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "leaderboard_official: skipped: ../shared absent"
+        );
         return None;
     }
     Some(shared.join("data/hipe2022"))

@@ -11,9 +11,19 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!("{test}: skipped: ../shared absent");
+        skip_notice(test);
         None
     }
+}
+
+/// Says that a test skipped, on the real stderr: the test harness captures `println!`, so the
+/// notice would otherwise only show for failing tests.
+pub fn skip_notice(test: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "{test}: skipped: ../shared absent"
+    );
 }
 
 /// A fresh empty directory under the target dir.
