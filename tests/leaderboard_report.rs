@@ -325,3 +325,68 @@ fn real_scorer_scores_a_small_campaign_with_fair_regime() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// The hipe-2022 preset covers every dataset of the campaign: a run of a dataset the shared
+/// data does not have (letemps) is found, scored and ranked; datasets without gold or runs get
+/// no ranking files and no section.
+#[test]
+fn preset_covers_every_hipe2022_dataset() {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (root, dirs) = setup("board-letemps", &[]);
+    let gold = std::fs::read(manifest.join("reference_runs/HIPE-2022-demo-test-en.tsv")).unwrap();
+    let run = std::fs::read(manifest.join("reference_runs/demo_bundle4_newseye_en_1.tsv")).unwrap();
+    std::fs::write(dirs.gold.join("HIPE-2022-v2.1-letemps-test-fr.tsv"), &gold).unwrap();
+    std::fs::write(dirs.runs.join("demo_bundle4_letemps_fr_1.tsv"), &run).unwrap();
+    std::fs::write(
+        dirs.resources.join("tagset-hipe2022-all.txt"),
+        "loc\norg\npers\n",
+    )
+    .unwrap();
+    for map in [
+        "ajmc-alternatives-QID-mapping-ID-mapping.tsv",
+        "historico-fuzzy-QID-mapping-ID-mapping.tsv",
+    ] {
+        std::fs::write(dirs.resources.join(map), "Main\tAlternatives\n").unwrap();
+    }
+    let status = Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .arg("leaderboard")
+        .args(["--gold-dir", dirs.gold.to_str().unwrap()])
+        .args(["--runs-dir", dirs.runs.to_str().unwrap()])
+        .args(["--resources", dirs.resources.to_str().unwrap()])
+        .args([
+            "--outdir",
+            dirs.outdir.to_str().unwrap(),
+            "--preset",
+            "hipe-2022",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&status.stderr);
+    assert_eq!(status.status.code(), Some(0), "{stderr}");
+    let mut rankings: Vec<String> = std::fs::read_dir(dirs.outdir.join("rankings"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    rankings.sort();
+    assert_eq!(rankings.len(), 8, "{rankings:?}");
+    assert!(
+        rankings
+            .iter()
+            .all(|r| r.starts_with("ranking-letemps-fr-")),
+        "{rankings:?}"
+    );
+    let coarse = std::fs::read_to_string(
+        dirs.outdir
+            .join("rankings/ranking-letemps-fr-coarse-micro-fuzzy-all.tsv"),
+    )
+    .unwrap();
+    assert!(coarse.contains("demo_bundle4_letemps_fr_1\tNE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL\tALL\t0.4\t0.4\t0.4\t2\t3\t3"), "{coarse}");
+    let html = std::fs::read_to_string(dirs.outdir.join("index.html")).unwrap();
+    assert!(html.contains("letemps"));
+    assert!(
+        !html.contains("sonar"),
+        "no section for datasets without gold or runs"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -120,6 +120,14 @@ pub fn build_boards(cfg: &Campaign, report: &CampaignReport) -> Vec<Section> {
     let mut sections = Vec::new();
     for (dataset, ds) in &cfg.datasets {
         for lang in &ds.languages {
+            // Only what is evaluated here: a ranking was written for it (gold or runs present).
+            if !report
+                .rankings
+                .iter()
+                .any(|r| &r.dataset == dataset && &r.lang == lang)
+            {
+                continue;
+            }
             let runs: Vec<&ScoredRun> = report
                 .scored
                 .iter()

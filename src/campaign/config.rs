@@ -255,7 +255,7 @@ impl Campaign {
     /// Gold file name of an output for a dataset and language.
     pub fn gold_file(&self, output: &TaskSpec, dataset: &str, lang: &str) -> String {
         let pattern = output.gold_pattern.as_deref().unwrap_or(&self.gold_pattern);
-        fill(pattern, &[("dataset", dataset), ("lang", lang)])
+        fill_gold(pattern, dataset, lang)
     }
 
     /// Tagset file name of an output, if any.
@@ -265,6 +265,11 @@ impl Campaign {
             Some(t) => Some(t),
         }
     }
+}
+
+/// A gold file name from a gold pattern.
+pub fn fill_gold(pattern: &str, dataset: &str, lang: &str) -> String {
+    fill(pattern, &[("dataset", dataset), ("lang", lang)])
 }
 
 /// The pieces of a pattern: literal text and `{name}` placeholders, in order.

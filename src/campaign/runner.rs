@@ -191,7 +191,7 @@ pub fn run_campaign_with(
         }
     }
 
-    let rankings = write_rankings(cfg, &scored, &dirs.outdir.join("rankings"))?;
+    let rankings = write_rankings(cfg, dirs, &scored, &failed, &dirs.outdir.join("rankings"))?;
     let report = CampaignReport {
         campaign: cfg.name.clone(),
         edition: cfg.edition.clone(),
@@ -297,11 +297,29 @@ fn check_resources(cfg: &Campaign, resources: &Path) -> Result<()> {
     Ok(())
 }
 
-fn write_rankings(cfg: &Campaign, scored: &[ScoredRun], dir: &Path) -> Result<Vec<RankingFile>> {
+/// Ranking files for every dataset and language of the campaign that is evaluated here: its
+/// gold file is present, or some run was submitted for it. (A preset names every dataset of
+/// its campaign; a gold directory may hold only some of them.)
+fn write_rankings(
+    cfg: &Campaign,
+    dirs: &CampaignDirs,
+    scored: &[ScoredRun],
+    failed: &[FailedRun],
+    dir: &Path,
+) -> Result<Vec<RankingFile>> {
     create_dir(dir)?;
     let mut files = Vec::new();
     for (dataset, ds) in &cfg.datasets {
         for lang in &ds.languages {
+            let gold = crate::campaign::config::fill_gold(&cfg.gold_pattern, dataset, lang);
+            let submitted = scored
+                .iter()
+                .map(|s| &s.run)
+                .chain(failed.iter().map(|f| &f.run))
+                .any(|r| &r.dataset == dataset && &r.lang == lang);
+            if !submitted && !dirs.gold.join(&gold).is_file() {
+                continue;
+            }
             let inputs: Vec<RankingInput<'_>> = scored
                 .iter()
                 .filter(|s| &s.run.dataset == dataset && &s.run.lang == lang)
