@@ -862,7 +862,7 @@ pub fn score_files(
     let times: Vec<Option<(Date, Date)>> = std::iter::once(None)
         .chain(opts.time_periods.iter().copied().map(Some))
         .collect();
-    let n_bests: Vec<usize> = if opts.task == Task::Nel {
+    let n_bests: Vec<usize> = if opts.task == Task::Nel && !opts.n_best.is_empty() {
         opts.n_best.clone()
     } else {
         vec![1]

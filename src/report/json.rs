@@ -28,10 +28,13 @@ impl Json {
         }
     }
 
-    /// The object at `key`, created empty if absent.
+    /// The object at `key`, created empty if absent (a non-object becomes an empty object).
     pub fn entry(&mut self, key: &str) -> &mut Json {
+        if !matches!(self, Json::Obj(_)) {
+            *self = Json::obj();
+        }
         let Json::Obj(items) = self else {
-            unreachable!("entry() on a non-object")
+            return self;
         };
         let pos = match items.iter().position(|(k, _)| k == key) {
             Some(p) => p,
