@@ -493,33 +493,45 @@ impl<'a> Parser<'a> {
                     }
                 }
             }
-            let needs_upper = raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80);
-            let mut value: std::borrow::Cow<str> = if needs_upper {
-                std::borrow::Cow::Owned(raw.to_uppercase())
-            } else {
-                std::borrow::Cow::Borrowed(raw)
+            let iobes = self.ne[col] && {
+                let b = raw.as_bytes();
+                b.len() >= 2 && b[1] == b'-' && matches!(b[0], b'S' | b'E' | b's' | b'e')
             };
-            if self.ne[col] {
-                let converted = if let Some(rest) = value.strip_prefix("S-") {
-                    Some(format!("B-{rest}"))
-                } else {
-                    value.strip_prefix("E-").map(|rest| format!("I-{rest}"))
-                };
-                if let Some(c) = converted {
-                    if !self.iobes_noted {
-                        self.iobes_noted = true;
-                        self.notices.push(Notice {
-                            line: lineno,
-                            message: format!(
-                                "IOBES tag {:?} in column {}: read as IOB (S- as B-, E- as I-)",
-                                value, self.columns[col]
-                            ),
-                        });
-                    }
-                    value = std::borrow::Cow::Owned(c);
-                }
+            if iobes && !self.iobes_noted {
+                self.iobes_noted = true;
+                self.notices.push(Notice {
+                    line: lineno,
+                    message: format!(
+                        "IOBES tag {:?} in column {}: read as IOB (S- as B-, E- as I-)",
+                        raw.to_uppercase(),
+                        self.columns[col]
+                    ),
+                });
             }
-            self.push_owned(&value);
+            if raw.is_ascii() {
+                // Upper-case straight into the arena, IOBES prefix mapped on the way.
+                let start = (self.base_len + self.text.len()) as u32;
+                for (i, &b) in raw.as_bytes().iter().enumerate() {
+                    let u = match (i, b.to_ascii_uppercase()) {
+                        (0, b'S') if iobes => b'B',
+                        (0, b'E') if iobes => b'I',
+                        (_, u) => u,
+                    };
+                    self.text.push(u as char);
+                }
+                self.cells.push(Cell {
+                    start,
+                    len: raw.len() as u32,
+                });
+            } else {
+                let mut value = raw.to_uppercase();
+                if iobes {
+                    // The prefix is ASCII (checked above): swap its first byte.
+                    let first = if value.starts_with('S') { "B" } else { "I" };
+                    value.replace_range(..1, first);
+                }
+                self.push_owned(&value);
+            }
             if glued.is_none() {
                 if self.prev.len() < self.columns.len() {
                     self.prev.resize(self.columns.len(), (String::new(), None));
