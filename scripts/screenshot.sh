@@ -4,8 +4,8 @@
 #
 #   scripts/screenshot.sh [PAGE] [OUT.png] [WIDTHxHEIGHT]
 #
-# PAGE defaults to out/board/index.html; when it is absent the page is made first with
-# `fairscore leaderboard --replay` on ../shared/data/hipe2022 (official per-run outputs).
+# PAGE defaults to out/board/index.html; when it is absent the page is made first by scoring
+# ../shared/data/hipe2022 with `fairscore leaderboard`.
 # Example, phone size: scripts/screenshot.sh out/board/index.html phone.png 390x1600
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,7 @@ if [ ! -f "$page" ]; then
   cargo build --release --quiet
   ./target/release/fairscore leaderboard --quiet \
     --gold-dir "$data/gold" --runs-dir "$data/submissions" --resources "$data/resources" \
-    --outdir "$(dirname "$page")" --replay "$data/official"
+    --outdir "$(dirname "$page")"
 fi
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 [ -n "$browser" ] || { echo "screenshot: no chromium (apt-get install -y chromium)" >&2; exit 2; }
