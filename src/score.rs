@@ -469,14 +469,13 @@ fn column_index(f: &HipeFile, name: &str, other: &HipeFile) -> Result<usize> {
     })
 }
 
-struct ColumnSpec<'f> {
+struct ColumnSpec {
     name: &'static str,
     g: usize,
     p: usize,
     /// NE columns bounding the links (NEL, unless --original_nel).
     ne: Option<(usize, usize)>,
     tags: BTreeSet<String>,
-    _f: std::marker::PhantomData<&'f ()>,
 }
 
 /// What varies between the evaluations of one column.
@@ -744,7 +743,6 @@ pub fn evaluate_one(
         p,
         ne: None,
         tags: evaluation_tags(gold, g, pred, p, task, tagset),
-        _f: std::marker::PhantomData,
     };
     let params = EvalParams {
         task,
@@ -852,7 +850,6 @@ pub fn score_files(
             p,
             ne,
             tags,
-            _f: std::marker::PhantomData,
         });
     }
 
