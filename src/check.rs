@@ -1059,6 +1059,14 @@ fn check_link(f: &mut Findings, path: &Path, line: usize, col: &str, raw: &str, 
     }
 }
 
+/// The line and message of an error, for a finding (the file is the finding's own).
+fn line_and_message(e: Error) -> (usize, String) {
+    match e {
+        Error::Input { line, message, .. } => (line, message),
+        other => (0, other.to_string()),
+    }
+}
+
 /// The pass that uses the scorer's own reader and alignment: documents, tokens, labels.
 fn structural(
     gold: &HipeFile,
@@ -1071,10 +1079,7 @@ fn structural(
     let pred = match HipeFile::parse(path, bytes, &ReadOptions::default()) {
         Ok(p) => p,
         Err(e) => {
-            let (line, msg) = match e {
-                Error::Input { line, message, .. } => (line, message),
-                other => (0, other.to_string()),
-            };
+            let (line, msg) = line_and_message(e);
             f.add(
                 Severity::Error,
                 "unreadable",
@@ -1105,10 +1110,7 @@ fn structural(
     let al = match tsv::align(gold, &pred) {
         Ok(a) => a,
         Err(e) => {
-            let (line, msg) = match e {
-                Error::Input { line, message, .. } => (line, message),
-                other => (0, other.to_string()),
-            };
+            let (line, msg) = line_and_message(e);
             f.add(
                 Severity::Error,
                 "alignment",

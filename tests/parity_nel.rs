@@ -40,15 +40,8 @@ fn hipe2022_official_nel_outputs_are_reproduced() {
     let official = data.join("hipe2022/official");
     let out = temp_dir("parity2022nel");
     let norm = temp_dir("parity2022nel_norm");
-    let (mut files, mut identical, mut failures) = (0, 0, Vec::new());
+    let mut parity = Parity::default();
     let mut relaxed_one_step = 0;
-    let mut tally = |r: Result<(usize, usize), String>, failures: &mut Vec<String>| match r {
-        Ok((n, k)) => {
-            files += n;
-            identical += k;
-        }
-        Err(e) => failures.push(e),
-    };
     for run in runs_with(&official, "_nel.tsv") {
         let p: Vec<&str> = run.split('_').collect();
         let gold = format!("hipe2022/gold/HIPE-2022-v2.1-{}-test-{}.tsv", p[2], p[3]);
@@ -65,7 +58,7 @@ fn hipe2022_official_nel_outputs_are_reproduced() {
             "--hipe_edition",
             "hipe-2022",
         ]);
-        tally(run_case(&args, &data, &out, &official), &mut failures);
+        parity.record("", run_case(&args, &data, &out, &official));
     }
     for run in runs_with(&official, "_nel_relaxed.tsv") {
         let p: Vec<&str> = run.split('_').collect();
@@ -110,7 +103,7 @@ fn hipe2022_official_nel_outputs_are_reproduced() {
             "--hipe_edition",
             "hipe-2022",
         ]);
-        tally(run_case(&args, &data, &out, &official), &mut failures);
+        parity.record("", run_case(&args, &data, &out, &official));
         // One step: `--relaxed MAP` against the plain gold gives the same files as normalizing
         // gold (--norm-histo) and run (--norm-time --norm-histo) ourselves and scoring.
         let plain_gold = format!("hipe2022/gold/HIPE-2022-v2.1-{}-test-{}.tsv", p[2], p[3]);
@@ -172,21 +165,14 @@ fn hipe2022_official_nel_outputs_are_reproduced() {
         ]);
         match run_case(&args, &data, &out, &two_step) {
             Ok((2, 2)) => relaxed_one_step += 1,
-            Ok(other) => failures.push(format!("--relaxed {run}: {other:?} files/identical")),
-            Err(e) => failures.push(format!("--relaxed {run}: {e}")),
+            Ok(other) => parity
+                .failures
+                .push(format!("--relaxed {run}: {other:?} files/identical")),
+            Err(e) => parity.failures.push(format!("--relaxed {run}: {e}")),
         }
     }
-    println!(
-        "hipe2022 NEL parity: {files} files compared, {identical} byte-identical, {} failures",
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert_eq!(files, 48, "24 plain and 24 relaxed official files");
+    parity.finish("hipe2022 NEL");
+    assert_eq!(parity.files, 48, "24 plain and 24 relaxed official files");
     assert_eq!(
         relaxed_one_step, 12,
         "one-step --relaxed checked for every relaxed run"
@@ -323,23 +309,11 @@ fn hipe2020_synth_nel_cases_are_reproduced() {
         ],
     );
     assert_eq!(cases.len(), 20);
-    let (mut files, mut identical, mut failures) = (0, 0, Vec::new());
+    let mut parity = Parity::default();
     for (kind, args) in &cases {
         let args: Vec<String> = args.iter().map(abs).collect();
-        match run_case(&args, &work, &out, &base.join("official")) {
-            Ok((n, k)) => {
-                files += n;
-                identical += k;
-            }
-            Err(e) => failures.push(format!("{kind}: {e}")),
-        }
+        parity.record(kind, run_case(&args, &work, &out, &base.join("official")));
     }
-    println!("hipe2020-synth NEL parity: {files} files compared, {identical} byte-identical, {} failures", failures.len());
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert_eq!(files, 40);
+    parity.finish("hipe2020-synth NEL");
+    assert_eq!(parity.files, 40);
 }

@@ -19,8 +19,7 @@ fn hipe2022_official_nerc_outputs_are_reproduced() {
         .filter(|n| n.ends_with("_nerc_coarse.tsv") || n.ends_with("_nerc_fine.tsv"))
         .collect();
     official.sort();
-    let mut failures = Vec::new();
-    let (mut files, mut identical) = (0, 0);
+    let mut parity = Parity::default();
     for name in &official {
         let (run, task) = if let Some(r) = name.strip_suffix("_nerc_coarse.tsv") {
             (r, "nerc_coarse")
@@ -47,25 +46,10 @@ fn hipe2022_official_nerc_outputs_are_reproduced() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-        match run_case(&args, &data, &out, &d.join("official")) {
-            Ok((n, s)) => {
-                files += n;
-                identical += s;
-            }
-            Err(e) => failures.push(e),
-        }
+        parity.record("", run_case(&args, &data, &out, &d.join("official")));
     }
-    println!(
-        "hipe2022 NERC parity: {files} files compared, {identical} byte-identical, {} failures",
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert_eq!(files, 88, "expected 88 official NERC files");
+    parity.finish("hipe2022 NERC");
+    assert_eq!(parity.files, 88, "expected 88 official NERC files");
 }
 
 #[test]
@@ -80,8 +64,7 @@ fn hipe2020_synth_nerc_cases_are_reproduced() {
         &["nerc_coarse", "nerc_fine", "breakdown", "skipcheck"],
     );
     assert_eq!(cases.len(), 16, "4 runs × 4 NERC cases");
-    let mut failures = Vec::new();
-    let (mut files, mut identical) = (0, 0);
+    let mut parity = Parity::default();
     for (kind, args) in &cases {
         // Paths in commands.txt are relative to hipe2020-synth, the tagset to resources.
         let args: Vec<String> = args
@@ -94,19 +77,7 @@ fn hipe2020_synth_nerc_cases_are_reproduced() {
                 }
             })
             .collect();
-        match run_case(&args, &base, &out, &base.join("official")) {
-            Ok((n, s)) => {
-                files += n;
-                identical += s;
-            }
-            Err(e) => failures.push(format!("{kind}: {e}")),
-        }
+        parity.record(kind, run_case(&args, &base, &out, &base.join("official")));
     }
-    println!("hipe2020-synth NERC parity: {files} files compared, {identical} byte-identical, {} failures", failures.len());
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    parity.finish("hipe2020-synth NERC");
 }

@@ -186,3 +186,41 @@ pub fn synth_commands(data: &Path, kinds: &[&str]) -> Vec<(String, Vec<String>)>
         })
         .collect()
 }
+
+/// Tally of a parity test: files compared, byte-identical files, failures.
+#[derive(Default)]
+pub struct Parity {
+    pub files: usize,
+    pub identical: usize,
+    pub failures: Vec<String>,
+}
+
+impl Parity {
+    /// Records the result of [`run_case`]; a failure is prefixed with `label` when non-empty.
+    pub fn record(&mut self, label: &str, result: Result<(usize, usize), String>) {
+        match result {
+            Ok((n, k)) => {
+                self.files += n;
+                self.identical += k;
+            }
+            Err(e) if label.is_empty() => self.failures.push(e),
+            Err(e) => self.failures.push(format!("{label}: {e}")),
+        }
+    }
+
+    /// Prints the tally and fails the test on any failure.
+    pub fn finish(&self, what: &str) {
+        println!(
+            "{what} parity: {} files compared, {} byte-identical, {} failures",
+            self.files,
+            self.identical,
+            self.failures.len()
+        );
+        assert!(
+            self.failures.is_empty(),
+            "{} failures:\n{}",
+            self.failures.len(),
+            self.failures.join("\n")
+        );
+    }
+}
