@@ -127,6 +127,16 @@ pub fn escape_controls(s: &str) -> String {
         .collect()
 }
 
+/// A parser's multi-line message (e.g. TOML's) as one line: its lines trimmed and joined with
+/// `; `, so that an error stays one line naming file and line.
+pub fn one_line(msg: &str) -> String {
+    msg.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// A value quoted for a message (as `{:?}`), cut to 60 characters so that a huge cell or line
 /// never floods a message.
 pub fn snippet(s: &str) -> String {

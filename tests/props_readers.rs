@@ -18,7 +18,11 @@ use std::path::Path;
 /// One generated span-file line and whether the reader must accept it.
 #[derive(Debug, Clone)]
 enum SpanLine {
-    Valid { label: String, begin: usize, end: usize },
+    Valid {
+        label: String,
+        begin: usize,
+        end: usize,
+    },
     Invalid(String),
     Blank,
 }
@@ -231,20 +235,48 @@ fn quarter() -> impl Strategy<Value = (String, f64)> {
 
 fn formula() -> impl Strategy<Value = (String, Vec<(String, [f64; 3])>)> {
     let cats = prop::sample::subsequence(
-        CATEGORY_NAMES.iter().copied().filter(|c| *c != "BE").collect::<Vec<_>>(),
+        CATEGORY_NAMES
+            .iter()
+            .copied()
+            .filter(|c| *c != "BE")
+            .collect::<Vec<_>>(),
         1..8,
     );
-    (cats, prop::collection::vec((quarter(), quarter(), quarter(), any::<[bool; 3]>(), any::<bool>()), 8))
+    (
+        cats,
+        prop::collection::vec(
+            (
+                quarter(),
+                quarter(),
+                quarter(),
+                any::<[bool; 3]>(),
+                any::<bool>(),
+            ),
+            8,
+        ),
+    )
         .prop_map(|(cats, ws)| {
             let mut text = Vec::new();
             let mut expected = Vec::new();
             for (cat, ((t1, v1), (t2, v2), (t3, v3), keep, star)) in cats.iter().zip(ws) {
-                let keep = if keep.iter().any(|k| *k) { keep } else { [true, false, false] };
+                let keep = if keep.iter().any(|k| *k) {
+                    keep
+                } else {
+                    [true, false, false]
+                };
                 let mut terms = Vec::new();
                 let mut value = [0.0; 3];
-                for (i, ((t, v), word)) in [(t1, v1), (t2, v2), (t3, v3)].into_iter().zip(["TP", "FP", "FN"]).enumerate() {
+                for (i, ((t, v), word)) in [(t1, v1), (t2, v2), (t3, v3)]
+                    .into_iter()
+                    .zip(["TP", "FP", "FN"])
+                    .enumerate()
+                {
                     if keep[i] {
-                        terms.push(if star { format!("{t}*{word}") } else { format!("{t} {word}") });
+                        terms.push(if star {
+                            format!("{t}*{word}")
+                        } else {
+                            format!("{t} {word}")
+                        });
                         value[i] = v;
                     }
                 }

@@ -257,7 +257,11 @@ impl Campaign {
         let src = Source { text, path };
         let file: CampaignFile = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| src.line(s.start)).unwrap_or(0);
-            Error::input(path, line, format!("invalid campaign: {}", e.message()))
+            Error::input(
+                path,
+                line,
+                format!("invalid campaign: {}", crate::error::one_line(e.message())),
+            )
         })?;
         Campaign::validate(file, &src)
     }

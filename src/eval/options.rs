@@ -189,13 +189,19 @@ pub fn parse_noise_levels(s: &str) -> Result<Vec<(f64, f64)>> {
 
 /// Parses `--time-period 1900-1950,…` (years) or `1900/01/01-1950/12/31,…` (dates).
 pub fn parse_time_periods(s: &str) -> Result<Vec<(Date, Date)>> {
+    let bad = || {
+        Error::usage(format!(
+            "--time-period: {s:?} is not a list of ranges like 1900-1950 or 1900/01/01-1950/12/31"
+        ))
+    };
+    // Exactly one `-` a range: `2020-13-01-2021-01-01` is refused, not read as 2020-13.
     let parts: Vec<(&str, &str)> = s
         .split(',')
-        .map(|p| {
-            let mut it = p.split('-');
-            (it.next().unwrap_or(""), it.next().unwrap_or(""))
+        .map(|p| match p.split_once('-') {
+            Some((a, b)) if !b.contains('-') => Ok((a, b)),
+            _ => Err(bad()),
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let year = |y: &str| -> Option<Date> {
         if y.is_empty() || y.len() > 4 || !y.bytes().all(|b| b.is_ascii_digit()) {
             return None;
@@ -227,16 +233,18 @@ pub fn parse_time_periods(s: &str) -> Result<Vec<(Date, Date)>> {
         .iter()
         .map(|(a, b)| Some((year(a)?, year(b)?)))
         .collect();
-    if let Some(v) = as_years {
-        return Ok(v);
+    let periods = match as_years {
+        Some(v) => v,
+        None => parts
+            .iter()
+            .map(|(a, b)| Some((ymd(a)?, ymd(b)?)))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(bad)?,
+    };
+    match periods.iter().zip(&parts).find(|((a, b), _)| a > b) {
+        Some((_, (a, b))) => Err(Error::usage(format!(
+            "--time-period: in {a}-{b} the lower bound is above the upper one"
+        ))),
+        None => Ok(periods),
     }
-    parts
-        .iter()
-        .map(|(a, b)| Some((ymd(a)?, ymd(b)?)))
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| {
-            Error::usage(format!(
-                "--time-period: {s:?} is not a list of ranges like 1900-1950 or 1900/01/01-1950/12/31"
-            ))
-        })
 }

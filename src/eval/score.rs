@@ -483,6 +483,10 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         } else {
             None
         };
+        if conll {
+            crate::formats::conll::check_iob(gold, g)?;
+            crate::formats::conll::check_iob(pred, p)?;
+        }
         let tags = evaluation_tags(gold, g, pred, p, opts.task, opts.tagset.as_ref());
         specs.push(ColumnSpec {
             name: name.to_string(),

@@ -29,6 +29,35 @@ fn is_docstart(first: &str) -> bool {
     first == "-DOCSTART-"
 }
 
+/// Checks that column `col` holds one-level IOB/IOBES tags, as `score --format conll` reads
+/// them: `O` (or `_`), or `B-`, `I-`, `E-`, `S-` and a type. Anything else — a bare label, a
+/// prefix without a type, stacked levels (which `fair` reads) — is an input error naming the
+/// line, rather than a tag silently read as some other type.
+pub fn check_iob(corpus: &Corpus, col: usize) -> Result<()> {
+    for tok in 0..corpus.n_tokens() {
+        let tag = corpus.cell(tok, col);
+        let ok = matches!(tag, "O" | "_")
+            || matches!(tag.split_once('-'), Some(("B" | "I" | "E" | "S", ty)) if !ty.is_empty() && !ty.contains('|'));
+        if !ok {
+            let name = corpus.columns.get(col).map_or("TAG", String::as_str);
+            let hint = if tag.contains('|') {
+                " (stacked levels are read by `fair`, not by `score`)"
+            } else {
+                ""
+            };
+            return Err(Error::input(
+                &corpus.path,
+                corpus.tokens[tok].line as usize,
+                format!(
+                    "column {name}: expected an IOB tag (B-TYPE, I-TYPE, E-TYPE, S-TYPE or O), found {}{hint}",
+                    snippet(tag)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Parses the text of a CoNLL file.
 pub fn parse(path: &Path, text: &str) -> Result<Corpus> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

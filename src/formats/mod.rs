@@ -55,7 +55,9 @@ impl Format {
 }
 
 /// Detects the format from the first non-blank line: a HIPE header starts with `TOKEN`, a span
-/// line has 3 or 4 tab-separated fields, anything else with two or more cells is CoNLL.
+/// line has 3 or 4 tab-separated fields with a number as begin or end (so that a three-column
+/// CoNLL line `FORM POS TAG` is not taken for one), anything else with two or more cells is
+/// CoNLL.
 pub fn detect(path: &Path, text: &str) -> Result<Format> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Some((n, line)) = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) else {
@@ -64,7 +66,11 @@ pub fn detect(path: &Path, text: &str) -> Result<Format> {
     let fields: Vec<&str> = line.trim().split('\t').collect();
     if fields[0] == "TOKEN" {
         Ok(Format::Hipe)
-    } else if fields.len() == 4 || fields.len() == 3 {
+    } else if (fields.len() == 4 || fields.len() == 3)
+        && fields[1..3]
+            .iter()
+            .any(|f| !f.trim().is_empty() && f.trim().bytes().all(|b| b.is_ascii_digit()))
+    {
         Ok(Format::Spans)
     } else if line.split_whitespace().count() >= 2 {
         Ok(Format::Conll)
@@ -100,4 +106,27 @@ pub fn parse_text(
 pub fn read(path: &Path, format: Option<Format>, opts: &ReadOptions) -> Result<Corpus> {
     let text = crate::io::into_utf8(path, crate::io::read_input(path)?)?;
     parse_text(path, text, format, opts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fmt(text: &str) -> Option<Format> {
+        detect(Path::new("x"), text).ok()
+    }
+
+    #[test]
+    fn detection_tells_span_lines_from_three_column_conll() {
+        assert_eq!(fmt("TOKEN\tNE-COARSE-LIT\n"), Some(Format::Hipe));
+        assert_eq!(fmt("\nPER\t1\t2\n"), Some(Format::Spans));
+        assert_eq!(fmt("PER\t1\t2\t1, 2\n"), Some(Format::Spans));
+        // A reversed or damaged span line is still a span line (its reader says what is wrong).
+        assert_eq!(fmt("PER\tone\t2\n"), Some(Format::Spans));
+        assert_eq!(fmt("Paris\tNE\tB-LOC\n"), Some(Format::Conll));
+        assert_eq!(fmt("Paris\tNE\tx\tB-LOC\n"), Some(Format::Conll));
+        assert_eq!(fmt("Paris B-LOC\n"), Some(Format::Conll));
+        assert_eq!(fmt("Paris\n"), None);
+        assert_eq!(fmt("  \n"), None);
+    }
 }

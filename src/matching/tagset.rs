@@ -130,7 +130,7 @@ impl Tagset {
             Error::input(
                 path,
                 line,
-                format!("invalid tagset: {}", e.message().trim()),
+                format!("invalid tagset: {}", crate::error::one_line(e.message())),
             )
         })?;
         let err = |span: Range<usize>, msg: String| Error::input(path, line_of(span), msg);
