@@ -119,7 +119,9 @@ fn unknown_labels(cx: &Ctx, pred: &Corpus, al: &Alignment, f: &mut Findings) {
                     .message(format!(
                         "entity type {key} is not in {known_by}: such entities are ignored (neither correct nor spurious)"
                     ));
-                if tagset.is_some() {
+                if let Some(c) = crate::eval::labels::closest(label, &tags) {
+                    a = a.hint(format!("did you mean {c}?"));
+                } else if tagset.is_some() {
                     a = a.hint("use the campaign's labels (see the tagset file)");
                 }
                 f.push(Code::UnknownLabel, a);

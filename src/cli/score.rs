@@ -97,6 +97,10 @@ pub struct ScoreArgs {
     /// error type) to this TSV file.
     #[arg(long = "errors", value_name = "FILE.tsv")]
     pub errors: Option<PathBuf>,
+    /// Print a summary table (micro strict and fuzzy P, R, F1 per column) on stdout. This is
+    /// the default when stdout is a terminal; batch use (stdout redirected) stays silent.
+    #[arg(long = "summary")]
+    pub summary: bool,
     /// Percentile bootstrap over documents with N resamples (1 to 10,000,000; 1,000 to 10,000
     /// is usual): adds "P_micro_ci", "R_micro_ci" and "F1_micro_ci" ([lo, hi]) after
     /// "F1_micro" in every regime object of the JSON (every column, label and regime, fair and
@@ -267,5 +271,16 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
         files.push((path.as_path(), text.as_bytes()));
     }
     fairscore::io::write_atomic_all(&files)?;
+    if args.summary || std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        print!(
+            "{}",
+            fairscore::report::summary::table(&out.system, opts.task, &out.results)
+        );
+        println!(
+            "wrote {} and {}",
+            fairscore::io::show_path(&tsv_path),
+            fairscore::io::show_path(&json_path)
+        );
+    }
     Ok(0)
 }

@@ -488,6 +488,20 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
             crate::formats::conll::check_iob(pred, p)?;
         }
         let tags = evaluation_tags(gold, g, pred, p, opts.task, opts.tagset.as_ref());
+        if opts.task != Task::Nel {
+            let known_by = match opts.tagset {
+                Some(_) => "the gold nor the tag set",
+                None => "the gold",
+            };
+            warnings.extend(super::labels::unknown_run_labels(
+                pred,
+                p,
+                &al.pred_docs,
+                &tags,
+                name,
+                known_by,
+            ));
+        }
         specs.push(ColumnSpec {
             name: name.to_string(),
             g,

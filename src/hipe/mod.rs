@@ -69,6 +69,14 @@ impl Edition {
         }
     }
 
+    /// The other edition (there are two).
+    pub fn other(self) -> Edition {
+        match self {
+            Edition::Hipe2020 => Edition::Hipe2022,
+            Edition::Hipe2022 => Edition::Hipe2020,
+        }
+    }
+
     /// The columns a task scores, and for NEL the NE column bounding each link column.
     pub fn columns(self, task: Task) -> &'static [(&'static str, &'static str)] {
         match (self, task) {
@@ -110,7 +118,7 @@ pub fn check_file_name(pred: &str, edition: Edition) -> Result<String> {
         py_int(b.trim_start_matches(['b', 'u', 'n', 'd', 'l', 'e']))
             .is_some_and(|n| (1..=5).contains(&n))
     };
-    let (ok, scheme, edition_name) = match edition {
+    let rule = |edition: Edition| match edition {
         Edition::Hipe2020 => (
             ext == "tsv"
                 && parts.len() == 4
@@ -130,14 +138,22 @@ pub fn check_file_name(pred: &str, edition: Edition) -> Result<String> {
             "HIPE 2022",
         ),
     };
+    let (ok, scheme, edition_name) = rule(edition);
     if !ok {
-        return Err(Error::input(
-            Path::new(pred),
-            0,
+        let other = edition.other();
+        let (other_ok, other_scheme, _) = rule(other);
+        let message = if other_ok {
+            format!(
+                "this looks like a {} run (its name follows that edition's convention {other_scheme}, not the {edition_name} one): add --hipe_edition {}",
+                other.name(),
+                other.name()
+            )
+        } else {
             format!(
                 "the file name does not follow the {edition_name} convention {scheme}; rename the file or pass --skip-check"
-            ),
-        ));
+            )
+        };
+        return Err(Error::input(Path::new(pred), 0, message));
     }
     Ok(stem)
 }

@@ -1,6 +1,7 @@
 //! Writing results: typed results in, bytes out. The official per-run JSON and TSV layouts
 //! ([`official`]), the `--errors` listing ([`errors`]), fair-evaluation tables ([`fair`]), and
-//! the campaign reports ([`markdown`], [`html`]), and the `compare` table and JSON ([`compare`]).
+//! the campaign reports ([`markdown`], [`html`]), the `compare` table and JSON ([`compare`]), and the summary `score` prints on a terminal
+//! ([`summary`]).
 
 pub mod board;
 pub mod compare;
@@ -12,5 +13,6 @@ pub mod json;
 pub mod markdown;
 pub mod official;
 pub mod segmentation;
+pub mod summary;
 pub mod tagging;
 pub mod tsv;
