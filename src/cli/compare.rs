@@ -126,7 +126,9 @@ pub fn run(args: CompareArgs) -> Result<i32> {
         fairscore::io::check_outputs(&inputs, &[("--json", out.as_path())], &[])?;
     }
     let (opts, copts) = options(&args)?;
+    let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
     let result = fairscore::score::compare_paths(&args.reference, a, b, &opts, &copts)?;
+    spinner.finish();
     for w in &result.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }

@@ -133,7 +133,9 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
         &outputs,
         &[],
     )?;
+    let spinner = super::progress::Progress::spinner(false, "fair evaluation");
     let report = fair::evaluate_files(&args.target, &args.system, &opts)?;
+    spinner.finish();
     {
         // A closed stdout (e.g. `| head`) ends the tables early; it is not a failure (and
         // `print!` would panic on it).

@@ -3,9 +3,7 @@
 //! ([`run_with`]): [`run`] passes the real one (`campaign::scorer::JobScorer`), and `--replay DIR`
 //! serves per-run outputs computed earlier.
 
-use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use clap::Args;
 use fairscore::campaign::{
@@ -65,9 +63,12 @@ pub fn run_with(
         resources: args.resources.clone(),
         outdir: args.outdir.clone(),
     };
-    let bar = Mutex::new(0usize);
-    let show = !args.quiet && std::io::stderr().is_terminal();
-    let progress = |p: &Progress<'_>| draw_progress(&bar, p);
+    let bar = super::progress::Progress::bar(args.quiet, 0, "scoring");
+    let show = super::progress::Progress::wanted(args.quiet);
+    let progress = |p: &Progress<'_>| {
+        bar.set_total(p.total as u64);
+        bar.done(p.done as u64, p.job);
+    };
     let opts = RunOptions {
         threads: args.threads.map(usize::from),
         progress: if show { Some(&progress) } else { None },
@@ -77,9 +78,7 @@ pub fn run_with(
         Some(dir) => campaign::run_campaign_with(&cfg, &dirs, &campaign::replay_scorer(dir), &opts),
         None => campaign::run_campaign_with(&cfg, &dirs, scorer, &opts),
     };
-    if show && *bar.lock().unwrap_or_else(|e| e.into_inner()) > 0 {
-        eprintln!();
-    }
+    bar.finish();
     let report = report?;
     for f in &report.failed {
         eprintln!(
@@ -134,27 +133,4 @@ pub fn run_with(
         args.outdir.join("index.html").display()
     );
     Ok(if report.all_ok() { 0 } else { 1 })
-}
-
-/// One line, redrawn: `[#####.....] 12/136 name`. Serialized so lines do not interleave.
-fn draw_progress(last: &Mutex<usize>, p: &Progress<'_>) {
-    let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-    if p.done < *last {
-        return;
-    }
-    *last = p.done;
-    const WIDTH: usize = 30;
-    let filled = WIDTH * p.done / p.total.max(1);
-    let name: String = p.job.chars().take(40).collect();
-    let mut err = std::io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r\x1b[2K[{}{}] {}/{} {}",
-        "#".repeat(filled),
-        ".".repeat(WIDTH - filled),
-        p.done,
-        p.total,
-        name
-    );
-    let _ = err.flush();
 }

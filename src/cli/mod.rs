@@ -9,6 +9,7 @@ mod compare;
 mod fair;
 mod leaderboard;
 mod normalize;
+mod progress;
 mod score;
 mod segmentation;
 mod tagging;

@@ -227,7 +227,11 @@ pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
 
 pub fn run(args: ScoreArgs) -> Result<i32> {
     let opts = options(&args)?;
+    // Only resampling takes long enough to be worth a spinner.
+    let spinner =
+        super::progress::Progress::spinner(opts.bootstrap.is_none(), "scoring and resampling");
     let out = fairscore::score_paths(&args.reference, &args.pred, &opts)?;
+    spinner.finish();
     let tsv_path = args.outdir.join(&out.tsv_name);
     let json_path = args.outdir.join(&out.json_name);
     let mut inputs = vec![
