@@ -1,6 +1,7 @@
 //! Writing results: typed results in, bytes out. The official per-run JSON and TSV layouts
 //! ([`official`]), the `--errors` listing ([`errors`]), fair-evaluation tables ([`fair`]), and
-//! the campaign reports ([`markdown`], [`html`]), and the `compare` table and JSON ([`compare`]).
+//! the campaign reports ([`markdown`], [`html`]), the `compare` table and JSON ([`compare`]), and the `muc` table, JSON and judgements
+//! ([`muc`]).
 
 pub mod board;
 pub mod compare;
@@ -10,6 +11,7 @@ pub mod fair;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod muc;
 pub mod official;
 pub mod segmentation;
 pub mod tagging;
