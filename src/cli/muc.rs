@@ -42,6 +42,7 @@ pub struct MucArgs {
     pub column: Option<String>,
     /// HIPE edition (hipe-2020 or hipe-2022), which gives the default column.
     #[arg(
+        short = 'e',
         long = "hipe_edition",
         alias = "hipe-edition",
         value_name = "EDITION",
