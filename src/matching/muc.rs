@@ -191,3 +191,71 @@ pub fn judge<'a>(
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spans::entities;
+
+    /// Judges two tag sequences (one sentence) and returns the judgements with counted types.
+    fn run(gold: &[&str], pred: &[&str]) -> Vec<(usize, &'static str, String)> {
+        let text = |tags: &[&str]| -> String {
+            tags.iter()
+                .enumerate()
+                .map(|(i, t)| format!("w{i} {t}\n"))
+                .collect()
+        };
+        let p = std::path::Path::new("t");
+        let g = crate::formats::conll::parse(p, &text(gold)).unwrap();
+        let r = crate::formats::conll::parse(p, &text(pred)).unwrap();
+        let seq: Vec<usize> = (0..gold.len()).collect();
+        let (mut gs, mut rs) = (Spans::default(), Spans::default());
+        entities(&g, 1, &seq, &mut gs);
+        entities(&r, 1, &seq, &mut rs);
+        let mut out = Vec::new();
+        judge(&gs, &rs, gold.len(), &mut Scratch::default(), |t| {
+            out.push((t.pos, t.judgement.as_str(), t.counted_type().to_string()))
+        });
+        out
+    }
+
+    #[test]
+    fn overlap_decides_partial_and_types_decide_correct() {
+        // "Unless Karl Smith": the run's PER runs over "Unless".
+        assert_eq!(
+            run(
+                &["O", "B-PER", "I-PER", "O"],
+                &["B-PER", "I-PER", "I-PER", "O"]
+            ),
+            vec![
+                (0, "partial", "PER".to_string()),
+                (1, "correct", "PER".to_string()),
+                (2, "correct", "PER".to_string()),
+            ]
+        );
+        // "Palo Alto" half found: Alto is partial, not missing; an unmatched entity is missing.
+        assert_eq!(
+            run(&["B-LOC", "I-LOC", "O", "B-ORG"], &["B-LOC", "O", "O", "O"]),
+            vec![
+                (0, "correct", "LOC".to_string()),
+                (1, "partial", "LOC".to_string()),
+                (3, "missing", "ORG".to_string()),
+            ]
+        );
+        // Different types: incorrect (for the gold type); a lone run entity: spurious.
+        assert_eq!(
+            run(&["B-LOC", "O", "O"], &["B-ORG", "O", "B-PER"]),
+            vec![
+                (0, "incorrect", "LOC".to_string()),
+                (2, "spurious", "PER".to_string()),
+            ]
+        );
+        // Empty-typed cells are not entities.
+        assert!(run(&["_", "O"], &["_", "O"]).is_empty());
+        let mut c = MucCounts::default();
+        for j in [Judgement::Correct, Judgement::Partial, Judgement::Spurious] {
+            c.add(j);
+        }
+        assert_eq!((c.possible(), c.actual(), c.credit()), (2, 3, 1.5));
+    }
+}
