@@ -113,30 +113,29 @@ pub struct MucResult {
     pub warnings: Vec<String>,
 }
 
-impl MucResult {
-    /// Scores from per-type counts.
-    pub fn from_counts(
-        per_type: BTreeMap<String, MucCounts>,
-        beta: f64,
-    ) -> (MucScores, BTreeMap<String, MucScores>, (f64, f64, f64)) {
-        let mut all = MucCounts::default();
-        for c in per_type.values() {
-            all.merge(c);
-        }
-        let per: BTreeMap<String, MucScores> = per_type
-            .into_iter()
-            .map(|(t, c)| (t, MucScores::new(c, beta)))
-            .collect();
-        let n = per.len() as f64;
-        let macro_prf = if per.is_empty() {
-            (0.0, 0.0, 0.0)
-        } else {
-            let p = per.values().map(|s| s.p).sum::<f64>() / n;
-            let r = per.values().map(|s| s.r).sum::<f64>() / n;
-            (p, r, fbeta(p, r, beta))
-        };
-        (MucScores::new(all, beta), per, macro_prf)
+/// Micro, per-type and macro scores from per-type counts: the overall scores of the summed
+/// counts, each type's scores, and the macro P, R and F-beta.
+pub fn scores_of_counts(
+    per_type: BTreeMap<String, MucCounts>,
+    beta: f64,
+) -> (MucScores, BTreeMap<String, MucScores>, (f64, f64, f64)) {
+    let mut all = MucCounts::default();
+    for c in per_type.values() {
+        all.merge(c);
     }
+    let per: BTreeMap<String, MucScores> = per_type
+        .into_iter()
+        .map(|(t, c)| (t, MucScores::new(c, beta)))
+        .collect();
+    let n = per.len() as f64;
+    let macro_prf = if per.is_empty() {
+        (0.0, 0.0, 0.0)
+    } else {
+        let p = per.values().map(|s| s.p).sum::<f64>() / n;
+        let r = per.values().map(|s| s.r).sum::<f64>() / n;
+        (p, r, fbeta(p, r, beta))
+    };
+    (MucScores::new(all, beta), per, macro_prf)
 }
 
 /// Reads both files and evaluates.
@@ -273,7 +272,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
         .into_iter()
         .map(|(t, c)| (t.to_string(), c))
         .collect();
-    let (overall, per_type, macro_prf) = MucResult::from_counts(per_type, opts.beta);
+    let (overall, per_type, macro_prf) = scores_of_counts(per_type, opts.beta);
     Ok(MucResult {
         beta: opts.beta,
         column,
