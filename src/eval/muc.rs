@@ -201,6 +201,11 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
     let column = column_name(gold, opts)?;
     let gcol = column_index(gold, &column)?;
     let pcol = column_index(pred, &column)?;
+    if opts.format == Format::Conll {
+        // One-level IOB/IOBES tags, as `score --format conll` demands.
+        crate::formats::conll::check_iob(gold, gcol)?;
+        crate::formats::conll::check_iob(pred, pcol)?;
+    }
     let al = align(gold, pred)?;
     let mut warnings = Vec::new();
     for n in Notice::scoring_warnings(&pred.notices).chain(Notice::scoring_warnings(&al.notices)) {
