@@ -1,10 +1,13 @@
-//! Criterion benchmarks of `segmentation` and `tagging` against the floor of merely reading
-//! and splitting the two files (read through the input guard, UTF-8 check, every line split
-//! into its tab-separated cells). Needs ../shared/data/ud; without it nothing is measured.
+//! Criterion benchmarks of `segmentation`, `tagging` and `muc` against the floor of merely
+//! reading and splitting the two files (read through the input guard, UTF-8 check, every line
+//! split into its tab-separated cells). Needs ../shared/data/ud (segmentation, tagging) and
+//! ../shared/data/hipe2022 (muc); without them nothing is measured. `scripts/bench_families.sh`
+//! times the whole commands the same way.
 //!
 //!     cargo bench --bench families
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use fairscore::eval::muc::{self, MucOptions};
 use fairscore::eval::segmentation::{self, SegmentationFormat, SegmentationOptions};
 use fairscore::eval::tagging::{self, TaggingFormat, TaggingOptions};
 use fairscore::io::read_text;
@@ -23,7 +26,30 @@ fn read_and_split(gold: &Path, pred: &Path) -> usize {
     cells
 }
 
+/// `muc` on the largest HIPE-2022 gold (newseye de, 100,000 lines) and its largest run.
+fn muc_bench(c: &mut Criterion) {
+    let h = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/hipe2022");
+    if !h.is_dir() {
+        eprintln!("skipped: ../shared/data/hipe2022 absent");
+        return;
+    }
+    let gold = h.join("gold/HIPE-2022-v2.1-newseye-test-de.tsv");
+    let pred = h.join("submissions/neurbsl_bundle3_newseye_de_1.tsv");
+    let name = "hipe2022 newseye-de/neurbsl_bundle3_1";
+    c.bench_function(&format!("read+split {name}"), |b| {
+        b.iter(|| read_and_split(&gold, &pred))
+    });
+    let opts = MucOptions {
+        edition: fairscore::Edition::Hipe2022,
+        ..MucOptions::default()
+    };
+    c.bench_function(&format!("muc {name}"), |b| {
+        b.iter(|| muc::evaluate_files(&gold, &pred, &opts).map(|r| r.overall.counts.correct))
+    });
+}
+
 fn benches(c: &mut Criterion) {
+    muc_bench(c);
     let ud = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/ud");
     if !ud.is_dir() {
         eprintln!("skipped: ../shared/data/ud absent");

@@ -103,7 +103,14 @@ pub fn score_files(
         errors,
     } = evaluate(gold, pred, opts)?;
     let suffix = opts.suffix.as_deref().filter(|s| !s.is_empty());
-    let (tsv, json) = official::outputs(system, &results, opts.task, suffix, &opts.regimes);
+    let (tsv, json) = official::outputs_beta(
+        system,
+        &results,
+        opts.task,
+        suffix,
+        &opts.regimes,
+        opts.beta,
+    );
     Ok(ScoreOutput {
         system: system.to_string(),
         tsv_name: output_name(pred_arg, opts.task, suffix, "tsv"),

@@ -72,6 +72,11 @@ pub struct FairArgs {
     /// Write one line per target and system span with its error type to this TSV file.
     #[arg(long, value_name = "FILE.tsv")]
     pub errors: Option<PathBuf>,
+    /// Also give F-beta: an "F<B>" column (e.g. F0.5, F2) after every F1 in the tables and an
+    /// "F<B>" key after every "F1" in the JSON. Without it (or with 1) the outputs are
+    /// unchanged. See docs/fair.md.
+    #[arg(long, value_name = "B")]
+    pub beta: Option<f64>,
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -82,6 +87,7 @@ fn list(s: &str) -> Vec<String> {
 }
 
 pub fn run(args: FairArgs) -> fairscore::Result<i32> {
+    let beta = super::segmentation::check_beta(args.beta)?;
     let weights = args
         .weights
         .as_deref()
@@ -142,11 +148,11 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
         use std::io::Write;
         let mut out = std::io::stdout().lock();
         let _ = out
-            .write_all(output::tables(&report).as_bytes())
+            .write_all(output::tables_beta(&report, beta).as_bytes())
             .and_then(|_| out.flush());
     }
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&output::to_json(&report))
+        let text = serde_json::to_string_pretty(&output::to_json_beta(&report, beta))
             .map_err(|e| fairscore::Error::output(path, e.to_string()))?;
         output::write_file(path, &(text + "\n"))?;
     }

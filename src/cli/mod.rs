@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod fair;
 mod leaderboard;
+mod muc;
 mod normalize;
 mod progress;
 mod score;
@@ -60,6 +61,8 @@ enum Command {
     Segmentation(segmentation::SegmentationArgs),
     /// Tagging beyond accuracy: exact, PoS, positional and weighted scores; P/R/F1/WC/SC.
     Tagging(tagging::TaggingArgs),
+    /// MUC-7 token-by-token judgement of a NERC run: correct/incorrect/partial/missing/spurious.
+    Muc(muc::MucArgs),
 }
 
 /// Exit status for an error of the given class.
@@ -105,6 +108,7 @@ pub fn run() -> i32 {
         Command::Compare(args) => compare::run(args),
         Command::Segmentation(args) => segmentation::run(args),
         Command::Tagging(args) => tagging::run(args),
+        Command::Muc(args) => muc::run(args),
     };
     match result {
         Ok(code) => code,

@@ -115,6 +115,11 @@ pub struct ScoreArgs {
     /// Confidence level of the --bootstrap intervals, strictly between 0 and 1 (default 0.95).
     #[arg(long = "confidence", value_name = "C")]
     pub confidence: Option<f64>,
+    /// Also give F-beta: "F<B>_micro" (e.g. F0.5_micro, F2_micro) right after every
+    /// "F1_micro" of the JSON, from that block's P_micro and R_micro. The TSV stays the
+    /// official one; without --beta (or with 1) both outputs are unchanged. See docs/metrics.md.
+    #[arg(long = "beta", value_name = "B")]
+    pub beta: Option<f64>,
 }
 
 fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
@@ -222,6 +227,7 @@ pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
         }
         None => None,
     };
+    opts.beta = super::segmentation::check_beta(args.beta)?;
     Ok(opts)
 }
 

@@ -2,14 +2,16 @@
 //!
 //! [`score`] is the official HIPE evaluation of one run, [`fair`] Ortmann's fair evaluation of
 //! two files; [`segmentation`] word segmentation (Shao et al. 2017), [`tagging`]
-//! morphosyntactic tagging beyond accuracy; [`options`] and [`weights`] parse what shapes them.
-//! [`labels`] finds run labels a scoring ignores. [`bootstrap`] adds confidence intervals to a scoring, [`compare`] tests the difference
+//! morphosyntactic tagging beyond accuracy, [`muc`] MUC-7 token judgement with F-beta;
+//! [`options`] and [`weights`] parse what shapes them. [`labels`] finds run labels a scoring
+//! ignores. [`bootstrap`] adds confidence intervals to a scoring, [`compare`] tests the difference
 //! between two runs (issue 14).
 
 pub mod bootstrap;
 pub mod compare;
 pub mod fair;
 pub mod labels;
+pub mod muc;
 pub mod options;
 pub mod score;
 pub mod segmentation;

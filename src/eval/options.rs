@@ -106,6 +106,9 @@ pub struct ScoreOptions {
     /// `--bootstrap N [--seed S] [--confidence C]`: percentile bootstrap intervals of every
     /// micro score (added to the JSON); `None` leaves the official outputs untouched.
     pub bootstrap: Option<crate::metrics::resample::Resampler>,
+    /// `--beta B`: also give `F<β>_micro` beside every `F1_micro` of the JSON (never in the
+    /// official TSV); `None` (or 1) leaves the outputs as they are.
+    pub beta: Option<f64>,
 }
 
 impl ScoreOptions {
@@ -130,6 +133,7 @@ impl ScoreOptions {
             weights: None,
             errors: false,
             bootstrap: None,
+            beta: None,
         }
     }
 

@@ -13,19 +13,28 @@ use crate::matching::fair::{
 };
 use crate::Result;
 
-fn prf_into(m: &mut Map<String, Value>, p: Prf) {
+/// The name of F-beta in JSON keys and table headers: `F0.5`, `F2`; `None` for β = 1 (F1 is
+/// always given).
+pub fn f_beta_name(beta: Option<f64>) -> Option<String> {
+    beta.filter(|&b| b != 1.0).map(|b| format!("F{b}"))
+}
+
+fn prf_into(m: &mut Map<String, Value>, p: Prf, beta: Option<f64>) {
     m.insert("P".into(), json!(p.p));
     m.insert("R".into(), json!(p.r));
     m.insert("F1".into(), json!(p.f1));
+    if let (Some(k), Some(b)) = (f_beta_name(beta), beta) {
+        m.insert(k, json!(crate::metrics::prf::fbeta(p.p, p.r, b)));
+    }
 }
 
 /// The traditional / fair / weighted block of one label (or overall).
-fn block(c: &LabelCounts, weights: &Weights) -> Value {
+fn block(c: &LabelCounts, weights: &Weights, beta: Option<f64>) -> Value {
     let mut trad = Map::new();
     trad.insert("TP".into(), json!(c.traditional.tp));
     trad.insert("FP".into(), json!(c.traditional.fp));
     trad.insert("FN".into(), json!(c.traditional.fn_));
-    prf_into(&mut trad, traditional_prf(&c.traditional));
+    prf_into(&mut trad, traditional_prf(&c.traditional), beta);
 
     let f = &c.fair;
     let mut fair = Map::new();
@@ -42,13 +51,13 @@ fn block(c: &LabelCounts, weights: &Weights) -> Value {
     ] {
         fair.insert(k.into(), json!(v));
     }
-    prf_into(&mut fair, fair_prf(f));
+    prf_into(&mut fair, fair_prf(f), beta);
 
     let mut weighted = Map::new();
     for name in weights.categories() {
         weighted.insert(name.into(), json!(f.get(name).unwrap_or(0)));
     }
-    prf_into(&mut weighted, weights.prf(f));
+    prf_into(&mut weighted, weights.prf(f), beta);
 
     json!({ "traditional": trad, "fair": fair, "weighted": weighted })
 }
@@ -56,10 +65,16 @@ fn block(c: &LabelCounts, weights: &Weights) -> Value {
 /// The JSON document: `overall`, `per_label`, `confusion` (target → system → count, `_` for
 /// none, all cells), `target_stats` and `settings`. P/R/F1 are fractions.
 pub fn to_json(report: &FairReport) -> Value {
+    to_json_beta(report, None)
+}
+
+/// [`to_json`] with `F<β>` (e.g. `F0.5`, `F2`) after every `F1` when a β other than 1 is
+/// given (`fair --beta`).
+pub fn to_json_beta(report: &FairReport, beta: Option<f64>) -> Value {
     let t = &report.tally;
     let mut per_label = Map::new();
     for (label, c) in &t.per_label {
-        per_label.insert(label.clone(), block(c, &report.weights));
+        per_label.insert(label.clone(), block(c, &report.weights, beta));
     }
     let mut confusion = Map::new();
     for row in &t.confusion_labels {
@@ -74,7 +89,7 @@ pub fn to_json(report: &FairReport) -> Value {
         stats.insert(label.clone(), json!(n));
     }
     json!({
-        "overall": block(&t.overall, &report.weights),
+        "overall": block(&t.overall, &report.weights, beta),
         "per_label": per_label,
         "confusion": confusion,
         "target_stats": stats,
@@ -101,12 +116,30 @@ fn fair_cells(f: &FairCounts, cats: &[&str]) -> String {
 /// and overall, a comparison, the confusion matrix and target label statistics. Percentages
 /// with two decimals, tab-separated, as the reference prints them.
 pub fn tables(report: &FairReport) -> String {
+    tables_beta(report, None)
+}
+
+/// [`tables`] with an `F<β>` column after every `F1` column when a β other than 1 is given
+/// (`fair --beta`).
+pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
     let t = &report.tally;
     let mut out = String::new();
-    let row3 = |p: Prf| format!("{}\t{}\t{}", pct(p.p), pct(p.r), pct(p.f1));
+    let fb = f_beta_name(beta);
+    let f1h = match &fb {
+        Some(k) => format!("F1\t{k}"),
+        None => "F1".to_string(),
+    };
+    let row3 = |p: Prf| {
+        let mut r = format!("{}\t{}\t{}", pct(p.p), pct(p.r), pct(p.f1));
+        if let (Some(_), Some(b)) = (&fb, beta) {
+            r.push('\t');
+            r.push_str(&pct(crate::metrics::prf::fbeta(p.p, p.r, b)));
+        }
+        r
+    };
 
     let _ = writeln!(out, "### Traditional evaluation:");
-    let _ = writeln!(out, "Label\tTP\tFP\tFN\tPrec\tRec\tF1");
+    let _ = writeln!(out, "Label\tTP\tFP\tFN\tPrec\tRec\t{f1h}");
     let trad_row = |out: &mut String, name: &str, c: &LabelCounts| {
         let tc = &c.traditional;
         let _ = writeln!(
@@ -125,7 +158,7 @@ pub fn tables(report: &FairReport) -> String {
 
     let fair_cats = ["TP", "FP", "LE", "BE", "LBE", "FN"];
     let _ = writeln!(out, "\n### Fair evaluation:");
-    let _ = writeln!(out, "Label\t{}\tPrec\tRec\tF1", fair_cats.join("\t"));
+    let _ = writeln!(out, "Label\t{}\tPrec\tRec\t{f1h}", fair_cats.join("\t"));
     for (name, c) in t
         .per_label
         .iter()
@@ -143,7 +176,7 @@ pub fn tables(report: &FairReport) -> String {
     if report.weights_given {
         let cats = report.weights.categories();
         let _ = writeln!(out, "\n### Weighted evaluation:");
-        let _ = writeln!(out, "Label\t{}\tPrec\tRec\tF1", cats.join("\t"));
+        let _ = writeln!(out, "Label\t{}\tPrec\tRec\t{f1h}", cats.join("\t"));
         for (name, c) in t
             .per_label
             .iter()
@@ -160,7 +193,7 @@ pub fn tables(report: &FairReport) -> String {
     }
 
     let _ = writeln!(out, "\n### Comparison:");
-    let _ = writeln!(out, "Version\tPrec\tRec\tF1");
+    let _ = writeln!(out, "Version\tPrec\tRec\t{f1h}");
     let _ = writeln!(
         out,
         "Traditional\t{}",

@@ -1,6 +1,7 @@
 //! Writing results: typed results in, bytes out. The official per-run JSON and TSV layouts
 //! ([`official`]), the `--errors` listing ([`errors`]), fair-evaluation tables ([`fair`]), and
-//! the campaign reports ([`markdown`], [`html`]), the `compare` table and JSON ([`compare`]), and the summary `score` prints on a terminal
+//! the campaign reports ([`markdown`], [`html`]), the `compare` table and JSON ([`compare`]), the
+//! `muc` table, JSON and judgements ([`muc`]), and the summary `score` prints on a terminal
 //! ([`summary`]).
 
 pub mod board;
@@ -11,6 +12,7 @@ pub mod fair;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod muc;
 pub mod official;
 pub mod segmentation;
 pub mod summary;

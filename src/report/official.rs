@@ -20,6 +20,19 @@ pub fn outputs(
     suffix: Option<&str>,
     regimes: &[Regime],
 ) -> (String, String) {
+    outputs_beta(system, results, task, suffix, regimes, None)
+}
+
+/// [`outputs`], with `F<β>_micro` after every `F1_micro` of the JSON when a β other than 1
+/// is given (`score --beta`, see [`add_f_beta`]); the TSV is the official one either way.
+pub fn outputs_beta(
+    system: &str,
+    results: &[(usize, Vec<ColumnResult>)],
+    task: Task,
+    suffix: Option<&str>,
+    regimes: &[Regime],
+    beta: Option<f64>,
+) -> (String, String) {
     let mut tsv = String::new();
     tsvout::push_row(&mut tsv, &tsvout::FIELDS);
     let mut json = Json::obj();
@@ -33,7 +46,43 @@ pub fn outputs(
             json = tree;
         }
     }
+    if let Some(b) = beta.filter(|&b| b != 1.0) {
+        add_f_beta(&mut json, b);
+    }
     (tsv, json.to_python_string())
+}
+
+/// Adds `F<β>_micro` (e.g. `F0.5_micro`, `F2_micro`) right after `F1_micro` in every object
+/// of the tree that has `P_micro`, `R_micro` and `F1_micro` (every regime of every label, fair
+/// and weighted blocks too): `(1 + β²)·P·R / (β²·P + R)` of that object's micro P and R, `0`
+/// (an integer, as `F1_micro`) when both are 0.
+pub fn add_f_beta(json: &mut Json, beta: f64) {
+    let key = format!("F{beta}_micro");
+    add_f_beta_key(json, beta, &key);
+}
+
+fn add_f_beta_key(json: &mut Json, beta: f64, key: &str) {
+    let Json::Obj(items) = json else {
+        return;
+    };
+    let get = |k: &str| {
+        items.iter().find_map(|(n, v)| match v {
+            Json::Num(x) if n == k => Some(x.as_f64()),
+            _ => None,
+        })
+    };
+    let at = items.iter().position(|(k, _)| k == "F1_micro");
+    if let (Some(p), Some(r), Some(at)) = (get("P_micro"), get("R_micro"), at) {
+        let f = if p.is_finite() && r.is_finite() && p + r > 0.0 {
+            PyNum::Float(crate::metrics::prf::fbeta(p, r, beta))
+        } else {
+            PyNum::Int(0)
+        };
+        items.insert(at + 1, (Cow::Owned(key.to_string()), Json::Num(f)));
+    }
+    for (_, v) in items.iter_mut() {
+        add_f_beta_key(v, beta, key);
+    }
 }
 
 /// The regimes of a JSON label block, in the official key order.

@@ -1,0 +1,292 @@
+//! `fairscore muc`: MUC-7 token-by-token evaluation of a NERC run (the vendor guide in
+//! `../shared/seeds/004_…`, Appendix B). Entities are read as `score` reads them (HIPE TSV or
+//! CoNLL, IOB/IOBES); every token inside a gold or a run entity is judged
+//! ([`crate::matching::muc`]); P = (correct + partial/2) / actual, R = (correct + partial/2) /
+//! possible and F-beta, micro over all tokens, per type, and macro over types (mean P and R,
+//! F-beta of the means). See `docs/muc.md`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use crate::corpus::{align, Corpus, Notice, ReadOptions};
+use crate::error::{Error, Result};
+use crate::formats::Format;
+use crate::hipe::{Edition, Task};
+use crate::matching::muc::{judge, Judgement, MucCounts, Scratch};
+use crate::metrics::prf::{fbeta, prf_beta};
+use crate::spans::{self, Spans};
+
+/// How `fairscore muc` reads and scores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MucOptions {
+    /// Input format of both files: [`Format::Hipe`] or [`Format::Conll`].
+    pub format: Format,
+    /// The tag column (default: the edition's `NE-COARSE-LIT` for HIPE, `TAG` for CoNLL);
+    /// for CoNLL also a 1-based column number.
+    pub column: Option<String>,
+    /// The HIPE edition (decides the default column).
+    pub edition: Edition,
+    /// The β of F-beta (1 for F1).
+    pub beta: f64,
+    /// Keep every judged token ([`MucResult::judgements`]).
+    pub judgements: bool,
+}
+
+impl Default for MucOptions {
+    fn default() -> Self {
+        MucOptions {
+            format: Format::Hipe,
+            column: None,
+            edition: Edition::Hipe2020,
+            beta: 1.0,
+            judgements: false,
+        }
+    }
+}
+
+/// Counts and scores of one type, or of all tokens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MucScores {
+    /// The judged tokens.
+    pub counts: MucCounts,
+    /// Precision, (correct + partial/2) / actual; 0 when actual is 0.
+    pub p: f64,
+    /// Recall, (correct + partial/2) / possible; 0 when possible is 0.
+    pub r: f64,
+    /// F-beta of P and R; 0 when both are 0.
+    pub f: f64,
+}
+
+impl MucScores {
+    /// Scores from counts.
+    pub fn new(counts: MucCounts, beta: f64) -> MucScores {
+        let (p, r, f) = prf_beta(
+            counts.credit(),
+            counts.actual() as f64,
+            counts.possible() as f64,
+            beta,
+        );
+        MucScores { counts, p, r, f }
+    }
+}
+
+/// One judged token, for the `--judgements` listing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgedToken {
+    /// The document: its id, or `#LINE` of its first token when it has none.
+    pub document: String,
+    /// 1-based line of the token in the gold file.
+    pub line: usize,
+    /// The gold token text.
+    pub token: String,
+    /// The gold tag cell.
+    pub gold_tag: String,
+    /// The run tag cell.
+    pub run_tag: String,
+    /// The judgement.
+    pub judgement: Judgement,
+    /// The type it counts for.
+    pub counted_type: String,
+}
+
+/// The result of one MUC evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MucResult {
+    /// The β of every F.
+    pub beta: f64,
+    /// The column scored.
+    pub column: String,
+    /// Documents compared.
+    pub documents: usize,
+    /// Tokens compared.
+    pub tokens: usize,
+    /// Micro scores over all judged tokens.
+    pub overall: MucScores,
+    /// Scores per type (the type a token counts for), by type name.
+    pub per_type: BTreeMap<String, MucScores>,
+    /// Macro P, R and F: the mean of the per-type P and R, F-beta of those means (0 without
+    /// types).
+    pub macro_prf: (f64, f64, f64),
+    /// Every judged token in file order, when asked for.
+    pub judgements: Option<Vec<JudgedToken>>,
+    /// Warnings about the run (one line each, naming file and line), as `score` gives them.
+    pub warnings: Vec<String>,
+}
+
+/// Micro, per-type and macro scores from per-type counts: the overall scores of the summed
+/// counts, each type's scores, and the macro P, R and F-beta.
+pub fn scores_of_counts(
+    per_type: BTreeMap<String, MucCounts>,
+    beta: f64,
+) -> (MucScores, BTreeMap<String, MucScores>, (f64, f64, f64)) {
+    let mut all = MucCounts::default();
+    for c in per_type.values() {
+        all.merge(c);
+    }
+    let per: BTreeMap<String, MucScores> = per_type
+        .into_iter()
+        .map(|(t, c)| (t, MucScores::new(c, beta)))
+        .collect();
+    let n = per.len() as f64;
+    let macro_prf = if per.is_empty() {
+        (0.0, 0.0, 0.0)
+    } else {
+        let p = per.values().map(|s| s.p).sum::<f64>() / n;
+        let r = per.values().map(|s| s.r).sum::<f64>() / n;
+        (p, r, fbeta(p, r, beta))
+    };
+    (MucScores::new(all, beta), per, macro_prf)
+}
+
+/// Reads both files and evaluates.
+pub fn evaluate_files(gold: &Path, pred: &Path, opts: &MucOptions) -> Result<MucResult> {
+    let format = match opts.format {
+        f @ (Format::Hipe | Format::Conll) => f,
+        f => {
+            return Err(Error::usage(format!(
+                "--format {}: muc reads hipe or conll",
+                f.as_str()
+            )))
+        }
+    };
+    let read = ReadOptions::default();
+    let g = crate::formats::read(gold, Some(format), &read)?;
+    let p = crate::formats::read(pred, Some(format), &read)?;
+    evaluate(&g, &p, opts)
+}
+
+/// The scored column's name.
+fn column_name(gold: &Corpus, opts: &MucOptions) -> Result<String> {
+    match (&opts.column, opts.format) {
+        (None, Format::Conll) => Ok("TAG".to_string()),
+        (None, _) => Ok(opts
+            .edition
+            .columns(Task::NercCoarse)
+            .first()
+            .map_or("NE-COARSE-LIT", |c| c.0)
+            .to_string()),
+        (Some(c), Format::Conll) => match c.parse::<usize>() {
+            Ok(n) => n
+                .checked_sub(1)
+                .and_then(|i| gold.columns.get(i))
+                .cloned()
+                .ok_or_else(|| {
+                    Error::usage(format!(
+                        "--column {n}: the file has {} columns ({})",
+                        gold.columns.len(),
+                        gold.columns.join(", ")
+                    ))
+                }),
+            Err(_) => Ok(c.clone()),
+        },
+        (Some(c), _) => Ok(c.clone()),
+    }
+}
+
+fn column_index(f: &Corpus, name: &str) -> Result<usize> {
+    f.column(name).ok_or_else(|| {
+        Error::input(
+            &f.path,
+            1,
+            format!(
+                "no column {name} (the columns are {}); choose one with --column",
+                f.columns.join(", ")
+            ),
+        )
+    })
+}
+
+/// Evaluates a parsed run against the parsed gold.
+pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucResult> {
+    let column = column_name(gold, opts)?;
+    let gcol = column_index(gold, &column)?;
+    let pcol = column_index(pred, &column)?;
+    if opts.format == Format::Conll {
+        // One-level IOB/IOBES tags, as `score --format conll` demands.
+        crate::formats::conll::check_iob(gold, gcol)?;
+        crate::formats::conll::check_iob(pred, pcol)?;
+    }
+    let al = align(gold, pred)?;
+    let mut warnings = Vec::new();
+    for n in Notice::scoring_warnings(&pred.notices).chain(Notice::scoring_warnings(&al.notices)) {
+        warnings.push(format!("{}:{}: {}", pred.path.display(), n.line, n.message));
+    }
+    if let Some(m) = al.mismatches.first() {
+        warnings.push(format!(
+            "{}:{}: {} token(s) differ from the gold (first: {:?} where gold line {} has {:?}); they are judged by position",
+            pred.path.display(),
+            m.pred_line,
+            al.mismatches.len(),
+            m.pred,
+            m.gold_line,
+            m.gold
+        ));
+    }
+    // CoNLL sentences bound entities (as `score --format conll`); a HIPE document is one
+    // sequence (the official `merge_lines`).
+    let by_sentence = opts.format == Format::Conll;
+    let mut counts: HashMap<&str, MucCounts> = HashMap::new();
+    let mut listing = opts.judgements.then(Vec::new);
+    let (mut gsp, mut psp) = (Spans::default(), Spans::default());
+    let mut scratch = Scratch::default();
+    let mut gseq: Vec<usize> = Vec::new();
+    let mut pseq: Vec<usize> = Vec::new();
+    let mut tokens = 0usize;
+    for (gd, pd) in gold.docs.iter().zip(&al.pred_docs) {
+        let document = gd
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("#{}", gd.first_line));
+        let mut units: Vec<(usize, usize, usize)> = Vec::new();
+        if by_sentence {
+            let (mut g, mut p) = (gd.start, pd.start);
+            for &n in &gd.segments {
+                units.push((g, p, n));
+                g += n;
+                p += n;
+            }
+        } else {
+            units.push((gd.start, pd.start, gd.len()));
+        }
+        for (g0, p0, n) in units {
+            gseq.clear();
+            gseq.extend(g0..g0 + n);
+            pseq.clear();
+            pseq.extend(p0..p0 + n);
+            tokens += n;
+            spans::entities(gold, gcol, &gseq, &mut gsp);
+            spans::entities(pred, pcol, &pseq, &mut psp);
+            judge(&gsp, &psp, n, &mut scratch, |t| {
+                counts.entry(t.counted_type()).or_default().add(t.judgement);
+                if let Some(out) = listing.as_mut() {
+                    let (g, p) = (gseq[t.pos], pseq[t.pos]);
+                    out.push(JudgedToken {
+                        document: document.clone(),
+                        line: gold.tokens[g].line as usize,
+                        token: gold.token_text(g).to_string(),
+                        gold_tag: gold.cell(g, gcol).to_string(),
+                        run_tag: pred.cell(p, pcol).to_string(),
+                        judgement: t.judgement,
+                        counted_type: t.counted_type().to_string(),
+                    });
+                }
+            });
+        }
+    }
+    let per_type: BTreeMap<String, MucCounts> = counts
+        .into_iter()
+        .map(|(t, c)| (t.to_string(), c))
+        .collect();
+    let (overall, per_type, macro_prf) = scores_of_counts(per_type, opts.beta);
+    Ok(MucResult {
+        beta: opts.beta,
+        column,
+        documents: gold.docs.len(),
+        tokens,
+        overall,
+        per_type,
+        macro_prf,
+        judgements: listing,
+        warnings,
+    })
+}
