@@ -15,6 +15,7 @@ use toml::Spanned;
 pub use super::names::{fill, pieces, Name, Pattern, Piece, Placeholder};
 use super::names::{GOLD_PLACEHOLDERS, RUN_PLACEHOLDERS};
 use crate::hipe::{Edition, Task};
+use crate::metrics::resample::Resampler;
 use crate::{Error, Result};
 
 /// Names of the embedded presets, in the order they are listed to the user.
@@ -39,6 +40,9 @@ pub struct Campaign {
     pub tagset: Option<Name>,
     /// Ask the scorer for the fair (Ortmann 2022) regime too.
     pub fair: bool,
+    /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
+    /// significance marks in the leaderboard (see [`super::marks`]).
+    pub bootstrap: Option<Resampler>,
     /// Datasets by name, each with its languages and QID map.
     pub datasets: IndexMap<Name, Dataset>,
     /// Per-run outputs by output name (`TASK` or `TASK_SUFFIX`).
@@ -134,6 +138,12 @@ struct CampaignFile {
     tagset: Option<S<String>>,
     #[serde(default)]
     fair: bool,
+    #[serde(default)]
+    bootstrap: Option<S<usize>>,
+    #[serde(default)]
+    bootstrap_seed: Option<S<u64>>,
+    #[serde(default)]
+    bootstrap_confidence: Option<S<f64>>,
     datasets: IndexMap<String, DatasetFile>,
     #[serde(rename = "task")]
     tasks: Vec<S<TaskFile>>,
@@ -272,6 +282,7 @@ impl Campaign {
                 ),
             )
         })?;
+        let bootstrap = Campaign::bootstrap(&file, src)?;
         let run_pattern = src.pattern(&file.run_pattern, "run_pattern", RUN_PLACEHOLDERS)?;
         let gold_pattern = src.pattern(&file.gold_pattern, "gold_pattern", GOLD_PLACEHOLDERS)?;
         for needed in [Placeholder::Bundle, Placeholder::Lang] {
@@ -353,11 +364,42 @@ impl Campaign {
             gold_pattern,
             tagset,
             fair: file.fair,
+            bootstrap,
             datasets,
             tasks,
             bundles,
             rankings,
         })
+    }
+
+    /// `bootstrap = N`, `bootstrap_seed = S`, `bootstrap_confidence = C`; seed and confidence
+    /// only with `bootstrap`.
+    fn bootstrap(file: &CampaignFile, src: &Source<'_>) -> Result<Option<Resampler>> {
+        let (seed, conf) = (&file.bootstrap_seed, &file.bootstrap_confidence);
+        let Some(n) = &file.bootstrap else {
+            return match (seed, conf) {
+                (Some(s), _) => Err(src.err(s, "bootstrap_seed goes with bootstrap = N")),
+                (_, Some(c)) => Err(src.err(c, "bootstrap_confidence goes with bootstrap = N")),
+                _ => Ok(None),
+            };
+        };
+        if let Some(c) = conf
+            .as_ref()
+            .filter(|c| !(*c.get_ref() > 0.0 && *c.get_ref() < 1.0))
+        {
+            let msg = format!(
+                "bootstrap_confidence {} is not strictly between 0 and 1",
+                c.get_ref()
+            );
+            return Err(src.err(c, msg));
+        }
+        let (seed, conf) = (
+            seed.as_ref().map(|s| *s.get_ref()),
+            conf.as_ref().map(|c| *c.get_ref()),
+        );
+        crate::eval::bootstrap::resampler("bootstrap", *n.get_ref(), seed, conf)
+            .map(Some)
+            .map_err(|e| src.err(n, e.to_string().trim_start_matches("usage: ")))
     }
 
     fn task(
