@@ -2,7 +2,8 @@
 //! ([`discover`]), scoring them in parallel with an injected scorer and writing every output
 //! ([`runner`]), typed per-run score rows ([`rows`]), the official ranking files
 //! ([`ranking`]), their intervals and significance marks ([`marks`], with `bootstrap = N`) and
-//! the leaderboard view ([`board`]) that [`crate::report`] renders as Markdown and HTML. `report` knows nothing of campaigns: this layer builds its view types.
+//! the leaderboard view ([`board`]) that [`crate::report`] renders as Markdown and HTML.
+//! `report` knows nothing of campaigns: this layer builds its view types.
 //!
 //! The scorer is a plain function `Fn(&ScoreJob) -> Result<JobOutput>`: the campaign layer
 //! knows nothing of how a run is scored. [`scorer::JobScorer`] is the real one;

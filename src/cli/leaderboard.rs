@@ -71,6 +71,13 @@ pub fn run_with(
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };
     cfg.bootstrap = resampling(&args, cfg.bootstrap)?;
+    if let (Some(n), Some(_)) = (args.threads, cfg.bootstrap) {
+        // The marks are computed after the scoring pool is gone: --threads holds for them too.
+        // (Fails only when the global pool already exists, which then is used as it is.)
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(n))
+            .build_global();
+    }
     let dirs = CampaignDirs {
         gold: args.gold_dir.clone(),
         runs: args.runs_dir.clone(),
