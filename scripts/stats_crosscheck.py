@@ -12,6 +12,13 @@ recomputes everything with other code and other random numbers:
   shifted-null p-value from SciPy's bootstrap distribution;
 - paired approximate randomization: NumPy, swap each document's counts with probability 1/2.
 
+With --leaderboard DIR (the rankings/ directory of `fairscore leaderboard --bootstrap N`), also
+checks the leaderboard's marks of the same evaluation (`*.ci.tsv` rows of
+COLUMN-micro-REGIME-TIME-ALL-LED-ALL): each row's F1 (exact) and F1 interval against SciPy's
+bootstrap of that run's per-document counts, its p_next and p_top against the NumPy
+randomization test, and shares_first against p_top >= 1 - confidence (a run within Monte-Carlo
+error of the threshold is only reported).
+
 Both sides are Monte-Carlo estimates from unrelated random streams, so they agree only within
 Monte-Carlo error. Prints the largest absolute differences and the largest difference in units
 of its estimated Monte-Carlo standard error (s.e.). Exits 1 when a micro score differs at all
@@ -81,6 +88,10 @@ def main():
     ap.add_argument("--ci-tol", type=float, default=0.005)
     ap.add_argument("--p-tol", type=float, default=0.01)
     ap.add_argument("--z-max", type=float, default=5.0)
+    ap.add_argument("--leaderboard", metavar="DIR", default=None,
+                    help="rankings/ of a `leaderboard --bootstrap N` run to check as well")
+    ap.add_argument("--leaderboard-samples", type=int, default=None,
+                    help="N of that run (default: as many as the JSON's)")
     ap.add_argument("--tol-informative", action="store_true",
                     help="report differences over --ci-tol/--p-tol without failing")
     args = ap.parse_args()
@@ -97,7 +108,8 @@ def main():
     alpha = (1 - conf) / 2
 
     worst = {k: (0.0, "-") for k in ("micro", "ci", "ci_z", "perm_p", "perm_z", "boot_ci",
-                                     "boot_ci_z", "boot_p", "boot_z")}
+                                     "boot_ci_z", "boot_p", "boot_z", "lb_micro", "lb_ci",
+                                     "lb_ci_z", "lb_p", "lb_p_z")}
 
     def note(key, value, where):
         if value > worst[key][0]:
@@ -166,6 +178,10 @@ def main():
             if se > 0:
                 note("boot_z", d / se, f"{where} {m}")
 
+    lb_rows = 0
+    if args.leaderboard:
+        lb_rows = check_leaderboard(args, data, counts, rng, b, note)
+
     print(f"{len(runs)} runs, {len(data['pairs'])} pairs, {data['column']} {data['regime']}; "
           f"fairscore {ours_b} resamples, SciPy/NumPy {b} resamples, confidence {conf}")
     rows = [
@@ -175,6 +191,13 @@ def main():
         ("permutation p-values", "perm_p", "perm_z", args.p_tol),
         ("paired bootstrap p-values", "boot_p", "boot_z", args.p_tol),
     ]
+    if args.leaderboard:
+        print(f"  leaderboard: {lb_rows} rows of {args.leaderboard}/*.ci.tsv")
+        rows += [
+            ("leaderboard F1 (exact)", "lb_micro", None, 1e-12),
+            ("leaderboard F1 CI bounds", "lb_ci", "lb_ci_z", args.ci_tol),
+            ("leaderboard p next / p top", "lb_p", "lb_p_z", args.p_tol),
+        ]
     failed = False
     for label, key, zkey, tol in rows:
         value, where = worst[key]
@@ -193,6 +216,83 @@ def main():
         print(f"  {label:37s} max |d| = {value:.5f} (tol {tol}) {verdict}{z}  [{where}]")
     print("disagreement" if failed else "agreement")
     return 1 if failed else 0
+
+
+def check_leaderboard(args, data, counts, rng, b, note):
+    """Checks the leaderboard's .ci.tsv rows of the JSON's evaluation; returns the rows checked.
+    A system name is the lower-cased run name; runs not in the JSON fail."""
+    import glob
+    import os
+
+    lb_b = args.leaderboard_samples or data["samples"]
+    conf = data["confidence"]
+    alpha = (1 - conf) / 2
+    eps = data["tie_epsilon"]
+    evaluation = f"{data['column']}-micro-{data['regime']}-TIME-ALL-LED-ALL"
+    by_system = {name.lower(): c for name, c in counts.items()}
+    checked = 0
+
+    def perm_p(a, bb):
+        ea, eb = micro(*a.sum(axis=1)), micro(*bb.sum(axis=1))
+        observed = float(ea["F1"] - eb["F1"])
+        swap = rng.random((b, a.shape[1])) < 0.5
+        xa = np.where(swap, bb[:, None, :], a[:, None, :]).sum(axis=-1)
+        xb = np.where(swap, a[:, None, :], bb[:, None, :]).sum(axis=-1)
+        d = micro(*xa)["F1"] - micro(*xb)["F1"]
+        return (np.count_nonzero(np.abs(d) >= abs(observed) - eps) + 1) / (b + 1)
+
+    def p_se(p):
+        return np.sqrt(p * (1 - p) / lb_b + p * (1 - p) / b)
+
+    files = sorted(glob.glob(os.path.join(args.leaderboard, "*.ci.tsv")))
+    if not files:
+        raise SystemExit(f"stats_crosscheck: no .ci.tsv in {args.leaderboard}")
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()[1:]
+        rows = [line.split("\t") for line in lines]
+        rows = [r for r in rows if r[1] == evaluation]
+        for i, r in enumerate(rows):
+            system, f1, lo, hi, p_next, p_top, shares = (
+                r[0], float(r[2]), float(r[3]), float(r[4]), r[5], float(r[6]), r[7])
+            where = f"{os.path.basename(path)} {system}"
+            if system not in by_system:
+                raise SystemExit(f"stats_crosscheck: {where}: no per-document counts")
+            c = by_system[system]
+            note("lb_micro", abs(float(micro(*c.sum(axis=1))["F1"]) - f1), where)
+            res = stats.bootstrap((c,), run_statistic, n_resamples=b, vectorized=True,
+                                  paired=False, axis=-1, confidence_level=conf,
+                                  method="percentile", rng=rng)
+            ci = res.confidence_interval
+            dist = res.bootstrap_distribution[2]
+            for k, (theirs, q, ours) in enumerate(((ci.low[2], alpha, lo),
+                                                    (ci.high[2], 1 - alpha, hi))):
+                d = abs(float(theirs) - ours)
+                note("lb_ci", d, f"{where} {'lo' if k == 0 else 'hi'}")
+                se = quantile_se(dist, q) * np.sqrt(1 + b / lb_b)
+                if se > 0:
+                    note("lb_ci_z", d / se, where)
+            tests = []
+            if i + 1 < len(rows):
+                tests.append(("next", float(p_next), perm_p(c, by_system[rows[i + 1][0]])))
+            if i > 0:
+                top = perm_p(c, by_system[rows[0][0]])
+                tests.append(("top", p_top, top))
+                threshold = 1 - conf
+                clear = abs(top - threshold) > 5 * p_se(threshold)
+                if (top >= threshold) != (shares == "yes") and clear:
+                    raise SystemExit(f"stats_crosscheck: {where}: shares_first {shares}, "
+                                     f"but p top is {top:.4f}")
+            elif p_top != 1.0 or shares != "yes":
+                raise SystemExit(f"stats_crosscheck: {where}: top row not marked as first")
+            for label, ours, theirs in tests:
+                d = abs(theirs - ours)
+                note("lb_p", d, f"{where} p {label}")
+                se = p_se(max(theirs, ours))
+                if se > 0:
+                    note("lb_p_z", d / se, f"{where} p {label}")
+            checked += 1
+    return checked
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@
 # are reported only (Monte-Carlo error of two independent estimates can exceed them), and at
 # every size a difference over 5 Monte-Carlo standard errors fails. Exit status 1 on
 # disagreement. Without ../shared: skip (exit 0), or fail when CI is set.
+# It also runs `fairscore leaderboard --bootstrap N` on the campaign and checks the marks of its
+# strict NE-COARSE-LIT tables (rankings/*.ci.tsv) the same way (LEADERBOARD=0 skips that).
 # Extra cargo flags (e.g. --release) can be passed in CARGO_FLAGS.
 set -euo pipefail
 
@@ -61,6 +63,18 @@ for n in ${SAMPLES:-10000 100000}; do
     flags=()
     if [ "$n" -lt 100000 ]; then
         flags+=(--tol-informative)
+    fi
+    if [ "${LEADERBOARD:-1}" != 0 ]; then
+        board="$target/tmp/stats_crosscheck/board-$n"
+        data=../shared/data/hipe2022
+        # shellcheck disable=SC2086
+        if ! cargo run ${CARGO_FLAGS:-} --quiet -- leaderboard --quiet \
+            --gold-dir "$data/gold" --runs-dir "$data/submissions" \
+            --resources "$data/resources" --outdir "$board" --bootstrap "$n" --seed 2022; then
+            echo "stats_crosscheck: fairscore leaderboard --bootstrap $n failed" >&2
+            exit 1
+        fi
+        flags+=(--leaderboard "$board/rankings" --leaderboard-samples "$n")
     fi
     "$venv/bin/python" scripts/stats_crosscheck.py "$json" "${flags[@]}" || status=1
 done

@@ -5,8 +5,10 @@
 //! are those of the official files (a run whose results equal an earlier run's is listed
 //! once, as there, with a note). Tables whose gold has no entities (every run TP = FN = 0) are
 //! left out with a note. The drill-down shows each run's per-label rows of every regime from
-//! its own score rows, and the fair confusion matrix where the scorer gave one. Input paths
-//! are named relative to the campaign's directories.
+//! its own score rows, and the fair confusion matrix where the scorer gave one. With
+//! `bootstrap = N` ([`super::marks`]) every ranked row also shows its F1 interval and its
+//! tests against the next and the top run. Input paths are named relative to the campaign's
+//! directories.
 
 use std::path::Path;
 
@@ -15,10 +17,12 @@ use indexmap::IndexMap;
 use super::config::Campaign;
 use super::discover::Closeness;
 use super::job::CampaignDirs;
+use super::marks::Marks;
 use super::outcome::CampaignReport;
 use crate::report::board::{
-    slug, Board, Notice, RankingLink, Row, Section, Summary, TeamCard, TeamEntry,
+    slug, Board, Notice, RankingLink, Resampling, Row, Section, Summary, TeamCard, TeamEntry,
 };
+use crate::Result;
 
 /// Names input paths relative to the campaign's directories (`gold/…`, `submissions/…`): a
 /// published report shows no local absolute paths.
@@ -71,8 +75,32 @@ impl InputNames {
     }
 }
 
-/// Builds the view of a campaign.
+/// Builds the view of a campaign, without intervals or marks.
 pub fn build(cfg: &Campaign, report: &CampaignReport, names: &InputNames) -> Board {
+    build_marked(cfg, report, names, &Marks::default())
+}
+
+/// What the runner does once the ranking files are written: computes the marks when the
+/// campaign asks for them (`cfg.bootstrap`), writes the `.ci.tsv` files next to the ranking
+/// files in `rankings_dir` (removing stale ones) and builds the view with the marks.
+pub fn build_and_write_marks(
+    cfg: &Campaign,
+    report: &CampaignReport,
+    names: &InputNames,
+    rankings_dir: &Path,
+) -> Result<Board> {
+    let marks = super::marks::compute(report, cfg.bootstrap.as_ref())?;
+    super::marks::write(rankings_dir, report, &marks)?;
+    Ok(build_marked(cfg, report, names, &marks))
+}
+
+/// Builds the view of a campaign with the given marks.
+pub fn build_marked(
+    cfg: &Campaign,
+    report: &CampaignReport,
+    names: &InputNames,
+    marks: &Marks,
+) -> Board {
     let mut board = Board {
         title: cfg.name.clone(),
         edition: report.edition.name().to_string(),
@@ -91,6 +119,12 @@ pub fn build(cfg: &Campaign, report: &CampaignReport, names: &InputNames) -> Boa
                 rows: r.rows.len(),
             })
             .collect(),
+        resampling: marks.settings.map(|r| Resampling {
+            samples: r.samples,
+            seed: r.seed,
+            level: short(r.confidence * 100.0),
+            alpha: short(1.0 - r.confidence),
+        }),
         ..Board::default()
     };
     board.not_scored = not_scored(cfg, report, names);
@@ -118,7 +152,8 @@ pub fn build(cfg: &Campaign, report: &CampaignReport, names: &InputNames) -> Boa
         }
     }
     for (dataset, lang) in pairs {
-        let section = super::tables::build_section(cfg, report, dataset, lang, &mut board.skipped);
+        let section =
+            super::tables::build_section(cfg, report, dataset, lang, &mut board.skipped, marks);
         board.sections.push(section);
     }
     for n in &report.not_evaluated {
@@ -135,6 +170,12 @@ pub fn build(cfg: &Campaign, report: &CampaignReport, names: &InputNames) -> Boa
         board.teams = team_cards(&board.sections);
     }
     board
+}
+
+/// A number with at most six decimals and no trailing zeros (`95`, `0.05`).
+fn short(x: f64) -> String {
+    let s = format!("{x:.6}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// Failed runs and rejected files; when no file fits the run pattern, one notice that says

@@ -15,6 +15,7 @@ use toml::Spanned;
 pub use super::names::{fill, pieces, Name, Pattern, Piece, Placeholder};
 use super::names::{GOLD_PLACEHOLDERS, RUN_PLACEHOLDERS};
 use crate::hipe::{Edition, Task};
+use crate::metrics::resample::Resampler;
 use crate::{Error, Result};
 
 /// Names of the embedded presets, in the order they are listed to the user.
@@ -39,6 +40,9 @@ pub struct Campaign {
     pub tagset: Option<Name>,
     /// Ask the scorer for the fair (Ortmann 2022) regime too.
     pub fair: bool,
+    /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
+    /// significance marks in the leaderboard (see [`super::marks`]).
+    pub bootstrap: Option<Resampler>,
     /// Datasets by name, each with its languages and QID map.
     pub datasets: IndexMap<Name, Dataset>,
     /// Per-run outputs by output name (`TASK` or `TASK_SUFFIX`).
@@ -134,6 +138,12 @@ struct CampaignFile {
     tagset: Option<S<String>>,
     #[serde(default)]
     fair: bool,
+    #[serde(default)]
+    bootstrap: Option<S<usize>>,
+    #[serde(default)]
+    bootstrap_seed: Option<S<u64>>,
+    #[serde(default)]
+    bootstrap_confidence: Option<S<f64>>,
     datasets: IndexMap<String, DatasetFile>,
     #[serde(rename = "task")]
     tasks: Vec<S<TaskFile>>,
@@ -276,6 +286,7 @@ impl Campaign {
                 ),
             )
         })?;
+        let bootstrap = Campaign::bootstrap(&file, src)?;
         let run_pattern = src.pattern(&file.run_pattern, "run_pattern", RUN_PLACEHOLDERS)?;
         let gold_pattern = src.pattern(&file.gold_pattern, "gold_pattern", GOLD_PLACEHOLDERS)?;
         for needed in [Placeholder::Bundle, Placeholder::Lang] {
@@ -357,11 +368,42 @@ impl Campaign {
             gold_pattern,
             tagset,
             fair: file.fair,
+            bootstrap,
             datasets,
             tasks,
             bundles,
             rankings,
         })
+    }
+
+    /// `bootstrap = N`, `bootstrap_seed = S`, `bootstrap_confidence = C`; seed and confidence
+    /// only with `bootstrap`.
+    fn bootstrap(file: &CampaignFile, src: &Source<'_>) -> Result<Option<Resampler>> {
+        let (seed, conf) = (&file.bootstrap_seed, &file.bootstrap_confidence);
+        let Some(n) = &file.bootstrap else {
+            return match (seed, conf) {
+                (Some(s), _) => Err(src.err(s, "bootstrap_seed goes with bootstrap = N")),
+                (_, Some(c)) => Err(src.err(c, "bootstrap_confidence goes with bootstrap = N")),
+                _ => Ok(None),
+            };
+        };
+        if let Some(c) = conf
+            .as_ref()
+            .filter(|c| !(*c.get_ref() > 0.0 && *c.get_ref() < 1.0))
+        {
+            let msg = format!(
+                "bootstrap_confidence {} is not strictly between 0 and 1",
+                c.get_ref()
+            );
+            return Err(src.err(c, msg));
+        }
+        let (seed, conf) = (
+            seed.as_ref().map(|s| *s.get_ref()),
+            conf.as_ref().map(|c| *c.get_ref()),
+        );
+        crate::eval::bootstrap::resampler("bootstrap", *n.get_ref(), seed, conf)
+            .map(Some)
+            .map_err(|e| src.err(n, e.to_string().trim_start_matches("usage: ")))
     }
 
     fn task(
@@ -503,80 +545,4 @@ pub fn fill_gold(pattern: &Pattern, dataset: &str, lang: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn presets_parse_and_validate() {
-        let c = Campaign::preset("hipe-2022").unwrap();
-        assert_eq!(c.edition, Edition::Hipe2022);
-        assert_eq!(c.tasks.len(), 4);
-        assert_eq!(c.rankings.len(), 8);
-        assert_eq!(c.bundles["5"], vec!["nel", "nel_relaxed"]);
-        let relaxed = &c.tasks["nel_relaxed"];
-        assert_eq!(
-            c.gold_file(relaxed, "ajmc", "de"),
-            "HIPE-2022-v2.1-ajmc-test-de_histonorm.tsv"
-        );
-        assert_eq!(
-            c.tagset_file(relaxed).map(Name::as_str),
-            Some("tagset-hipe2022-all.txt")
-        );
-        let c20 = Campaign::preset("hipe-2020").unwrap();
-        assert_eq!(c20.tagset_file(&c20.tasks["nel"]), None);
-        assert_eq!(
-            c20.tagset_file(&c20.tasks["nerc_fine"]).map(Name::as_str),
-            Some("tagset.txt")
-        );
-        assert!(Campaign::preset("nope").is_err());
-    }
-
-    fn line_of(text: &str) -> (usize, String) {
-        match Campaign::from_toml(text, Path::new("c.toml")).unwrap_err() {
-            Error::Input { line, message, .. } => (line, message),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    #[test]
-    fn bad_campaigns_are_input_errors_with_line() {
-        assert_eq!(line_of("name = \"x\"\nedition = 3\n").0, 2);
-        let base = PRESETS[0].1;
-        let line_with = |needle: &str| base.lines().position(|l| l.contains(needle)).unwrap() + 1;
-
-        let broken = base.replace("{team}_bundle{bundle}", "{team}{bundle}");
-        let (line, msg) = line_of(&broken);
-        assert_eq!(line, line_with("run_pattern = "), "{msg}");
-
-        let unknown = base.replace("4 = [\"nerc_coarse\"]", "4 = [\"nerc_mid\"]");
-        let (line, msg) = line_of(&unknown);
-        assert!(msg.contains("nerc_mid"), "{msg}");
-        assert_eq!(line, line_with("4 = [\"nerc_coarse\"]"));
-
-        let edition = base.replace("edition = \"hipe-2022\"", "edition = \"hipe-2021\"");
-        let (line, msg) = line_of(&edition);
-        assert!(msg.contains("unknown edition \"hipe-2021\""), "{msg}");
-        assert_eq!(line, line_with("edition = "));
-
-        for bad in ["x/../../escaped", "a/b", ".."] {
-            let suffix = base.replace("suffix = \"relaxed\"", &format!("suffix = \"{bad}\""));
-            let (line, msg) = line_of(&suffix);
-            assert!(msg.contains("suffix"), "{msg}");
-            assert_eq!(line, line_with("suffix = "), "{msg}");
-        }
-        let kind = base.replace("kind = \"coarse-micro-strict\"", "kind = \"a/b\"");
-        assert_eq!(line_of(&kind).0, line_with("coarse-micro-strict"));
-        let lang = base.replace(
-            "languages = [\"de\", \"en\", \"fr\"]",
-            "languages = [\"de\", \"../en\"]",
-        );
-        assert_eq!(
-            line_of(&lang).0,
-            line_with("languages = [\"de\", \"en\", \"fr\"]")
-        );
-        let dataset = base.replace("[datasets.sonar]", "[datasets.\"so/nar\"]");
-        assert_eq!(line_of(&dataset).0, line_with("[datasets.sonar]"));
-        let gold = base.replace("_histonorm.tsv", "/../x.tsv");
-        assert_eq!(line_of(&gold).0, line_with("_histonorm.tsv"));
-    }
-}
+mod tests;

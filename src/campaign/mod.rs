@@ -1,8 +1,9 @@
 //! Whole campaigns: configuration ([`config`], presets in `presets/`), finding runs
 //! ([`discover`]), scoring them in parallel with an injected scorer and writing every output
 //! ([`runner`]), typed per-run score rows ([`rows`]), the official ranking files
-//! ([`ranking`]) and the leaderboard view ([`board`]) that [`crate::report`] renders as
-//! Markdown and HTML. `report` knows nothing of campaigns: this layer builds its view types.
+//! ([`ranking`]), their intervals and significance marks ([`marks`], with `bootstrap = N`) and
+//! the leaderboard view ([`board`]) that [`crate::report`] renders as Markdown and HTML.
+//! `report` knows nothing of campaigns: this layer builds its view types.
 //!
 //! The scorer is a plain function `Fn(&ScoreJob) -> Result<JobOutput>`: the campaign layer
 //! knows nothing of how a run is scored. [`scorer::JobScorer`] is the real one;
@@ -13,6 +14,7 @@ pub mod config;
 pub mod confusion;
 pub mod discover;
 pub mod job;
+pub mod marks;
 mod names;
 pub mod outcome;
 mod outdir;
@@ -26,6 +28,7 @@ pub use config::{Campaign, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpe
 pub use confusion::ConfusionMatrix;
 pub use discover::{Closeness, Rejected, RunInfo};
 pub use job::{replay_scorer, CampaignDirs, JobOutput, ScoreJob, Scorer};
+pub use marks::{Marks, RowMark};
 pub use outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
 pub use ranking::{build_ranking, rank, ranking_file_name, Ranked, RankingInput};
 pub use rows::{parse_table, ScoreRow};

@@ -35,7 +35,7 @@ pub struct RankingInput<'a> {
 
 /// One row of a ranking: indices of the run (in the slice given to [`rank`]), of its output
 /// and of the row in that output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ranked {
     /// Index of the run in the slice given to [`rank`].
     pub run: usize,

@@ -5,13 +5,16 @@
 //! every number typed. The real scorer's rows are made from its typed results
 //! ([`rows_from_results`]); replayed per-run files are parsed once into the same rows
 //! ([`parse_table`]). Numbers keep the text the official file shows ([`Num`]): rankings compare
-//! and print that text, as the organisers' pipeline did.
+//! and print that text, as the organisers' pipeline did. The real scorer's label-`ALL` micro
+//! rows also carry their per-document counts ([`ScoreRow::docs`]), which the leaderboard's
+//! intervals and tests resample (issue 14).
 
 use std::path::Path;
 
 use crate::eval::options::Regime;
 use crate::eval::score::ColumnResult;
 use crate::hipe::Task;
+use crate::metrics::docs::DocSeries;
 use crate::metrics::fair::WeightedScores;
 use crate::metrics::{PyNum, RegimeScores};
 use crate::report::official::{results_in_row_order, row_scores, RowScores};
@@ -136,8 +139,9 @@ impl EvalKey {
     }
 }
 
-/// One row of a per-run score table.
-#[derive(Debug, Clone, PartialEq)]
+/// One row of a per-run score table. Rows are equal when their cells are: the per-document
+/// counts ([`ScoreRow::docs`]) are not part of the table and are not compared.
+#[derive(Debug, Clone)]
 pub struct ScoreRow {
     /// The System cell (unquoted).
     pub system: String,
@@ -165,6 +169,25 @@ pub struct ScoreRow {
     pub fp: Num,
     /// False negatives.
     pub fn_: Num,
+    /// The TP, FP and FN of every gold document (label `ALL`, micro rows of the real scorer
+    /// only; `None` on other rows and on parsed tables, which have no per-document counts).
+    pub docs: Option<DocSeries>,
+}
+
+impl PartialEq for ScoreRow {
+    fn eq(&self, o: &Self) -> bool {
+        (&self.system, &self.evaluation, &self.key, &self.label)
+            == (&o.system, &o.evaluation, &o.key, &o.label)
+            && [
+                &self.p,
+                &self.r,
+                &self.f1,
+                &self.f1_std,
+                &self.p_std,
+                &self.r_std,
+            ] == [&o.p, &o.r, &o.f1, &o.f1_std, &o.p_std, &o.r_std]
+            && [&self.tp, &self.fp, &self.fn_] == [&o.tp, &o.fp, &o.fn_]
+    }
 }
 
 impl ScoreRow {
@@ -226,6 +249,7 @@ fn push_rows(
     if task == Task::Nel {
         labels.retain(|l| *l == "ALL");
     }
+    let n_docs = res.eval.all[crate::matching::HipeRegime::Strict].docs.len();
     for aggregation in [Aggregation::Micro, Aggregation::MacroDoc] {
         for &regime in regimes {
             let key = EvalKey {
@@ -240,10 +264,20 @@ fn push_rows(
                 regime.as_str()
             );
             for label in &labels {
-                let nums = match row_scores(res, regime, label) {
+                let scores = row_scores(res, regime, label);
+                let nums = match scores {
                     None => continue,
                     Some(RowScores::Official(s)) => official_nums(s, aggregation),
                     Some(RowScores::Fair(ws)) => fair_nums(ws, aggregation),
+                };
+                let docs = match (scores, aggregation, *label == "ALL") {
+                    (Some(RowScores::Official(s)), Aggregation::Micro, true) => {
+                        Some(s.docs.clone())
+                    }
+                    (Some(RowScores::Fair(ws)), Aggregation::Micro, true) => {
+                        Some(ws.map_or_else(|| DocSeries::zeros(n_docs), |w| w.docs.clone()))
+                    }
+                    _ => None,
                 };
                 let [p, r, f1, f1_std, p_std, r_std, tp, fp, fn_] = nums;
                 out.push(ScoreRow {
@@ -260,6 +294,7 @@ fn push_rows(
                     tp,
                     fp,
                     fn_,
+                    docs,
                 });
             }
         }
@@ -410,6 +445,7 @@ pub fn parse_table(text: &str, path: &Path) -> Result<Vec<ScoreRow>> {
             tp: num(),
             fp: num(),
             fn_: num(),
+            docs: None,
         });
     }
     Ok(rows)
@@ -531,6 +567,15 @@ mod tests {
                 rows_from_results(&out.system, &out.results, task, Some("x"), &opts.regimes);
             let parsed = parse_table(&out.tsv, Path::new("x.tsv")).unwrap();
             assert!(typed.len() > 3, "{task:?}");
+            // Label-ALL micro rows, and only they, carry per-document counts that sum to the
+            // row's counts.
+            for r in &typed {
+                let want = r.is_all() && r.key.aggregation == Aggregation::Micro;
+                assert_eq!(r.docs.is_some(), want, "{task:?} {}", r.evaluation);
+                if let Some(d) = &r.docs {
+                    assert_eq!(Some(d.total().tp), r.tp.value(), "{}", r.evaluation);
+                }
+            }
             assert_eq!(typed, parsed, "{task:?}");
         }
     }

@@ -183,7 +183,7 @@ pub fn run_campaign_with(
         removed,
     };
     let names = super::board::InputNames::new(dirs, opts.replay_dir.as_deref());
-    let board = super::board::build(cfg, &report, &names);
+    let board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
     let md = crate::report::markdown::render(&board);
     write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
     // The HTML page needs the template engine (feature `html`, on by default).

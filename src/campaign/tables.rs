@@ -9,13 +9,14 @@ use indexmap::IndexMap;
 
 use super::config::{Campaign, RankingSpec};
 use super::confusion::ConfusionMatrix;
+use super::marks::Marks;
 use super::outcome::{CampaignReport, RankingFile};
 use super::ranking::{cells, takes_bundle, Ranked};
 use super::rows::{Aggregation, ScoreRow};
 use crate::eval::options::Regime;
 use crate::report::board::{
-    counts_column, fixed3, slug, Cell, Drill, DrillPart, FairView, Group, HeatMap, LabelRow,
-    Notice, Row, Section, Table, Total,
+    counts_column, fixed3, p_text, percent, slug, Cell, Drill, DrillPart, FairView, Group, HeatMap,
+    LabelRow, Mark, Notice, Row, Section, Table, Total,
 };
 
 fn row<'a>(report: &'a CampaignReport, r: &Ranked) -> Option<&'a ScoreRow> {
@@ -46,6 +47,7 @@ pub(super) fn build_section(
     dataset: &str,
     lang: &str,
     skipped: &mut Vec<Notice>,
+    marks: &Marks,
 ) -> Section {
     let id = slug(&format!("{dataset}-{lang}"));
     let runs = report
@@ -57,10 +59,11 @@ pub(super) fn build_section(
     // Tables whose gold has no entities: (title, outputs, scope) → (column, regimes, files).
     type Left = (String, Vec<&'static str>, Vec<String>);
     let mut left_out: IndexMap<(String, String, String), Left> = IndexMap::new();
-    for file in report
+    for (fi, file) in report
         .rankings
         .iter()
-        .filter(|r| r.dataset == dataset && r.lang == lang)
+        .enumerate()
+        .filter(|(_, r)| r.dataset == dataset && r.lang == lang)
     {
         let Some(spec) = cfg.rankings.get(file.spec) else {
             continue;
@@ -102,7 +105,7 @@ pub(super) fn build_section(
                 scope.clone(),
             );
             let gid = slug(&format!("{id}-{}-{}-{}", key.2, title, key.3));
-            let table = build_table(report, file, &ranked, regime, &gid);
+            let table = build_table(report, (fi, file), &ranked, regime, &gid, marks);
             if table.rows.iter().all(no_gold_entities) {
                 let (_, regimes, files) = left_out
                     .entry((title.clone(), outputs.join(", "), scope.clone()))
@@ -192,13 +195,15 @@ fn title(column: &str, variant: &str) -> String {
     }
 }
 
-/// A table's rows: rank (shared by equal F1 text), formatted cells, best values marked.
+/// A table's rows: rank (shared by equal F1 text), formatted cells, best values marked, and
+/// the F1 interval and significance marks where the campaign has them.
 fn build_table(
     report: &CampaignReport,
-    file: &RankingFile,
+    (fi, file): (usize, &RankingFile),
     ranked: &[&Ranked],
     regime: Regime,
     gid: &str,
+    marks: &Marks,
 ) -> Table {
     let srs: Vec<(&Ranked, &ScoreRow)> = ranked
         .iter()
@@ -260,8 +265,22 @@ fn build_table(
                 })
                 .collect(),
             bar: (sr.f1.value().unwrap_or(0.0).clamp(0.0, 1.0) * 1000.0).round() / 10.0,
+            mark: marks.get(fi, r).map(|m| Mark {
+                lo: fixed3(Some(m.ci.lo)),
+                hi: fixed3(Some(m.ci.hi)),
+                bar_lo: percent(m.ci.lo),
+                bar_hi: percent(m.ci.hi),
+                p_next: m.p_next.map(p_text).unwrap_or_default(),
+                p_top: if pos == 0 {
+                    "–".to_string()
+                } else {
+                    p_text(m.p_top)
+                },
+                shares_first: m.shares_first,
+            }),
         });
     }
+    let marked = !rows.is_empty() && rows.iter().all(|r| r.mark.is_some());
     Table {
         id: slug(&format!("{gid}-{}", regime.as_str())),
         regime: regime.as_str().to_string(),
@@ -272,6 +291,7 @@ fn build_table(
             .unwrap_or_default(),
         rows,
         folded: Vec::new(),
+        marked,
     }
 }
 

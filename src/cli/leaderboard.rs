@@ -37,6 +37,17 @@ pub struct LeaderboardArgs {
     /// official ones, and only rank and report.
     #[arg(long, value_name = "DIR")]
     pub replay: Option<PathBuf>,
+    /// F1 intervals and significance marks in the tables, from N resamples of the documents
+    /// (10,000 is usual; overrides `bootstrap` of the campaign); adds `rankings/*.ci.tsv`.
+    #[arg(long = "bootstrap", value_name = "N")]
+    pub bootstrap: Option<usize>,
+    /// Seed of --bootstrap (default 42, or the campaign's `bootstrap_seed`).
+    #[arg(long = "seed", value_name = "S")]
+    pub seed: Option<u64>,
+    /// Confidence level of the intervals, strictly between 0 and 1 (default 0.95, or the
+    /// campaign's `bootstrap_confidence`); runs share first place at p ≥ 1 − C.
+    #[arg(long = "confidence", value_name = "C")]
+    pub confidence: Option<f64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -53,10 +64,18 @@ pub fn run_with(
     args: LeaderboardArgs,
     scorer: &(dyn Fn(&ScoreJob) -> fairscore::Result<JobOutput> + Sync),
 ) -> fairscore::Result<i32> {
-    let cfg = match (&args.campaign, &args.preset) {
+    let mut cfg = match (&args.campaign, &args.preset) {
         (Some(file), _) => Campaign::from_file(file)?,
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };
+    cfg.bootstrap = resampling(&args, cfg.bootstrap)?;
+    if let (Some(n), Some(_)) = (args.threads, cfg.bootstrap) {
+        // The marks are computed after the scoring pool is gone: --threads holds for them too.
+        // (Fails only when the global pool already exists, which then is used as it is.)
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(n))
+            .build_global();
+    }
     let dirs = CampaignDirs {
         gold: args.gold_dir.clone(),
         runs: args.runs_dir.clone(),
@@ -133,4 +152,38 @@ pub fn run_with(
         args.outdir.join("index.html").display()
     );
     Ok(if report.all_ok() { 0 } else { 1 })
+}
+
+/// The campaign's resampling with the command line's settings over it; `--seed` and
+/// `--confidence` need `--bootstrap` or a campaign with `bootstrap`. Replayed tables have no
+/// per-document counts, so `--replay` refuses resampling.
+fn resampling(
+    args: &LeaderboardArgs,
+    campaign: Option<fairscore::metrics::resample::Resampler>,
+) -> fairscore::Result<Option<fairscore::metrics::resample::Resampler>> {
+    use fairscore::Error;
+    let samples = match (args.bootstrap, campaign) {
+        (Some(n), _) => n,
+        (None, Some(c)) => c.samples,
+        (None, None) if args.seed.is_some() => {
+            return Err(Error::usage("--seed goes with --bootstrap N"))
+        }
+        (None, None) if args.confidence.is_some() => {
+            return Err(Error::usage("--confidence goes with --bootstrap N"))
+        }
+        (None, None) => return Ok(None),
+    };
+    if args.replay.is_some() {
+        return Err(Error::usage(
+            "--replay: replayed score tables have no per-document counts, so no intervals can \
+             be computed; drop --replay, or --bootstrap (or the campaign's bootstrap)",
+        ));
+    }
+    fairscore::eval::bootstrap::resampler(
+        "--bootstrap",
+        samples,
+        args.seed.or(campaign.map(|c| c.seed)),
+        args.confidence.or(campaign.map(|c| c.confidence)),
+    )
+    .map(Some)
 }

@@ -31,6 +31,21 @@ pub struct Board {
     pub skipped: Vec<Notice>,
     /// The ranking files written.
     pub rankings: Vec<RankingLink>,
+    /// The resampling behind the intervals and marks, when the board has them.
+    pub resampling: Option<Resampling>,
+}
+
+/// How the intervals and significance marks of a board were computed.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Resampling {
+    /// Resamples per interval and per test.
+    pub samples: usize,
+    /// Seed of the random streams.
+    pub seed: u64,
+    /// Confidence level as a percentage, e.g. `95`.
+    pub level: String,
+    /// Significance level of the tests, 1 − confidence, e.g. `0.05`.
+    pub alpha: String,
 }
 
 /// Counts shown in the page header.
@@ -117,6 +132,8 @@ pub struct Table {
     /// Runs not listed because their results equal those of a run listed above (the ranking
     /// file keeps the first, as the official one does).
     pub folded: Vec<Notice>,
+    /// Every row has an interval and marks ([`Row::mark`]).
+    pub marked: bool,
 }
 
 /// One run in a table.
@@ -134,6 +151,27 @@ pub struct Row {
     pub cells: Vec<Cell>,
     /// F1 as a percentage, for the bar.
     pub bar: f64,
+    /// The F1 interval and the tests against the next and the top run, with resampling.
+    pub mark: Option<Mark>,
+}
+
+/// A row's F1 interval and significance marks, formatted.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Mark {
+    /// Lower end of the F1 interval (three decimals).
+    pub lo: String,
+    /// Upper end of the F1 interval (three decimals).
+    pub hi: String,
+    /// The interval's ends as percentages, for the error bar.
+    pub bar_lo: f64,
+    /// See `bar_lo`.
+    pub bar_hi: f64,
+    /// p-value against the next run down (see [`p_text`]); empty on the last row.
+    pub p_next: String,
+    /// p-value against the top run; `–` on the top row.
+    pub p_top: String,
+    /// The top run, or not significantly different from it.
+    pub shares_first: bool,
 }
 
 /// A formatted value and whether it is the best of its column.
@@ -320,6 +358,20 @@ pub fn fixed3(v: Option<f64>) -> String {
         Some(v) => format!("{v:.3}"),
         None => "–".to_string(),
     }
+}
+
+/// A p-value with three decimals, `<0.001` below that.
+pub fn p_text(p: f64) -> String {
+    if p < 0.001 {
+        "<0.001".to_string()
+    } else {
+        format!("{p:.3}")
+    }
+}
+
+/// A percentage for a bar: `x` in 0..=1 as 0..=100 with one decimal.
+pub fn percent(x: f64) -> f64 {
+    (x.clamp(0.0, 1.0) * 1000.0).round() / 10.0
 }
 
 /// Counts of one column formatted alike: whole numbers when all are, else two decimals

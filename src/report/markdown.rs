@@ -1,7 +1,9 @@
 //! The Markdown summary of a campaign (`leaderboard.md`) from a [`Board`]: counts, what was
 //! not evaluated or not scored, one ranked table per dataset, language, evaluated column and
 //! regime (the rows and order of the ranking files, best values in bold), each team's best
-//! runs, the tables left out, and the ranking files. Text is escaped for Markdown (backslash
+//! runs, the tables left out, and the ranking files. With resampling, each table also has
+//! the F1 interval, the p-values against the next and the top run, and `=1` on the runs that
+//! share first place. Text is escaped for Markdown (backslash
 //! escapes, no HTML entities), so names cannot break a table or inject markup.
 
 use std::fmt::Write as _;
@@ -24,6 +26,19 @@ pub fn render(board: &Board) -> String {
         sum.rejected,
         sum.not_evaluated
     );
+    if let Some(r) = &board.resampling {
+        let _ = writeln!(
+            s,
+            "F1 CI: {level} % percentile bootstrap interval over documents; p next, p top: paired \
+             randomization test of F1 against the next run down and the top run; =1: not \
+             significantly different from the top run (p top ≥ {alpha}), sharing first place. \
+             {samples} resamples, seed {seed}; see docs/statistics.md.\n",
+            level = esc(&r.level),
+            alpha = esc(&r.alpha),
+            samples = r.samples,
+            seed = r.seed
+        );
+    }
     notices(&mut s, "Not evaluated", &board.not_evaluated);
     notices(&mut s, "Not scored", &board.not_scored);
     for sec in &board.sections {
@@ -54,8 +69,13 @@ pub fn render(board: &Board) -> String {
                     esc(&g.output),
                     esc(&t.regime)
                 );
-                let _ = writeln!(s, "| # | System | {} |", COLUMNS.join(" | "));
-                let _ = writeln!(s, "|---:|---|{}", "---:|".repeat(COLUMNS.len()));
+                let (extra, extra_rule) = if t.marked {
+                    (" F1 CI | p next | p top | 1st |", "---|---:|---:|---|")
+                } else {
+                    ("", "")
+                };
+                let _ = writeln!(s, "| # | System | {} |{extra}", COLUMNS.join(" | "));
+                let _ = writeln!(s, "|---:|---|{}{extra_rule}", "---:|".repeat(COLUMNS.len()));
                 for r in &t.rows {
                     let cells: Vec<String> = r
                         .cells
@@ -68,9 +88,20 @@ pub fn render(board: &Board) -> String {
                             }
                         })
                         .collect();
+                    let marks = match (&r.mark, t.marked) {
+                        (Some(m), true) => format!(
+                            " {}–{} | {} | {} | {} |",
+                            m.lo,
+                            m.hi,
+                            esc(&m.p_next),
+                            esc(&m.p_top),
+                            if m.shares_first { "=1" } else { "" }
+                        ),
+                        _ => String::new(),
+                    };
                     let _ = writeln!(
                         s,
-                        "| {} | {} | {} |",
+                        "| {} | {} | {} |{marks}",
                         r.rank,
                         esc(&r.system),
                         cells.join(" | ")
