@@ -137,6 +137,7 @@ impl ScoreOptions {
     pub fn read_options(&self) -> ReadOptions {
         ReadOptions {
             glue: self.glue.clone(),
+            ..ReadOptions::default()
         }
     }
 }

@@ -7,16 +7,20 @@
 //!   document (only when the current segment already holds tokens), `# date…` /
 //!   `# hipe2022:date…` sets the date of the following tokens;
 //! - every value is upper-cased except in the TOKEN, LEVENSHTEIN and DATE columns, a missing
-//!   cell becomes `_`, and in `NE-` columns IOBES tags are turned into IOB (`S-`→`B-`,
-//!   `E-`→`I-`);
+//!   cell reads as `_` (a short row is stored short), and in `NE-` columns IOBES tags are
+//!   turned into IOB (`S-`→`B-`, `E-`→`I-`);
 //! - MISC `LED<float>` gives the token's OCR noise level.
 //!
 //! Beyond the official reader it accepts a UTF-8 byte-order mark and CRLF line ends, and
-//! reports malformed input (invalid UTF-8, ragged rows, missing header) as typed errors with
-//! file and line.
+//! reports malformed input (invalid UTF-8, ragged rows, missing header, a header of more than
+//! [`MAX_COLUMNS`] columns) as typed errors with file and line. Only the columns
+//! [`ReadOptions::columns`] names (and the token column) are stored; the others are still
+//! checked for the notices `score` repeats.
 
 use super::split::{split_tabs, ByteSplit};
-use crate::corpus::{valid_date, Cell, Corpus, Date, Document, Notice, ReadOptions, Token};
+use crate::corpus::{
+    valid_date, Cell, Corpus, Date, Document, Notice, ReadOptions, Token, MAX_COLUMNS, NOT_KEPT,
+};
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -51,8 +55,6 @@ struct Parser<'a> {
     /// Start and length of the file text: cells inside it are stored as offsets into it.
     base: usize,
     base_len: usize,
-    /// The cell holding `_` (missing cells), once made.
-    underscore: Option<Cell>,
     /// Per column, the previous raw value and its cell: runs of equal values (`O`, `_`) share
     /// one cell instead of being copied and upper-cased again.
     prev: Vec<(String, Option<Cell>)>,
@@ -62,6 +64,12 @@ struct Parser<'a> {
     upper: Vec<bool>,
     ne: Vec<bool>,
     misc: Option<usize>,
+    /// The stored columns, ascending (a token stores a prefix of them: those its row has).
+    kept: Vec<usize>,
+    /// Per column, its place in `kept` ([`NOT_KEPT`] if not stored).
+    slots: Vec<u32>,
+    /// The columns of [`ReadOptions::rewrite`], from its `header`.
+    rewrite_cols: Vec<Option<usize>>,
     glue: Vec<(usize, usize)>,
     docs: Vec<Document>,
     tokens: Vec<Token>,
@@ -83,7 +91,6 @@ impl<'a> Parser<'a> {
         Parser {
             base: 0,
             base_len: 0,
-            underscore: None,
             prev: Vec::new(),
             path,
             opts,
@@ -91,6 +98,9 @@ impl<'a> Parser<'a> {
             upper: Vec::new(),
             ne: Vec::new(),
             misc: None,
+            kept: Vec::new(),
+            slots: Vec::new(),
+            rewrite_cols: Vec::new(),
             glue: Vec::new(),
             docs: Vec::new(),
             tokens: Vec::new(),
@@ -125,11 +135,28 @@ impl<'a> Parser<'a> {
             return Err(self.err(0, "file too large (over 2 GiB)"));
         }
         let mut lines = ByteSplit::new(content, b'\n').enumerate();
+        if self.opts.rewrite.is_some() && content.is_empty() {
+            return Err(self.err(1, "empty file; expected a header line"));
+        }
         // Header: the first line.
         let header = match lines.next() {
             Some((_, h)) => self.line_end(h, 1),
             None => "",
         };
+        // Counted before anything is made per column.
+        let ncol = memchr::memchr_iter(b'\t', header.as_bytes()).count() + 1;
+        if ncol > MAX_COLUMNS {
+            return Err(self.err(
+                1,
+                format!(
+                    "the header has {ncol} columns; at most {MAX_COLUMNS} are read (a HIPE file has about 10)"
+                ),
+            ));
+        }
+        if let Some(rw) = &self.opts.rewrite {
+            let names: Vec<String> = header.split('\t').map(|s| s.to_string()).collect();
+            self.rewrite_cols = rw.header(&names).map_err(|m| self.err(1, m))?;
+        }
         if header.trim().is_empty() {
             return Err(self.err(
                 1,
@@ -156,6 +183,18 @@ impl<'a> Parser<'a> {
             .collect();
         self.ne = self.columns.iter().map(|c| c.starts_with("NE-")).collect();
         self.misc = self.columns.iter().position(|c| c == "MISC");
+        let token_col = self.columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
+        self.slots = vec![NOT_KEPT; self.columns.len()];
+        for (i, name) in self.columns.iter().enumerate() {
+            let wanted = match &self.opts.columns {
+                None => true,
+                Some(w) => i == token_col || w.iter().any(|c| c == name),
+            };
+            if wanted {
+                self.slots[i] = self.kept.len() as u32;
+                self.kept.push(i);
+            }
+        }
         for (a, b) in &self.opts.glue {
             let ia = self.columns.iter().position(|c| c == a);
             let ib = self.columns.iter().position(|c| c == b);
@@ -172,7 +211,12 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let ncol = self.columns.len();
+        // Lines bound the tokens: reserved once rather than grown by doubling.
+        let n_lines = memchr::memchr_iter(b'\n', content.as_bytes()).count() + 1;
+        self.tokens.reserve_exact(n_lines);
+        // Every stored cell but a line's first follows a tab: at most one per byte.
+        let max_cells = n_lines.saturating_mul(self.kept.len()).min(content.len() + 1);
+        self.cells.reserve_exact(max_cells);
         let mut fields: Vec<&str> = Vec::with_capacity(ncol);
         for (idx, raw) in lines {
             let lineno = idx + 1;
@@ -188,6 +232,42 @@ impl<'a> Parser<'a> {
                 self.comment(first, lineno);
                 continue;
             }
+            let rewritten = match &self.opts.rewrite {
+                Some(rw) => rw.row(&self.rewrite_cols, &fields),
+                None => None,
+            };
+            match rewritten {
+                None => self.row(&mut fields, lineno)?,
+                Some(cells) => {
+                    let mut row: Vec<&str> = cells.iter().map(String::as_str).collect();
+                    self.row(&mut row, lineno)?;
+                }
+            }
+        }
+        self.close_doc();
+        if self.tokens.len() > u32::MAX as usize / 2 {
+            return Err(self.err(0, "too many tokens"));
+        }
+        Ok(Corpus {
+            path: self.path.to_path_buf(),
+            token_col,
+            annotations: Vec::new(),
+            columns: std::mem::take(&mut self.columns),
+            docs: std::mem::take(&mut self.docs),
+            tokens: std::mem::take(&mut self.tokens),
+            notices: std::mem::take(&mut self.notices),
+            text: std::mem::take(&mut self.text),
+            cells: std::mem::take(&mut self.cells),
+            slots: std::mem::take(&mut self.slots),
+        })
+    }
+
+    /// A token row: its width checked (empty extra cells dropped, a short row noted), then
+    /// stored.
+    fn row(&mut self, fields: &mut Vec<&str>, lineno: usize) -> Result<()> {
+        let ncol = self.columns.len();
+        let first = fields.first().copied().unwrap_or_default();
+        {
             if fields.len() > ncol {
                 if fields[ncol..].iter().all(|f| f.is_empty()) {
                     self.note_row_width(fields.len(), ncol, lineno);
@@ -207,24 +287,8 @@ impl<'a> Parser<'a> {
             if fields.len() < ncol {
                 self.note_row_width(fields.len(), ncol, lineno);
             }
-            self.token(&fields, lineno)?;
         }
-        self.close_doc();
-        if self.tokens.len() > u32::MAX as usize / 2 {
-            return Err(self.err(0, "too many tokens"));
-        }
-        let token_col = self.columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
-        Ok(Corpus {
-            path: self.path.to_path_buf(),
-            token_col,
-            annotations: Vec::new(),
-            columns: std::mem::take(&mut self.columns),
-            docs: std::mem::take(&mut self.docs),
-            tokens: std::mem::take(&mut self.tokens),
-            notices: std::mem::take(&mut self.notices),
-            text: std::mem::take(&mut self.text),
-            cells: std::mem::take(&mut self.cells),
-        })
+        self.token(fields, lineno)
     }
 
     fn comment(&mut self, first: &str, lineno: usize) {
@@ -315,44 +379,35 @@ impl<'a> Parser<'a> {
         }
         let first_cell = self.cells.len() as u32;
         let glued = if self.glue.is_empty() {
-            None
+            Vec::new()
         } else {
-            Some(self.apply_glue(fields, lineno)?)
+            self.apply_glue(fields, lineno)?
         };
-        for col in 0..self.columns.len() {
-            let raw: &str = match &glued {
-                Some(g) => match &g[col] {
-                    // Not in the file text: `push_cell` appends it.
-                    Some(s) => s.as_str(),
-                    None => fields.get(col).copied().unwrap_or("_"),
-                },
-                None => fields.get(col).copied().unwrap_or("_"),
-            };
-            if col >= fields.len() && glued.as_ref().is_none_or(|g| g[col].is_none()) {
-                let cell = match self.underscore {
-                    Some(c) => c,
-                    None => {
-                        self.push_owned("_");
-                        let c = self.cells[self.cells.len() - 1];
-                        self.underscore = Some(c);
-                        self.cells.pop();
-                        c
-                    }
-                };
-                self.cells.push(cell);
-                continue;
+        // Cells of columns not stored are only looked at for the notices `score` repeats.
+        if self.kept.len() < self.columns.len() {
+            for (col, &raw) in fields.iter().enumerate() {
+                if self.slots[col] == NOT_KEPT && self.ne[col] && self.changes(col, raw) {
+                    self.note_tag(raw, col, lineno);
+                }
             }
-            let changes = self.upper[col]
-                && (raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80)
-                    || (self.ne[col] && (raw.starts_with("S-") || raw.starts_with("E-"))));
-            if !changes {
+        }
+        for k in 0..self.kept.len() {
+            let col = self.kept[k];
+            // A short row is stored short: its missing cells read as `_`.
+            let Some(&field) = fields.get(col) else {
+                break;
+            };
+            let glue = glued.iter().find(|(c, _)| *c == col).map(|(_, g)| g.as_str());
+            // Glued values are not in the file text: `push_cell` appends them.
+            let raw: &str = glue.unwrap_or(field);
+            if !self.changes(col, raw) {
                 self.push_cell(raw);
                 continue;
             }
             if self.ne[col] {
                 self.note_tag(raw, col, lineno);
             }
-            if glued.is_none() {
+            if glue.is_none() {
                 if let Some((prev_raw, Some(cell))) = self.prev.get(col) {
                     if prev_raw == raw {
                         self.cells.push(*cell);
@@ -388,7 +443,7 @@ impl<'a> Parser<'a> {
                 }
                 self.push_owned(&value);
             }
-            if glued.is_none() {
+            if glue.is_none() {
                 if self.prev.len() < self.columns.len() {
                     self.prev.resize(self.columns.len(), (String::new(), None));
                 }
@@ -412,8 +467,17 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn apply_glue(&self, fields: &[&str], lineno: usize) -> Result<Vec<Option<String>>> {
-        let mut out: Vec<Option<String>> = vec![None; self.columns.len()];
+    /// Whether reading changes a raw cell of column `col` (upper-casing, IOBES prefix).
+    #[inline]
+    fn changes(&self, col: usize, raw: &str) -> bool {
+        self.upper[col]
+            && (raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80)
+                || (self.ne[col] && (raw.starts_with("S-") || raw.starts_with("E-"))))
+    }
+
+    /// The glued values of a row, by column.
+    fn apply_glue(&self, fields: &[&str], lineno: usize) -> Result<Vec<(usize, String)>> {
+        let mut out: Vec<(usize, String)> = Vec::new();
         for &(a, b) in &self.glue {
             let vb = fields.get(b).copied().unwrap_or("_");
             if vb == "O" {
@@ -447,7 +511,8 @@ impl<'a> Parser<'a> {
                     ),
                 )
             })?;
-            out[b] = Some(format!("{iob}-{la}.{lb}"));
+            out.retain(|(c, _)| *c != b);
+            out.push((b, format!("{iob}-{la}.{lb}")));
         }
         Ok(out)
     }
@@ -560,6 +625,47 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
+    }
+
+    #[test]
+    fn short_rows_are_stored_short_and_read_as_underscores() {
+        let f = parse("TOKEN\tA\tB\tC\nx\to\ny\n").unwrap();
+        assert_eq!(f.cells.len(), 3);
+        assert_eq!((f.cell(0, 1), f.cell(0, 2), f.cell(0, 3)), ("O", "_", "_"));
+        assert_eq!((f.token_text(1), f.cell(1, 1)), ("y", "_"));
+        assert_eq!(f.notices[0].kind, crate::corpus::NoticeKind::MissingCells);
+        assert_eq!(f.notices[0].count, 2);
+    }
+
+    #[test]
+    fn only_the_wanted_columns_are_stored() {
+        let opts = ReadOptions {
+            columns: Some(vec!["C".into()]),
+            ..ReadOptions::default()
+        };
+        let text = "A\tTOKEN\tNE-B\tC\nb-x\tw\tS-loc\tc\nq\tv\n";
+        let f = super::parse(Path::new("t.tsv"), text.as_bytes(), &opts).unwrap();
+        assert_eq!(f.columns, vec!["A", "TOKEN", "NE-B", "C"]);
+        // TOKEN and C of the first row, TOKEN of the second (its C is missing).
+        assert_eq!(f.cells.len(), 3);
+        assert_eq!((f.token_text(0), f.cell(0, 3), f.cell(0, 0)), ("w", "C", "_"));
+        assert!(f.is_kept(1) && f.is_kept(3) && !f.is_kept(0) && !f.is_kept(2));
+        assert_eq!((f.token_text(1), f.cell(1, 3)), ("v", "_"));
+        // Columns not stored are still looked at for the notices score repeats.
+        assert!(f
+            .notices
+            .iter()
+            .any(|n| n.kind == crate::corpus::NoticeKind::Iobes));
+    }
+
+    #[test]
+    fn a_header_beyond_the_column_limit_is_refused() {
+        let header = vec!["C"; MAX_COLUMNS + 1].join("\t");
+        let e = parse(&format!("TOKEN\t{header}\nx\n")).unwrap_err();
+        let msg = e.to_string();
+        assert!(msg.starts_with("t.tsv:1:") && msg.contains("at most 1000"), "{msg}");
+        let header = vec!["C"; MAX_COLUMNS - 1].join("\t");
+        assert!(parse(&format!("TOKEN\t{header}\nx\n")).is_ok());
     }
 
     #[test]
