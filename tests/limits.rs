@@ -80,7 +80,10 @@ fn a_header_of_300_000_extra_columns_fails_fast_naming_file_line_and_limit() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains(&format!("{}:1:", s(&run))), "{err}");
-    assert!(err.contains("300002 columns") && err.contains("at most 1000"), "{err}");
+    assert!(
+        err.contains("300002 columns") && err.contains("at most 1000"),
+        "{err}"
+    );
     assert!(err.len() < 2000, "error of {} bytes", err.len());
     // check reports the same refusal as a finding (exit 1), briefly.
     let o = check(&gold, &run);

@@ -215,7 +215,9 @@ impl<'a> Parser<'a> {
         let n_lines = memchr::memchr_iter(b'\n', content.as_bytes()).count() + 1;
         self.tokens.reserve_exact(n_lines);
         // Every stored cell but a line's first follows a tab: at most one per byte.
-        let max_cells = n_lines.saturating_mul(self.kept.len()).min(content.len() + 1);
+        let max_cells = n_lines
+            .saturating_mul(self.kept.len())
+            .min(content.len() + 1);
         self.cells.reserve_exact(max_cells);
         let mut fields: Vec<&str> = Vec::with_capacity(ncol);
         for (idx, raw) in lines {
@@ -397,7 +399,10 @@ impl<'a> Parser<'a> {
             let Some(&field) = fields.get(col) else {
                 break;
             };
-            let glue = glued.iter().find(|(c, _)| *c == col).map(|(_, g)| g.as_str());
+            let glue = glued
+                .iter()
+                .find(|(c, _)| *c == col)
+                .map(|(_, g)| g.as_str());
             // Glued values are not in the file text: `push_cell` appends them.
             let raw: &str = glue.unwrap_or(field);
             if !self.changes(col, raw) {
@@ -648,7 +653,10 @@ mod tests {
         assert_eq!(f.columns, vec!["A", "TOKEN", "NE-B", "C"]);
         // TOKEN and C of the first row, TOKEN of the second (its C is missing).
         assert_eq!(f.cells.len(), 3);
-        assert_eq!((f.token_text(0), f.cell(0, 3), f.cell(0, 0)), ("w", "C", "_"));
+        assert_eq!(
+            (f.token_text(0), f.cell(0, 3), f.cell(0, 0)),
+            ("w", "C", "_")
+        );
         assert!(f.is_kept(1) && f.is_kept(3) && !f.is_kept(0) && !f.is_kept(2));
         assert_eq!((f.token_text(1), f.cell(1, 3)), ("v", "_"));
         // Columns not stored are still looked at for the notices score repeats.
@@ -663,7 +671,10 @@ mod tests {
         let header = vec!["C"; MAX_COLUMNS + 1].join("\t");
         let e = parse(&format!("TOKEN\t{header}\nx\n")).unwrap_err();
         let msg = e.to_string();
-        assert!(msg.starts_with("t.tsv:1:") && msg.contains("at most 1000"), "{msg}");
+        assert!(
+            msg.starts_with("t.tsv:1:") && msg.contains("at most 1000"),
+            "{msg}"
+        );
         let header = vec!["C"; MAX_COLUMNS - 1].join("\t");
         assert!(parse(&format!("TOKEN\t{header}\nx\n")).is_ok());
     }
