@@ -40,15 +40,49 @@ pub fn parse(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Result<Corpus> {
 }
 
 /// Parses a file's text, keeping it as the cells' storage: unchanged cells point into it,
-/// changed ones (upper-cased, IOBES, glued, missing) are appended after it.
+/// changed ones (upper-cased, IOBES, glued) are appended after it. When only some columns
+/// are read ([`ReadOptions::columns`]), their cells are copied out instead and the file text
+/// is dropped: the corpus then holds what it was asked for, not the whole file.
 pub fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<Corpus> {
     let mut parser = Parser::new(path, opts);
     let mut file = parser.run(&text)?;
     let extra = std::mem::take(&mut file.text);
+    if opts.columns.is_some() {
+        file.text = compact(&text, &extra, &mut file.cells);
+        return Ok(file);
+    }
     let mut text = text;
+    text.reserve_exact(extra.len());
     text.push_str(&extra);
     file.text = text;
     Ok(file)
+}
+
+/// A new arena holding the cells that point into `text` (copied, in order) followed by
+/// `extra` (the changed cells, whose offsets were counted from the end of `text`); the cells
+/// are moved to their new offsets.
+fn compact(text: &str, extra: &str, cells: &mut [Cell]) -> String {
+    let base = text.len() as u32;
+    // Cells in the file text are distinct non-empty slices: together at most `base` bytes.
+    let from_text: usize = cells
+        .iter()
+        .filter(|c| c.start < base)
+        .map(|c| c.len as usize)
+        .sum();
+    let mut out = String::with_capacity(from_text + extra.len());
+    // Cells after the file text move down by what is dropped.
+    let shift = base - from_text as u32;
+    for c in cells.iter_mut() {
+        if c.start < base {
+            let new = out.len() as u32;
+            out.push_str(&text[c.start as usize..(c.start + c.len) as usize]);
+            c.start = new;
+        } else {
+            c.start -= shift;
+        }
+    }
+    out.push_str(extra);
+    out
 }
 
 struct Parser<'a> {
