@@ -365,11 +365,16 @@ mod tests {
             }
         }
         let ropts = ReadOptions {
-            rewrite: Some(std::sync::Arc::new(LinkRewrite::new(NormalizeOptions::default()))),
+            rewrite: Some(std::sync::Arc::new(LinkRewrite::new(
+                NormalizeOptions::default(),
+            ))),
             ..ReadOptions::default()
         };
         let e = crate::formats::hipe::parse(Path::new("r.tsv"), b"TOKEN\tX\n", &ropts);
-        assert!(e.unwrap_err().to_string().contains("no NEL-LIT or NEL-METO"));
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .contains("no NEL-LIT or NEL-METO"));
     }
 
     #[test]

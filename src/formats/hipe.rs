@@ -19,7 +19,7 @@
 
 use super::split::{split_tabs, ByteSplit};
 use crate::corpus::{
-    valid_date, Cell, Corpus, Date, Document, Notice, ReadOptions, Token, MAX_COLUMNS, NOT_KEPT,
+    Cell, Corpus, Date, Document, Notice, ReadOptions, Token, MAX_COLUMNS, NOT_KEPT,
 };
 use crate::error::{Error, Result};
 use std::path::Path;
