@@ -49,10 +49,12 @@ pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> R
 /// normalized while the file is read (the run's also with `--norm-time`).
 fn read_side(path: &Path, opts: &ScoreOptions, run: bool) -> Result<Corpus> {
     let mut ropts = opts.read_options();
-    if opts.format != formats::Format::Hipe {
+    if opts.format != formats::Format::Hipe && opts.relaxed_map.is_none() {
         return formats::read(path, Some(opts.format), &ropts);
     }
-    ropts.columns = Some(task_columns(opts.edition, &[opts.task]));
+    if opts.format == formats::Format::Hipe {
+        ropts.columns = Some(task_columns(opts.edition, &[opts.task]));
+    }
     if let Some(map) = &opts.relaxed_map {
         use crate::normalize::{LinkRewrite, NormalizeOptions};
         let mut nopts = NormalizeOptions::for_edition(opts.edition);
