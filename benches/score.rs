@@ -1,5 +1,7 @@
 //! Criterion benchmarks of the scoring pipeline: reading, aligning and scoring one run (the
-//! bundled example always; the largest HIPE-2022 run when ../shared is present).
+//! bundled example always; the largest HIPE-2022 run when ../shared is present), beside the
+//! floor (splitting the same text into lines and cells) and reading only the task's columns,
+//! as `score` does.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use fairscore::corpus::ReadOptions;
@@ -15,8 +17,20 @@ fn bench_pair(c: &mut Criterion, name: &str, gold: &Path, pred: &Path, task: Tas
         return;
     };
     let opts = ScoreOptions::new(task, Edition::Hipe2022);
+    if let Ok(text) = fairscore::io::read_text(pred) {
+        c.bench_function(&format!("split (floor) {name}"), |b| {
+            b.iter(|| fairscore::formats::split::count_cells(&text))
+        });
+    }
     c.bench_function(&format!("read {name}"), |b| {
         b.iter(|| fairscore::formats::hipe::read(pred, &ropts).map(|f| f.n_tokens()))
+    });
+    let task_ropts = ReadOptions {
+        columns: Some(fairscore::score::task_columns(Edition::Hipe2022, &[task])),
+        ..ReadOptions::default()
+    };
+    c.bench_function(&format!("read {name} {} columns", task.as_str()), |b| {
+        b.iter(|| fairscore::formats::hipe::read(pred, &task_ropts).map(|f| f.n_tokens()))
     });
     c.bench_function(&format!("score {name} {}", task.as_str()), |b| {
         b.iter(|| score_files(&g, &p, "run.tsv", "run", &opts).map(|o| o.tsv.len()))

@@ -14,6 +14,10 @@
 //!
 //! Unlike the official script (which goes through pandas), comment lines, blank lines and all
 //! other cells are written back unchanged; only link cells of token lines change.
+//!
+//! The same row rewrite serves the `normalize` command ([`normalize_text`]) and relaxed NEL
+//! scoring, which applies it while the run is read ([`LinkRewrite`]) instead of writing the
+//! normalized text and parsing it again.
 
 use crate::error::{Error, Result};
 use crate::hipe::Edition;
@@ -146,15 +150,7 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
         .trim_end_matches(['\n', '\r'])
         .split('\t')
         .collect();
-    let col = |name: &str| header.iter().position(|c| *c == name);
-    let (lit, meto, ne) = (col("NEL-LIT"), col("NEL-METO"), col("NE-COARSE-LIT"));
-    if lit.is_none() && meto.is_none() {
-        return Err(Error::input(
-            path,
-            1,
-            "no NEL-LIT or NEL-METO column in the header; nothing to normalize",
-        ));
-    }
+    let [lit, meto, ne] = link_columns(&header).map_err(|m| Error::input(path, 1, m))?;
     for line in lines {
         let content = line.trim_end_matches(['\n', '\r']);
         let ending = &line[content.len()..];
@@ -185,57 +181,115 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
             }
             start = end + 1;
         }
-        let [lit_v, meto_v, ne_v] = picked;
-        let is_time = opts.norm_time && ne_v.is_some_and(|v| v.contains("time"));
-        let maps = |v: Option<&str>| match (&opts.map, v) {
-            (Some(map), Some(v)) => v.split('|').any(|c| map.contains_key(c)),
-            _ => false,
-        };
-        if !is_time && !opts.union_interleave && !maps(lit_v) && !maps(meto_v) && n_fields > need {
+        if unchanged(picked, n_fields > need, opts) {
             out.push_str(line);
             continue;
         }
         let fields: Vec<&str> = content.split('\t').collect();
-        let mut cells: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
-        if cells.len() <= need {
-            // pandas fills missing link and NE cells with "".
-            cells.resize(need + 1, String::new());
-        }
-        if let Some(map) = &opts.map {
-            for c in [lit, meto].into_iter().flatten() {
-                cells[c] = remap(&cells[c], map);
-            }
-        }
-        if opts.norm_time {
-            if let Some(n) = ne {
-                if cells[n].contains("time") {
-                    if let Some(l) = lit {
-                        cells[l] = "NIL".to_string();
-                    }
-                    if !opts.hipe_2022 {
-                        if let Some(m) = meto {
-                            cells[m] = "NIL".to_string();
-                        }
-                    }
-                }
-            }
-        }
-        if opts.union_interleave {
-            if let (Some(l), Some(m)) = (lit, meto) {
-                let (lv, mv) = (cells[l].clone(), cells[m].clone());
-                let keep = |v: &str| v == "_" || v == "-";
-                if !keep(&lv) {
-                    cells[l] = union(&lv, &mv);
-                }
-                if !keep(&mv) {
-                    cells[m] = union(&mv, &lv);
-                }
-            }
-        }
-        out.push_str(&cells.join("\t"));
+        out.push_str(&rewrite_cells(&fields, [lit, meto, ne], opts).join("\t"));
         out.push_str(ending);
     }
     Ok(out)
+}
+
+/// The positions of NEL-LIT, NEL-METO and NE-COARSE-LIT in a header; an error message when
+/// there is no link column.
+fn link_columns<S: AsRef<str>>(header: &[S]) -> std::result::Result<[Option<usize>; 3], String> {
+    let col = |name: &str| header.iter().position(|c| c.as_ref() == name);
+    let cols = [col("NEL-LIT"), col("NEL-METO"), col("NE-COARSE-LIT")];
+    if cols[0].is_none() && cols[1].is_none() {
+        return Err("no NEL-LIT or NEL-METO column in the header; nothing to normalize".into());
+    }
+    Ok(cols)
+}
+
+/// Whether a row is left as it is: given its link, metonymic link and NE cells (where
+/// present) and whether it holds all the columns the rewrite touches.
+fn unchanged(picked: [Option<&str>; 3], wide: bool, opts: &NormalizeOptions) -> bool {
+    let [lit_v, meto_v, ne_v] = picked;
+    let is_time = opts.norm_time && ne_v.is_some_and(|v| v.contains("time"));
+    let maps = |v: Option<&str>| match (&opts.map, v) {
+        (Some(map), Some(v)) => v.split('|').any(|c| map.contains_key(c)),
+        _ => false,
+    };
+    !is_time && !opts.union_interleave && !maps(lit_v) && !maps(meto_v) && wide
+}
+
+/// The cells of a token row after normalization (`cols`: NEL-LIT, NEL-METO, NE-COARSE-LIT).
+fn rewrite_cells(
+    fields: &[&str],
+    cols: [Option<usize>; 3],
+    opts: &NormalizeOptions,
+) -> Vec<String> {
+    let [lit, meto, ne] = cols;
+    let need = cols.into_iter().flatten().max().unwrap_or(0);
+    let mut cells: Vec<String> = fields.iter().map(|s| s.to_string()).collect();
+    if cells.len() <= need {
+        // pandas fills missing link and NE cells with "".
+        cells.resize(need + 1, String::new());
+    }
+    if let Some(map) = &opts.map {
+        for c in [lit, meto].into_iter().flatten() {
+            cells[c] = remap(&cells[c], map);
+        }
+    }
+    if opts.norm_time {
+        if let Some(n) = ne {
+            if cells[n].contains("time") {
+                if let Some(l) = lit {
+                    cells[l] = "NIL".to_string();
+                }
+                if !opts.hipe_2022 {
+                    if let Some(m) = meto {
+                        cells[m] = "NIL".to_string();
+                    }
+                }
+            }
+        }
+    }
+    if opts.union_interleave {
+        if let (Some(l), Some(m)) = (lit, meto) {
+            let (lv, mv) = (cells[l].clone(), cells[m].clone());
+            let keep = |v: &str| v == "_" || v == "-";
+            if !keep(&lv) {
+                cells[l] = union(&lv, &mv);
+            }
+            if !keep(&mv) {
+                cells[m] = union(&mv, &lv);
+            }
+        }
+    }
+    cells
+}
+
+/// Link normalization applied to each token row while a run is read (relaxed NEL scoring):
+/// the rows come out as [`normalize_text`] would have written them.
+#[derive(Debug)]
+pub struct LinkRewrite {
+    opts: NormalizeOptions,
+}
+
+impl LinkRewrite {
+    /// A rewrite with these options.
+    pub fn new(opts: NormalizeOptions) -> Self {
+        LinkRewrite { opts }
+    }
+}
+
+impl crate::corpus::RowRewrite for LinkRewrite {
+    fn header(&self, columns: &[String]) -> std::result::Result<Vec<Option<usize>>, String> {
+        link_columns(columns).map(|c| c.to_vec())
+    }
+
+    fn row(&self, columns: &[Option<usize>], cells: &[&str]) -> Option<Vec<String>> {
+        let cols = [0, 1, 2].map(|i| columns.get(i).copied().flatten());
+        let need = cols.into_iter().flatten().max().unwrap_or(0);
+        let picked = cols.map(|c| c.and_then(|c| cells.get(c).copied()));
+        if unchanged(picked, cells.len() > need, &self.opts) {
+            return None;
+        }
+        Some(rewrite_cells(cells, cols, &self.opts))
+    }
 }
 
 /// Reads, normalizes and returns a file's text.
@@ -270,6 +324,57 @@ mod tests {
             out,
             "TOKEN\tNE-COARSE-LIT\tNEL-LIT\tNEL-METO\n# c\n\na\tB-time\tNIL|NIL\tNIL|NIL\nb\tB-pers\tQ5|_|Q7|EMPTY\t_\nc\tO\tQ1|Q4|Q5|EMPTY\tQ4|Q1|EMPTY|Q5\n"
         );
+    }
+
+    #[test]
+    fn rewriting_while_reading_equals_normalizing_the_text_then_reading() {
+        use crate::corpus::ReadOptions;
+        let map = parse_map(Path::new("m.tsv"), "Main\tAlt\nQ1\tQ2\nQ5\tq3\n").unwrap();
+        let texts = [
+            "TOKEN\tNE-COARSE-LIT\tNEL-LIT\tNEL-METO\n# c\n\na\tB-time\tQ9\tQ9\nb\tB-pers\tQ3|Q2\t_\nc\tO\tQ1|Q2\tQ4\nd\tB-TIME\nshort\n",
+            "\u{feff}TOKEN\tNEL-METO\tNE-COARSE-LIT\r\nx\tQ2\tI-time\r\ny\tq2|Q2\tS-loc\r\n",
+            "TOKEN\tNEL-LIT\nx\tQ2\t\t\n",
+        ];
+        for hipe_2022 in [false, true] {
+            for union_interleave in [false, true] {
+                let opts = NormalizeOptions {
+                    norm_time: true,
+                    map: Some(map.clone()),
+                    union_interleave,
+                    hipe_2022,
+                };
+                for text in texts {
+                    let path = Path::new("r.tsv");
+                    let normalized = normalize_text(path, text, &opts).unwrap();
+                    let plain = ReadOptions::default();
+                    let a = crate::formats::hipe::parse(path, normalized.as_bytes(), &plain);
+                    let ropts = ReadOptions {
+                        rewrite: Some(std::sync::Arc::new(LinkRewrite::new(opts.clone()))),
+                        ..ReadOptions::default()
+                    };
+                    let b = crate::formats::hipe::parse(path, text.as_bytes(), &ropts);
+                    let (a, b) = (a.unwrap(), b.unwrap());
+                    assert_eq!(a.n_tokens(), b.n_tokens(), "{text}");
+                    for t in 0..a.n_tokens() {
+                        for c in 0..a.columns.len() {
+                            assert_eq!(a.cell(t, c), b.cell(t, c), "{text} {t} {c}");
+                        }
+                    }
+                    assert_eq!(a.notices, b.notices, "{text}");
+                }
+            }
+        }
+        let ropts = ReadOptions {
+            rewrite: Some(std::sync::Arc::new(LinkRewrite::new(
+                NormalizeOptions::default(),
+            ))),
+            ..ReadOptions::default()
+        };
+        let e = crate::formats::hipe::parse(Path::new("r.tsv"), b"TOKEN\tX\n", &ropts);
+        assert!(e
+            .unwrap_err()
+            .to_string()
+            .contains("no NEL-LIT or NEL-METO"));
     }
 
     #[test]

@@ -44,24 +44,41 @@ pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> R
     score_files(&gold, &pred, &pred_arg, &system, opts)
 }
 
-/// Reads the gold (`run == false`) or a run in the options' format; with `--relaxed MAP` the
-/// file is normalized in memory first (the run also with `--norm-time`).
+/// Reads the gold (`run == false`) or a run in the options' format, HIPE files keeping only
+/// the columns the task reads ([`task_columns`]); with `--relaxed MAP` the links are
+/// normalized while the file is read (the run's also with `--norm-time`).
 fn read_side(path: &Path, opts: &ScoreOptions, run: bool) -> Result<Corpus> {
-    let ropts = opts.read_options();
-    match &opts.relaxed_map {
-        None if opts.format != formats::Format::Hipe => {
-            formats::read(path, Some(opts.format), &ropts)
-        }
-        None => formats::hipe::read(path, &ropts),
-        Some(map) => {
-            use crate::normalize::{normalize_file, NormalizeOptions};
-            let mut nopts = NormalizeOptions::for_edition(opts.edition);
-            nopts.map = Some(map.clone());
-            nopts.norm_time = run;
-            let text = normalize_file(path, &nopts)?;
-            formats::hipe::parse(path, text.as_bytes(), &ropts)
+    let mut ropts = opts.read_options();
+    if opts.format != formats::Format::Hipe && opts.relaxed_map.is_none() {
+        return formats::read(path, Some(opts.format), &ropts);
+    }
+    if opts.format == formats::Format::Hipe {
+        ropts.columns = Some(task_columns(opts.edition, &[opts.task]));
+    }
+    if let Some(map) = &opts.relaxed_map {
+        use crate::normalize::{LinkRewrite, NormalizeOptions};
+        let mut nopts = NormalizeOptions::for_edition(opts.edition);
+        nopts.map = Some(map.clone());
+        nopts.norm_time = run;
+        ropts.rewrite = Some(std::sync::Arc::new(LinkRewrite::new(nopts)));
+    }
+    formats::hipe::read(path, &ropts)
+}
+
+/// The HIPE columns the evaluation of `tasks` reads in `edition` (scored columns and the NE
+/// columns bounding links); the reader also keeps the token column.
+pub fn task_columns(edition: crate::hipe::Edition, tasks: &[crate::hipe::Task]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for &task in tasks {
+        for &(col, ne) in edition.columns(task) {
+            for name in [col, ne] {
+                if !name.is_empty() && !out.iter().any(|c| c == name) {
+                    out.push(name.to_string());
+                }
+            }
         }
     }
+    out
 }
 
 /// Reads the gold and two runs and compares the runs ([`crate::eval::compare`]). Run names

@@ -209,6 +209,8 @@ fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
         edition: Edition::Hipe2022,
         normalize_map: None,
         fair: false,
+        run_uses: 0,
+        gold_uses: 0,
     };
     // Only run a has outputs to replay.
     let out = fake_scorer(&job("a_bundle4_demo_en_1")).unwrap();

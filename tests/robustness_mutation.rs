@@ -132,6 +132,7 @@ fn exercise(gold: &[u8], run: &[u8]) {
     }
     let glue = ReadOptions {
         glue: vec![("NE-COARSE-LIT".into(), "NE-NESTED".into())],
+        ..ReadOptions::default()
     };
     let _ = fairscore::formats::hipe::parse(rp, run, &glue);
     let text = String::from_utf8_lossy(run);

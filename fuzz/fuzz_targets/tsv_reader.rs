@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let glue = ReadOptions {
         glue: vec![("NE-COARSE-LIT".into(), "NE-NESTED".into())],
+        ..ReadOptions::default()
     };
     let _ = fairscore::formats::hipe::parse(Path::new("fuzz.tsv"), data, &glue);
 });

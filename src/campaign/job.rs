@@ -51,6 +51,12 @@ pub struct ScoreJob {
     pub normalize_map: Option<PathBuf>,
     /// Also compute the fair (Ortmann 2022) regime and return its confusion matrix.
     pub fair: bool,
+    /// How many jobs of the campaign read this run file as it is, not normalized (0: unknown,
+    /// or a normalized run). A scorer that keeps parsed runs between jobs frees this one after
+    /// that many.
+    pub run_uses: usize,
+    /// How many jobs of the campaign read this gold file (0: unknown); as `run_uses`.
+    pub gold_uses: usize,
 }
 
 impl ScoreJob {

@@ -87,7 +87,7 @@ pub fn run_campaign_with(
     }
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let mut not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
-    let jobs: Vec<(usize, ScoreJob)> = found
+    let mut jobs: Vec<(usize, ScoreJob)> = found
         .runs
         .iter()
         .enumerate()
@@ -102,6 +102,7 @@ pub fn run_campaign_with(
                 .map(move |j| (i, j))
         })
         .collect();
+    let order = plan(&mut jobs);
     let runs_out = dirs.outdir.join("runs");
     outdir::create_dir(&runs_out)?;
 
@@ -119,14 +120,23 @@ pub fn run_campaign_with(
         }
         result
     };
-    let results: Vec<Result<JobResult>> = match opts.threads {
+    // Scored in `order`, collected back in job order.
+    let score_all = || -> Vec<(usize, Result<JobResult>)> {
+        order
+            .par_iter()
+            .map(|&i| (i, score_one(&jobs[i])))
+            .collect()
+    };
+    let mut scored_jobs = match opts.threads {
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
             .map_err(|e| Error::usage(format!("cannot start {n} threads: {e}")))?
-            .install(|| jobs.par_iter().map(score_one).collect()),
-        None => jobs.par_iter().map(score_one).collect(),
+            .install(score_all),
+        None => score_all(),
     };
+    scored_jobs.sort_by_key(|(i, _)| *i);
+    let results = scored_jobs.into_iter().map(|(_, r)| r);
 
     // Output errors are fatal; anything else fails only its run.
     let mut written: HashSet<String> = HashSet::new();
@@ -261,8 +271,42 @@ pub fn jobs_for_run(cfg: &Campaign, dirs: &CampaignDirs, run: &RunInfo) -> Vec<S
                 .filter(|_| spec.normalize)
                 .map(|m| dirs.resources.join(m.as_str())),
             fair: cfg.fair,
+            run_uses: 0,
+            gold_uses: 0,
         })
         .collect()
+}
+
+/// Fills each job's `run_uses` and `gold_uses` (how many jobs read its run as it is, and its
+/// gold file),
+/// and returns the order to score them in: by gold file, then in job order, so that a gold
+/// and the runs scored against it are needed for a short stretch only.
+fn plan(jobs: &mut [(usize, ScoreJob)]) -> Vec<usize> {
+    let mut runs: std::collections::HashMap<PathBuf, usize> = Default::default();
+    let mut golds: std::collections::HashMap<PathBuf, usize> = Default::default();
+    // A run normalized for its job is read for that job alone: not counted.
+    for (_, j) in jobs.iter() {
+        if j.normalize_map.is_none() {
+            *runs.entry(j.run_path.clone()).or_default() += 1;
+        }
+        *golds.entry(j.gold_path.clone()).or_default() += 1;
+    }
+    for (_, j) in jobs.iter_mut() {
+        j.run_uses = match j.normalize_map {
+            None => runs.get(&j.run_path).copied().unwrap_or(0),
+            Some(_) => 0,
+        };
+        j.gold_uses = golds.get(&j.gold_path).copied().unwrap_or(0);
+    }
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| {
+        jobs[a]
+            .1
+            .gold_path
+            .cmp(&jobs[b].1.gold_path)
+            .then(a.cmp(&b))
+    });
+    order
 }
 
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is

@@ -1,13 +1,16 @@
 //! The real scorer behind `leaderboard`: turns a [`ScoreJob`] into a `score` call, with gold
 //! files, tag sets and QID maps read once per campaign and shared between worker threads.
+//! A parsed gold or run is dropped after the last job that reads it ([`ScoreJob::run_uses`],
+//! [`ScoreJob::gold_uses`]), so memory follows the files in use, not the campaign's size.
 
 use super::confusion::{ConfusionMatrix, TOP_LABELS};
 use super::job::{JobOutput, ScoreJob};
 use super::rows::rows_from_results;
 use crate::corpus::{Corpus, ReadOptions};
 use crate::eval::options::{read_tagset, ScoreOptions};
-use crate::normalize::{normalize_file, read_map, NormalizeOptions};
-use crate::score::score_files;
+use crate::hipe::Task;
+use crate::normalize::{read_map, LinkRewrite, NormalizeOptions};
+use crate::score::{score_files, task_columns};
 use crate::Result;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -15,9 +18,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 type Cell<T> = Arc<OnceLock<Result<Arc<T>>>>;
 
-/// A map from path to a value computed once, even when several threads ask at once.
+/// A map from path to a value computed once, even when several threads ask at once, with
+/// the number of jobs done with it.
 struct Cache<T> {
-    cells: Mutex<HashMap<PathBuf, Cell<T>>>,
+    cells: Mutex<HashMap<PathBuf, (Cell<T>, usize)>>,
 }
 
 impl<T> Cache<T> {
@@ -30,9 +34,23 @@ impl<T> Cache<T> {
     fn get(&self, path: &Path, load: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
         let cell = {
             let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-            cells.entry(path.to_path_buf()).or_default().clone()
+            cells.entry(path.to_path_buf()).or_default().0.clone()
         };
         cell.get_or_init(|| load().map(Arc::new)).clone()
+    }
+
+    /// Notes that a job is done with `path`: after `uses` jobs (0: never) the value is
+    /// forgotten (and freed once no job holds it).
+    fn release(&self, path: &Path, uses: usize) {
+        if uses == 0 {
+            return;
+        }
+        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = cells.entry(path.to_path_buf()).or_default();
+        entry.1 += 1;
+        if entry.1 >= uses {
+            cells.remove(path);
+        }
     }
 }
 
@@ -61,9 +79,16 @@ impl JobScorer {
         }
     }
 
-    /// Scores one job as `fairscore score` would (relaxed NEL: the run is first normalized with
-    /// `--norm-time --norm-histo MAP`).
+    /// Scores one job as `fairscore score` would (relaxed NEL: the run's links are normalized
+    /// with `--norm-time --norm-histo MAP` as it is read).
     pub fn score(&self, job: &ScoreJob) -> Result<JobOutput> {
+        let out = self.score_job(job);
+        self.runs.release(&job.run_path, job.run_uses);
+        self.golds.release(&job.gold_path, job.gold_uses);
+        out
+    }
+
+    fn score_job(&self, job: &ScoreJob) -> Result<JobOutput> {
         let edition = job.edition;
         let mut opts = ScoreOptions::new(job.task, edition);
         opts.n_best = job.n_best.clone();
@@ -74,7 +99,14 @@ impl JobScorer {
         if let Some(ts) = &job.tagset {
             opts.tagset = Some((*self.tagsets.get(ts, || read_tagset(ts))?).clone());
         }
-        let ropts = ReadOptions::default();
+        // Runs are shared between the tasks of a bundle: keep what any task reads.
+        let mut ropts = ReadOptions {
+            columns: Some(task_columns(
+                edition,
+                &[Task::NercCoarse, Task::NercFine, Task::Nel],
+            )),
+            ..ReadOptions::default()
+        };
         let gold = self.golds.get(&job.gold_path, || {
             crate::formats::hipe::read(&job.gold_path, &ropts)
         })?;
@@ -96,8 +128,8 @@ impl JobScorer {
                 let mut nopts = NormalizeOptions::for_edition(edition);
                 nopts.norm_time = true;
                 nopts.map = Some((*map).clone());
-                let text = normalize_file(&job.run_path, &nopts)?;
-                crate::formats::hipe::parse(&job.run_path, text.as_bytes(), &ropts)?
+                ropts.rewrite = Some(Arc::new(LinkRewrite::new(nopts)));
+                crate::formats::hipe::read(&job.run_path, &ropts)?
             }
         };
         self.finish(&gold, &pred, &pred_arg, &system, &opts)

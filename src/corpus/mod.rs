@@ -2,8 +2,11 @@
 //! (sentences) and tokens, each token with one cell per named column.
 //!
 //! Cell text lives in one arena string per file; tokens and cells are plain index ranges
-//! into it, so a corpus is a handful of vectors rather than one string per cell. Readers
-//! (in [`crate::formats`]) fill it; everything above reads it by column name.
+//! into it, so a corpus is a handful of vectors rather than one string per cell. A token
+//! stores the cells its line has, in column order: a short row is stored short and its
+//! missing cells read as `_`; columns the reader was told to skip
+//! ([`ReadOptions::columns`]) are not stored at all and read as `_` too. Readers (in
+//! [`crate::formats`]) fill it; everything above reads it by column name.
 
 mod align;
 
@@ -46,7 +49,8 @@ pub struct Token {
     pub led: Option<f64>,
     /// Date of the document the token is in (last date comment seen), if any.
     pub date: Option<Date>,
-    /// Index of this token's first cell in `Corpus::cells`.
+    /// Index of this token's first cell in `Corpus::cells`; its cells end where the next
+    /// token's begin.
     pub(crate) first_cell: u32,
 }
 
@@ -90,7 +94,7 @@ pub enum NoticeKind {
     Crlf,
     /// A carriage return inside a line, kept as part of a cell (one notice per file).
     CarriageReturn,
-    /// Token rows with fewer cells than the header, filled with `_` (one notice per file).
+    /// Token rows with fewer cells than the header, read as `_` (one notice per file).
     MissingCells,
     /// Token rows with empty cells after the last column, dropped (one notice per file).
     ExtraEmptyCells,
@@ -166,7 +170,37 @@ impl Notice {
 pub struct ReadOptions {
     /// `--glue A+B` pairs: where B is not `O`, B becomes `IOB-<A label>.<B label>`.
     pub glue: Vec<(String, String)>,
+    /// The columns to store, by name (`None`: all). The header still names every column;
+    /// a column not listed (and not the token column) reads as `_` in every row. Scoring
+    /// asks only for the columns its task reads; `check` reads all.
+    pub columns: Option<Vec<String>>,
+    /// A rewrite of token rows applied before their cells are stored (relaxed NEL's link
+    /// normalization, [`crate::normalize`]).
+    pub rewrite: Option<std::sync::Arc<dyn RowRewrite>>,
 }
+
+/// Rewrites token rows while a file is read, before cells are stored (upper-cased, …): the
+/// reader hands over the raw cells of each token line, as a text rewrite of the file would
+/// see them.
+pub trait RowRewrite: Send + Sync + std::fmt::Debug {
+    /// Checks the header (column names in file order) and returns the column positions
+    /// [`RowRewrite::row`] is then called with; an error message (about line 1) if the
+    /// header does not suit the rewrite.
+    fn header(&self, columns: &[String]) -> std::result::Result<Vec<Option<usize>>, String>;
+
+    /// The row's cells after the rewrite, or `None` when it leaves the row unchanged.
+    fn row(&self, columns: &[Option<usize>], cells: &[&str]) -> Option<Vec<String>>;
+}
+
+/// The most columns a header may name (an input error beyond): a row's cells are stored
+/// by column, so a limit keeps a file's cost proportional to its size.
+pub const MAX_COLUMNS: usize = 1000;
+
+/// The text of a cell that is not stored (missing from a short row, or of a column not read).
+pub const MISSING: &str = "_";
+
+/// The slot of a column that is not stored.
+pub(crate) const NOT_KEPT: u32 = u32::MAX;
 
 /// A whole input file: documents, segments and tokens with named columns.
 #[derive(Debug, Clone)]
@@ -187,6 +221,8 @@ pub struct Corpus {
     pub token_col: usize,
     pub(crate) text: String,
     pub(crate) cells: Vec<Cell>,
+    /// Per column, its place among a token's stored cells ([`NOT_KEPT`] if not stored).
+    pub(crate) slots: Vec<u32>,
 }
 
 /// A labeled span given directly by a file (a span-file line): positions are 1-based and
@@ -220,6 +256,7 @@ impl Builder {
     /// An empty corpus of the given file with the given column names.
     pub fn new(path: &std::path::Path, columns: Vec<String>) -> Self {
         let token_col = columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
+        let columns_len = columns.len();
         Builder {
             corpus: Corpus {
                 path: path.to_path_buf(),
@@ -231,6 +268,7 @@ impl Builder {
                 token_col,
                 text: String::new(),
                 cells: Vec::new(),
+                slots: (0..columns_len as u32).collect(),
             },
             seg_len: 0,
         }
@@ -239,6 +277,7 @@ impl Builder {
     /// Names the columns (before the first token).
     pub fn set_columns(&mut self, columns: Vec<String>) {
         self.corpus.token_col = columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
+        self.corpus.slots = (0..columns.len() as u32).collect();
         self.corpus.columns = columns;
     }
 
@@ -278,21 +317,16 @@ impl Builder {
         }
     }
 
-    /// Appends a token with one cell per column (missing cells become `_`, extra ones are
-    /// dropped). Starts a document when none is open.
+    /// Appends a token with its cells, one per column (missing cells are not stored and read
+    /// as `_`, extra ones are dropped). Starts a document when none is open.
     pub fn token<'c>(&mut self, line: usize, cells: impl IntoIterator<Item = &'c str>) {
         if self.corpus.docs.is_empty() {
             self.document(None, line);
         }
         let first_cell = self.corpus.cells.len() as u32;
         let n = self.corpus.columns.len();
-        let mut k = 0;
         for c in cells.into_iter().take(n) {
             self.push_cell(c);
-            k += 1;
-        }
-        for _ in k..n {
-            self.push_cell("_");
         }
         self.corpus.tokens.push(Token {
             line: line as u32,
@@ -340,11 +374,27 @@ impl Corpus {
     }
 
     /// The text of cell `col` of token `tok`, as the reader stored it (the HIPE reader
-    /// upper-cases every column but TOKEN, LEVENSHTEIN and DATE; CoNLL cells are as written).
+    /// upper-cases every column but TOKEN, LEVENSHTEIN and DATE; CoNLL cells are as written);
+    /// [`MISSING`] (`_`) for a cell the row lacks or a column not read.
     #[inline]
     pub fn cell(&self, tok: usize, col: usize) -> &str {
-        let c = self.cells[self.tokens[tok].first_cell as usize + col];
-        &self.text[c.start as usize..(c.start + c.len) as usize]
+        let first = self.tokens[tok].first_cell as usize;
+        let end = self
+            .tokens
+            .get(tok + 1)
+            .map_or(self.cells.len(), |t| t.first_cell as usize);
+        let i = first + self.slots[col] as usize;
+        if i < end {
+            let c = self.cells[i];
+            &self.text[c.start as usize..(c.start + c.len) as usize]
+        } else {
+            MISSING
+        }
+    }
+
+    /// Whether column `col`'s cells were read (else every one reads as `_`).
+    pub fn is_kept(&self, col: usize) -> bool {
+        self.slots.get(col).is_some_and(|&s| s != NOT_KEPT)
     }
 
     /// The token text (the `TOKEN` column, whatever its position).

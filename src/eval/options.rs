@@ -141,6 +141,7 @@ impl ScoreOptions {
     pub fn read_options(&self) -> ReadOptions {
         ReadOptions {
             glue: self.glue.clone(),
+            ..ReadOptions::default()
         }
     }
 }

@@ -7,20 +7,28 @@
 //!   document (only when the current segment already holds tokens), `# date…` /
 //!   `# hipe2022:date…` sets the date of the following tokens;
 //! - every value is upper-cased except in the TOKEN, LEVENSHTEIN and DATE columns, a missing
-//!   cell becomes `_`, and in `NE-` columns IOBES tags are turned into IOB (`S-`→`B-`,
-//!   `E-`→`I-`);
+//!   cell reads as `_` (a short row is stored short), and in `NE-` columns IOBES tags are
+//!   turned into IOB (`S-`→`B-`, `E-`→`I-`);
 //! - MISC `LED<float>` gives the token's OCR noise level.
 //!
 //! Beyond the official reader it accepts a UTF-8 byte-order mark and CRLF line ends, and
-//! reports malformed input (invalid UTF-8, ragged rows, missing header) as typed errors with
-//! file and line.
+//! reports malformed input (invalid UTF-8, ragged rows, missing header, a header of more than
+//! [`MAX_COLUMNS`] columns) as typed errors with file and line. Only the columns
+//! [`ReadOptions::columns`] names (and the token column) are stored; the others are still
+//! checked for the notices `score` repeats.
 
 use super::split::{split_tabs, ByteSplit};
-use crate::corpus::{valid_date, Cell, Corpus, Date, Document, Notice, ReadOptions, Token};
+use crate::corpus::{
+    Cell, Corpus, Date, Document, Notice, ReadOptions, Token, MAX_COLUMNS, NOT_KEPT,
+};
 use crate::error::{Error, Result};
 use std::path::Path;
 
 mod notices;
+mod values;
+
+use values::find_date;
+pub use values::parse_led;
 
 /// Reads and parses a HIPE TSV file (through the input guard).
 pub fn read(path: &Path, opts: &ReadOptions) -> Result<Corpus> {
@@ -36,23 +44,55 @@ pub fn parse(path: &Path, bytes: &[u8], opts: &ReadOptions) -> Result<Corpus> {
 }
 
 /// Parses a file's text, keeping it as the cells' storage: unchanged cells point into it,
-/// changed ones (upper-cased, IOBES, glued, missing) are appended after it.
+/// changed ones (upper-cased, IOBES, glued) are appended after it. When only some columns
+/// are read ([`ReadOptions::columns`]), their cells are copied out instead and the file text
+/// is dropped: the corpus then holds what it was asked for, not the whole file.
 pub fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<Corpus> {
     let mut parser = Parser::new(path, opts);
     let mut file = parser.run(&text)?;
     let extra = std::mem::take(&mut file.text);
+    if opts.columns.is_some() {
+        file.text = compact(&text, &extra, &mut file.cells);
+        return Ok(file);
+    }
     let mut text = text;
+    text.reserve_exact(extra.len());
     text.push_str(&extra);
     file.text = text;
     Ok(file)
+}
+
+/// A new arena holding the cells that point into `text` (copied, in order) followed by
+/// `extra` (the changed cells, whose offsets were counted from the end of `text`); the cells
+/// are moved to their new offsets.
+fn compact(text: &str, extra: &str, cells: &mut [Cell]) -> String {
+    let base = text.len() as u32;
+    // Cells in the file text are distinct non-empty slices: together at most `base` bytes.
+    let from_text: usize = cells
+        .iter()
+        .filter(|c| c.start < base)
+        .map(|c| c.len as usize)
+        .sum();
+    let mut out = String::with_capacity(from_text + extra.len());
+    // Cells after the file text move down by what is dropped.
+    let shift = base - from_text as u32;
+    for c in cells.iter_mut() {
+        if c.start < base {
+            let new = out.len() as u32;
+            out.push_str(&text[c.start as usize..(c.start + c.len) as usize]);
+            c.start = new;
+        } else {
+            c.start -= shift;
+        }
+    }
+    out.push_str(extra);
+    out
 }
 
 struct Parser<'a> {
     /// Start and length of the file text: cells inside it are stored as offsets into it.
     base: usize,
     base_len: usize,
-    /// The cell holding `_` (missing cells), once made.
-    underscore: Option<Cell>,
     /// Per column, the previous raw value and its cell: runs of equal values (`O`, `_`) share
     /// one cell instead of being copied and upper-cased again.
     prev: Vec<(String, Option<Cell>)>,
@@ -62,6 +102,12 @@ struct Parser<'a> {
     upper: Vec<bool>,
     ne: Vec<bool>,
     misc: Option<usize>,
+    /// The stored columns, ascending (a token stores a prefix of them: those its row has).
+    kept: Vec<usize>,
+    /// Per column, its place in `kept` ([`NOT_KEPT`] if not stored).
+    slots: Vec<u32>,
+    /// The columns of [`ReadOptions::rewrite`], from its `header`.
+    rewrite_cols: Vec<Option<usize>>,
     glue: Vec<(usize, usize)>,
     docs: Vec<Document>,
     tokens: Vec<Token>,
@@ -83,7 +129,6 @@ impl<'a> Parser<'a> {
         Parser {
             base: 0,
             base_len: 0,
-            underscore: None,
             prev: Vec::new(),
             path,
             opts,
@@ -91,6 +136,9 @@ impl<'a> Parser<'a> {
             upper: Vec::new(),
             ne: Vec::new(),
             misc: None,
+            kept: Vec::new(),
+            slots: Vec::new(),
+            rewrite_cols: Vec::new(),
             glue: Vec::new(),
             docs: Vec::new(),
             tokens: Vec::new(),
@@ -125,11 +173,28 @@ impl<'a> Parser<'a> {
             return Err(self.err(0, "file too large (over 2 GiB)"));
         }
         let mut lines = ByteSplit::new(content, b'\n').enumerate();
+        if self.opts.rewrite.is_some() && content.is_empty() {
+            return Err(self.err(1, "empty file; expected a header line"));
+        }
         // Header: the first line.
         let header = match lines.next() {
             Some((_, h)) => self.line_end(h, 1),
             None => "",
         };
+        // Counted before anything is made per column.
+        let ncol = memchr::memchr_iter(b'\t', header.as_bytes()).count() + 1;
+        if ncol > MAX_COLUMNS {
+            return Err(self.err(
+                1,
+                format!(
+                    "the header has {ncol} columns; at most {MAX_COLUMNS} are read (a HIPE file has about 10)"
+                ),
+            ));
+        }
+        if let Some(rw) = &self.opts.rewrite {
+            let names: Vec<String> = header.split('\t').map(|s| s.to_string()).collect();
+            self.rewrite_cols = rw.header(&names).map_err(|m| self.err(1, m))?;
+        }
         if header.trim().is_empty() {
             return Err(self.err(
                 1,
@@ -156,6 +221,18 @@ impl<'a> Parser<'a> {
             .collect();
         self.ne = self.columns.iter().map(|c| c.starts_with("NE-")).collect();
         self.misc = self.columns.iter().position(|c| c == "MISC");
+        let token_col = self.columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
+        self.slots = vec![NOT_KEPT; self.columns.len()];
+        for (i, name) in self.columns.iter().enumerate() {
+            let wanted = match &self.opts.columns {
+                None => true,
+                Some(w) => i == token_col || w.iter().any(|c| c == name),
+            };
+            if wanted {
+                self.slots[i] = self.kept.len() as u32;
+                self.kept.push(i);
+            }
+        }
         for (a, b) in &self.opts.glue {
             let ia = self.columns.iter().position(|c| c == a);
             let ib = self.columns.iter().position(|c| c == b);
@@ -172,7 +249,14 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let ncol = self.columns.len();
+        // Lines bound the tokens: reserved once rather than grown by doubling.
+        let n_lines = memchr::memchr_iter(b'\n', content.as_bytes()).count() + 1;
+        self.tokens.reserve_exact(n_lines);
+        // Every stored cell but a line's first follows a tab: at most one per byte.
+        let max_cells = n_lines
+            .saturating_mul(self.kept.len())
+            .min(content.len() + 1);
+        self.cells.reserve_exact(max_cells);
         let mut fields: Vec<&str> = Vec::with_capacity(ncol);
         for (idx, raw) in lines {
             let lineno = idx + 1;
@@ -188,6 +272,42 @@ impl<'a> Parser<'a> {
                 self.comment(first, lineno);
                 continue;
             }
+            let rewritten = match &self.opts.rewrite {
+                Some(rw) => rw.row(&self.rewrite_cols, &fields),
+                None => None,
+            };
+            match rewritten {
+                None => self.row(&mut fields, lineno)?,
+                Some(cells) => {
+                    let mut row: Vec<&str> = cells.iter().map(String::as_str).collect();
+                    self.row(&mut row, lineno)?;
+                }
+            }
+        }
+        self.close_doc();
+        if self.tokens.len() > u32::MAX as usize / 2 {
+            return Err(self.err(0, "too many tokens"));
+        }
+        Ok(Corpus {
+            path: self.path.to_path_buf(),
+            token_col,
+            annotations: Vec::new(),
+            columns: std::mem::take(&mut self.columns),
+            docs: std::mem::take(&mut self.docs),
+            tokens: std::mem::take(&mut self.tokens),
+            notices: std::mem::take(&mut self.notices),
+            text: std::mem::take(&mut self.text),
+            cells: std::mem::take(&mut self.cells),
+            slots: std::mem::take(&mut self.slots),
+        })
+    }
+
+    /// A token row: its width checked (empty extra cells dropped, a short row noted), then
+    /// stored.
+    fn row(&mut self, fields: &mut Vec<&str>, lineno: usize) -> Result<()> {
+        let ncol = self.columns.len();
+        let first = fields.first().copied().unwrap_or_default();
+        {
             if fields.len() > ncol {
                 if fields[ncol..].iter().all(|f| f.is_empty()) {
                     self.note_row_width(fields.len(), ncol, lineno);
@@ -207,24 +327,8 @@ impl<'a> Parser<'a> {
             if fields.len() < ncol {
                 self.note_row_width(fields.len(), ncol, lineno);
             }
-            self.token(&fields, lineno)?;
         }
-        self.close_doc();
-        if self.tokens.len() > u32::MAX as usize / 2 {
-            return Err(self.err(0, "too many tokens"));
-        }
-        let token_col = self.columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
-        Ok(Corpus {
-            path: self.path.to_path_buf(),
-            token_col,
-            annotations: Vec::new(),
-            columns: std::mem::take(&mut self.columns),
-            docs: std::mem::take(&mut self.docs),
-            tokens: std::mem::take(&mut self.tokens),
-            notices: std::mem::take(&mut self.notices),
-            text: std::mem::take(&mut self.text),
-            cells: std::mem::take(&mut self.cells),
-        })
+        self.token(fields, lineno)
     }
 
     fn comment(&mut self, first: &str, lineno: usize) {
@@ -315,44 +419,38 @@ impl<'a> Parser<'a> {
         }
         let first_cell = self.cells.len() as u32;
         let glued = if self.glue.is_empty() {
-            None
+            Vec::new()
         } else {
-            Some(self.apply_glue(fields, lineno)?)
+            self.apply_glue(fields, lineno)?
         };
-        for col in 0..self.columns.len() {
-            let raw: &str = match &glued {
-                Some(g) => match &g[col] {
-                    // Not in the file text: `push_cell` appends it.
-                    Some(s) => s.as_str(),
-                    None => fields.get(col).copied().unwrap_or("_"),
-                },
-                None => fields.get(col).copied().unwrap_or("_"),
-            };
-            if col >= fields.len() && glued.as_ref().is_none_or(|g| g[col].is_none()) {
-                let cell = match self.underscore {
-                    Some(c) => c,
-                    None => {
-                        self.push_owned("_");
-                        let c = self.cells[self.cells.len() - 1];
-                        self.underscore = Some(c);
-                        self.cells.pop();
-                        c
-                    }
-                };
-                self.cells.push(cell);
-                continue;
+        // Cells of columns not stored are only looked at for the notices `score` repeats.
+        if self.kept.len() < self.columns.len() {
+            for (col, &raw) in fields.iter().enumerate() {
+                if self.slots[col] == NOT_KEPT && self.ne[col] && self.changes(col, raw) {
+                    self.note_tag(raw, col, lineno);
+                }
             }
-            let changes = self.upper[col]
-                && (raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80)
-                    || (self.ne[col] && (raw.starts_with("S-") || raw.starts_with("E-"))));
-            if !changes {
+        }
+        for k in 0..self.kept.len() {
+            let col = self.kept[k];
+            // A short row is stored short: its missing cells read as `_`.
+            let Some(&field) = fields.get(col) else {
+                break;
+            };
+            let glue = glued
+                .iter()
+                .find(|(c, _)| *c == col)
+                .map(|(_, g)| g.as_str());
+            // Glued values are not in the file text: `push_cell` appends them.
+            let raw: &str = glue.unwrap_or(field);
+            if !self.changes(col, raw) {
                 self.push_cell(raw);
                 continue;
             }
             if self.ne[col] {
                 self.note_tag(raw, col, lineno);
             }
-            if glued.is_none() {
+            if glue.is_none() {
                 if let Some((prev_raw, Some(cell))) = self.prev.get(col) {
                     if prev_raw == raw {
                         self.cells.push(*cell);
@@ -388,7 +486,7 @@ impl<'a> Parser<'a> {
                 }
                 self.push_owned(&value);
             }
-            if glued.is_none() {
+            if glue.is_none() {
                 if self.prev.len() < self.columns.len() {
                     self.prev.resize(self.columns.len(), (String::new(), None));
                 }
@@ -412,8 +510,17 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn apply_glue(&self, fields: &[&str], lineno: usize) -> Result<Vec<Option<String>>> {
-        let mut out: Vec<Option<String>> = vec![None; self.columns.len()];
+    /// Whether reading changes a raw cell of column `col` (upper-casing, IOBES prefix).
+    #[inline]
+    fn changes(&self, col: usize, raw: &str) -> bool {
+        self.upper[col]
+            && (raw.bytes().any(|b| b.is_ascii_lowercase() || b >= 0x80)
+                || (self.ne[col] && (raw.starts_with("S-") || raw.starts_with("E-"))))
+    }
+
+    /// The glued values of a row, by column.
+    fn apply_glue(&self, fields: &[&str], lineno: usize) -> Result<Vec<(usize, String)>> {
+        let mut out: Vec<(usize, String)> = Vec::new();
         for &(a, b) in &self.glue {
             let vb = fields.get(b).copied().unwrap_or("_");
             if vb == "O" {
@@ -447,127 +554,12 @@ impl<'a> Parser<'a> {
                     ),
                 )
             })?;
-            out[b] = Some(format!("{iob}-{la}.{lb}"));
+            out.retain(|(c, _)| *c != b);
+            out.push((b, format!("{iob}-{la}.{lb}")));
         }
         Ok(out)
     }
 }
 
-/// First `LED<digits>[.<digits>]` in a MISC cell, as the official regex `LED(\d+(\.\d+)?)`.
-pub fn parse_led(misc: &str) -> Option<f64> {
-    let bytes = misc.as_bytes();
-    let mut from = 0;
-    while let Some(pos) = bytes[from..].windows(3).position(|w| w == b"LED") {
-        let start = from + pos + 3;
-        let mut end = start;
-        while end < bytes.len() && bytes[end].is_ascii_digit() {
-            end += 1;
-        }
-        if end > start {
-            if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
-                end += 1;
-                while end < bytes.len() && bytes[end].is_ascii_digit() {
-                    end += 1;
-                }
-            }
-            return misc[start..end].parse().ok();
-        }
-        from = from + pos + 3;
-    }
-    None
-}
-
-/// First `YYYY-MM-DD` (a valid calendar date) in a comment line.
-fn find_date(s: &str) -> Option<Date> {
-    let b = s.as_bytes();
-    if b.len() < 10 {
-        return None;
-    }
-    for i in 0..=b.len() - 10 {
-        let w = &b[i..i + 10];
-        let digits = |r: std::ops::Range<usize>| w[r].iter().all(|c| c.is_ascii_digit());
-        if digits(0..4) && w[4] == b'-' && digits(5..7) && w[7] == b'-' && digits(8..10) {
-            let num = |r: std::ops::Range<usize>| -> u32 {
-                w[r].iter().fold(0, |acc, c| acc * 10 + (c - b'0') as u32)
-            };
-            let d = Date {
-                year: num(0..4) as i32,
-                month: num(5..7),
-                day: num(8..10),
-            };
-            // The official scorer takes the first match and fails if it is no valid date.
-            return valid_date(d).then_some(d);
-        }
-    }
-    None
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn parse(s: &str) -> Result<Corpus> {
-        super::parse(Path::new("t.tsv"), s.as_bytes(), &ReadOptions::default())
-    }
-
-    #[test]
-    fn reads_documents_segments_and_upper_cases() {
-        let f = parse(
-            "\u{feff}TOKEN\tNE-COARSE-LIT\tMISC\r\n# document_id = d1\r\n# date = 1900-02-03\r\nA\tb-pers\tLED0.25\r\nb\tE-pers\t_\r\n# segment\r\nc\tO\r\n# document_id = d2\r\nd\tS-loc\t_\r\n",
-        )
-        .unwrap();
-        assert_eq!(f.columns, vec!["TOKEN", "NE-COARSE-LIT", "MISC"]);
-        assert_eq!(f.docs.len(), 2);
-        assert_eq!(f.docs[0].segments, vec![2, 1]);
-        assert_eq!(f.docs[0].id.as_deref(), Some("d1"));
-        assert_eq!(f.docs[1].id.as_deref(), Some("d2"));
-        assert_eq!(f.cell(0, 1), "B-PERS");
-        assert_eq!(f.cell(1, 1), "I-PERS");
-        assert_eq!(f.cell(3, 1), "B-LOC");
-        assert_eq!(f.token_text(1), "b");
-        assert_eq!(f.cell(2, 2), "_");
-        assert_eq!(f.tokens[0].led, Some(0.25));
-        assert_eq!(f.tokens[1].led, None);
-        assert_eq!(
-            f.tokens[0].date,
-            Some(Date {
-                year: 1900,
-                month: 2,
-                day: 3
-            })
-        );
-    }
-
-    #[test]
-    fn document_marker_without_tokens_does_not_split() {
-        let f = parse("TOKEN\tX\n# document_id = a\n# document_id = b\nx\tO\n# segment\n# document_id = c\ny\tO\n").unwrap();
-        // `# segment` closes the segment, so the following document marker finds no tokens in
-        // the current segment and does not start a document (as the official reader).
-        assert_eq!(f.docs.len(), 1);
-        assert_eq!(f.docs[0].segments, vec![1, 1]);
-    }
-
-    #[test]
-    fn errors_name_the_line() {
-        let e = parse("TOKEN\tA\nx\tO\ty\n").unwrap_err();
-        assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
-        let e = parse("").unwrap_err();
-        assert!(e.to_string().contains("header"), "{e}");
-        let e = super::parse(
-            Path::new("t.tsv"),
-            b"TOKEN\n\xff\n",
-            &ReadOptions::default(),
-        )
-        .unwrap_err();
-        assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
-    }
-
-    #[test]
-    fn led_parsing_follows_the_official_regex() {
-        assert_eq!(parse_led("NoSpaceAfter|LED0.00"), Some(0.0));
-        assert_eq!(parse_led("LED12"), Some(12.0));
-        assert_eq!(parse_led("LED1."), Some(1.0));
-        assert_eq!(parse_led("LEDx|LED0.5"), Some(0.5));
-        assert_eq!(parse_led("_"), None);
-    }
-}
+mod tests;

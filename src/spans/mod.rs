@@ -74,12 +74,14 @@ impl<'a> Spans<'a> {
     }
 }
 
-/// `s[n:]` in Python: drop the first `n` characters (not bytes).
+/// `s[n:]` in Python: drop the first `n` characters (not bytes). When `s` is shorter, the
+/// result is the empty tail of `s` (not a `""` literal: comparing with a slice that points
+/// into the same text stays cheap).
 #[inline]
 pub fn skip_chars(s: &str, n: usize) -> &str {
     match s.char_indices().nth(n) {
         Some((i, _)) => &s[i..],
-        None => "",
+        None => &s[s.len()..],
     }
 }
 

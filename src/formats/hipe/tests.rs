@@ -1,0 +1,116 @@
+//! Tests of the HIPE reader: documents and segments, errors, short rows, wanted columns,
+//! the column limit, LED parsing.
+
+use super::*;
+
+fn parse(s: &str) -> Result<Corpus> {
+    super::parse(Path::new("t.tsv"), s.as_bytes(), &ReadOptions::default())
+}
+
+#[test]
+fn reads_documents_segments_and_upper_cases() {
+    let f = parse(
+        "\u{feff}TOKEN\tNE-COARSE-LIT\tMISC\r\n# document_id = d1\r\n# date = 1900-02-03\r\nA\tb-pers\tLED0.25\r\nb\tE-pers\t_\r\n# segment\r\nc\tO\r\n# document_id = d2\r\nd\tS-loc\t_\r\n",
+    )
+    .unwrap();
+    assert_eq!(f.columns, vec!["TOKEN", "NE-COARSE-LIT", "MISC"]);
+    assert_eq!(f.docs.len(), 2);
+    assert_eq!(f.docs[0].segments, vec![2, 1]);
+    assert_eq!(f.docs[0].id.as_deref(), Some("d1"));
+    assert_eq!(f.docs[1].id.as_deref(), Some("d2"));
+    assert_eq!(f.cell(0, 1), "B-PERS");
+    assert_eq!(f.cell(1, 1), "I-PERS");
+    assert_eq!(f.cell(3, 1), "B-LOC");
+    assert_eq!(f.token_text(1), "b");
+    assert_eq!(f.cell(2, 2), "_");
+    assert_eq!(f.tokens[0].led, Some(0.25));
+    assert_eq!(f.tokens[1].led, None);
+    assert_eq!(
+        f.tokens[0].date,
+        Some(Date {
+            year: 1900,
+            month: 2,
+            day: 3
+        })
+    );
+}
+
+#[test]
+fn document_marker_without_tokens_does_not_split() {
+    let f = parse("TOKEN\tX\n# document_id = a\n# document_id = b\nx\tO\n# segment\n# document_id = c\ny\tO\n").unwrap();
+    // `# segment` closes the segment, so the following document marker finds no tokens in
+    // the current segment and does not start a document (as the official reader).
+    assert_eq!(f.docs.len(), 1);
+    assert_eq!(f.docs[0].segments, vec![1, 1]);
+}
+
+#[test]
+fn errors_name_the_line() {
+    let e = parse("TOKEN\tA\nx\tO\ty\n").unwrap_err();
+    assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
+    let e = parse("").unwrap_err();
+    assert!(e.to_string().contains("header"), "{e}");
+    let e = super::parse(
+        Path::new("t.tsv"),
+        b"TOKEN\n\xff\n",
+        &ReadOptions::default(),
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("t.tsv:2:"), "{e}");
+}
+
+#[test]
+fn short_rows_are_stored_short_and_read_as_underscores() {
+    let f = parse("TOKEN\tA\tB\tC\nx\to\ny\n").unwrap();
+    assert_eq!(f.cells.len(), 3);
+    assert_eq!((f.cell(0, 1), f.cell(0, 2), f.cell(0, 3)), ("O", "_", "_"));
+    assert_eq!((f.token_text(1), f.cell(1, 1)), ("y", "_"));
+    assert_eq!(f.notices[0].kind, crate::corpus::NoticeKind::MissingCells);
+    assert_eq!(f.notices[0].count, 2);
+}
+
+#[test]
+fn only_the_wanted_columns_are_stored() {
+    let opts = ReadOptions {
+        columns: Some(vec!["C".into()]),
+        ..ReadOptions::default()
+    };
+    let text = "A\tTOKEN\tNE-B\tC\nb-x\tw\tS-loc\tc\nq\tv\n";
+    let f = super::parse(Path::new("t.tsv"), text.as_bytes(), &opts).unwrap();
+    assert_eq!(f.columns, vec!["A", "TOKEN", "NE-B", "C"]);
+    // TOKEN and C of the first row, TOKEN of the second (its C is missing).
+    assert_eq!(f.cells.len(), 3);
+    assert_eq!(
+        (f.token_text(0), f.cell(0, 3), f.cell(0, 0)),
+        ("w", "C", "_")
+    );
+    assert!(f.is_kept(1) && f.is_kept(3) && !f.is_kept(0) && !f.is_kept(2));
+    assert_eq!((f.token_text(1), f.cell(1, 3)), ("v", "_"));
+    // Columns not stored are still looked at for the notices score repeats.
+    assert!(f
+        .notices
+        .iter()
+        .any(|n| n.kind == crate::corpus::NoticeKind::Iobes));
+}
+
+#[test]
+fn a_header_beyond_the_column_limit_is_refused() {
+    let header = vec!["C"; MAX_COLUMNS + 1].join("\t");
+    let e = parse(&format!("TOKEN\t{header}\nx\n")).unwrap_err();
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("t.tsv:1:") && msg.contains("at most 1000"),
+        "{msg}"
+    );
+    let header = vec!["C"; MAX_COLUMNS - 1].join("\t");
+    assert!(parse(&format!("TOKEN\t{header}\nx\n")).is_ok());
+}
+
+#[test]
+fn led_parsing_follows_the_official_regex() {
+    assert_eq!(parse_led("NoSpaceAfter|LED0.00"), Some(0.0));
+    assert_eq!(parse_led("LED12"), Some(12.0));
+    assert_eq!(parse_led("LED1."), Some(1.0));
+    assert_eq!(parse_led("LEDx|LED0.5"), Some(0.5));
+    assert_eq!(parse_led("_"), None);
+}

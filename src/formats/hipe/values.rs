@@ -1,0 +1,53 @@
+//! Values the HIPE reader finds inside cells and comments: the OCR noise level of a MISC cell
+//! (`LED<float>`) and the date of a date comment.
+
+use crate::corpus::{valid_date, Date};
+
+/// First `LED<digits>[.<digits>]` in a MISC cell, as the official regex `LED(\d+(\.\d+)?)`.
+pub fn parse_led(misc: &str) -> Option<f64> {
+    let bytes = misc.as_bytes();
+    let mut from = 0;
+    while let Some(pos) = bytes[from..].windows(3).position(|w| w == b"LED") {
+        let start = from + pos + 3;
+        let mut end = start;
+        while end < bytes.len() && bytes[end].is_ascii_digit() {
+            end += 1;
+        }
+        if end > start {
+            if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
+                end += 1;
+                while end < bytes.len() && bytes[end].is_ascii_digit() {
+                    end += 1;
+                }
+            }
+            return misc[start..end].parse().ok();
+        }
+        from = from + pos + 3;
+    }
+    None
+}
+
+/// First `YYYY-MM-DD` (a valid calendar date) in a comment line.
+pub(super) fn find_date(s: &str) -> Option<Date> {
+    let b = s.as_bytes();
+    if b.len() < 10 {
+        return None;
+    }
+    for i in 0..=b.len() - 10 {
+        let w = &b[i..i + 10];
+        let digits = |r: std::ops::Range<usize>| w[r].iter().all(|c| c.is_ascii_digit());
+        if digits(0..4) && w[4] == b'-' && digits(5..7) && w[7] == b'-' && digits(8..10) {
+            let num = |r: std::ops::Range<usize>| -> u32 {
+                w[r].iter().fold(0, |acc, c| acc * 10 + (c - b'0') as u32)
+            };
+            let d = Date {
+                year: num(0..4) as i32,
+                month: num(5..7),
+                day: num(8..10),
+            };
+            // The official scorer takes the first match and fails if it is no valid date.
+            return valid_date(d).then_some(d);
+        }
+    }
+    None
+}
