@@ -151,11 +151,22 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
         .split('\t')
         .collect();
     let [lit, meto, ne] = link_columns(&header).map_err(|m| Error::input(path, 1, m))?;
+    let width = header.len();
+    // pandas writes every row with as many cells as the header: blank lines, comments and
+    // short rows are padded with empty cells.
+    let push_padded = |out: &mut String, content: &str, ending: &str| {
+        out.push_str(content);
+        let cells = memchr::memchr_iter(b'\t', content.as_bytes()).count() + 1;
+        for _ in cells..width {
+            out.push('\t');
+        }
+        out.push_str(ending);
+    };
     for line in lines {
         let content = line.trim_end_matches(['\n', '\r']);
         let ending = &line[content.len()..];
         if content.is_empty() || content.starts_with('\t') || content.starts_with('#') {
-            out.push_str(line);
+            push_padded(&mut out, content, ending);
             continue;
         }
         // Fast path: look at the three cells that matter without splitting the whole line.
@@ -182,12 +193,12 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
             start = end + 1;
         }
         if unchanged(picked, n_fields > need, opts) {
-            out.push_str(line);
+            push_padded(&mut out, content, ending);
             continue;
         }
         let fields: Vec<&str> = content.split('\t').collect();
-        out.push_str(&rewrite_cells(&fields, [lit, meto, ne], opts).join("\t"));
-        out.push_str(ending);
+        let row = rewrite_cells(&fields, [lit, meto, ne], opts).join("\t");
+        push_padded(&mut out, &row, ending);
     }
     Ok(out)
 }
@@ -322,7 +333,8 @@ mod tests {
         let out = normalize_text(Path::new("r.tsv"), text, &opts).unwrap();
         assert_eq!(
             out,
-            "TOKEN\tNE-COARSE-LIT\tNEL-LIT\tNEL-METO\n# c\n\na\tB-time\tNIL|NIL\tNIL|NIL\nb\tB-pers\tQ5|_|Q7|EMPTY\t_\nc\tO\tQ1|Q4|Q5|EMPTY\tQ4|Q1|EMPTY|Q5\n"
+            // Blank and comment lines padded to the header's width, as pandas writes them.
+            "TOKEN\tNE-COARSE-LIT\tNEL-LIT\tNEL-METO\n# c\t\t\t\n\t\t\t\na\tB-time\tNIL|NIL\tNIL|NIL\nb\tB-pers\tQ5|_|Q7|EMPTY\t_\nc\tO\tQ1|Q4|Q5|EMPTY\tQ4|Q1|EMPTY|Q5\n"
         );
     }
 

@@ -179,6 +179,55 @@ fn hipe2022_official_nel_outputs_are_reproduced() {
     );
 }
 
+/// `normalize` writes the official normalized runs byte for byte, pandas' padding of blank,
+/// comment and short lines to the header's width included.
+#[test]
+fn normalized_runs_are_byte_identical_to_the_official_ones() {
+    let Some(data) = shared_data("normalized_runs_are_byte_identical_to_the_official_ones") else {
+        return;
+    };
+    let d = data.join("hipe2022");
+    let out = temp_dir("histonorm_bytes");
+    let mut n = 0;
+    for e in std::fs::read_dir(d.join("histonorm-submissions"))
+        .unwrap()
+        .flatten()
+    {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let dataset = name.split('_').nth(2).unwrap().to_string();
+        let ours = out.join(&name);
+        let o = fairscore(&[
+            "normalize",
+            "-i",
+            d.join("submissions").join(&name).to_str().unwrap(),
+            "-o",
+            ours.to_str().unwrap(),
+            "--norm-time",
+            "--norm-histo",
+            "-m",
+            data.join(map_for(&dataset)).to_str().unwrap(),
+            "-e",
+            "hipe-2022",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let (a, b) = (
+            std::fs::read(&ours).unwrap(),
+            std::fs::read(e.path()).unwrap(),
+        );
+        if a != b {
+            let first = a
+                .iter()
+                .zip(&b)
+                .position(|(x, y)| x != y)
+                .unwrap_or(a.len().min(b.len()));
+            let line = 1 + a[..first].iter().filter(|&&c| c == b'\n').count();
+            panic!("{name}: differs from the official normalized run at line {line}");
+        }
+        n += 1;
+    }
+    assert_eq!(n, 12, "the 12 official normalized runs");
+}
+
 #[test]
 fn official_and_own_normalized_runs_score_the_same() {
     let Some(data) = shared_data("official_and_own_normalized_runs_score_the_same") else {
