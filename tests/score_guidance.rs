@@ -193,3 +193,63 @@ fn summary_on_request_silence_when_redirected() {
     );
     assert!(stdout.contains("wrote "), "{stdout}");
 }
+
+#[test]
+fn files_written_for_the_other_edition_are_named_even_with_skip_check() {
+    let dir = temp_dir("score_guidance_edition_comments");
+    let gold = manifest(GOLD);
+    let run = manifest(RUN);
+    let base = [
+        "score",
+        "--ref",
+        &gold,
+        "--pred",
+        &run,
+        "-t",
+        "nerc_coarse",
+        "--skip-check",
+        "-o",
+    ];
+    let mut args = base.to_vec();
+    args.push(dir.to_str().unwrap());
+    let o = fairscore(&args);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("looks like a hipe-2022 file")
+            && stderr.contains("add --hipe_edition hipe-2022"),
+        "{stderr}"
+    );
+    args.extend(["-e", "hipe-2022"]);
+    let o = fairscore(&args);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("looks like"), "{stderr}");
+    // A HIPE-2020 style file scored as hipe-2022 gets the hint the other way round.
+    let old_style = std::fs::read_to_string(&run)
+        .unwrap()
+        .replace("# hipe2022:document_id", "# document_id")
+        .replace("# hipe2022:date", "# date");
+    let old_gold = std::fs::read_to_string(&gold)
+        .unwrap()
+        .replace("# hipe2022:", "# ");
+    let p = write_file(&dir, "old_bundle1_fr_1.tsv", &old_style);
+    let g = write_file(&dir, "old_gold.tsv", &old_gold);
+    let o = fairscore(&[
+        "score",
+        "--ref",
+        &g,
+        "--pred",
+        &p,
+        "-t",
+        "nerc_coarse",
+        "--skip-check",
+        "-e",
+        "hipe-2022",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains("add --hipe_edition hipe-2020"), "{stderr}");
+}

@@ -219,6 +219,10 @@ pub struct Corpus {
     pub annotations: Vec<Annotation>,
     /// The column holding the token text (`TOKEN` where the header names one, else the first).
     pub token_col: usize,
+    /// The HIPE edition the file's comments are written for: HIPE-2022 files mark documents
+    /// with `# hipe2022:…` comments, HIPE-2020 ones with `# document_id`, `# language`, …
+    /// without the prefix (`None` when the file has neither).
+    pub comment_edition: Option<crate::hipe::Edition>,
     pub(crate) text: String,
     pub(crate) cells: Vec<Cell>,
     /// Per column, its place among a token's stored cells ([`NOT_KEPT`] if not stored).
@@ -266,6 +270,7 @@ impl Builder {
                 notices: Vec::new(),
                 annotations: Vec::new(),
                 token_col,
+                comment_edition: None,
                 text: String::new(),
                 cells: Vec::new(),
                 slots: (0..columns_len as u32).collect(),

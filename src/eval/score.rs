@@ -463,6 +463,21 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         ));
     }
 
+    // A file written for the other edition is scored with that edition's columns: say so.
+    for f in [gold, pred] {
+        match f.comment_edition {
+            Some(e) if e != opts.edition && opts.format == crate::formats::Format::Hipe => {
+                warnings.push(format!(
+                    "{}: this looks like a {} file (its comments are written for it), but it is scored as {}: add --hipe_edition {}",
+                    f.path.display(),
+                    e.name(),
+                    opts.edition.name(),
+                    e.name()
+                ));
+            }
+            _ => {}
+        }
+    }
     let mut specs = Vec::new();
     let conll = opts.format == crate::formats::Format::Conll;
     let columns: Vec<(String, &str)> = if conll {

@@ -118,6 +118,8 @@ struct Parser<'a> {
     doc: Document,
     seg_len: usize,
     pending_id: Option<String>,
+    /// See [`Corpus::comment_edition`].
+    comment_edition: Option<crate::hipe::Edition>,
     /// Notices folded per file or column: (kind, column or `usize::MAX`, index in `notices`).
     folds: Vec<(crate::corpus::NoticeKind, usize, usize)>,
     /// Whether the file holds a carriage return at all (else no line needs looking at).
@@ -154,6 +156,7 @@ impl<'a> Parser<'a> {
             },
             seg_len: 0,
             pending_id: None,
+            comment_edition: None,
             folds: Vec::new(),
             any_cr: false,
         }
@@ -291,6 +294,7 @@ impl<'a> Parser<'a> {
         Ok(Corpus {
             path: self.path.to_path_buf(),
             token_col,
+            comment_edition: self.comment_edition,
             annotations: Vec::new(),
             columns: std::mem::take(&mut self.columns),
             docs: std::mem::take(&mut self.docs),
@@ -332,6 +336,16 @@ impl<'a> Parser<'a> {
     }
 
     fn comment(&mut self, first: &str, lineno: usize) {
+        use crate::hipe::Edition;
+        if first.starts_with("# hipe2022:") {
+            self.comment_edition = Some(Edition::Hipe2022);
+        } else if self.comment_edition.is_none()
+            && ["# document_id", "# language", "# newspaper", "# date"]
+                .iter()
+                .any(|p| first.starts_with(p))
+        {
+            self.comment_edition = Some(Edition::Hipe2020);
+        }
         if first.starts_with("# segment") {
             if self.seg_len > 0 {
                 self.doc.segments.push(self.seg_len);
