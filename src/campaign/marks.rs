@@ -102,16 +102,6 @@ pub fn table_marks(rows: &[Vec<DocCounts>], rs: &Resampler) -> Result<Vec<RowMar
     Ok(out)
 }
 
-fn row<'a>(report: &'a CampaignReport, r: &Ranked) -> Option<&'a ScoreRow> {
-    report
-        .scored
-        .get(r.run)?
-        .outputs
-        .get(r.output)?
-        .1
-        .get(r.row)
-}
-
 /// The marks of every ranked table of a campaign: per ranking file, its label-`ALL` micro
 /// rows grouped by Evaluation (in ranking order). A table some row of which has no
 /// per-document counts (a replayed table) gets no marks. Empty without `settings`.
@@ -124,7 +114,9 @@ pub fn compute(report: &CampaignReport, settings: Option<&Resampler>) -> Result<
     for (fi, file) in report.rankings.iter().enumerate() {
         let mut tables: IndexMap<&str, Vec<(Ranked, &ScoreRow)>> = IndexMap::new();
         for r in &file.rows {
-            let Some(sr) = row(report, r) else { continue };
+            let Some(sr) = report.ranked_row(r) else {
+                continue;
+            };
             if sr.is_all() && sr.key.aggregation == Aggregation::Micro {
                 tables.entry(&sr.evaluation).or_default().push((*r, sr));
             }
@@ -176,7 +168,9 @@ pub fn ci_text(report: &CampaignReport, marks: &Marks, file: usize) -> String {
     out.push('\n');
     for t in marks.tables.iter().filter(|t| t.file == file) {
         for (r, m) in &t.rows {
-            let Some(sr) = row(report, r) else { continue };
+            let Some(sr) = report.ranked_row(r) else {
+                continue;
+            };
             let p_next = m.p_next.map(|p| p.to_string()).unwrap_or_default();
             out.push_str(&format!(
                 "{}\t{}\t{}\t{}\t{}\t{p_next}\t{}\t{}\n",

@@ -95,6 +95,11 @@ pub struct CampaignReport {
 }
 
 impl CampaignReport {
+    /// The score row a ranked entry points at.
+    pub fn ranked_row(&self, r: &Ranked) -> Option<&ScoreRow> {
+        self.scored.get(r.run)?.outputs.get(r.output)?.1.get(r.row)
+    }
+
     /// True when every file of the runs directory was scored for every output of its bundle.
     pub fn all_ok(&self) -> bool {
         self.failed.is_empty() && self.rejected.is_empty() && self.not_evaluated.is_empty()

@@ -19,16 +19,6 @@ use crate::report::board::{
     LabelRow, Mark, Notice, Row, Section, Table, Total,
 };
 
-fn row<'a>(report: &'a CampaignReport, r: &Ranked) -> Option<&'a ScoreRow> {
-    report
-        .scored
-        .get(r.run)?
-        .outputs
-        .get(r.output)?
-        .1
-        .get(r.row)
-}
-
 /// Group key: column, variant, outputs, bundle scope.
 type GroupKey = (String, String, String, String);
 
@@ -72,7 +62,9 @@ pub(super) fn build_section(
         type Key = (String, String, u8);
         let mut tables: IndexMap<Key, (Regime, Vec<&Ranked>)> = IndexMap::new();
         for r in &file.rows {
-            let Some(sr) = row(report, r) else { continue };
+            let Some(sr) = report.ranked_row(r) else {
+                continue;
+            };
             if sr.is_all() && sr.key.aggregation == Aggregation::Micro {
                 let k = (
                     sr.key.column.clone(),
@@ -207,7 +199,7 @@ fn build_table(
 ) -> Table {
     let srs: Vec<(&Ranked, &ScoreRow)> = ranked
         .iter()
-        .filter_map(|r| Some((*r, row(report, r)?)))
+        .filter_map(|r| Some((*r, report.ranked_row(r)?)))
         .collect();
     let nums = |f: fn(&ScoreRow) -> Option<f64>| srs.iter().map(|(_, r)| f(r)).collect::<Vec<_>>();
     let columns: [Vec<Option<f64>>; 6] = [
@@ -304,13 +296,13 @@ fn folded(
     lang: &str,
     ranked: &[&Ranked],
 ) -> Vec<Notice> {
-    let Some(first) = ranked.first().and_then(|r| row(report, r)) else {
+    let Some(first) = ranked.first().and_then(|r| report.ranked_row(r)) else {
         return Vec::new();
     };
     let listed: Vec<(usize, Vec<String>)> = ranked
         .iter()
         .filter_map(|r| {
-            let sr = row(report, r)?;
+            let sr = report.ranked_row(r)?;
             Some((
                 r.run,
                 cells(sr)[1..].iter().map(|c| c.to_string()).collect(),

@@ -42,6 +42,30 @@ pub struct Alignment {
     pub notices: Vec<Notice>,
 }
 
+impl Alignment {
+    /// The warning lines a scoring repeats about a run: the reader's and the alignment's
+    /// scoring notices, then one line for tokens whose text differs from the gold, ending in
+    /// `consequence` (what the scoring does with them).
+    pub fn scoring_warnings(&self, pred: &Corpus, consequence: &str) -> Vec<String> {
+        let mut out: Vec<String> = Notice::scoring_warnings(&pred.notices)
+            .chain(Notice::scoring_warnings(&self.notices))
+            .map(|n| format!("{}:{}: {}", pred.path.display(), n.line, n.message))
+            .collect();
+        if let Some(m) = self.mismatches.first() {
+            out.push(format!(
+                "{}:{}: {} token(s) differ from the gold (first: {:?} where gold line {} has {:?}); {consequence}",
+                pred.path.display(),
+                m.pred_line,
+                self.mismatches.len(),
+                m.pred,
+                m.gold_line,
+                m.gold
+            ));
+        }
+        out
+    }
+}
+
 fn doc_label(gold: &Corpus, i: usize) -> String {
     let d = &gold.docs[i];
     match &d.id {

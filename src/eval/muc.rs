@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-use crate::corpus::{align, Corpus, Notice, ReadOptions};
+use crate::corpus::{align, Corpus, ReadOptions};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::hipe::{Edition, Task};
@@ -207,21 +207,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
         crate::formats::conll::check_iob(pred, pcol)?;
     }
     let al = align(gold, pred)?;
-    let mut warnings = Vec::new();
-    for n in Notice::scoring_warnings(&pred.notices).chain(Notice::scoring_warnings(&al.notices)) {
-        warnings.push(format!("{}:{}: {}", pred.path.display(), n.line, n.message));
-    }
-    if let Some(m) = al.mismatches.first() {
-        warnings.push(format!(
-            "{}:{}: {} token(s) differ from the gold (first: {:?} where gold line {} has {:?}); they are judged by position",
-            pred.path.display(),
-            m.pred_line,
-            al.mismatches.len(),
-            m.pred,
-            m.gold_line,
-            m.gold
-        ));
-    }
+    let warnings = al.scoring_warnings(pred, "they are judged by position");
     // CoNLL sentences bound entities (as `score --format conll`); a HIPE document is one
     // sequence (the official `merge_lines`).
     let by_sentence = opts.format == Format::Conll;

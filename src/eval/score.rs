@@ -2,7 +2,7 @@
 //! evaluation loop over columns, n-best cutoffs, periods and noise levels, giving typed
 //! results (the official layouts are written by [`crate::report::official`]).
 
-use crate::corpus::{align, Alignment, Corpus, Date, Notice};
+use crate::corpus::{align, Alignment, Corpus, Date};
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
 use crate::hipe::Task;
@@ -443,25 +443,7 @@ pub struct ScoreResult {
 /// Aligns and scores a parsed run against the parsed gold.
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<ScoreResult> {
     let al = align(gold, pred)?;
-    let mut warnings = Vec::new();
-    for n in Notice::scoring_warnings(&pred.notices) {
-        warnings.push(format!("{}:{}: {}", pred.path.display(), n.line, n.message));
-    }
-    for n in Notice::scoring_warnings(&al.notices) {
-        warnings.push(format!("{}:{}: {}", pred.path.display(), n.line, n.message));
-    }
-    if !al.mismatches.is_empty() {
-        let m = &al.mismatches[0];
-        warnings.push(format!(
-            "{}:{}: {} token(s) differ from the gold (first: {:?} where gold line {} has {:?}); entities over them cannot be exact matches",
-            pred.path.display(),
-            m.pred_line,
-            al.mismatches.len(),
-            m.pred,
-            m.gold_line,
-            m.gold
-        ));
-    }
+    let mut warnings = al.scoring_warnings(pred, "entities over them cannot be exact matches");
 
     // A file written for the other edition is scored with that edition's columns: say so.
     for f in [gold, pred] {
