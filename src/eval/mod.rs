@@ -4,7 +4,8 @@
 //! two files; [`segmentation`] word segmentation (Shao et al. 2017), [`tagging`]
 //! morphosyntactic tagging beyond accuracy; [`options`] and [`weights`] parse what shapes them.
 //! [`bootstrap`] adds confidence intervals to a scoring, [`compare`] tests the difference
-//! between two runs (issue 14).
+//! between two runs (issue 14). [`tags`] scores tag sequences held in memory (the Python
+//! package's `evaluate` and `classification_report`).
 
 pub mod bootstrap;
 pub mod compare;
@@ -13,4 +14,5 @@ pub mod options;
 pub mod score;
 pub mod segmentation;
 pub mod tagging;
+pub mod tags;
 pub mod weights;
