@@ -31,6 +31,7 @@ fn fair_dict<'py>(py: Python<'py>, r: &FairRow) -> PyResult<Bound<'py, PyDict>> 
         ("FP", c.fp),
         ("FN", c.fn_),
         ("LE", c.le),
+        ("BE", c.be()),
         ("BES", c.bes),
         ("BEL", c.bel),
         ("BEO", c.beo),
@@ -38,9 +39,9 @@ fn fair_dict<'py>(py: Python<'py>, r: &FairRow) -> PyResult<Bound<'py, PyDict>> 
     ] {
         d.set_item(k, v)?;
     }
-    d.set_item("fair_TP", r.tp)?;
-    d.set_item("fair_FP", r.fp)?;
-    d.set_item("fair_FN", r.fn_)?;
+    d.set_item("TP_weighted", r.tp)?;
+    d.set_item("FP_weighted", r.fp)?;
+    d.set_item("FN_weighted", r.fn_)?;
     d.set_item("P", r.p)?;
     d.set_item("R", r.r)?;
     d.set_item("F1", r.f)?;

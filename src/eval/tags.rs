@@ -85,8 +85,47 @@ pub struct TagEvaluation {
     pub averages: Vec<ReportRow>,
 }
 
-/// Tag schemes read (both as conlleval and seqeval's default mode read them).
-pub const SCHEMES: [&str; 2] = ["IOB1", "IOB2"];
+/// Tag schemes accepted; all are chunked alike, as conlleval and seqeval's default mode chunk
+/// them ([`chunked`]).
+pub const SCHEMES: [&str; 5] = ["IOB1", "IOB2", "IOE1", "IOE2", "IOBES"];
+
+/// The prefix (`B`, `I`, `E`, `S` or `O`) and type of a checked tag.
+fn split_tag(tag: &str) -> (&str, &str) {
+    tag.split_once('-').unwrap_or((tag, ""))
+}
+
+/// A sequence rewritten as IOB2 with the chunks conlleval and seqeval's default mode read in
+/// it: a chunk ends after `E-` or `S-`, before `B-`, `S-` or `O`, and where the type changes;
+/// it starts at `B-` or `S-`, at `I-` or `E-` after `O`, `E-` or `S-`, and where the type
+/// changes. For tags with `B-`, `I-` and `O` only this is the HIPE reading too
+/// ([`crate::spans::entities`]), so the rewriting changes no chunk.
+pub fn chunked(seq: &[String]) -> Vec<String> {
+    let mut out = vec!["O".to_string(); seq.len()];
+    let (mut prev_tag, mut prev_type) = ("O", "");
+    let mut begin = 0;
+    let close = |out: &mut Vec<String>, ty: &str, b: usize, e: usize| {
+        for (k, slot) in out.iter_mut().enumerate().take(e + 1).skip(b) {
+            *slot = format!("{}-{ty}", if k == b { "B" } else { "I" });
+        }
+    };
+    for (i, tag) in seq.iter().map(String::as_str).chain(["O"]).enumerate() {
+        let (t, ty) = split_tag(tag);
+        let end = matches!(prev_tag, "E" | "S")
+            || (matches!(prev_tag, "B" | "I") && matches!(t, "B" | "S" | "O"))
+            || (prev_tag != "O" && prev_type != ty);
+        let start = matches!(t, "B" | "S")
+            || (matches!(prev_tag, "E" | "S" | "O") && matches!(t, "E" | "I"))
+            || (t != "O" && prev_type != ty);
+        if end {
+            close(&mut out, prev_type, begin, i - 1);
+        }
+        if start {
+            begin = i;
+        }
+        (prev_tag, prev_type) = (t, ty);
+    }
+    out
+}
 
 /// Checks that every tag is `O`, `B-TYPE` or `I-TYPE` and that the two sides have the same
 /// shape.
@@ -119,14 +158,14 @@ fn validate(y_true: &[Vec<String>], y_pred: &[Vec<String>]) -> Result<()> {
         for (path, seq) in [(t, gs), (p, ps)] {
             for (j, tag) in seq.iter().enumerate() {
                 let ok = tag == "O"
-                    || matches!(tag.split_once('-'), Some(("B" | "I", ty))
+                    || matches!(tag.split_once('-'), Some(("B" | "I" | "E" | "S", ty))
                         if !ty.is_empty() && !ty.chars().any(char::is_whitespace));
                 if !ok {
                     return Err(Error::input(
                         path,
                         i + 1,
                         format!(
-                            "tag {} (token {}): expected O, B-TYPE or I-TYPE",
+                            "tag {} (token {}): expected O, B-TYPE, I-TYPE, E-TYPE or S-TYPE",
                             snippet(tag),
                             j + 1
                         ),
@@ -280,8 +319,8 @@ fn seqeval_report(gold: &Corpus, pred: &Corpus, beta: f64) -> (Vec<ReportRow>, V
 }
 
 /// Evaluates run tag sequences against gold ones in every regime and as seqeval's report.
-/// `scheme` is `IOB1` or `IOB2` (both read as conlleval reads them); `beta` weighs recall in
-/// every F score (1: F1).
+/// Tags are first chunked as seqeval's default mode chunks them ([`chunked`]); `scheme` is one
+/// of [`SCHEMES`] (all read alike); `beta` weighs recall in every F score (1: F1).
 pub fn evaluate_tags(
     y_true: &[Vec<String>],
     y_pred: &[Vec<String>],
@@ -301,8 +340,10 @@ pub fn evaluate_tags(
         )));
     }
     validate(y_true, y_pred)?;
-    let gold = corpus("y_true", y_true);
-    let pred = corpus("y_pred", y_pred);
+    let y_true: Vec<Vec<String>> = y_true.iter().map(|s| chunked(s)).collect();
+    let y_pred: Vec<Vec<String>> = y_pred.iter().map(|s| chunked(s)).collect();
+    let gold = corpus("y_true", &y_true);
+    let pred = corpus("y_pred", &y_pred);
     let (report, averages) = seqeval_report(&gold, &pred, beta);
     let mut opts = ScoreOptions::new(Task::NercCoarse, Edition::Hipe2020);
     opts.format = crate::formats::Format::Conll;
@@ -422,6 +463,21 @@ mod tests {
     }
 
     #[test]
+    fn iobes_tags_are_chunked_as_seqeval_chunks_them() {
+        let c = |s: &str| chunked(&seqs(&[s])[0]).join(" ");
+        assert_eq!(c("S-PER S-PER"), "B-PER B-PER");
+        assert_eq!(c("B-PER E-PER I-PER"), "B-PER I-PER B-PER");
+        assert_eq!(c("I-PER E-PER O E-LOC"), "B-PER I-PER O B-LOC");
+        assert_eq!(c("B-PER I-LOC E-LOC S-LOC"), "B-PER B-LOC I-LOC B-LOC");
+        // B/I/O tags keep their chunks (IOB1 continuations become IOB2).
+        assert_eq!(c("I-PER I-PER B-PER O I-LOC"), "B-PER I-PER B-PER O B-LOC");
+        let e = evaluate_tags(&seqs(&["B-PER E-PER"]), &seqs(&["S-PER S-PER"]), "IOBES", 1.0)
+            .unwrap();
+        let strict = row(&e.regimes[0].1, "ALL");
+        assert_eq!((strict.counts.correct, strict.counts.actual()), (0, 2));
+    }
+
+    #[test]
     fn beta_weighs_recall() {
         let t = seqs(&["B-PER O B-LOC"]);
         let p = seqs(&["B-PER O O"]);
@@ -444,6 +500,8 @@ mod tests {
         let err = evaluate_tags(&t, &seqs(&["O", "B-PER O"]), "IOB2", 1.0).unwrap_err();
         assert!(matches!(err, Error::Input { line: 2, .. }));
         assert!(evaluate_tags(&t, &seqs(&["O"]), "IOB2", 1.0).is_err());
+        let err = evaluate_tags(&t, &seqs(&["O", "U-PER"]), "IOB2", 1.0).unwrap_err();
+        assert!(matches!(err, Error::Input { line: 2, .. }));
         let err = evaluate_tags(&t, &t, "BILOU", 1.0).unwrap_err();
         assert!(matches!(err, Error::Usage(_)));
         assert!(evaluate_tags(&t, &t, "IOB2", 0.0).is_err());

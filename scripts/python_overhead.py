@@ -1,0 +1,62 @@
+"""Time scoring one large run from Python (`fairscore.score`, in-process, the dict included)
+against the CLI (`fairscore score`, process start and file writing included): the best of N
+runs each. Prints one line with both times and the overhead; exits 0 (the figure is
+reported, not enforced: timings on a shared machine vary), or 0 with a notice when ../shared
+is absent.
+
+Usage: python scripts/python_overhead.py [--cli PATH] [--repeat N]
+"""
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import fairscore
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def best(f, n):
+    times = []
+    for _ in range(n):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", default=str(REPO / "target" / "release" / "fairscore"))
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    data = REPO.parent / "shared" / "data" / "hipe2022"
+    if not data.is_dir():
+        print("python_overhead: skipped: ../shared absent")
+        return 0
+    run = max((data / "submissions").glob("*_bundle[1-4]_*.tsv"), key=lambda p: p.stat().st_size)
+    parts = run.stem.split("_")
+    gold = data / "gold" / f"HIPE-2022-v2.1-{parts[2]}-test-{parts[3]}.tsv"
+    args = ["score", "--ref", str(gold), "--pred", str(run), "-t", "nerc_coarse", "-e", "hipe-2022"]
+    with tempfile.TemporaryDirectory() as out:
+        cli = best(lambda: subprocess.run([a.cli, *args, "-o", out], check=True, capture_output=True), a.repeat)
+
+    def py():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fairscore.score(gold, run, "nerc_coarse", "hipe-2022")
+
+    py()  # warm the file cache and imports alike
+    pyt = best(py, a.repeat)
+    print(
+        f"python_overhead: {run.name} ({run.stat().st_size / 1e6:.1f} MB) nerc_coarse: "
+        f"CLI {cli * 1000:.1f} ms, Python {pyt * 1000:.1f} ms, overhead {100 * (pyt - cli) / cli:+.1f}% (best of {a.repeat})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
