@@ -20,12 +20,16 @@ fn list_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     }
     match v.extract::<Vec<Bound<'_, PyAny>>>() {
         Ok(items) => {
-            let parts: PyResult<Vec<String>> = items.iter().map(|x| Ok(x.str()?.to_string())).collect();
+            let parts: PyResult<Vec<String>> =
+                items.iter().map(|x| Ok(x.str()?.to_string())).collect();
             Ok(parts?.join(","))
         }
         Err(_) => Err(to_usage(
             v.py(),
-            format!("{name}: expected a string or a list, found {}", v.get_type().name()?),
+            format!(
+                "{name}: expected a string or a list, found {}",
+                v.get_type().name()?
+            ),
         )),
     }
 }
@@ -107,7 +111,9 @@ fn score_options(py: Python<'_>, a: &ScoreArgs<'_>) -> PyResult<ScoreOptions> {
                     .parse::<usize>()
                     .ok()
                     .filter(|&k| k >= 1)
-                    .ok_or_else(|| to_usage(py, format!("n_best: {n:?} is not a positive whole number")))
+                    .ok_or_else(|| {
+                        to_usage(py, format!("n_best: {n:?} is not a positive whole number"))
+                    })
             })
             .collect::<PyResult<_>>()?;
     }
@@ -138,7 +144,10 @@ fn score_options(py: Python<'_>, a: &ScoreArgs<'_>) -> PyResult<ScoreOptions> {
             opts.regimes.push(Regime::Weighted);
         }
     } else if opts.regimes.contains(&Regime::Weighted) {
-        return Err(to_usage(py, "regimes weighted needs weights=FORMULA".into()));
+        return Err(to_usage(
+            py,
+            "regimes weighted needs weights=FORMULA".into(),
+        ));
     }
     if let Some(map) = &a.relaxed {
         if task != Task::Nel {
@@ -250,9 +259,8 @@ fn fair<'py>(
 ) -> PyResult<PyObject> {
     use fairscore::eval::fair::{self as f, Continuation, FairOptions, Format, ReadOptions};
     use fairscore::matching::fair::Focus;
-    let bad = |what: &str, v: &str, ok: &str| {
-        to_usage(py, format!("{what}: {v:?} is not one of {ok}"))
-    };
+    let bad =
+        |what: &str, v: &str, ok: &str| to_usage(py, format!("{what}: {v:?} is not one of {ok}"));
     let format = match format {
         "auto" => None,
         "spans" => Some(Format::Spans),
@@ -265,7 +273,10 @@ fn fair<'py>(
         None => vec!["NE-COARSE-LIT".to_string()],
     };
     if columns.is_empty() {
-        return Err(to_usage(py, "column: expected at least one column name".into()));
+        return Err(to_usage(
+            py,
+            "column: expected at least one column name".into(),
+        ));
     }
     let labels = labels
         .as_ref()
@@ -290,7 +301,11 @@ fn fair<'py>(
             "system" => Focus::System,
             other => return Err(bad("focus", other, "target, system")),
         },
-        weights: weights.as_deref().map(f::parse_weights).transpose().map_err(|e| crate::to_py(py, e))?,
+        weights: weights
+            .as_deref()
+            .map(f::parse_weights)
+            .transpose()
+            .map_err(|e| crate::to_py(py, e))?,
         labels,
         exclude: match &exclude {
             Some(e) => words(&list_arg("exclude", e)?),
@@ -363,7 +378,10 @@ fn normalize(
         (Some(m), true) => opts.map = Some(lift(py, read_map(m))?),
         (None, true) => return Err(to_usage(py, "norm_histo needs map=MAP".into())),
         (Some(_), false) => {
-            return Err(to_usage(py, "map is used with norm_histo; add norm_histo=True".into()))
+            return Err(to_usage(
+                py,
+                "map is used with norm_histo; add norm_histo=True".into(),
+            ))
         }
         (None, false) => {}
     }
@@ -401,7 +419,12 @@ fn segmentation(
         "auto" => SegmentationFormat::from_path(&gold),
         "text" => SegmentationFormat::Text,
         "conllu" => SegmentationFormat::Conllu,
-        other => return Err(to_usage(py, format!("format: {other:?} is not one of auto, text, conllu"))),
+        other => {
+            return Err(to_usage(
+                py,
+                format!("format: {other:?} is not one of auto, text, conllu"),
+            ))
+        }
     };
     let opts = SegmentationOptions { format, beta };
     let r = py.allow_threads(|| evaluate_files(&gold, &pred, &opts));
@@ -409,7 +432,11 @@ fn segmentation(
     loads(py, &fairscore::report::segmentation::json_text(&r))
 }
 
-fn tagging_column(py: Python<'_>, spec: Option<&str>, format: fairscore::eval::tagging::TaggingFormat) -> PyResult<usize> {
+fn tagging_column(
+    py: Python<'_>,
+    spec: Option<&str>,
+    format: fairscore::eval::tagging::TaggingFormat,
+) -> PyResult<usize> {
     use fairscore::eval::tagging::TaggingFormat;
     use fairscore::formats::conllu;
     match (format, spec) {
@@ -449,7 +476,12 @@ fn tagging<'py>(
         "auto" => TaggingFormat::from_path(&gold),
         "conllu" => TaggingFormat::Conllu,
         "tsv" => TaggingFormat::Tsv,
-        other => return Err(to_usage(py, format!("format: {other:?} is not one of auto, conllu, tsv"))),
+        other => {
+            return Err(to_usage(
+                py,
+                format!("format: {other:?} is not one of auto, conllu, tsv"),
+            ))
+        }
     };
     let column = match &column {
         Some(c) => Some(list_arg("column", c)?),
@@ -486,9 +518,7 @@ fn leaderboard<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     use fairscore::campaign::{self as c, Campaign, CampaignDirs, RunOptions};
     let cfg = match (&campaign, preset) {
-        (Some(_), Some(_)) => {
-            return Err(to_usage(py, "give campaign or preset, not both".into()))
-        }
+        (Some(_), Some(_)) => return Err(to_usage(py, "give campaign or preset, not both".into())),
         (Some(file), None) => lift(py, Campaign::from_file(file))?,
         (None, p) => lift(py, Campaign::preset(p.unwrap_or("hipe-2022")))?,
     };
@@ -514,7 +544,11 @@ fn leaderboard<'py>(
     let d = PyDict::new_bound(py);
     d.set_item("campaign", &report.campaign)?;
     d.set_item("ok", report.all_ok())?;
-    let scored: Vec<&str> = report.scored.iter().map(|r| r.run.file_name.as_str()).collect();
+    let scored: Vec<&str> = report
+        .scored
+        .iter()
+        .map(|r| r.run.file_name.as_str())
+        .collect();
     d.set_item("scored", PyList::new_bound(py, scored))?;
     let failed = PyDict::new_bound(py);
     for f in &report.failed {
@@ -538,7 +572,11 @@ fn leaderboard<'py>(
         not_evaluated.append(x)?;
     }
     d.set_item("not_evaluated", not_evaluated)?;
-    let rankings: Vec<&str> = report.rankings.iter().map(|r| r.file_name.as_str()).collect();
+    let rankings: Vec<&str> = report
+        .rankings
+        .iter()
+        .map(|r| r.file_name.as_str())
+        .collect();
     d.set_item("rankings", rankings)?;
     d.set_item("jobs", report.jobs)?;
     d.set_item("run_files", report.run_files)?;

@@ -91,7 +91,14 @@ fn report_text(rows: &[ReportRow], averages: &[ReportRow], digits: usize) -> Str
     let width = rows
         .iter()
         .map(|r| r.name.chars().count())
-        .chain([averages.iter().map(|r| r.name.chars().count()).max().unwrap_or(0), digits])
+        .chain([
+            averages
+                .iter()
+                .map(|r| r.name.chars().count())
+                .max()
+                .unwrap_or(0),
+            digits,
+        ])
         .max()
         .unwrap_or(0);
     let mut out = format!(

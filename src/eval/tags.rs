@@ -291,9 +291,9 @@ fn seqeval_report(gold: &Corpus, pred: &Corpus, beta: f64) -> (Vec<ReportRow>, V
         .iter()
         .map(|(ty, &(tp, np, ng))| row(ty, tp, np, ng))
         .collect();
-    let (tp, np, ng) = by_type.values().fold((0, 0, 0), |a, x| {
-        (a.0 + x.0, a.1 + x.1, a.2 + x.2)
-    });
+    let (tp, np, ng) = by_type
+        .values()
+        .fold((0, 0, 0), |a, x| (a.0 + x.0, a.1 + x.1, a.2 + x.2));
     let micro = row("micro avg", tp, np, ng);
     let mean = |f: fn(&ReportRow) -> f64| {
         let v: Vec<f64> = rows.iter().map(f).collect();
@@ -471,8 +471,13 @@ mod tests {
         assert_eq!(c("B-PER I-LOC E-LOC S-LOC"), "B-PER B-LOC I-LOC B-LOC");
         // B/I/O tags keep their chunks (IOB1 continuations become IOB2).
         assert_eq!(c("I-PER I-PER B-PER O I-LOC"), "B-PER I-PER B-PER O B-LOC");
-        let e = evaluate_tags(&seqs(&["B-PER E-PER"]), &seqs(&["S-PER S-PER"]), "IOBES", 1.0)
-            .unwrap();
+        let e = evaluate_tags(
+            &seqs(&["B-PER E-PER"]),
+            &seqs(&["S-PER S-PER"]),
+            "IOBES",
+            1.0,
+        )
+        .unwrap();
         let strict = row(&e.regimes[0].1, "ALL");
         assert_eq!((strict.counts.correct, strict.counts.actual()), (0, 2));
     }
