@@ -54,6 +54,10 @@ HAND_MADE = [
     ([["B-PER", "I-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O", "B-PER"]]),
     ([["O", "O"], []], [["B-MISC", "I-MISC"], []]),
     ([["B-ORG", "I-ORG", "O", "B-LOC", "I-LOC"]] * 3, [["B-ORG", "B-ORG", "O", "I-LOC", "I-LOC"]] * 3),
+    # P = 0.125: a tie in the last printed digit, rounded half to even as Python does.
+    ([["B-PER"] + ["O"] * 7], [["B-PER"] * 8]),
+    # E- and S- prefixes, chunked as seqeval's default mode does.
+    ([["B-PER", "E-PER", "S-LOC", "I-LOC"]], [["S-PER", "S-PER", "S-LOC", "E-LOC"]]),
 ]
 
 
