@@ -4,6 +4,9 @@
 //! CLI writes (loaded with Python's `json`) or as plain dicts, and library errors become
 //! `fairscore.UsageError`, `InputError` or `OutputError` carrying `file`, `line` and `message`.
 
+// pyo3 0.22's #[pyfunction] expansion converts PyErr into PyErr (a clippy false positive).
+#![allow(clippy::useless_conversion)]
+
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
