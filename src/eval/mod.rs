@@ -5,7 +5,8 @@
 //! morphosyntactic tagging beyond accuracy, [`muc`] MUC-7 token judgement with F-beta;
 //! [`options`] and [`weights`] parse what shapes them. [`labels`] finds run labels a scoring
 //! ignores. [`bootstrap`] adds confidence intervals to a scoring, [`compare`] tests the difference
-//! between two runs (issue 14).
+//! between two runs (issue 14). [`tags`] scores tag sequences held in memory (the Python
+//! package's `evaluate` and `classification_report`).
 
 pub mod bootstrap;
 pub mod compare;
@@ -16,4 +17,5 @@ pub mod options;
 pub mod score;
 pub mod segmentation;
 pub mod tagging;
+pub mod tags;
 pub mod weights;

@@ -1,0 +1,42 @@
+"""fairscore: scoring of NERC and entity-linking runs (HIPE TSV, CoNLL), fair evaluation
+(Ortmann 2022) and seqeval-compatible reports, computed by the Rust library (no subprocess;
+the GIL is released while scoring).
+
+Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fair`,
+:func:`check`, :func:`normalize`, :func:`segmentation`, :func:`tagging`, :func:`leaderboard`.
+Functions on Python data, for training loops: :func:`evaluate` and
+:func:`classification_report`. Errors are :class:`FairscoreError` subclasses carrying
+``file``, ``line`` and ``message``.
+"""
+
+from ._fairscore import (
+    FairscoreError,
+    InputError,
+    OutputError,
+    UsageError,
+    check,
+    classification_report,
+    evaluate,
+    fair,
+    leaderboard,
+    normalize,
+    score,
+    segmentation,
+    tagging,
+)
+
+__all__ = [
+    "FairscoreError",
+    "InputError",
+    "OutputError",
+    "UsageError",
+    "check",
+    "classification_report",
+    "evaluate",
+    "fair",
+    "leaderboard",
+    "normalize",
+    "score",
+    "segmentation",
+    "tagging",
+]
