@@ -3,7 +3,8 @@
 the GIL is released while scoring).
 
 Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fair`,
-:func:`check`, :func:`normalize`, :func:`segmentation`, :func:`tagging`, :func:`leaderboard`.
+:func:`check`, :func:`normalize`, :func:`muc`, :func:`segmentation`, :func:`tagging`,
+:func:`leaderboard`.
 Functions on Python data, for training loops: :func:`evaluate` and
 :func:`classification_report`. Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
@@ -19,6 +20,7 @@ from ._fairscore import (
     evaluate,
     fair,
     leaderboard,
+    muc,
     normalize,
     score,
     segmentation,
@@ -35,6 +37,7 @@ __all__ = [
     "evaluate",
     "fair",
     "leaderboard",
+    "muc",
     "normalize",
     "score",
     "segmentation",

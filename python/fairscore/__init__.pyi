@@ -137,8 +137,19 @@ def leaderboard(
     ``outdir``; returns ``{"campaign", "ok", "scored", "failed", "rejected", "not_evaluated",
     "rankings", "jobs", "run_files", "removed"}``."""
 
-# TODO(muc): `muc(...)` (MUC-style scoring) is being added to the library on another branch; its
-# Python wrapper belongs here once it is on main.
+def muc(
+    reference: StrPath,
+    pred: StrPath,
+    *,
+    format: Literal["hipe", "conll"] = "hipe",
+    column: Optional[str] = None,
+    edition: Literal["hipe-2020", "hipe-2022"] = "hipe-2020",
+    beta: Optional[float] = None,
+    judgements: Optional[StrPath] = None,
+) -> Dict[str, Any]:
+    """MUC-7 token-by-token judgement as ``fairscore muc --json``: ``{"beta", "overall",
+    "per_type", "macro"}`` with correct, incorrect, partial, missing, spurious, possible,
+    actual, P, R, F; ``judgements=PATH`` also writes the per-token listing there."""
 
 Regime = Literal["strict", "ent_type", "partial", "exact"]
 

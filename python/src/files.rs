@@ -34,11 +34,11 @@ fn list_arg(name: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
     }
 }
 
-fn to_usage(py: Python<'_>, msg: String) -> PyErr {
+pub(crate) fn to_usage(py: Python<'_>, msg: String) -> PyErr {
     crate::to_py(py, Error::usage(msg))
 }
 
-fn warn_all(py: Python<'_>, warnings: &[String]) -> PyResult<()> {
+pub(crate) fn warn_all(py: Python<'_>, warnings: &[String]) -> PyResult<()> {
     let category = py.get_type_bound::<PyUserWarning>();
     for w in warnings {
         PyErr::warn_bound(py, &category, &format!("fairscore: {w}"), 1)?;
@@ -393,7 +393,7 @@ fn normalize(
     Ok(text)
 }
 
-fn check_beta(py: Python<'_>, beta: Option<f64>) -> PyResult<Option<f64>> {
+pub(crate) fn check_beta(py: Python<'_>, beta: Option<f64>) -> PyResult<Option<f64>> {
     match beta {
         Some(b) if !(b.is_finite() && b > 0.0 && b <= 1e6) => Err(to_usage(
             py,

@@ -12,6 +12,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
 mod files;
+mod muc;
 mod tags;
 
 create_exception!(
@@ -92,6 +93,7 @@ fn _fairscore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", py.get_type_bound::<InputError>())?;
     m.add("OutputError", py.get_type_bound::<OutputError>())?;
     files::register(m)?;
+    muc::register(m)?;
     tags::register(m)?;
     Ok(())
 }

@@ -67,3 +67,22 @@ def test_normalize_returns_and_writes_the_text(tmp_path, fairscore_cli):
     assert "NIL" in text
     with pytest.raises(fairscore.UsageError):
         fairscore.normalize(src, norm_histo=True)
+
+
+def test_muc_equals_the_cli(tmp_path, fairscore_cli):
+    g, p = FIX / "muc" / "guide_gold.tsv", FIX / "muc" / "guide_run.tsv"
+    cli = cli_json(fairscore_cli, tmp_path, "muc", "--ref", g, "--pred", p, "--beta", "2")
+    listing = tmp_path / "judgements.tsv"
+    got = fairscore.muc(g, p, beta=2.0, judgements=listing)
+    assert got == cli
+    # The guide's worked example (Appendix B).
+    o = fairscore.muc(g, p)["overall"]
+    assert (o["correct"], o["incorrect"], o["partial"], o["missing"], o["spurious"]) == (4, 2, 2, 3, 2)
+    assert (o["possible"], o["actual"]) == (11, 10)
+    cli_listing = tmp_path / "cli_judgements.tsv"
+    fairscore_cli("muc", "--ref", g, "--pred", p, "--judgements", cli_listing)
+    assert listing.read_bytes() == cli_listing.read_bytes()
+    with pytest.raises(fairscore.UsageError):
+        fairscore.muc(g, p, format="xml")
+    with pytest.raises(fairscore.UsageError):
+        fairscore.muc(g, p, judgements=g)
