@@ -114,7 +114,10 @@ struct Parser<'a> {
     notices: Vec<Notice>,
     text: String,
     cells: Vec<Cell>,
-    date: Option<Date>,
+    /// See [`Corpus::led`]: empty until a token has a noise level.
+    leds: Vec<Option<f64>>,
+    /// See [`Corpus::date`]: (first token, date) per date comment.
+    dates: Vec<(u32, Date)>,
     doc: Document,
     seg_len: usize,
     pending_id: Option<String>,
@@ -147,7 +150,8 @@ impl<'a> Parser<'a> {
             notices: Vec::new(),
             text: String::new(),
             cells: Vec::new(),
-            date: None,
+            leds: Vec::new(),
+            dates: Vec::new(),
             doc: Document {
                 id: None,
                 first_line: 0,
@@ -303,6 +307,8 @@ impl<'a> Parser<'a> {
             text: std::mem::take(&mut self.text),
             cells: std::mem::take(&mut self.cells),
             slots: std::mem::take(&mut self.slots),
+            leds: std::mem::take(&mut self.leds),
+            dates: std::mem::take(&mut self.dates),
         })
     }
 
@@ -359,7 +365,7 @@ impl<'a> Parser<'a> {
                 self.pending_id = Some(v.trim().to_string());
             }
         } else if first.starts_with("# date") || first.starts_with("# hipe2022:date") {
-            self.date = Some(match find_date(first) {
+            let date = match find_date(first) {
                 Some(d) => d,
                 None => {
                     self.notices.push(Notice::new(
@@ -372,7 +378,14 @@ impl<'a> Parser<'a> {
                     ));
                     Date::DEFAULT
                 }
-            });
+            };
+            // The date holds from the next token on; a later comment before any token
+            // replaces it.
+            let from = self.tokens.len() as u32;
+            match self.dates.last_mut() {
+                Some(last) if last.0 == from => last.1 = date,
+                _ => self.dates.push((from, date)),
+            }
         }
     }
 
@@ -514,10 +527,15 @@ impl<'a> Parser<'a> {
             .misc
             .and_then(|m| fields.get(m))
             .and_then(|m| parse_led(m));
+        if led.is_some() || !self.leds.is_empty() {
+            if self.leds.is_empty() {
+                self.leds.reserve_exact(self.tokens.capacity());
+            }
+            self.leds.resize(self.tokens.len(), None);
+            self.leds.push(led);
+        }
         self.tokens.push(Token {
             line: lineno as u32,
-            led,
-            date: self.date,
             first_cell,
         });
         self.seg_len += 1;
