@@ -52,7 +52,7 @@ pub fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<Corp
     let mut file = parser.run(&text)?;
     let extra = std::mem::take(&mut file.text);
     if opts.columns.is_some() {
-        file.text = compact(&text, &extra, &mut file.cells);
+        file.text = compact(text, &extra, &mut file.cells);
         return Ok(file);
     }
     let mut text = text;
@@ -62,31 +62,34 @@ pub fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<Corp
     Ok(file)
 }
 
-/// A new arena holding the cells that point into `text` (copied, in order) followed by
+/// The arena holding the cells that point into `text`, moved down in place (in order), then
 /// `extra` (the changed cells, whose offsets were counted from the end of `text`); the cells
-/// are moved to their new offsets.
-fn compact(text: &str, extra: &str, cells: &mut [Cell]) -> String {
+/// are moved to their new offsets. Done in the file's own buffer, so reading never holds
+/// the file text and a copy of its kept cells at once.
+fn compact(text: String, extra: &str, cells: &mut [Cell]) -> String {
     let base = text.len() as u32;
-    // Cells in the file text are distinct non-empty slices: together at most `base` bytes.
-    let from_text: usize = cells
-        .iter()
-        .filter(|c| c.start < base)
-        .map(|c| c.len as usize)
-        .sum();
-    let mut out = String::with_capacity(from_text + extra.len());
-    // Cells after the file text move down by what is dropped.
-    let shift = base - from_text as u32;
+    // Cells in the file text are distinct non-empty slices in ascending order: together at
+    // most `base` bytes, and each moves down (or stays).
+    let from_text: u32 = cells.iter().filter(|c| c.start < base).map(|c| c.len).sum();
+    let shift = base - from_text;
+    let mut bytes = text.into_bytes();
+    let mut len = 0usize;
     for c in cells.iter_mut() {
         if c.start < base {
-            let new = out.len() as u32;
-            out.push_str(&text[c.start as usize..(c.start + c.len) as usize]);
-            c.start = new;
+            let start = c.start as usize;
+            bytes.copy_within(start..start + c.len as usize, len);
+            c.start = len as u32;
+            len += c.len as usize;
         } else {
+            // Cells after the file text move down by what is dropped.
             c.start -= shift;
         }
     }
-    out.push_str(extra);
-    out
+    bytes.truncate(len);
+    bytes.extend_from_slice(extra.as_bytes());
+    bytes.shrink_to_fit();
+    // Whole cells of UTF-8 text, moved whole: still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 struct Parser<'a> {
