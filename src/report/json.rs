@@ -170,9 +170,16 @@ fn write_str(s: &str, out: &mut String) {
 }
 
 fn newline_indent(depth: usize, out: &mut String) {
-    out.push('\n');
-    for _ in 0..depth {
-        out.push_str("    ");
+    /// A new line and the indent of up to 8 levels, pushed at once.
+    const INDENTS: &str = "\n                                ";
+    match INDENTS.get(..1 + 4 * depth) {
+        Some(s) => out.push_str(s),
+        None => {
+            out.push('\n');
+            for _ in 0..depth {
+                out.push_str("    ");
+            }
+        }
     }
 }
 
