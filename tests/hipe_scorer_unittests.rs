@@ -120,8 +120,7 @@ fn official_nerc_unit_tests_pass() {
             false,
         )
         .unwrap();
-        let ours: serde_json::Value =
-            serde_json::from_str(&evaluation_json(&eval).to_python_string()).unwrap();
+        let ours: serde_json::Value = serde_json::from_str(&evaluation_json(&eval)).unwrap();
         let reference: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(dir.join(case.reference)).unwrap())
                 .unwrap();

@@ -40,15 +40,13 @@ pub struct Cell {
     pub(crate) len: u32,
 }
 
-/// One token line.
-#[derive(Debug, Clone)]
+/// One token line: 8 bytes. Its noise level and date are kept beside, in [`Corpus`] (see
+/// [`Corpus::led`], [`Corpus::date`]), as few files have the one and the other changes once
+/// per document.
+#[derive(Debug, Clone, Copy)]
 pub struct Token {
     /// 1-based line number in the file.
     pub line: u32,
-    /// Noise level from `LED<float>` in MISC, if any.
-    pub led: Option<f64>,
-    /// Date of the document the token is in (last date comment seen), if any.
-    pub date: Option<Date>,
     /// Index of this token's first cell in `Corpus::cells`; its cells end where the next
     /// token's begin.
     pub(crate) first_cell: u32,
@@ -227,6 +225,11 @@ pub struct Corpus {
     pub(crate) cells: Vec<Cell>,
     /// Per column, its place among a token's stored cells ([`NOT_KEPT`] if not stored).
     pub(crate) slots: Vec<u32>,
+    /// Per token, its noise level (`LED<float>` in MISC); empty when no token has one.
+    pub(crate) leds: Vec<Option<f64>>,
+    /// Where the document date changes: (first token, date) for every date comment followed
+    /// by tokens, ascending; tokens before the first have none.
+    pub(crate) dates: Vec<(u32, Date)>,
 }
 
 /// A labeled span given directly by a file (a span-file line): positions are 1-based and
@@ -274,6 +277,8 @@ impl Builder {
                 text: String::new(),
                 cells: Vec::new(),
                 slots: (0..columns_len as u32).collect(),
+                leds: Vec::new(),
+                dates: Vec::new(),
             },
             seg_len: 0,
         }
@@ -335,8 +340,6 @@ impl Builder {
         }
         self.corpus.tokens.push(Token {
             line: line as u32,
-            led: None,
-            date: None,
             first_cell,
         });
         self.seg_len += 1;
@@ -411,6 +414,18 @@ impl Corpus {
     /// Number of tokens in the file.
     pub fn n_tokens(&self) -> usize {
         self.tokens.len()
+    }
+
+    /// The noise level of token `tok` (`LED<float>` in its MISC cell), if any.
+    #[inline]
+    pub fn led(&self, tok: usize) -> Option<f64> {
+        self.leds.get(tok).copied().flatten()
+    }
+
+    /// The date of the document token `tok` is in (the last date comment before it), if any.
+    pub fn date(&self, tok: usize) -> Option<Date> {
+        let after = self.dates.partition_point(|&(t, _)| t as usize <= tok);
+        after.checked_sub(1).map(|i| self.dates[i].1)
     }
 }
 /// Whether `d` is a real date of the (proleptic) Gregorian calendar with a year of 1 or later.

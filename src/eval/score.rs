@@ -154,9 +154,8 @@ fn filter_unit(
     gseq.clear();
     pseq.clear();
     for (g, p) in units.0.zip(units.1) {
-        let tok = &gold.tokens[g];
         if let Some((lo, hi)) = params.noise {
-            let keep = match tok.led {
+            let keep = match gold.led(g) {
                 None => true,
                 Some(l) => (lo <= l && l < hi) || (lo == l && l == hi),
             };
@@ -165,10 +164,10 @@ fn filter_unit(
             }
         }
         if let Some((a, b)) = params.time {
-            let d = tok.date.ok_or_else(|| {
+            let d = gold.date(g).ok_or_else(|| {
                 Error::input(
                     &gold.path,
-                    tok.line as usize,
+                    gold.tokens[g].line as usize,
                     "token without a document date, needed by --time-period; add a `# date = YYYY-MM-DD` (or `# hipe2022:date = …`) comment before it",
                 )
             })?;

@@ -52,7 +52,7 @@ pub fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<Corp
     let mut file = parser.run(&text)?;
     let extra = std::mem::take(&mut file.text);
     if opts.columns.is_some() {
-        file.text = compact(&text, &extra, &mut file.cells);
+        file.text = compact(text, &extra, &mut file.cells);
         return Ok(file);
     }
     let mut text = text;
@@ -62,31 +62,34 @@ pub fn parse_owned(path: &Path, text: String, opts: &ReadOptions) -> Result<Corp
     Ok(file)
 }
 
-/// A new arena holding the cells that point into `text` (copied, in order) followed by
+/// The arena holding the cells that point into `text`, moved down in place (in order), then
 /// `extra` (the changed cells, whose offsets were counted from the end of `text`); the cells
-/// are moved to their new offsets.
-fn compact(text: &str, extra: &str, cells: &mut [Cell]) -> String {
+/// are moved to their new offsets. Done in the file's own buffer, so reading never holds
+/// the file text and a copy of its kept cells at once.
+fn compact(text: String, extra: &str, cells: &mut [Cell]) -> String {
     let base = text.len() as u32;
-    // Cells in the file text are distinct non-empty slices: together at most `base` bytes.
-    let from_text: usize = cells
-        .iter()
-        .filter(|c| c.start < base)
-        .map(|c| c.len as usize)
-        .sum();
-    let mut out = String::with_capacity(from_text + extra.len());
-    // Cells after the file text move down by what is dropped.
-    let shift = base - from_text as u32;
+    // Cells in the file text are distinct non-empty slices in ascending order: together at
+    // most `base` bytes, and each moves down (or stays).
+    let from_text: u32 = cells.iter().filter(|c| c.start < base).map(|c| c.len).sum();
+    let shift = base - from_text;
+    let mut bytes = text.into_bytes();
+    let mut len = 0usize;
     for c in cells.iter_mut() {
         if c.start < base {
-            let new = out.len() as u32;
-            out.push_str(&text[c.start as usize..(c.start + c.len) as usize]);
-            c.start = new;
+            let start = c.start as usize;
+            bytes.copy_within(start..start + c.len as usize, len);
+            c.start = len as u32;
+            len += c.len as usize;
         } else {
+            // Cells after the file text move down by what is dropped.
             c.start -= shift;
         }
     }
-    out.push_str(extra);
-    out
+    bytes.truncate(len);
+    bytes.extend_from_slice(extra.as_bytes());
+    bytes.shrink_to_fit();
+    // Whole cells of UTF-8 text, moved whole: still UTF-8.
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 struct Parser<'a> {
@@ -114,7 +117,10 @@ struct Parser<'a> {
     notices: Vec<Notice>,
     text: String,
     cells: Vec<Cell>,
-    date: Option<Date>,
+    /// See [`Corpus::led`]: empty until a token has a noise level.
+    leds: Vec<Option<f64>>,
+    /// See [`Corpus::date`]: (first token, date) per date comment.
+    dates: Vec<(u32, Date)>,
     doc: Document,
     seg_len: usize,
     pending_id: Option<String>,
@@ -147,7 +153,8 @@ impl<'a> Parser<'a> {
             notices: Vec::new(),
             text: String::new(),
             cells: Vec::new(),
-            date: None,
+            leds: Vec::new(),
+            dates: Vec::new(),
             doc: Document {
                 id: None,
                 first_line: 0,
@@ -303,6 +310,8 @@ impl<'a> Parser<'a> {
             text: std::mem::take(&mut self.text),
             cells: std::mem::take(&mut self.cells),
             slots: std::mem::take(&mut self.slots),
+            leds: std::mem::take(&mut self.leds),
+            dates: std::mem::take(&mut self.dates),
         })
     }
 
@@ -359,7 +368,7 @@ impl<'a> Parser<'a> {
                 self.pending_id = Some(v.trim().to_string());
             }
         } else if first.starts_with("# date") || first.starts_with("# hipe2022:date") {
-            self.date = Some(match find_date(first) {
+            let date = match find_date(first) {
                 Some(d) => d,
                 None => {
                     self.notices.push(Notice::new(
@@ -372,7 +381,14 @@ impl<'a> Parser<'a> {
                     ));
                     Date::DEFAULT
                 }
-            });
+            };
+            // The date holds from the next token on; a later comment before any token
+            // replaces it.
+            let from = self.tokens.len() as u32;
+            match self.dates.last_mut() {
+                Some(last) if last.0 == from => last.1 = date,
+                _ => self.dates.push((from, date)),
+            }
         }
     }
 
@@ -514,10 +530,15 @@ impl<'a> Parser<'a> {
             .misc
             .and_then(|m| fields.get(m))
             .and_then(|m| parse_led(m));
+        if led.is_some() || !self.leds.is_empty() {
+            if self.leds.is_empty() {
+                self.leds.reserve_exact(self.tokens.capacity());
+            }
+            self.leds.resize(self.tokens.len(), None);
+            self.leds.push(led);
+        }
         self.tokens.push(Token {
             line: lineno as u32,
-            led,
-            date: self.date,
             first_cell,
         });
         self.seg_len += 1;

@@ -60,6 +60,84 @@ impl Json {
     }
 }
 
+/// Writes JSON straight into a string, laid out as [`Json::to_python_string`] would print the
+/// same tree, without building the tree: objects are opened, filled key by key and closed.
+#[derive(Debug)]
+pub struct Writer<'a> {
+    out: &'a mut String,
+    depth: usize,
+    /// Whether the innermost open object holds no key yet.
+    first: bool,
+}
+
+impl<'a> Writer<'a> {
+    /// A writer appending to `out`.
+    pub fn new(out: &'a mut String) -> Self {
+        Writer {
+            out,
+            depth: 0,
+            first: true,
+        }
+    }
+
+    /// Starts the next key of the open object (`,`, new line, indent, `"key": `).
+    fn key(&mut self, key: &str) {
+        if !self.first {
+            self.out.push(',');
+        }
+        self.first = false;
+        newline_indent(self.depth, self.out);
+        write_str(key, self.out);
+        self.out.push_str(": ");
+    }
+
+    /// Opens an object: the top-level one (`key` `None`) or the value of `key` in the open
+    /// object.
+    pub fn open(&mut self, key: Option<&str>) {
+        if let Some(k) = key {
+            self.key(k);
+        }
+        self.out.push('{');
+        self.depth += 1;
+        self.first = true;
+    }
+
+    /// Closes the innermost open object (`{}` when it holds no key).
+    pub fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        if !self.first {
+            newline_indent(self.depth, self.out);
+        }
+        self.out.push('}');
+        self.first = false;
+    }
+
+    /// Writes `key: n` in the open object.
+    pub fn num(&mut self, key: &str, n: PyNum) {
+        self.key(key);
+        n.push_json(self.out);
+    }
+
+    /// Writes `key: [n, …]` in the open object.
+    pub fn nums(&mut self, key: &str, ns: &[PyNum]) {
+        self.key(key);
+        if ns.is_empty() {
+            self.out.push_str("[]");
+            return;
+        }
+        self.out.push('[');
+        for (i, n) in ns.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+            }
+            newline_indent(self.depth + 1, self.out);
+            n.push_json(self.out);
+        }
+        newline_indent(self.depth, self.out);
+        self.out.push(']');
+    }
+}
+
 fn write_str(s: &str, out: &mut String) {
     out.push('"');
     if s.bytes()
@@ -92,9 +170,16 @@ fn write_str(s: &str, out: &mut String) {
 }
 
 fn newline_indent(depth: usize, out: &mut String) {
-    out.push('\n');
-    for _ in 0..depth {
-        out.push_str("    ");
+    /// A new line and the indent of up to 8 levels, pushed at once.
+    const INDENTS: &str = "\n                                ";
+    match INDENTS.get(..1 + 4 * depth) {
+        Some(s) => out.push_str(s),
+        None => {
+            out.push('\n');
+            for _ in 0..depth {
+                out.push_str("    ");
+            }
+        }
     }
 }
 
@@ -177,5 +262,41 @@ mod tests {
             j.to_python_string(),
             "{\n    \"ci\": [\n        0.25,\n        1\n    ],\n    \"e\": []\n}"
         );
+    }
+
+    #[test]
+    fn writer_prints_as_the_tree() {
+        let mut j = Json::obj();
+        j.entry("a").set("x", Json::Num(PyNum::Float(0.5)));
+        j.entry("a").set("é", Json::Num(PyNum::None));
+        j.set("e", Json::obj());
+        j.entry("c").set(
+            "ci",
+            Json::Arr(vec![
+                Json::Num(PyNum::Float(0.25)),
+                Json::Num(PyNum::Int(1)),
+            ]),
+        );
+        j.entry("c").set("n", Json::Arr(Vec::new()));
+        let mut out = String::new();
+        let mut w = Writer::new(&mut out);
+        w.open(None);
+        w.open(Some("a"));
+        w.num("x", PyNum::Float(0.5));
+        w.num("é", PyNum::None);
+        w.close();
+        w.open(Some("e"));
+        w.close();
+        w.open(Some("c"));
+        w.nums("ci", &[PyNum::Float(0.25), PyNum::Int(1)]);
+        w.nums("n", &[]);
+        w.close();
+        w.close();
+        assert_eq!(out, j.to_python_string());
+        let mut empty = String::new();
+        let mut w = Writer::new(&mut empty);
+        w.open(None);
+        w.close();
+        assert_eq!(empty, "{}");
     }
 }

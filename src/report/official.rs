@@ -8,9 +8,8 @@ use crate::matching::{HipeRegime, PerRegime};
 use crate::metrics::fair::WeightedScores;
 use crate::metrics::resample::{ByMeasure, Interval};
 use crate::metrics::{Evaluation, PyNum, RegimeScores};
-use crate::report::json::Json;
+use crate::report::json::Writer;
 use crate::report::tsv as tsvout;
-use std::borrow::Cow;
 
 /// The official TSV (CRLF rows) and JSON texts of a scoring's results.
 pub fn outputs(
@@ -23,8 +22,11 @@ pub fn outputs(
     outputs_beta(system, results, task, suffix, regimes, None)
 }
 
-/// [`outputs`], with `F<β>_micro` after every `F1_micro` of the JSON when a β other than 1
-/// is given (`score --beta`, see [`add_f_beta`]); the TSV is the official one either way.
+/// [`outputs`], with `F<β>_micro` (e.g. `F0.5_micro`, `F2_micro`) right after every
+/// `F1_micro` of the JSON when a β other than 1 is given (`score --beta`): in every regime
+/// of every label, fair and weighted blocks too, `(1 + β²)·P·R / (β²·P + R)` of that block's
+/// micro P and R, `0` (an integer, as `F1_micro`) when both are 0. The TSV is the official
+/// one either way.
 pub fn outputs_beta(
     system: &str,
     results: &[(usize, Vec<ColumnResult>)],
@@ -35,53 +37,68 @@ pub fn outputs_beta(
 ) -> (String, String) {
     let mut tsv = String::new();
     tsvout::push_row(&mut tsv, &tsvout::FIELDS);
-    let mut json = Json::obj();
     for (n, cols) in results {
         let only_all = task == Task::Nel;
         write_tsv_rows(&mut tsv, system, cols, *n, only_all, suffix, regimes);
-        let tree = json_tree(cols);
+    }
+    // As a Python dict: NEL results keyed by cutoff (a repeated cutoff keeps its first place
+    // and its last value); other tasks' JSON is the last result's tree.
+    let mut trees: Vec<(Option<String>, &[ColumnResult])> = Vec::new();
+    for (n, cols) in results {
         if task == Task::Nel {
-            json.set(&n.to_string(), tree);
+            let key = n.to_string();
+            match trees
+                .iter_mut()
+                .find(|(k, _)| k.as_deref() == Some(key.as_str()))
+            {
+                Some(slot) => slot.1 = cols,
+                None => trees.push((Some(key), cols)),
+            }
         } else {
-            json = tree;
+            trees = vec![(None, cols)];
         }
     }
-    if let Some(b) = beta.filter(|&b| b != 1.0) {
-        add_f_beta(&mut json, b);
+    let beta = beta.filter(|&b| b != 1.0).map(FBeta::new);
+    let mut json = String::with_capacity(4096);
+    let mut w = Writer::new(&mut json);
+    w.open(None);
+    for (key, cols) in &trees {
+        match key {
+            Some(k) => {
+                w.open(Some(k));
+                write_tree(&mut w, cols, beta.as_ref());
+                w.close();
+            }
+            None => write_tree(&mut w, cols, beta.as_ref()),
+        }
     }
-    (tsv, json.to_python_string())
+    w.close();
+    (tsv, json)
 }
 
-/// Adds `F<β>_micro` (e.g. `F0.5_micro`, `F2_micro`) right after `F1_micro` in every object
-/// of the tree that has `P_micro`, `R_micro` and `F1_micro` (every regime of every label, fair
-/// and weighted blocks too): `(1 + β²)·P·R / (β²·P + R)` of that object's micro P and R, `0`
-/// (an integer, as `F1_micro`) when both are 0.
-pub fn add_f_beta(json: &mut Json, beta: f64) {
-    let key = format!("F{beta}_micro");
-    add_f_beta_key(json, beta, &key);
+/// The `F<β>_micro` key and its β.
+#[derive(Debug)]
+struct FBeta {
+    beta: f64,
+    key: String,
 }
 
-fn add_f_beta_key(json: &mut Json, beta: f64, key: &str) {
-    let Json::Obj(items) = json else {
-        return;
-    };
-    let get = |k: &str| {
-        items.iter().find_map(|(n, v)| match v {
-            Json::Num(x) if n == k => Some(x.as_f64()),
-            _ => None,
-        })
-    };
-    let at = items.iter().position(|(k, _)| k == "F1_micro");
-    if let (Some(p), Some(r), Some(at)) = (get("P_micro"), get("R_micro"), at) {
+impl FBeta {
+    fn new(beta: f64) -> Self {
+        FBeta {
+            beta,
+            key: format!("F{beta}_micro"),
+        }
+    }
+
+    /// Writes `F<β>_micro` of micro `p` and `r`.
+    fn write(&self, w: &mut Writer, p: f64, r: f64) {
         let f = if p.is_finite() && r.is_finite() && p + r > 0.0 {
-            PyNum::Float(crate::metrics::prf::fbeta(p, r, beta))
+            PyNum::Float(crate::metrics::prf::fbeta(p, r, self.beta))
         } else {
             PyNum::Int(0)
         };
-        items.insert(at + 1, (Cow::Owned(key.to_string()), Json::Num(f)));
-    }
-    for (_, v) in items.iter_mut() {
-        add_f_beta_key(v, beta, key);
+        w.num(&self.key, f);
     }
 }
 
@@ -94,80 +111,111 @@ const JSON_REGIMES: [HipeRegime; 4] = [
 ];
 
 /// The official per-label JSON of one evaluation: every label, then `ALL`.
-pub fn evaluation_json(eval: &Evaluation) -> Json {
-    let fair = eval.fair.as_ref();
-    let mut labels = Json::obj();
-    for (label, s) in &eval.per_label {
-        labels.set(
-            label,
-            label_json(s, fair.and_then(|f| f.per_label.get(label))),
-        );
-    }
-    labels.set("ALL", label_json(&eval.all, fair.map(|f| &f.all)));
-    labels
+pub fn evaluation_json(eval: &Evaluation) -> String {
+    let mut out = String::new();
+    let mut w = Writer::new(&mut out);
+    w.open(None);
+    write_evaluation(&mut w, eval, None);
+    w.close();
+    out
 }
 
-fn regime_json(s: &RegimeScores) -> Json {
+/// The label blocks of one evaluation into the open object (a label named twice, or `ALL`,
+/// keeps its first place and its last block, as in a Python dict).
+fn write_evaluation(w: &mut Writer, eval: &Evaluation, beta: Option<&FBeta>) {
+    let fair = eval.fair.as_ref();
+    let all = ("ALL", &eval.all, fair.map(|f| &f.all));
+    let has_all = eval.per_label.iter().any(|(l, _)| l == "ALL");
+    for (label, s) in &eval.per_label {
+        let block = if label == "ALL" {
+            all
+        } else {
+            (label.as_str(), s, fair.and_then(|f| f.per_label.get(label)))
+        };
+        w.open(Some(block.0));
+        write_label(w, block.1, block.2, beta);
+        w.close();
+    }
+    if !has_all {
+        w.open(Some(all.0));
+        write_label(w, all.1, all.2, beta);
+        w.close();
+    }
+}
+
+fn write_regime(w: &mut Writer, s: &RegimeScores, beta: Option<&FBeta>) {
     let c = &s.counts;
-    let int = |v: u64| Json::Num(PyNum::Int(v as i64));
-    let num = Json::Num;
-    let mut items = vec![
-        (Cow::Borrowed("correct"), int(c.correct)),
-        (Cow::Borrowed("incorrect"), int(c.incorrect)),
-        (Cow::Borrowed("partial"), int(c.partial)),
-        (Cow::Borrowed("missed"), int(c.missed)),
-        (Cow::Borrowed("spurious"), int(c.spurious)),
-        (Cow::Borrowed("possible"), int(c.possible())),
-        (Cow::Borrowed("actual"), int(c.actual())),
-        (Cow::Borrowed("TP"), int(s.tp())),
-        (Cow::Borrowed("FP"), int(s.fp())),
-        (Cow::Borrowed("FN"), int(s.fn_())),
-        (Cow::Borrowed("P_micro"), num(s.p_micro)),
-        (Cow::Borrowed("R_micro"), num(s.r_micro)),
-        (Cow::Borrowed("F1_micro"), num(s.f1_micro)),
-        (Cow::Borrowed("P_macro_doc"), num(s.p_macro_doc)),
-        (Cow::Borrowed("R_macro_doc"), num(s.r_macro_doc)),
-        (Cow::Borrowed("F1_macro_doc"), num(s.f1_macro_doc)),
-        (Cow::Borrowed("P_macro_doc_std"), num(s.p_macro_doc_std)),
-        (Cow::Borrowed("R_macro_doc_std"), num(s.r_macro_doc_std)),
-        (Cow::Borrowed("F1_macro_doc_std"), num(s.f1_macro_doc_std)),
-    ];
+    let int = |v: u64| PyNum::Int(v as i64);
+    for (k, v) in [
+        ("correct", c.correct),
+        ("incorrect", c.incorrect),
+        ("partial", c.partial),
+        ("missed", c.missed),
+        ("spurious", c.spurious),
+        ("possible", c.possible()),
+        ("actual", c.actual()),
+        ("TP", s.tp()),
+        ("FP", s.fp()),
+        ("FN", s.fn_()),
+    ] {
+        w.num(k, int(v));
+    }
+    w.num("P_micro", s.p_micro);
+    w.num("R_micro", s.r_micro);
+    w.num("F1_micro", s.f1_micro);
+    if let Some(b) = beta {
+        b.write(w, s.p_micro.as_f64(), s.r_micro.as_f64());
+    }
     if let Some(ci) = &s.ci {
-        insert_intervals(&mut items, ci);
+        write_intervals(w, ci);
+    }
+    for (k, v) in [
+        ("P_macro_doc", s.p_macro_doc),
+        ("R_macro_doc", s.r_macro_doc),
+        ("F1_macro_doc", s.f1_macro_doc),
+        ("P_macro_doc_std", s.p_macro_doc_std),
+        ("R_macro_doc_std", s.r_macro_doc_std),
+        ("F1_macro_doc_std", s.f1_macro_doc_std),
+    ] {
+        w.num(k, v);
     }
     if let Some(m) = s.type_macro {
-        items.push((Cow::Borrowed("P_macro"), num(m[0])));
-        items.push((Cow::Borrowed("R_macro"), num(m[1])));
-        items.push((Cow::Borrowed("F1_macro"), num(m[2])));
-        items.push((Cow::Borrowed("F1_macro (recomputed from P & R)"), num(m[3])));
+        w.num("P_macro", m[0]);
+        w.num("R_macro", m[1]);
+        w.num("F1_macro", m[2]);
+        w.num("F1_macro (recomputed from P & R)", m[3]);
     }
-    Json::Obj(items)
 }
 
-fn label_json(
+fn write_label(
+    w: &mut Writer,
     s: &PerRegime<RegimeScores>,
     fair: Option<&crate::metrics::fair::FairLabelScores>,
-) -> Json {
-    let mut items: Vec<(Cow<'static, str>, Json)> = JSON_REGIMES
-        .iter()
-        .map(|r| (Cow::Borrowed(r.json_name()), regime_json(&s[*r])))
-        .collect();
+    beta: Option<&FBeta>,
+) {
+    for r in JSON_REGIMES {
+        w.open(Some(r.json_name()));
+        write_regime(w, &s[r], beta);
+        w.close();
+    }
     if let Some(f) = fair {
-        items.push((Cow::Borrowed("fair"), fair_json(Some(&f.counts), &f.fair)));
-        if let Some(w) = &f.weighted {
-            items.push((Cow::Borrowed("weighted"), fair_json(None, w)));
+        w.open(Some("fair"));
+        write_fair(w, Some(&f.counts), &f.fair, beta);
+        w.close();
+        if let Some(wt) = &f.weighted {
+            w.open(Some("weighted"));
+            write_fair(w, None, wt, beta);
+            w.close();
         }
     }
-    Json::Obj(items)
 }
 
-fn fair_json(
+fn write_fair(
+    w: &mut Writer,
     counts: Option<&crate::matching::fair::FairCounts>,
-    s: &crate::metrics::fair::WeightedScores,
-) -> Json {
-    let int = |v: u64| Json::Num(PyNum::Int(v as i64));
-    let fl = |v: f64| Json::Num(PyNum::Float(v));
-    let mut items: Vec<(Cow<'static, str>, Json)> = Vec::new();
+    s: &WeightedScores,
+    beta: Option<&FBeta>,
+) {
     if let Some(c) = counts {
         for (k, v) in [
             ("TP", c.tp),
@@ -180,7 +228,7 @@ fn fair_json(
             ("BEO", c.beo),
             ("LBE", c.lbe),
         ] {
-            items.push((Cow::Borrowed(k), int(v)));
+            w.num(k, PyNum::Int(v as i64));
         }
     }
     for (k, v) in [
@@ -191,7 +239,13 @@ fn fair_json(
         ("R_micro", s.r_micro),
         ("F1_micro", s.f1_micro),
     ] {
-        items.push((Cow::Borrowed(k), fl(v)));
+        w.num(k, PyNum::Float(v));
+    }
+    if let Some(b) = beta {
+        b.write(w, s.p_micro, s.r_micro);
+    }
+    if let Some(ci) = &s.ci {
+        write_intervals(w, ci);
     }
     for (k, v) in [
         ("P_macro_doc", s.p_macro_doc),
@@ -201,43 +255,58 @@ fn fair_json(
         ("R_macro_doc_std", s.r_macro_doc_std),
         ("F1_macro_doc_std", s.f1_macro_doc_std),
     ] {
-        items.push((Cow::Borrowed(k), Json::Num(v)));
+        w.num(k, v);
     }
-    if let Some(ci) = &s.ci {
-        insert_intervals(&mut items, ci);
-    }
-    Json::Obj(items)
 }
 
-/// `P_micro_ci`, `R_micro_ci`, `F1_micro_ci` as `[lo, hi]`, right after `F1_micro`
-/// (`score --bootstrap`).
-fn insert_intervals(items: &mut Vec<(Cow<'static, str>, Json)>, ci: &ByMeasure<Interval>) {
-    let at = items
-        .iter()
-        .position(|(k, _)| k == "F1_micro")
-        .map_or(items.len(), |i| i + 1);
-    let arr = |iv: &Interval| {
-        Json::Arr(vec![
-            Json::Num(PyNum::Float(iv.lo)),
-            Json::Num(PyNum::Float(iv.hi)),
-        ])
-    };
-    let keys = [
-        (Cow::Borrowed("P_micro_ci"), arr(&ci.p)),
-        (Cow::Borrowed("R_micro_ci"), arr(&ci.r)),
-        (Cow::Borrowed("F1_micro_ci"), arr(&ci.f1)),
-    ];
-    items.splice(at..at, keys);
+/// `P_micro_ci`, `R_micro_ci`, `F1_micro_ci` as `[lo, hi]`, right after `F1_micro` (and
+/// `F<β>_micro`) (`score --bootstrap`).
+fn write_intervals(w: &mut Writer, ci: &ByMeasure<Interval>) {
+    for (k, iv) in [
+        ("P_micro_ci", &ci.p),
+        ("R_micro_ci", &ci.r),
+        ("F1_micro_ci", &ci.f1),
+    ] {
+        w.nums(k, &[PyNum::Float(iv.lo), PyNum::Float(iv.hi)]);
+    }
 }
 
-fn json_tree(cols: &[ColumnResult]) -> Json {
-    let mut root = Json::obj();
+/// The results of one scoring into the open object: column, then date period, then noise
+/// level, each key in first-seen order (a repeated triple keeps its last evaluation).
+fn write_tree(w: &mut Writer, cols: &[ColumnResult], beta: Option<&FBeta>) {
+    type Noises<'c> = Vec<(&'c str, &'c Evaluation)>;
+    let mut tree: Vec<(&str, Vec<(&str, Noises)>)> = Vec::new();
     for c in cols {
-        root.entry(&c.column)
-            .entry(&c.time)
-            .set(&c.noise, evaluation_json(&c.eval));
+        let i = tree.iter().position(|(k, _)| *k == c.column);
+        let i = i.unwrap_or_else(|| {
+            tree.push((&c.column, Vec::new()));
+            tree.len() - 1
+        });
+        let col = &mut tree[i].1;
+        let j = col.iter().position(|(k, _)| *k == c.time);
+        let j = j.unwrap_or_else(|| {
+            col.push((&c.time, Vec::new()));
+            col.len() - 1
+        });
+        let time = &mut col[j].1;
+        match time.iter_mut().find(|(k, _)| *k == c.noise) {
+            Some(slot) => slot.1 = &c.eval,
+            None => time.push((&c.noise, &c.eval)),
+        }
     }
-    root
+    for (col, times) in &tree {
+        w.open(Some(col));
+        for (time, noises) in times {
+            w.open(Some(time));
+            for (noise, eval) in noises {
+                w.open(Some(noise));
+                write_evaluation(w, eval, beta);
+                w.close();
+            }
+            w.close();
+        }
+        w.close();
+    }
 }
 
 fn write_tsv_rows(

@@ -23,10 +23,10 @@ fn reads_documents_segments_and_upper_cases() {
     assert_eq!(f.cell(3, 1), "B-LOC");
     assert_eq!(f.token_text(1), "b");
     assert_eq!(f.cell(2, 2), "_");
-    assert_eq!(f.tokens[0].led, Some(0.25));
-    assert_eq!(f.tokens[1].led, None);
+    assert_eq!(f.led(0), Some(0.25));
+    assert_eq!(f.led(1), None);
     assert_eq!(
-        f.tokens[0].date,
+        f.date(0),
         Some(Date {
             year: 1900,
             month: 2,
@@ -113,4 +113,19 @@ fn led_parsing_follows_the_official_regex() {
     assert_eq!(parse_led("LED1."), Some(1.0));
     assert_eq!(parse_led("LEDx|LED0.5"), Some(0.5));
     assert_eq!(parse_led("_"), None);
+}
+
+#[test]
+fn noise_levels_and_dates_are_kept_beside_the_tokens() {
+    let f = parse(
+        "TOKEN\tMISC\na\t_\n# date = 1900-02-03\n# date = 1901-01-01\nb\t_\nc\tLED0.5\n# date = 1902-03-04\nd\t_\n",
+    )
+    .unwrap();
+    let leds: Vec<_> = (0..4).map(|t| f.led(t)).collect();
+    assert_eq!(leds, vec![None, None, Some(0.5), None]);
+    let years: Vec<_> = (0..4).map(|t| f.date(t).map(|d| d.year)).collect();
+    assert_eq!(years, vec![None, Some(1901), Some(1901), Some(1902)]);
+    let g = parse("TOKEN\tMISC\na\t_\n").unwrap();
+    assert!(g.leds.is_empty() && g.dates.is_empty());
+    assert_eq!((g.led(0), g.date(0)), (None, None));
 }
