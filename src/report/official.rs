@@ -169,21 +169,37 @@ fn write_regime(w: &mut Writer, s: &RegimeScores, beta: Option<&FBeta>) {
     if let Some(ci) = &s.ci {
         write_intervals(w, ci);
     }
-    for (k, v) in [
-        ("P_macro_doc", s.p_macro_doc),
-        ("R_macro_doc", s.r_macro_doc),
-        ("F1_macro_doc", s.f1_macro_doc),
-        ("P_macro_doc_std", s.p_macro_doc_std),
-        ("R_macro_doc_std", s.r_macro_doc_std),
-        ("F1_macro_doc_std", s.f1_macro_doc_std),
-    ] {
-        w.num(k, v);
-    }
+    write_macro_doc(
+        w,
+        [
+            s.p_macro_doc,
+            s.r_macro_doc,
+            s.f1_macro_doc,
+            s.p_macro_doc_std,
+            s.r_macro_doc_std,
+            s.f1_macro_doc_std,
+        ],
+    );
     if let Some(m) = s.type_macro {
         w.num("P_macro", m[0]);
         w.num("R_macro", m[1]);
         w.num("F1_macro", m[2]);
         w.num("F1_macro (recomputed from P & R)", m[3]);
+    }
+}
+
+/// The document-macro scores and their standard deviations, in the official key order.
+fn write_macro_doc(w: &mut Writer, values: [PyNum; 6]) {
+    const KEYS: [&str; 6] = [
+        "P_macro_doc",
+        "R_macro_doc",
+        "F1_macro_doc",
+        "P_macro_doc_std",
+        "R_macro_doc_std",
+        "F1_macro_doc_std",
+    ];
+    for (k, v) in KEYS.into_iter().zip(values) {
+        w.num(k, v);
     }
 }
 
@@ -247,16 +263,17 @@ fn write_fair(
     if let Some(ci) = &s.ci {
         write_intervals(w, ci);
     }
-    for (k, v) in [
-        ("P_macro_doc", s.p_macro_doc),
-        ("R_macro_doc", s.r_macro_doc),
-        ("F1_macro_doc", s.f1_macro_doc),
-        ("P_macro_doc_std", s.p_macro_doc_std),
-        ("R_macro_doc_std", s.r_macro_doc_std),
-        ("F1_macro_doc_std", s.f1_macro_doc_std),
-    ] {
-        w.num(k, v);
-    }
+    write_macro_doc(
+        w,
+        [
+            s.p_macro_doc,
+            s.r_macro_doc,
+            s.f1_macro_doc,
+            s.p_macro_doc_std,
+            s.r_macro_doc_std,
+            s.f1_macro_doc_std,
+        ],
+    );
 }
 
 /// `P_micro_ci`, `R_micro_ci`, `F1_micro_ci` as `[lo, hi]`, right after `F1_micro` (and
