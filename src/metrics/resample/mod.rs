@@ -287,11 +287,7 @@ impl Resampler {
     ) -> Result<ByMeasure<Permutation>> {
         let b2 = self.check(false)?;
         check_pair(a, b)?;
-        let (sa, sb) = (
-            scores(&DocCounts::total(a), b2),
-            scores(&DocCounts::total(b), b2),
-        );
-        let observed = [sa.p - sb.p, sa.r - sb.r, sa.f1 - sb.f1];
+        let (sa, sb, observed) = observed_difference(a, b, b2);
         let n = a.len();
         let blocks = self.blocks(Domain::Permutation, |rng, count| {
             let mut hits = [0u64; 3];
@@ -348,11 +344,7 @@ impl Resampler {
     ) -> Result<ByMeasure<PairedBootstrap>> {
         let b2 = self.check(true)?;
         check_pair(a, b)?;
-        let (sa, sb) = (
-            scores(&DocCounts::total(a), b2),
-            scores(&DocCounts::total(b), b2),
-        );
-        let observed = [sa.p - sb.p, sa.r - sb.r, sa.f1 - sb.f1];
+        let (sa, sb, observed) = observed_difference(a, b, b2);
         let n = a.len();
         let blocks = self.blocks(Domain::PairedBootstrap, |rng, count| {
             let mut out = Vec::with_capacity(count);
@@ -509,6 +501,20 @@ fn check_docs(docs: &[DocCounts], side: &str) -> Result<()> {
         return Err(Error::usage("resampling: counts too large to be summed"));
     }
     Ok(())
+}
+
+/// The scores of A and B on all documents and δ = score(A) − score(B), for P, R and F-beta.
+fn observed_difference(
+    a: &[DocCounts],
+    b: &[DocCounts],
+    beta2: f64,
+) -> (ByMeasure<f64>, ByMeasure<f64>, [f64; 3]) {
+    let (sa, sb) = (
+        scores(&DocCounts::total(a), beta2),
+        scores(&DocCounts::total(b), beta2),
+    );
+    let delta = [sa.p - sb.p, sa.r - sb.r, sa.f1 - sb.f1];
+    (sa, sb, delta)
 }
 
 fn check_pair(a: &[DocCounts], b: &[DocCounts]) -> Result<()> {
