@@ -19,6 +19,20 @@ pub const MAX_INPUT: u64 = 2 << 30;
 /// refused and reading stops after [`MAX_INPUT`] bytes, so no input can hang fairscore or
 /// exhaust memory; pipes (`/dev/stdin`) are read.
 pub fn read_input(path: &Path) -> Result<Vec<u8>> {
+    let (file, len) = open_input(path)?;
+    let mut bytes = Vec::with_capacity(len.min(MAX_INPUT) as usize);
+    file.take(MAX_INPUT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::input(path, 0, io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_INPUT {
+        return Err(too_large(path));
+    }
+    Ok(bytes)
+}
+
+/// Opens an input file after the guard's checks (no device, socket or directory); also
+/// returns its length as the file system gives it (0 for a pipe).
+fn open_input(path: &Path) -> Result<(std::fs::File, u64)> {
     let fail = |e: std::io::Error| Error::input(path, 0, io_reason(&e));
     let meta = std::fs::metadata(path).map_err(fail)?;
     #[cfg(unix)]
@@ -36,14 +50,81 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     if meta.is_dir() {
         return Err(Error::input(path, 0, "is a directory, expected a file"));
     }
-    let mut bytes = Vec::with_capacity(meta.len().min(MAX_INPUT) as usize);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_INPUT + 1).read_to_end(&mut bytes))
-        .map_err(fail)?;
-    if bytes.len() as u64 > MAX_INPUT {
-        return Err(Error::input(path, 0, "file too large (over 2 GiB)"));
+    let file = std::fs::File::open(path).map_err(fail)?;
+    Ok((file, meta.len()))
+}
+
+fn too_large(path: &Path) -> Error {
+    Error::input(path, 0, "file too large (over 2 GiB)")
+}
+
+/// A piece of an input file handed over by [`read_lines`]: whole lines of UTF-8 text.
+#[derive(Debug, Clone, Copy)]
+pub struct Lines<'a> {
+    /// Whole lines, each ending with `\n`, except in the last piece: there the text after
+    /// the file's last `\n` (empty when the file ends with one) comes last, without an end.
+    pub text: &'a str,
+    /// The 1-based line number of the first line of `text`.
+    pub first_line: usize,
+    /// Whether this is the last piece.
+    pub last: bool,
+    /// The file's length as the file system gives it (0 for a pipe): a hint for sizing.
+    pub file_len: u64,
+}
+
+/// The size of the pieces [`read_lines`] reads (a piece holds more when a line is longer).
+pub const PIECE: usize = 256 << 10;
+
+/// Reads an input file through the same guard as [`read_input`] (device files refused, size
+/// capped), handing its text to `f` in pieces of whole lines ([`Lines`]) instead of holding
+/// it whole: memory is a piece, not the file. Each piece is checked as UTF-8 (an error names
+/// the line of the first bad byte and its offset in the file, as [`into_utf8`] does).
+pub fn read_lines(path: &Path, mut f: impl FnMut(Lines<'_>) -> Result<()>) -> Result<()> {
+    let (file, file_len) = open_input(path)?;
+    let mut file = file.take(MAX_INPUT + 1);
+    let mut buf: Vec<u8> = Vec::with_capacity(PIECE.min(file_len as usize + 1));
+    let (mut line, mut offset, mut want) = (1usize, 0u64, PIECE);
+    loop {
+        let got = (&mut file)
+            .take(want as u64)
+            .read_to_end(&mut buf)
+            .map_err(|e| Error::input(path, 0, io_reason(&e)))?;
+        if offset + buf.len() as u64 > MAX_INPUT {
+            return Err(too_large(path));
+        }
+        let last = got < want;
+        let cut = if last {
+            buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &buf) {
+                Some(i) => i + 1,
+                None => {
+                    // A line longer than the piece: read on (bounded by the size cap).
+                    want = buf.len().max(PIECE);
+                    continue;
+                }
+            }
+        };
+        let piece = &buf[..cut];
+        let text = std::str::from_utf8(piece).map_err(|e| {
+            let at = e.valid_up_to();
+            let before = memchr::memchr_iter(b'\n', &piece[..at]).count();
+            utf8_error_at(path, line + before, offset + at as u64)
+        })?;
+        f(Lines {
+            text,
+            first_line: line,
+            last,
+            file_len,
+        })?;
+        if last {
+            return Ok(());
+        }
+        line += memchr::memchr_iter(b'\n', piece).count();
+        offset += cut as u64;
+        buf.drain(..cut);
+        want = PIECE;
     }
-    Ok(bytes)
 }
 
 /// Reads a whole input file as UTF-8 text through [`read_input`], without a leading
@@ -66,6 +147,10 @@ pub fn into_utf8(path: &Path, bytes: Vec<u8>) -> Result<String> {
 pub fn utf8_error(path: &Path, bytes: &[u8], e: &std::str::Utf8Error) -> Error {
     let at = e.valid_up_to();
     let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    utf8_error_at(path, line, at as u64)
+}
+
+fn utf8_error_at(path: &Path, line: usize, at: u64) -> Error {
     Error::input(
         path,
         line,

@@ -1,16 +1,19 @@
 //! The one in-memory model every reader produces: a file's documents, their segments
 //! (sentences) and tokens, each token with one cell per named column.
 //!
-//! Cell text lives in one arena string per file; tokens and cells are plain index ranges
-//! into it, so a corpus is a handful of vectors rather than one string per cell. A token
-//! stores the cells its line has, in column order: a short row is stored short and its
-//! missing cells read as `_`; columns the reader was told to skip
+//! Cell text lives in one arena string per file, the stored cells one after the other in
+//! file order, and every token stores the same number of cells (`cells.rs`: a token costs
+//! its 4-byte line, 4 bytes for where its cells end and 1 byte per further cell, plus the
+//! text), so a corpus is a handful of vectors rather than one string per cell. A cell a
+//! short row lacks is stored as `_`; columns the reader was told to skip
 //! ([`ReadOptions::columns`]) are not stored at all and read as `_` too. Readers (in
 //! [`crate::formats`]) fill it; everything above reads it by column name.
 
 mod align;
+mod cells;
 
 pub use align::{align, Alignment, TokenMismatch};
+pub(crate) use cells::Cells;
 
 use std::path::PathBuf;
 /// A calendar date (the document date of a token).
@@ -33,23 +36,14 @@ impl Date {
     };
 }
 
-/// A byte range into the file's text arena.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Cell {
-    pub(crate) start: u32,
-    pub(crate) len: u32,
-}
-
-/// One token line: 8 bytes. Its noise level and date are kept beside, in [`Corpus`] (see
+/// One token line: 4 bytes, its line number; its cells are found by its index (every token
+/// stores the same number). Its noise level and date are kept beside, in [`Corpus`] (see
 /// [`Corpus::led`], [`Corpus::date`]), as few files have the one and the other changes once
 /// per document.
 #[derive(Debug, Clone, Copy)]
 pub struct Token {
     /// 1-based line number in the file.
     pub line: u32,
-    /// Index of this token's first cell in `Corpus::cells`; its cells end where the next
-    /// token's begin.
-    pub(crate) first_cell: u32,
 }
 
 /// A document: a run of tokens, split into segments.
@@ -221,8 +215,8 @@ pub struct Corpus {
     /// with `# hipe2022:…` comments, HIPE-2020 ones with `# document_id`, `# language`, …
     /// without the prefix (`None` when the file has neither).
     pub comment_edition: Option<crate::hipe::Edition>,
-    pub(crate) text: String,
-    pub(crate) cells: Vec<Cell>,
+    /// The stored cells, the same number per token.
+    pub(crate) cells: Cells,
     /// Per column, its place among a token's stored cells ([`NOT_KEPT`] if not stored).
     pub(crate) slots: Vec<u32>,
     /// Per token, its noise level (`LED<float>` in MISC); empty when no token has one.
@@ -274,8 +268,7 @@ impl Builder {
                 annotations: Vec::new(),
                 token_col,
                 comment_edition: None,
-                text: String::new(),
-                cells: Vec::new(),
+                cells: Cells::new(columns_len),
                 slots: (0..columns_len as u32).collect(),
                 leds: Vec::new(),
                 dates: Vec::new(),
@@ -288,6 +281,7 @@ impl Builder {
     pub fn set_columns(&mut self, columns: Vec<String>) {
         self.corpus.token_col = columns.iter().position(|c| c == "TOKEN").unwrap_or(0);
         self.corpus.slots = (0..columns.len() as u32).collect();
+        self.corpus.cells = Cells::new(columns.len());
         self.corpus.columns = columns;
     }
 
@@ -327,31 +321,27 @@ impl Builder {
         }
     }
 
-    /// Appends a token with its cells, one per column (missing cells are not stored and read
-    /// as `_`, extra ones are dropped). Starts a document when none is open.
+    /// Appends a token with its cells, one per column (missing cells are stored as `_`,
+    /// extra ones are dropped). Starts a document when none is open.
     pub fn token<'c>(&mut self, line: usize, cells: impl IntoIterator<Item = &'c str>) {
         if self.corpus.docs.is_empty() {
             self.document(None, line);
         }
-        let first_cell = self.corpus.cells.len() as u32;
         let n = self.corpus.columns.len();
+        let mut stored = 0;
         for c in cells.into_iter().take(n) {
             self.push_cell(c);
+            stored += 1;
         }
-        self.corpus.tokens.push(Token {
-            line: line as u32,
-            first_cell,
-        });
+        for _ in stored..n {
+            self.push_cell(MISSING);
+        }
+        self.corpus.tokens.push(Token { line: line as u32 });
         self.seg_len += 1;
     }
 
     fn push_cell(&mut self, c: &str) {
-        let start = self.corpus.text.len() as u32;
-        self.corpus.text.push_str(c);
-        self.corpus.cells.push(Cell {
-            start,
-            len: c.len() as u32,
-        });
+        self.corpus.cells.push(c);
     }
 
     /// Adds a span given directly by the file to the current document.
@@ -365,7 +355,7 @@ impl Builder {
 
     /// The number of bytes of cell text so far (readers cap it).
     pub fn text_len(&self) -> usize {
-        self.corpus.text.len()
+        self.corpus.cells.text_len()
     }
 
     /// The finished corpus.
@@ -386,17 +376,9 @@ impl Corpus {
     /// [`MISSING`] (`_`) for a cell the row lacks or a column not read.
     #[inline]
     pub fn cell(&self, tok: usize, col: usize) -> &str {
-        let first = self.tokens[tok].first_cell as usize;
-        let end = self
-            .tokens
-            .get(tok + 1)
-            .map_or(self.cells.len(), |t| t.first_cell as usize);
-        let i = first + self.slots[col] as usize;
-        if i < end {
-            let c = self.cells[i];
-            &self.text[c.start as usize..(c.start + c.len) as usize]
-        } else {
-            MISSING
+        match self.slots[col] {
+            NOT_KEPT => MISSING,
+            slot => self.cells.get(tok, slot as usize),
         }
     }
 

@@ -35,16 +35,13 @@ impl Parser<'_> {
         self.notices.push(n);
     }
 
-    /// The byte-order mark (`content` is `full` without it); whether any line can hold a CR.
-    pub(super) fn note_start(&mut self, full: &str, content: &str) {
-        if full.len() != content.len() {
-            self.notices.push(Notice::new(
-                NoticeKind::Bom,
-                1,
-                "the file starts with a byte-order mark; fairscore ignores it",
-            ));
-        }
-        self.any_cr = memchr::memchr(b'\r', content.as_bytes()).is_some();
+    /// The byte-order mark the file starts with.
+    pub(super) fn note_bom(&mut self) {
+        self.notices.push(Notice::new(
+            NoticeKind::Bom,
+            1,
+            "the file starts with a byte-order mark; fairscore ignores it",
+        ));
     }
 
     /// A line without its line end (LF, or CRLF read as LF), noting CRLF ends and carriage

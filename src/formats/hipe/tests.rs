@@ -60,9 +60,9 @@ fn errors_name_the_line() {
 }
 
 #[test]
-fn short_rows_are_stored_short_and_read_as_underscores() {
+fn short_rows_read_as_underscores() {
     let f = parse("TOKEN\tA\tB\tC\nx\to\ny\n").unwrap();
-    assert_eq!(f.cells.len(), 3);
+    assert_eq!(f.cells.stride(), 4);
     assert_eq!((f.cell(0, 1), f.cell(0, 2), f.cell(0, 3)), ("O", "_", "_"));
     assert_eq!((f.token_text(1), f.cell(1, 1)), ("y", "_"));
     assert_eq!(f.notices[0].kind, crate::corpus::NoticeKind::MissingCells);
@@ -78,8 +78,8 @@ fn only_the_wanted_columns_are_stored() {
     let text = "A\tTOKEN\tNE-B\tC\nb-x\tw\tS-loc\tc\nq\tv\n";
     let f = super::parse(Path::new("t.tsv"), text.as_bytes(), &opts).unwrap();
     assert_eq!(f.columns, vec!["A", "TOKEN", "NE-B", "C"]);
-    // TOKEN and C of the first row, TOKEN of the second (its C is missing).
-    assert_eq!(f.cells.len(), 3);
+    // TOKEN and C of every row (the second row's C is missing: stored as `_`).
+    assert_eq!(f.cells.stride(), 2);
     assert_eq!(
         (f.token_text(0), f.cell(0, 3), f.cell(0, 0)),
         ("w", "C", "_")
@@ -128,4 +128,56 @@ fn noise_levels_and_dates_are_kept_beside_the_tokens() {
     let g = parse("TOKEN\tMISC\na\t_\n").unwrap();
     assert!(g.leds.is_empty() && g.dates.is_empty());
     assert_eq!((g.led(0), g.date(0)), (None, None));
+}
+
+/// A file read piece by piece (`read`) gives the corpus the whole text gives (`parse`):
+/// lines cut at piece ends, a line longer than a piece, CRLF, BOM, no final line end.
+#[test]
+fn reading_in_pieces_equals_parsing_the_whole_text() {
+    let dir = std::env::temp_dir().join(format!("fairscore-pieces-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text =
+        String::from("\u{feff}TOKEN\tNE-COARSE-LIT\tMISC\r\n# hipe2022:document_id = a\n");
+    let long = "é".repeat(crate::io::PIECE);
+    for i in 0..60_000 {
+        match i % 7 {
+            0 => text.push_str("# hipe2022:segment_iiif_link = _\n"),
+            3 => text.push_str(&format!("w{i}\tb-loc\tLED0.{i}\r\n")),
+            _ => text.push_str(&format!("w{i}\tO\t_\n")),
+        }
+        if i == 30_000 {
+            text.push_str(&format!("{long}\tI-LOC\t_\n"));
+        }
+    }
+    text.push_str("last\tO");
+    let path = dir.join("t.tsv");
+    std::fs::write(&path, &text).unwrap();
+    let opts = ReadOptions::default();
+    let a = read(&path, &opts).unwrap();
+    let b = super::parse(&path, text.as_bytes(), &opts).unwrap();
+    assert_eq!(a.n_tokens(), b.n_tokens());
+    assert!(a.n_tokens() > 50_000);
+    for t in 0..a.n_tokens() {
+        assert_eq!(a.tokens[t].line, b.tokens[t].line);
+        for c in 0..3 {
+            assert_eq!(a.cell(t, c), b.cell(t, c), "token {t} column {c}");
+        }
+        assert_eq!(a.led(t), b.led(t));
+    }
+    assert_eq!(a.token_text(a.n_tokens() - 1), "last");
+    assert!(a.cells.text_len() > crate::io::PIECE);
+    assert_eq!(a.notices, b.notices);
+    assert_eq!(a.docs.len(), b.docs.len());
+    // Invalid UTF-8 in a later piece names its line and file offset.
+    let mut bytes = text.into_bytes();
+    let at = bytes.len() - 2;
+    bytes[at] = 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let e = read(&path, &opts).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(":{line}:")) && e.contains(&format!("byte offset {at}")),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,0 +1,157 @@
+//! The storage of a corpus's cells: every token stores the same number of cells (`stride`),
+//! their text one after the other in one arena string, in file order. Per token, the offset
+//! where its cells end (4 bytes) and the byte length of each of its cells but the last
+//! (1 byte each; a cell of 255 bytes or more is looked up in a short side table). A token
+//! of two stored cells (a token and one tag) thus costs 5 bytes plus its text.
+
+/// The cells of a corpus, token by token (see the module docs).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Cells {
+    text: String,
+    /// Per token, where its cells end in `text`.
+    row_ends: Vec<u32>,
+    /// Per token, the lengths of its cells but the last (`stride - 1` each); `LONG` for one
+    /// of 255 bytes or more.
+    lens: Vec<u8>,
+    /// (index in `lens`, length) of every `LONG` entry, ascending.
+    long: Vec<(u32, u32)>,
+    stride: u32,
+    /// While a row is written: where its current cell starts and how many cells it has.
+    cell_start: usize,
+    row_cells: u32,
+}
+
+const LONG: u8 = u8::MAX;
+
+impl Cells {
+    /// Empty storage for tokens of `stride` cells each.
+    pub(crate) fn new(stride: usize) -> Self {
+        Cells {
+            stride: stride as u32,
+            ..Cells::default()
+        }
+    }
+
+    /// Cells per token.
+    pub(crate) fn stride(&self) -> usize {
+        self.stride as usize
+    }
+
+    /// Reserves room for `tokens` more tokens.
+    pub(crate) fn reserve_tokens(&mut self, tokens: usize) {
+        self.row_ends.reserve_exact(tokens);
+        self.lens
+            .reserve_exact(tokens.saturating_mul(self.stride().saturating_sub(1)));
+    }
+
+    /// The arena, to append the current cell's text to (then [`Cells::end_cell`]).
+    #[inline]
+    pub(crate) fn text_mut(&mut self) -> &mut String {
+        &mut self.text
+    }
+
+    /// Bytes of cell text stored so far.
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Appends a whole cell.
+    #[inline]
+    pub(crate) fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.end_cell();
+    }
+
+    /// Ends the cell whose text was appended since the previous one ended; the row's
+    /// `stride`-th cell ends the row.
+    #[inline]
+    pub(crate) fn end_cell(&mut self) {
+        self.row_cells += 1;
+        if self.row_cells < self.stride {
+            let len = self.text.len() - self.cell_start;
+            if len < LONG as usize {
+                self.lens.push(len as u8);
+            } else {
+                self.long.push((self.lens.len() as u32, len as u32));
+                self.lens.push(LONG);
+            }
+        } else {
+            // Readers cap the arena well below 4 GiB; saturate rather than wrap.
+            self.row_ends
+                .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
+            self.row_cells = 0;
+        }
+        self.cell_start = self.text.len();
+    }
+
+    /// Frees unused capacity once reading is done.
+    pub(crate) fn shrink(&mut self) {
+        self.text.shrink_to_fit();
+        self.row_ends.shrink_to_fit();
+        self.lens.shrink_to_fit();
+        self.long.shrink_to_fit();
+    }
+
+    #[inline]
+    fn len(&self, i: usize) -> usize {
+        match self.lens[i] {
+            LONG => {
+                let k = self.long.partition_point(|&(j, _)| (j as usize) < i);
+                self.long.get(k).map_or(0, |&(_, l)| l as usize)
+            }
+            l => l as usize,
+        }
+    }
+
+    /// The text of cell `slot` (below `stride`) of token `tok`.
+    #[inline]
+    pub(crate) fn get(&self, tok: usize, slot: usize) -> &str {
+        let row_start = match tok.checked_sub(1) {
+            Some(p) => self.row_ends[p] as usize,
+            None => 0,
+        };
+        let base = tok * (self.stride as usize).saturating_sub(1);
+        let mut start = row_start;
+        for j in 0..slot {
+            start += self.len(base + j);
+        }
+        let end = if slot + 1 == self.stride as usize {
+            self.row_ends[tok] as usize
+        } else {
+            start + self.len(base + slot)
+        };
+        self.text.get(start..end).unwrap_or(super::MISSING)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_read_back_as_written_short_long_and_empty() {
+        let long = "x".repeat(300);
+        let rows: Vec<Vec<&str>> = vec![
+            vec!["Paris", "B-LOC", "_"],
+            vec!["", &long, "O"],
+            vec!["é", "O", &long],
+            vec![&long, "", ""],
+        ];
+        let mut c = Cells::new(3);
+        for r in &rows {
+            for s in r {
+                c.push(s);
+            }
+        }
+        c.shrink();
+        for (t, r) in rows.iter().enumerate() {
+            for (k, s) in r.iter().enumerate() {
+                assert_eq!(c.get(t, k), *s, "token {t} cell {k}");
+            }
+        }
+        let mut one = Cells::new(1);
+        one.push("a");
+        one.push("bc");
+        assert_eq!((one.get(0, 0), one.get(1, 0)), ("a", "bc"));
+    }
+}
