@@ -55,14 +55,14 @@ pub(super) fn check(cx: &Ctx, run: &Run, f: &mut Findings) {
     let mut lines = Lines::new(run.text);
     let mut cells: Vec<&str> = Vec::new();
     let mut doc_starts = pred.docs.iter().map(|d| d.start).peekable();
-    for (t, tok) in pred.tokens.iter().enumerate() {
+    for t in 0..pred.n_tokens() {
         if doc_starts.next_if(|&s| s <= t).is_some() {
             while doc_starts.next_if(|&s| s <= t).is_some() {}
             for c in cols.iter_mut() {
                 c.prev = "O".into();
             }
         }
-        let line = tok.line as usize;
+        let line = pred.line(t);
         split_tabs(lines.get(line).unwrap_or_default(), &mut cells);
         for c in cols.iter_mut() {
             let raw = cells.get(c.index).copied().unwrap_or("_");
@@ -86,7 +86,7 @@ pub(super) fn check(cx: &Ctx, run: &Run, f: &mut Findings) {
             };
         }
     }
-    if pred.tokens.is_empty() {
+    if pred.n_tokens() == 0 {
         f.push(
             Code::NoTokens,
             at(path, 0).message("the run has a header but no token rows"),

@@ -109,11 +109,11 @@ fn unknown_labels(cx: &Ctx, pred: &Corpus, al: &Alignment, f: &mut Findings) {
                 if label.is_empty() || tags.contains(label) {
                     continue;
                 }
-                let Some(tok) = seq.get(s.start as usize).and_then(|&t| pred.tokens.get(t)) else {
+                let Some(line) = seq.get(s.start as usize).map(|&t| pred.line(t)) else {
                     continue;
                 };
                 let key = snippet(label);
-                let mut a = at(cx.path, tok.line as usize)
+                let mut a = at(cx.path, line)
                     .column(c.name)
                     .key(&key)
                     .message(format!(
@@ -166,7 +166,7 @@ fn links(cx: &Ctx, pred: &Corpus, al: &Alignment, f: &mut Findings) {
                 if ent_link.is_none() || !matches!(plink, "_" | "-") {
                     continue;
                 }
-                let line = pred.tokens.get(p).map_or(0, |t| t.line as usize);
+                let line = pred.line(p);
                 if !starts && ent_link.is_some_and(|l| !matches!(l, "_" | "-")) {
                     f.push(
                         Code::SplitLink,

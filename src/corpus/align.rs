@@ -100,10 +100,10 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
                 let avail = seg0.saturating_sub(pos).min(n);
                 let pstart = base + pos.min(seg0);
                 if avail < n {
-                    let gline = gold.tokens[gpos + avail].line;
+                    let gline = gold.line(gpos + avail);
                     return Err(Error::input(
                         &pred.path,
-                        pred.tokens.last().map(|t| t.line as usize).unwrap_or(0),
+                        pred.n_tokens().checked_sub(1).map_or(0, |t| pred.line(t)),
                         format!(
                             "the run has no document markers and ends too early: {} of {} (gold line {gline}) needs {n} more tokens from run token {}, only {avail} are left; gold tokens there: {}",
                             doc_label(gold, di),
@@ -121,20 +121,20 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
                             gold.token_text(g).to_string(),
                         ));
                         mismatches.push(TokenMismatch {
-                            gold_line: gold.tokens[g].line as usize,
-                            pred_line: pred.tokens[p].line as usize,
+                            gold_line: gold.line(g),
+                            pred_line: pred.line(p),
                             gold: gold.token_text(g).to_string(),
                             pred: pred.token_text(p).to_string(),
                         });
                         if pairs.len() > MAX_CONFUSION_PAIRS {
                             return Err(Error::input(
                                 &pred.path,
-                                pred.tokens[p].line as usize,
+                                pred.line(p),
                                 format!(
                                     "more than {MAX_CONFUSION_PAIRS} distinct token mismatches with {} (here {:?} where gold line {} has {:?}, in {}); the run does not follow the gold tokenization",
                                     gold.path.display(),
                                     pred.token_text(p),
-                                    gold.tokens[g].line,
+                                    gold.line(g),
                                     gold.token_text(g),
                                     doc_label(gold, di)
                                 ),
@@ -148,7 +148,7 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
             }
             docs.push(Document {
                 id: gdoc.id.clone(),
-                first_line: pred.tokens.get(start).map(|t| t.line as usize).unwrap_or(0),
+                first_line: pred.line(start),
                 start,
                 segments,
             });
@@ -161,7 +161,7 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
         if pos < seg0 {
             notices.push(Notice::new(
                 NoticeKind::LeftoverTokens,
-                pred.tokens[base + pos].line as usize,
+                pred.line(base + pos),
                 format!(
                     "{} run tokens after the end of the gold's last document are ignored",
                     seg0 - pos
@@ -209,16 +209,11 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
                     break;
                 }
             }
-            let gline = gold
-                .tokens
-                .get(gd.start + at.min(glen.saturating_sub(1)))
-                .map(|t| t.line)
-                .unwrap_or(0);
-            let pline = pred
-                .tokens
-                .get(pd.start + at.min(plen.saturating_sub(1)))
-                .map(|t| t.line as usize)
-                .unwrap_or(pd.first_line);
+            let gline = gold.line(gd.start + at.min(glen.saturating_sub(1)));
+            let pline = match pred.line(pd.start + at.min(plen.saturating_sub(1))) {
+                0 => pd.first_line,
+                l => l,
+            };
             let what = if glen != plen {
                 format!("the run has {plen} tokens in it, the gold {glen}")
             } else {
@@ -245,8 +240,8 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
             let (g, p) = (gd.start + k, pd.start + k);
             if gold.token_text(g) != pred.token_text(p) {
                 mismatches.push(TokenMismatch {
-                    gold_line: gold.tokens[g].line as usize,
-                    pred_line: pred.tokens[p].line as usize,
+                    gold_line: gold.line(g),
+                    pred_line: pred.line(p),
                     gold: gold.token_text(g).to_string(),
                     pred: pred.token_text(p).to_string(),
                 });

@@ -155,3 +155,69 @@ mod tests {
         assert_eq!((one.get(0, 0), one.get(1, 0)), ("a", "bc"));
     }
 }
+
+/// The line numbers of a corpus's tokens, kept sparse: one entry where a token's line is
+/// not the line after the previous token's (the first token, after comments and blank
+/// lines), so a file of consecutive token lines costs a few entries, not 4 bytes a token.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TokenLines {
+    /// (token, line) where the run of consecutive lines restarts, ascending.
+    jumps: Vec<(u32, u32)>,
+    n: u32,
+    last: u32,
+}
+
+impl TokenLines {
+    /// Appends the next token's 1-based line.
+    #[inline]
+    pub(crate) fn push(&mut self, line: u32) {
+        if self.n == 0 || line != self.last.wrapping_add(1) {
+            self.jumps.push((self.n, line));
+        }
+        self.last = line;
+        self.n += 1;
+    }
+
+    /// The number of tokens.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.n as usize
+    }
+
+    /// The line of token `tok` (0 beyond the last token).
+    #[inline]
+    pub(crate) fn get(&self, tok: usize) -> usize {
+        if tok >= self.n as usize {
+            return 0;
+        }
+        let k = self.jumps.partition_point(|&(t, _)| t as usize <= tok);
+        match k.checked_sub(1).and_then(|k| self.jumps.get(k)) {
+            Some(&(t, line)) => line as usize + (tok - t as usize),
+            None => 0,
+        }
+    }
+
+    pub(crate) fn shrink(&mut self) {
+        self.jumps.shrink_to_fit();
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::TokenLines;
+
+    #[test]
+    fn lines_read_back_as_pushed() {
+        let lines = [2u32, 3, 4, 7, 8, 10, 11, 12, 13, 20];
+        let mut l = TokenLines::default();
+        for &x in &lines {
+            l.push(x);
+        }
+        assert_eq!(l.len(), lines.len());
+        assert_eq!(l.jumps.len(), 4);
+        for (t, &x) in lines.iter().enumerate() {
+            assert_eq!(l.get(t), x as usize);
+        }
+        assert_eq!(l.get(lines.len()), 0);
+    }
+}

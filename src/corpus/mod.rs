@@ -3,8 +3,9 @@
 //!
 //! Cell text lives in one arena string per file, the stored cells one after the other in
 //! file order, and every token stores the same number of cells (`cells.rs`: a token costs
-//! its 4-byte line, 4 bytes for where its cells end and 1 byte per further cell, plus the
-//! text), so a corpus is a handful of vectors rather than one string per cell. A cell a
+//! 4 bytes for where its cells end and 1 byte per further cell, plus the text; line numbers
+//! are kept only where they jump), so a corpus is a handful of vectors rather than one
+//! string per cell. A cell a
 //! short row lacks is stored as `_`; columns the reader was told to skip
 //! ([`ReadOptions::columns`]) are not stored at all and read as `_` too. Readers (in
 //! [`crate::formats`]) fill it; everything above reads it by column name.
@@ -13,7 +14,7 @@ mod align;
 mod cells;
 
 pub use align::{align, Alignment, TokenMismatch};
-pub(crate) use cells::Cells;
+pub(crate) use cells::{Cells, TokenLines};
 
 use std::path::PathBuf;
 /// A calendar date (the document date of a token).
@@ -36,16 +37,6 @@ impl Date {
     };
 }
 
-/// One token line: 4 bytes, its line number; its cells are found by its index (every token
-/// stores the same number). Its noise level and date are kept beside, in [`Corpus`] (see
-/// [`Corpus::led`], [`Corpus::date`]), as few files have the one and the other changes once
-/// per document.
-#[derive(Debug, Clone, Copy)]
-pub struct Token {
-    /// 1-based line number in the file.
-    pub line: u32,
-}
-
 /// A document: a run of tokens, split into segments.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -53,7 +44,7 @@ pub struct Document {
     pub id: Option<String>,
     /// 1-based line of the first token.
     pub first_line: usize,
-    /// Index of the first token in `Corpus::tokens`.
+    /// Index of the first token (see [`Corpus::n_tokens`]).
     pub start: usize,
     /// Number of tokens per segment (the official scorer's "lines").
     pub segments: Vec<usize>,
@@ -70,7 +61,7 @@ impl Document {
         self.len() == 0
     }
 
-    /// The indices of the document's tokens in [`Corpus::tokens`] (`start..start + len`).
+    /// The indices of the document's tokens (token indices of the [`Corpus`]) (`start..start + len`).
     pub fn range(&self) -> std::ops::Range<usize> {
         self.start..self.start + self.len()
     }
@@ -203,8 +194,9 @@ pub struct Corpus {
     pub columns: Vec<String>,
     /// Documents in file order.
     pub docs: Vec<Document>,
-    /// Token lines in file order (none for span files).
-    pub tokens: Vec<Token>,
+    /// The 1-based file line of every token, in file order (none for span files): see
+    /// [`Corpus::line`], [`Corpus::n_tokens`].
+    pub(crate) lines: TokenLines,
     /// Things the official scorer would silently accept: IOBES tags, missing cells, …
     pub notices: Vec<Notice>,
     /// Spans a file gives directly instead of as tag columns (span files), in file order.
@@ -263,7 +255,7 @@ impl Builder {
                 path: path.to_path_buf(),
                 columns,
                 docs: Vec::new(),
-                tokens: Vec::new(),
+                lines: TokenLines::default(),
                 notices: Vec::new(),
                 annotations: Vec::new(),
                 token_col,
@@ -302,7 +294,7 @@ impl Builder {
                 return;
             }
         }
-        let start = self.corpus.tokens.len();
+        let start = self.corpus.lines.len();
         self.corpus.docs.push(Document {
             id,
             first_line: line,
@@ -336,7 +328,9 @@ impl Builder {
         for _ in stored..n {
             self.push_cell(MISSING);
         }
-        self.corpus.tokens.push(Token { line: line as u32 });
+        self.corpus
+            .lines
+            .push(u32::try_from(line).unwrap_or(u32::MAX));
         self.seg_len += 1;
     }
 
@@ -395,7 +389,13 @@ impl Corpus {
 
     /// Number of tokens in the file.
     pub fn n_tokens(&self) -> usize {
-        self.tokens.len()
+        self.lines.len()
+    }
+
+    /// The 1-based file line of token `tok` (0 for a token index beyond the last).
+    #[inline]
+    pub fn line(&self, tok: usize) -> usize {
+        self.lines.get(tok)
     }
 
     /// The noise level of token `tok` (`LED<float>` in its MISC cell), if any.

@@ -172,7 +172,7 @@ pub fn corpus_units(
     run: &Corpus,
     opts: &ReadOptions,
 ) -> Result<(Vec<Unit>, Vec<Unit>)> {
-    if !gold.annotations.is_empty() || gold.tokens.is_empty() {
+    if !gold.annotations.is_empty() || gold.n_tokens() == 0 {
         return Ok((annotation_units(gold), annotation_units(run)));
     }
     if gold.column("TAG").is_some() && gold.column("NE-COARSE-LIT").is_none() {
@@ -238,7 +238,7 @@ fn sentence_units(file: &Corpus, docs: &[Document], opts: &ReadOptions) -> Resul
             let (spans, span_lines) = found.into_iter().unzip();
             units.push(Unit {
                 id: format!("s{}", units.len() + 1),
-                line: file.tokens[range.start].line as usize,
+                line: file.line(range.start),
                 spans,
                 span_lines,
                 tokens: Some(range.map(|t| file.token_text(t).to_string()).collect()),
@@ -285,7 +285,7 @@ fn hipe_units(file: &Corpus, docs: &[Document], cols: &[usize]) -> Vec<Unit> {
                     let (b, e) = (sp.start as usize, sp.end as usize);
                     spans.push((
                         Span::new(label, b + 1, e + 1).at_level(level),
-                        file.tokens[seq[b]].line as usize,
+                        file.line(seq[b]),
                     ));
                 }
             }

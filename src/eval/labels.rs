@@ -38,7 +38,7 @@ pub fn unknown_run_labels(
         return Vec::new();
     }
     // (label) -> (entities, first line)
-    let mut unknown: std::collections::BTreeMap<&str, (usize, u32)> = Default::default();
+    let mut unknown: std::collections::BTreeMap<&str, (usize, usize)> = Default::default();
     let mut sp = Spans::default();
     let mut seq = Vec::new();
     for d in pred_docs {
@@ -50,10 +50,7 @@ pub fn unknown_run_labels(
             if label.is_empty() || tags.contains(label) {
                 continue;
             }
-            let line = seq
-                .get(s.start as usize)
-                .and_then(|&t| pred.tokens.get(t))
-                .map_or(0, |t| t.line);
+            let line = seq.get(s.start as usize).map_or(0, |&t| pred.line(t));
             let e = unknown.entry(label).or_insert((0, line));
             e.0 += 1;
         }

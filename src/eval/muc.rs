@@ -248,7 +248,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
                     let (g, p) = (gseq[t.pos], pseq[t.pos]);
                     out.push(JudgedToken {
                         document: document.clone(),
-                        line: gold.tokens[g].line as usize,
+                        line: gold.line(g),
                         token: gold.token_text(g).to_string(),
                         gold_tag: gold.cell(g, gcol).to_string(),
                         run_tag: pred.cell(p, pcol).to_string(),

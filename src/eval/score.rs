@@ -167,7 +167,7 @@ fn filter_unit(
             let d = gold.date(g).ok_or_else(|| {
                 Error::input(
                     &gold.path,
-                    gold.tokens[g].line as usize,
+                    gold.line(g),
                     "token without a document date, needed by --time-period; add a `# date = YYYY-MM-DD` (or `# hipe2022:date = …`) comment before it",
                 )
             })?;
@@ -347,7 +347,7 @@ fn push_span_records(
                 column: ctx.column.to_string(),
                 document: ctx.doc.clone(),
                 side,
-                line: file.tokens[seq[sp.begin]].line as usize,
+                line: file.line(seq[sp.begin]),
                 start: sp.begin,
                 end: sp.end,
                 text: text.join(" "),

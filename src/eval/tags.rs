@@ -532,7 +532,7 @@ mod tests {
         assert_eq!(c.docs[0].segments, vec![2, 3]);
         for tok in 0..c.n_tokens() {
             assert_eq!(c.cell(tok, 1), parsed.cell(tok, 1));
-            assert_eq!(c.tokens[tok].line, parsed.tokens[tok].line);
+            assert_eq!(c.line(tok), parsed.line(tok));
         }
     }
 }

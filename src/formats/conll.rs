@@ -47,7 +47,7 @@ pub fn check_iob(corpus: &Corpus, col: usize) -> Result<()> {
             };
             return Err(Error::input(
                 &corpus.path,
-                corpus.tokens[tok].line as usize,
+                corpus.line(tok),
                 format!(
                     "column {name}: expected an IOB tag (B-TYPE, I-TYPE, E-TYPE, S-TYPE or O), found {}{hint}",
                     snippet(tag)
@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(c.docs[1].segments, vec![1]);
         assert_eq!(c.cell(0, 2), "B-ORG");
         assert_eq!(c.token_text(2), "Peter");
-        assert_eq!(c.tokens[2].line, 6);
+        assert_eq!(c.line(2), 6);
     }
 
     #[test]

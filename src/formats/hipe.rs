@@ -23,7 +23,7 @@
 
 use super::split::split_tabs;
 use crate::corpus::{
-    Cells, Corpus, Date, Document, Notice, ReadOptions, Token, MAX_COLUMNS, NOT_KEPT,
+    Cells, Corpus, Date, Document, Notice, ReadOptions, TokenLines, MAX_COLUMNS, NOT_KEPT,
 };
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -78,7 +78,7 @@ struct Parser<'a> {
     rewrite_cols: Vec<Option<usize>>,
     glue: Vec<(usize, usize)>,
     docs: Vec<Document>,
-    tokens: Vec<Token>,
+    lines: TokenLines,
     notices: Vec<Notice>,
     /// The stored cells ([`Corpus::cells`]), made once the header gives their number.
     cells: Cells,
@@ -115,7 +115,7 @@ impl<'a> Parser<'a> {
             rewrite_cols: Vec::new(),
             glue: Vec::new(),
             docs: Vec::new(),
-            tokens: Vec::new(),
+            lines: TokenLines::default(),
             notices: Vec::new(),
             cells: Cells::new(0),
             leds: Vec::new(),
@@ -198,7 +198,6 @@ impl<'a> Parser<'a> {
         let lines = memchr::memchr_iter(b'\n', sample.as_bytes()).count() + 1;
         let estimate = (lines as u128 * self.file_len as u128 / sample.len() as u128) as usize;
         let tokens = (estimate + estimate / 8 + 16).min(self.file_len / 2 + 16);
-        self.tokens.reserve_exact(tokens);
         self.cells.reserve_tokens(tokens);
     }
 
@@ -311,10 +310,10 @@ impl<'a> Parser<'a> {
             ));
         }
         self.close_doc();
-        if self.tokens.len() > u32::MAX as usize / 2 {
+        if self.lines.len() > u32::MAX as usize / 2 {
             return Err(self.err(0, "too many tokens"));
         }
-        self.tokens.shrink_to_fit();
+        self.lines.shrink();
         self.cells.shrink();
         Ok(Corpus {
             path: self.path.to_path_buf(),
@@ -323,7 +322,7 @@ impl<'a> Parser<'a> {
             annotations: Vec::new(),
             columns: self.columns,
             docs: self.docs,
-            tokens: self.tokens,
+            lines: self.lines,
             notices: self.notices,
             cells: self.cells,
             slots: self.slots,

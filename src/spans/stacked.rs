@@ -56,7 +56,7 @@ pub fn stacked_spans(
     let mut punct = Vec::new();
     for (t, tok) in range.clone().enumerate() {
         let idx = t + 1;
-        let ln = corpus.tokens[tok].line as usize;
+        let ln = corpus.line(tok);
         let tag = corpus.cell(tok, col);
         punct.push(punct_col.is_some_and(|pc| PUNCT_TAGS.contains(&corpus.cell(tok, pc))));
         if matches!(tag, "O" | "_" | "") {

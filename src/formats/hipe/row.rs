@@ -4,7 +4,7 @@
 
 use super::values::{find_date, parse_led};
 use super::Parser;
-use crate::corpus::{Date, Document, Notice, Token, MISSING, NOT_KEPT};
+use crate::corpus::{Date, Document, Notice, MISSING, NOT_KEPT};
 use crate::error::Result;
 
 impl Parser<'_> {
@@ -75,7 +75,7 @@ impl Parser<'_> {
             };
             // The date holds from the next token on; a later comment before any token
             // replaces it.
-            let from = self.tokens.len() as u32;
+            let from = self.lines.len() as u32;
             match self.dates.last_mut() {
                 Some(last) if last.0 == from => last.1 = date,
                 _ => self.dates.push((from, date)),
@@ -89,7 +89,7 @@ impl Parser<'_> {
             self.seg_len = 0;
         }
         if !self.doc.segments.is_empty() {
-            let next_start = self.tokens.len();
+            let next_start = self.lines.len();
             let doc = std::mem::replace(
                 &mut self.doc,
                 Document {
@@ -106,7 +106,7 @@ impl Parser<'_> {
     fn token(&mut self, fields: &[&str], lineno: usize) -> Result<()> {
         if self.doc.segments.is_empty() && self.seg_len == 0 {
             self.doc.first_line = lineno;
-            self.doc.start = self.tokens.len();
+            self.doc.start = self.lines.len();
             if let Some(id) = self.pending_id.take() {
                 self.doc.id = Some(id);
             }
@@ -171,15 +171,10 @@ impl Parser<'_> {
             .and_then(|m| fields.get(m))
             .and_then(|m| parse_led(m));
         if led.is_some() || !self.leds.is_empty() {
-            if self.leds.is_empty() {
-                self.leds.reserve_exact(self.tokens.capacity());
-            }
-            self.leds.resize(self.tokens.len(), None);
+            self.leds.resize(self.lines.len(), None);
             self.leds.push(led);
         }
-        self.tokens.push(Token {
-            line: lineno as u32,
-        });
+        self.lines.push(lineno as u32);
         self.seg_len += 1;
         Ok(())
     }
