@@ -1,8 +1,9 @@
 //! The storage of a corpus's cells: every token stores the same number of cells (`stride`),
 //! their text one after the other in one arena string, in file order. Per token, the offset
-//! where its cells end (4 bytes) and the byte length of each of its cells but the last
-//! (1 byte each; a cell of 255 bytes or more is looked up in a short side table). A token
-//! of two stored cells (a token and one tag) thus costs 5 bytes plus its text.
+//! where its cells end (4 bytes) and, for each of its cells but the last, where it ends
+//! within the token's text (1 byte each; an offset of 255 or more is looked up in a short
+//! side table). A token of two stored cells (a token and one tag) thus costs 5 bytes plus
+//! its text, and a cell is found without a loop.
 
 /// The cells of a corpus, token by token (see the module docs).
 #[derive(Debug, Clone, Default)]
@@ -10,14 +11,14 @@ pub(crate) struct Cells {
     text: String,
     /// Per token, where its cells end in `text`.
     row_ends: Vec<u32>,
-    /// Per token, the lengths of its cells but the last (`stride - 1` each); `LONG` for one
-    /// of 255 bytes or more.
-    lens: Vec<u8>,
-    /// (index in `lens`, length) of every `LONG` entry, ascending.
+    /// Per token, where each of its cells but the last ends, counted from the token's first
+    /// cell (`stride - 1` each); `LONG` for an offset of 255 or more.
+    offs: Vec<u8>,
+    /// (index in `offs`, offset) of every `LONG` entry, ascending.
     long: Vec<(u32, u32)>,
     stride: u32,
-    /// While a row is written: where its current cell starts and how many cells it has.
-    cell_start: usize,
+    /// While a row is written: where it starts in `text` and how many cells it has.
+    row_start: usize,
     row_cells: u32,
 }
 
@@ -40,7 +41,7 @@ impl Cells {
     /// Reserves room for `tokens` more tokens.
     pub(crate) fn reserve_tokens(&mut self, tokens: usize) {
         self.row_ends.reserve_exact(tokens);
-        self.lens
+        self.offs
             .reserve_exact(tokens.saturating_mul(self.stride().saturating_sub(1)));
     }
 
@@ -68,39 +69,43 @@ impl Cells {
     pub(crate) fn end_cell(&mut self) {
         self.row_cells += 1;
         if self.row_cells < self.stride {
-            let len = self.text.len() - self.cell_start;
-            if len < LONG as usize {
-                self.lens.push(len as u8);
+            let off = self.text.len() - self.row_start;
+            if off < LONG as usize {
+                self.offs.push(off as u8);
             } else {
-                self.long.push((self.lens.len() as u32, len as u32));
-                self.lens.push(LONG);
+                self.long.push((self.offs.len() as u32, off as u32));
+                self.offs.push(LONG);
             }
         } else {
             // Readers cap the arena well below 4 GiB; saturate rather than wrap.
             self.row_ends
                 .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
             self.row_cells = 0;
+            self.row_start = self.text.len();
         }
-        self.cell_start = self.text.len();
     }
 
     /// Frees unused capacity once reading is done.
     pub(crate) fn shrink(&mut self) {
         self.text.shrink_to_fit();
         self.row_ends.shrink_to_fit();
-        self.lens.shrink_to_fit();
+        self.offs.shrink_to_fit();
         self.long.shrink_to_fit();
     }
 
+    /// Entry `i` of `offs`, looked up in `long` when it does not fit a byte.
     #[inline]
-    fn len(&self, i: usize) -> usize {
-        match self.lens[i] {
-            LONG => {
-                let k = self.long.partition_point(|&(j, _)| (j as usize) < i);
-                self.long.get(k).map_or(0, |&(_, l)| l as usize)
-            }
-            l => l as usize,
+    fn off(&self, i: usize) -> usize {
+        match self.offs[i] {
+            LONG => self.long_off(i),
+            o => o as usize,
         }
+    }
+
+    #[cold]
+    fn long_off(&self, i: usize) -> usize {
+        let k = self.long.partition_point(|&(j, _)| (j as usize) < i);
+        self.long.get(k).map_or(0, |&(_, o)| o as usize)
     }
 
     /// The text of cell `slot` (below `stride`) of token `tok`.
@@ -110,15 +115,16 @@ impl Cells {
             Some(p) => self.row_ends[p] as usize,
             None => 0,
         };
-        let base = tok * (self.stride as usize).saturating_sub(1);
-        let mut start = row_start;
-        for j in 0..slot {
-            start += self.len(base + j);
-        }
-        let end = if slot + 1 == self.stride as usize {
+        let last = (self.stride as usize).saturating_sub(1);
+        let base = tok * last;
+        let start = match slot {
+            0 => row_start,
+            _ => row_start + self.off(base + slot - 1),
+        };
+        let end = if slot == last {
             self.row_ends[tok] as usize
         } else {
-            start + self.len(base + slot)
+            row_start + self.off(base + slot)
         };
         self.text.get(start..end).unwrap_or(super::MISSING)
     }
