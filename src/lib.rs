@@ -34,4 +34,4 @@ pub use error::{Error, ErrorClass, Result};
 
 pub use eval::options::{Regime, ScoreOptions};
 pub use hipe::{Edition, Task};
-pub use score::{score_files, score_paths, ScoreOutput};
+pub use score::{score_files, score_paths, score_paths_tasks, ScoreOutput};

@@ -39,21 +39,49 @@ pub struct ScoreOutput {
 pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> Result<ScoreOutput> {
     let pred_arg = pred_path.to_string_lossy().into_owned();
     let system = system_name(&pred_arg, opts)?;
-    let gold = read_side(gold_path, opts, false)?;
-    let pred = read_side(pred_path, opts, true)?;
+    let gold = read_side(gold_path, opts, &[opts.task], false)?;
+    let pred = read_side(pred_path, opts, &[opts.task], true)?;
     score_files(&gold, &pred, &pred_arg, &system, opts)
 }
 
+/// Scores a run for several tasks, reading each file once (the columns of all of them):
+/// the outputs, in the order of `tasks`, are those of [`score_paths`] with
+/// [`ScoreOptions::task`] set to each task in turn.
+pub fn score_paths_tasks(
+    gold_path: &Path,
+    pred_path: &Path,
+    opts: &ScoreOptions,
+    tasks: &[crate::hipe::Task],
+) -> Result<Vec<ScoreOutput>> {
+    let pred_arg = pred_path.to_string_lossy().into_owned();
+    let system = system_name(&pred_arg, opts)?;
+    let gold = read_side(gold_path, opts, tasks, false)?;
+    let pred = read_side(pred_path, opts, tasks, true)?;
+    tasks
+        .iter()
+        .map(|&task| {
+            let mut o = opts.clone();
+            o.task = task;
+            score_files(&gold, &pred, &pred_arg, &system, &o)
+        })
+        .collect()
+}
+
 /// Reads the gold (`run == false`) or a run in the options' format, HIPE files keeping only
-/// the columns the task reads ([`task_columns`]); with `--relaxed MAP` the links are
+/// the columns `tasks` read ([`task_columns`]); with `--relaxed MAP` the links are
 /// normalized while the file is read (the run's also with `--norm-time`).
-fn read_side(path: &Path, opts: &ScoreOptions, run: bool) -> Result<Corpus> {
+fn read_side(
+    path: &Path,
+    opts: &ScoreOptions,
+    tasks: &[crate::hipe::Task],
+    run: bool,
+) -> Result<Corpus> {
     let mut ropts = opts.read_options();
     if opts.format != formats::Format::Hipe && opts.relaxed_map.is_none() {
         return formats::read(path, Some(opts.format), &ropts);
     }
     if opts.format == formats::Format::Hipe {
-        ropts.columns = Some(task_columns(opts.edition, &[opts.task]));
+        ropts.columns = Some(task_columns(opts.edition, tasks));
     }
     if let Some(map) = &opts.relaxed_map {
         use crate::normalize::{LinkRewrite, NormalizeOptions};
@@ -90,9 +118,10 @@ pub fn compare_paths(
     opts: &ScoreOptions,
     copts: &CompareOptions,
 ) -> Result<CompareResult> {
-    let gold = read_side(gold_path, opts, false)?;
-    let a = read_side(a_path, opts, true)?;
-    let b = read_side(b_path, opts, true)?;
+    let tasks = [opts.task];
+    let gold = read_side(gold_path, opts, &tasks, false)?;
+    let a = read_side(a_path, opts, &tasks, true)?;
+    let b = read_side(b_path, opts, &tasks, true)?;
     compare(&gold, &a, &b, opts, copts)
 }
 

@@ -18,8 +18,10 @@ pub struct ScoreArgs {
     /// TEAM_bundleN_DATASET_LANG_RUN.tsv).
     #[arg(short = 'p', long = "pred", value_name = "RUN")]
     pub pred: PathBuf,
-    /// Task: nerc_coarse, nerc_fine or nel.
-    #[arg(short = 't', long = "task", value_name = "TASK")]
+    /// Task: nerc_coarse, nerc_fine or nel; several, comma-separated (e.g.
+    /// nerc_coarse,nerc_fine,nel), score each and write each task's files as separate runs
+    /// would, reading the files once.
+    #[arg(short = 't', long = "task", value_name = "TASK[,TASK…]")]
     pub task: String,
     /// HIPE edition, which decides the scored columns: hipe-2020 or hipe-2022.
     #[arg(
@@ -159,8 +161,24 @@ pub fn set_format(opts: &mut ScoreOptions, format: &str, column: Option<&str>) -
     Ok(())
 }
 
-pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
-    let task = Task::parse(&args.task)?;
+/// The tasks of `--task`: one, or several comma-separated, each once.
+pub fn tasks(arg: &str) -> Result<Vec<Task>> {
+    let mut out: Vec<Task> = Vec::new();
+    for part in arg.split(',') {
+        let task = Task::parse(part.trim())?;
+        if out.contains(&task) {
+            return Err(Error::usage(format!(
+                "--task {arg}: {} is given twice",
+                task.as_str()
+            )));
+        }
+        out.push(task);
+    }
+    Ok(out)
+}
+
+/// The options of one scoring of `task` (each task of `--task` is checked this way).
+fn options_for(args: &ScoreArgs, task: Task) -> Result<ScoreOptions> {
     let edition = Edition::parse(&args.hipe_edition)?;
     let mut opts = ScoreOptions::new(task, edition);
     set_format(&mut opts, &args.format, args.column.as_deref())?;
@@ -232,24 +250,45 @@ pub fn options(args: &ScoreArgs) -> Result<ScoreOptions> {
 }
 
 pub fn run(args: ScoreArgs) -> Result<i32> {
-    let opts = options(&args)?;
+    let tasks = tasks(&args.task)?;
+    let opts = options_for(&args, tasks[0])?;
+    for &t in &tasks[1..] {
+        options_for(&args, t)?;
+    }
+    if tasks.len() > 1 && args.errors.is_some() {
+        return Err(Error::usage(
+            "--errors lists the spans of one task: give one --task with it",
+        ));
+    }
     // Only resampling takes long enough to be worth a spinner.
     let spinner =
         super::progress::Progress::spinner(opts.bootstrap.is_none(), "scoring and resampling");
-    let out = fairscore::score_paths(&args.reference, &args.pred, &opts)?;
+    let outs = if tasks.len() == 1 {
+        vec![fairscore::score_paths(&args.reference, &args.pred, &opts)?]
+    } else {
+        fairscore::score_paths_tasks(&args.reference, &args.pred, &opts, &tasks)?
+    };
     spinner.finish();
-    let tsv_path = args.outdir.join(&out.tsv_name);
-    let json_path = args.outdir.join(&out.json_name);
+    let paths: Vec<(std::path::PathBuf, std::path::PathBuf)> = outs
+        .iter()
+        .map(|o| {
+            (
+                args.outdir.join(&o.tsv_name),
+                args.outdir.join(&o.json_name),
+            )
+        })
+        .collect();
     let mut inputs = vec![
         ("--ref", args.reference.as_path()),
         ("--pred", args.pred.as_path()),
     ];
     inputs.extend(args.tagset.as_deref().map(|p| ("--tagset", p)));
     inputs.extend(args.relaxed.as_deref().map(|p| ("--relaxed", p)));
-    let mut outputs = vec![
-        ("the TSV output", tsv_path.as_path()),
-        ("the JSON output", json_path.as_path()),
-    ];
+    let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
+    for (tsv_path, json_path) in &paths {
+        outputs.push(("the TSV output", tsv_path.as_path()));
+        outputs.push(("the JSON output", json_path.as_path()));
+    }
     outputs.extend(args.log.as_deref().map(|p| ("--log", p)));
     outputs.extend(args.errors.as_deref().map(|p| ("--errors", p)));
     fairscore::io::check_outputs(&inputs, &outputs, &[])?;
@@ -262,35 +301,46 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
             format!("cannot create the output directory: {e}"),
         )
     })?;
-    for w in &out.warnings {
+    // Warnings about the files are the same for every task: each is shown once.
+    let mut warnings: Vec<&String> = Vec::new();
+    for w in outs.iter().flat_map(|o| &o.warnings) {
+        if !warnings.contains(&w) {
+            warnings.push(w);
+        }
+    }
+    for w in &warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
     // Everything is computed; write the outputs (and the log) together, all or none.
-    let mut log_text = out.warnings.join("\n");
-    if !log_text.is_empty() {
+    let mut log_text = String::new();
+    for w in &warnings {
+        log_text.push_str(w);
         log_text.push('\n');
     }
-    let mut files: Vec<(&std::path::Path, &[u8])> = vec![
-        (tsv_path.as_path(), out.tsv.as_bytes()),
-        (json_path.as_path(), out.json.as_bytes()),
-    ];
+    let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    for (out, (tsv_path, json_path)) in outs.iter().zip(&paths) {
+        files.push((tsv_path.as_path(), out.tsv.as_bytes()));
+        files.push((json_path.as_path(), out.json.as_bytes()));
+    }
     if let Some(log) = &args.log {
         files.push((log.as_path(), log_text.as_bytes()));
     }
-    if let (Some(path), Some(text)) = (&args.errors, &out.errors) {
+    if let (Some(path), Some(text)) = (&args.errors, outs.first().and_then(|o| o.errors.as_ref())) {
         files.push((path.as_path(), text.as_bytes()));
     }
     fairscore::io::write_atomic_all(&files)?;
     if args.summary || std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        print!(
-            "{}",
-            fairscore::report::summary::table(&out.system, opts.task, &out.results)
-        );
-        println!(
-            "wrote {} and {}",
-            fairscore::io::show_path(&tsv_path),
-            fairscore::io::show_path(&json_path)
-        );
+        for ((out, (tsv_path, json_path)), &task) in outs.iter().zip(&paths).zip(&tasks) {
+            print!(
+                "{}",
+                fairscore::report::summary::table(&out.system, task, &out.results)
+            );
+            println!(
+                "wrote {} and {}",
+                fairscore::io::show_path(tsv_path),
+                fairscore::io::show_path(json_path)
+            );
+        }
     }
     Ok(0)
 }
