@@ -217,7 +217,9 @@ base_rss=""
 if want b || want c; then
   if [ ! -d "$gold_dir" ] || [ ! -d "$runs_dir" ] || [ ! -d "$resources" ]; then
     echo
-    echo "(b), (c) skipped: $gold_dir, $runs_dir or $resources absent"
+    absent=""
+    for d in "$gold_dir" "$runs_dir" "$resources"; do [ -d "$d" ] || absent="$absent $d"; done
+    echo "(b), (c) skipped: not a directory:$absent"
     parts=${parts/b/}; parts=${parts/c/}
   else
     gold_abs=$(realpath "$gold_dir") runs_abs=$(realpath "$runs_dir") res_abs=$(realpath "$resources")
