@@ -25,7 +25,7 @@
 #   (f) only when OFFICIAL_SCORER names the official HIPE scorer's clef_evaluation.py (run with
 #       OFFICIAL_PYTHON, default python3): the official scorer and `fairscore score` on the pair
 #       of (a) for nerc_coarse, nerc_fine and nel (three processes each, with --tagset), and
-#       fairscore's three tasks in one process (`leaderboard --threads 1` of that one run);
+#       fairscore's three tasks in one process (`score --task nerc_coarse,nerc_fine,nel`);
 #       goal fairscore ≥ 150× faster.
 # Parts that cannot apply to the given files (not HIPE-shaped, absent) say so and are skipped.
 #
@@ -395,50 +395,12 @@ if want f; then
     if [ "$tasks_done" = 3 ]; then
       frow "the three tasks, three processes each" "$off_sum" "$fs_sum" "$(ratio "$off_sum" "$fs_sum")×" "$((3 * fw))" \
         "$(ratio "$off_sum" "$((3 * fw))")×" "fairscore ≥150× faster"
-      # The three tasks in one fairscore process: a leaderboard of this one run, with a campaign
-      # whose run's bundle has exactly these three outputs (plus its rankings and reports).
-      name=$(basename "$one_run" .tsv)
-      IFS=_ read -r -a f <<<"$name"
-      lb_ok=0
-      mkdir -p "$tmp/one/runs" "$tmp/one/gold" "$tmp/one/res"
-      ln -sf "$(realpath "$one_run")" "$tmp/one/runs/$name.tsv"
-      ln -sf "$(realpath "$one_gold")" "$tmp/one/gold/gold.tsv"
-      [ -n "$tagset" ] && ln -sf "$(realpath "$tagset")" "$tmp/one/res/tagset.txt"
-      if [ ${#f[@]} = 5 ]; then
-        pat="{team}_bundle{bundle}_{dataset}_{lang}_{run}" ds=${f[2]} lang=${f[3]} lb_ok=1
-      elif [ ${#f[@]} = 4 ]; then
-        pat="{team}_bundle{bundle}_{lang}_{run}" ds=hipe2020 lang=${f[2]} lb_ok=1
-      fi
-      bundle=${f[1]#bundle}
-      if [ "$lb_ok" = 1 ]; then
-        cat >"$tmp/one/campaign.toml" <<EOF
-name = "bench-one-run"
-edition = "$edition"
-run_pattern = "$pat"
-gold_pattern = "gold.tsv"
-tagset = "${tagset:+tagset.txt}"
-[datasets.$ds]
-languages = ["$lang"]
-[[task]]
-task = "nerc_coarse"
-[[task]]
-task = "nerc_fine"
-[[task]]
-task = "nel"
-n_best = [1]
-[bundles]
-$bundle = ["nerc_coarse", "nerc_fine", "nel"]
-EOF
-        if measure "$bin" leaderboard --quiet --threads 1 --campaign "$tmp/one/campaign.toml" \
-          --gold-dir "$tmp/one/gold" --runs-dir "$tmp/one/runs" --resources "$tmp/one/res" \
-          --outdir "$tmp/out" && [ "$(ls "$tmp/out/runs/"*.tsv 2>/dev/null | wc -l)" = 3 ]; then
-          frow "the three tasks, fairscore in one process" "$off_sum" "$WALL" "$(ratio "$off_sum" "$WALL")×" "$fw" \
-            "$(ratio "$off_sum" "$fw")×" "(leaderboard --threads 1 of this run)"
-        else
-          echo "one process: the one-run leaderboard did not write the three outputs: $(head -c 300 "$tmp/stderr")"
-        fi
-      else
-        echo "one process: skipped, $name is not named as a HIPE run"
+      # The three tasks in one fairscore process: `score --task nerc_coarse,nerc_fine,nel`
+      # reads the two files once and writes the same six files as the three processes.
+      if measure "$bin" score --ref "$one_gold" --pred "$one_run" --task nerc_coarse,nerc_fine,nel \
+        --outdir "$tmp/out" --hipe_edition "$edition" "${tag_args[@]}"; then
+        frow "the three tasks, fairscore in one process" "$off_sum" "$WALL" "$(ratio "$off_sum" "$WALL")×" "$fw" \
+          "$(ratio "$off_sum" "$fw")×" "fairscore ≥150× faster (score --task a,b,c)"
       fi
     fi
   fi
