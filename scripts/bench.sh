@@ -93,16 +93,30 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 
 # measure CMD…: runs CMD $reps times (outputs to $tmp/out, emptied before each run); sets
-# WALL (median, ms) and RSS (median peak resident set, KiB). Exit status 1 is accepted
-# (leaderboard: some file was not scored); a higher one is reported, counted in $failed, and
-# measure returns 1.
+# WALL (median, ms) and RSS (median peak resident set, KiB). When the array FLOOR holds a
+# command, each run of CMD is preceded by a run of FLOOR, and FWALL and FRSS are set to its
+# medians: the floor and the command see the same state of the machine, so their ratio does
+# not drift with the load between two series. Exit status 1 is accepted (leaderboard: some
+# file was not scored); a higher one is reported, counted in $failed, and measure returns 1.
+FLOOR=()
+median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 measure() {
-  local walls=() rsss=() i t0 t1 status
+  local walls=() rsss=() fwalls=() frsss=() i t0 t1 status
   for ((i = 0; i < reps; i++)); do
-    rm -rf "$tmp/out"; mkdir -p "$tmp/out"
-    if [ "$drop" = 1 ]; then
-      sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || echo "bench: cannot drop caches (not root?)" >&2
+    if [ ${#FLOOR[@]} -gt 0 ]; then
+      [ "$drop" = 1 ] && drop_caches
+      t0=$(date +%s%N)
+      if ! /usr/bin/time -f "%M" -o "$tmp/ftime" "${FLOOR[@]}" >/dev/null 2>"$tmp/fstderr"; then
+        echo "bench: floor failed: ${FLOOR[*]}" >&2; head -n 5 "$tmp/fstderr" >&2
+        failed=$((failed + 1))
+        return 1
+      fi
+      t1=$(date +%s%N)
+      fwalls+=($(( (t1 - t0) / 1000000 )))
+      frsss+=("$(tail -n 1 "$tmp/ftime")")
     fi
+    rm -rf "$tmp/out"; mkdir -p "$tmp/out"
+    [ "$drop" = 1 ] && drop_caches
     t0=$(date +%s%N)
     set +e
     /usr/bin/time -f "%M" -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
@@ -117,8 +131,14 @@ measure() {
     walls+=($(( (t1 - t0) / 1000000 )))
     rsss+=("$(tail -n 1 "$tmp/time")")
   done
-  WALL=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (reps + 1) / 2 ))p")
-  RSS=$(printf '%s\n' "${rsss[@]}" | sort -n | sed -n "$(( (reps + 1) / 2 ))p")
+  WALL=$(median "${walls[@]}")
+  RSS=$(median "${rsss[@]}")
+  if [ ${#FLOOR[@]} -gt 0 ]; then
+    FWALL=$(median "${fwalls[@]}") FRSS=$(median "${frsss[@]}")
+  fi
+}
+drop_caches() {
+  sync; echo 3 > /proc/sys/vm/drop_caches 2>/dev/null || echo "bench: cannot drop caches (not root?)" >&2
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
@@ -151,20 +171,19 @@ if want a; then
     in_kib=$(( $(bytes "$one_gold" "$one_run") / 1024 ))
     echo "(a) one run: $(basename "$one_gold") + $(basename "$one_run"), $(mib "$in_kib") MiB of input; $edition"
     header
-    if measure "$floor" "$one_gold" "$one_run"; then
-      fw=$WALL frss=$RSS
-      row "read_floor GOLD RUN" "$fw" "-" "-" "$(mib "$frss")" "-" "-" "the floor"
-      for task in nerc_coarse nerc_fine; do
-        if [ "$task" = nerc_fine ] && ! header_has "$one_gold" NE-FINE-LIT; then
-          echo "score nerc_fine: skipped, the gold has no NE-FINE-LIT column"
-          continue
-        fi
-        measure "$bin" score --ref "$one_gold" --pred "$one_run" --task "$task" \
-          --hipe_edition "$edition" --outdir "$tmp/out" || continue
-        row "score $task" "$WALL" "$fw" "$(ratio "$WALL" "$fw")" "$(mib "$RSS")" "$(mib "$in_kib")" \
-          "$(ratio "$RSS" "$in_kib")" "time ≤1.5× floor, memory ≤2× input"
-      done
-    fi
+    FLOOR=("$floor" "$one_gold" "$one_run")
+    for task in nerc_coarse nerc_fine; do
+      if [ "$task" = nerc_fine ] && ! header_has "$one_gold" NE-FINE-LIT; then
+        echo "score nerc_fine: skipped, the gold has no NE-FINE-LIT column"
+        continue
+      fi
+      measure "$bin" score --ref "$one_gold" --pred "$one_run" --task "$task" \
+        --hipe_edition "$edition" --outdir "$tmp/out" || continue
+      row "read_floor GOLD RUN" "$FWALL" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
+      row "score $task" "$WALL" "$FWALL" "$(ratio "$WALL" "$FWALL")" "$(mib "$RSS")" "$(mib "$in_kib")" \
+        "$(ratio "$RSS" "$in_kib")" "time ≤1.5× floor, memory ≤2× input"
+    done
+    FLOOR=()
   fi
 fi
 
@@ -230,16 +249,17 @@ campaign_name=${campaign:-${preset:-hipe-2022 (default preset)}}
 if want b; then
   echo
   campaign_inputs "$runs_abs"
+  FLOOR=("$floor" "${INPUTS[@]}")
   if leaderboard "$runs_abs"; then
-    lw=$WALL lrss=$RSS base_rss=$RSS base_scored=${SCORED:-?}
+    FLOOR=()
+    lw=$WALL lrss=$RSS base_rss=$RSS base_scored=${SCORED:-?} fw=$FWALL
     echo "(b) campaign $campaign_name: ${SCORED:-?} runs scored; ${#INPUTS[@]} input files $HOW ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB; $threads threads"
     header
-    measure "$floor" "${INPUTS[@]}" || true
-    fw=$WALL
-    row "read_floor every input" "$fw" "-" "-" "$(mib "$RSS")" "-" "-" "the floor"
+    row "read_floor every input" "$fw" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
     row "leaderboard" "$lw" "$fw" "$(ratio "$lw" "$fw")" "$(mib "$lrss")" "100.0" \
       "$(ratio "$lrss" 102400)" "time ≤2× floor, peak ≤100 MiB"
   else
+    FLOOR=()
     echo "(b) skipped: the leaderboard failed on this campaign (above)"
   fi
 fi
@@ -268,16 +288,17 @@ if want c; then
       leaderboard "$runs_abs" && base_rss=$RSS base_scored=${SCORED:-?}
     fi
     campaign_inputs "$dup"
+    FLOOR=("$floor" "${INPUTS[@]}")
     if leaderboard "$dup"; then
-      lw=$WALL lrss=$RSS
+      FLOOR=()
+      lw=$WALL lrss=$RSS fw=$FWALL
       echo "(c) campaign with every run duplicated 3× under other team names: ${SCORED:-?} runs scored ((b): ${base_scored:-?}); ${#INPUTS[@]} input files ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB"
       header
-      measure "$floor" "${INPUTS[@]}" || true
-      fw=$WALL
-      row "read_floor every input" "$fw" "-" "-" "$(mib "$RSS")" "-" "-" "the floor"
+      row "read_floor every input" "$fw" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
       row "leaderboard" "$lw" "$fw" "$(ratio "$lw" "$fw")" "$(mib "$lrss")" "$(mib "${base_rss:-0}")" \
         "$(ratio "$lrss" "${base_rss:-0}")" "time ≤2× floor, peak ≈ (b)'s (bounded by the largest file)"
     else
+      FLOOR=()
       echo "(c) skipped: the leaderboard failed on the duplicated campaign (above)"
     fi
   fi
@@ -331,10 +352,11 @@ if want e; then
       d=$tmp/fair$c
       for k in one units; do
         [ "$c" != 4 ] && [ "$k" = units ] && continue
-        measure "$floor" "$d/target_$k.spans" "$d/system_$k.spans" || continue
-        ffloor[$c$k]=$WALL
         in_kib=$(( $(bytes "$d/target_$k.spans" "$d/system_$k.spans") / 1024 ))
-        measure "$bin" fair --target "$d/target_$k.spans" --system "$d/system_$k.spans" || continue
+        FLOOR=("$floor" "$d/target_$k.spans" "$d/system_$k.spans")
+        measure "$bin" fair --target "$d/target_$k.spans" --system "$d/system_$k.spans" || { FLOOR=(); continue; }
+        FLOOR=()
+        ffloor[$c$k]=$FWALL
         fwall[$c$k]=$WALL
         case "$c$k" in
           4one) what="fair one unit"; goal="≤3× the sentence units (row below)" ;;
