@@ -141,6 +141,7 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
     };
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     out.push_str(bom);
+    let lengths = key_lengths(opts.map.as_ref());
     let mut lines = body.split_inclusive('\n');
     let Some(header_line) = lines.next() else {
         return Err(Error::input(path, 1, "empty file; expected a header line"));
@@ -192,7 +193,7 @@ pub fn normalize_text(path: &Path, text: &str, opts: &NormalizeOptions) -> Resul
             }
             start = end + 1;
         }
-        if unchanged(picked, n_fields > need, opts) {
+        if unchanged(picked, n_fields > need, opts, lengths) {
             push_padded(&mut out, content, ending);
             continue;
         }
@@ -214,13 +215,24 @@ fn link_columns<S: AsRef<str>>(header: &[S]) -> std::result::Result<[Option<usiz
     Ok(cols)
 }
 
+/// The byte lengths of a map's keys as a bit set (bit 63: 63 bytes or more), so that most
+/// candidates (`_`, `NIL`, QIDs of other lengths) are known to be absent without hashing.
+fn key_lengths(map: Option<&HashMap<String, String>>) -> u64 {
+    map.into_iter()
+        .flat_map(|m| m.keys())
+        .fold(0, |bits, k| bits | 1 << k.len().min(63))
+}
+
 /// Whether a row is left as it is: given its link, metonymic link and NE cells (where
-/// present) and whether it holds all the columns the rewrite touches.
-fn unchanged(picked: [Option<&str>; 3], wide: bool, opts: &NormalizeOptions) -> bool {
+/// present) and whether it holds all the columns the rewrite touches; `lengths` is
+/// [`key_lengths`] of the map.
+fn unchanged(picked: [Option<&str>; 3], wide: bool, opts: &NormalizeOptions, lengths: u64) -> bool {
     let [lit_v, meto_v, ne_v] = picked;
     let is_time = opts.norm_time && ne_v.is_some_and(|v| v.contains("time"));
     let maps = |v: Option<&str>| match (&opts.map, v) {
-        (Some(map), Some(v)) => v.split('|').any(|c| map.contains_key(c)),
+        (Some(map), Some(v)) => v
+            .split('|')
+            .any(|c| lengths & 1 << c.len().min(63) != 0 && map.contains_key(c)),
         _ => false,
     };
     !is_time && !opts.union_interleave && !maps(lit_v) && !maps(meto_v) && wide
@@ -278,12 +290,15 @@ fn rewrite_cells(
 #[derive(Debug)]
 pub struct LinkRewrite {
     opts: NormalizeOptions,
+    /// [`key_lengths`] of the map.
+    lengths: u64,
 }
 
 impl LinkRewrite {
     /// A rewrite with these options.
     pub fn new(opts: NormalizeOptions) -> Self {
-        LinkRewrite { opts }
+        let lengths = key_lengths(opts.map.as_ref());
+        LinkRewrite { opts, lengths }
     }
 }
 
@@ -296,7 +311,7 @@ impl crate::corpus::RowRewrite for LinkRewrite {
         let cols = [0, 1, 2].map(|i| columns.get(i).copied().flatten());
         let need = cols.into_iter().flatten().max().unwrap_or(0);
         let picked = cols.map(|c| c.and_then(|c| cells.get(c).copied()));
-        if unchanged(picked, cells.len() > need, &self.opts) {
+        if unchanged(picked, cells.len() > need, &self.opts, self.lengths) {
             return None;
         }
         Some(rewrite_cells(cells, cols, &self.opts))

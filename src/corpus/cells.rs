@@ -9,14 +9,17 @@
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cells {
     text: String,
-    /// Per token, where its cells end in `text`.
-    row_ends: Vec<u32>,
+    /// Where each token's cells start in `text` and, last, where the last token's end: one
+    /// entry more than there are tokens (token `t` spans `bounds[t]..bounds[t + 1]`).
+    bounds: Vec<u32>,
     /// Per token, where each of its cells but the last ends, counted from the token's first
     /// cell (`stride - 1` each); `LONG` for an offset of 255 or more.
     offs: Vec<u8>,
     /// (index in `offs`, offset) of every `LONG` entry, ascending.
     long: Vec<(u32, u32)>,
     stride: u32,
+    /// `stride - 1` (0 for no cells): the offsets stored per token.
+    last: usize,
     /// While a row is written: where it starts in `text` and how many cells it has.
     row_start: usize,
     row_cells: u32,
@@ -29,20 +32,22 @@ impl Cells {
     pub(crate) fn new(stride: usize) -> Self {
         Cells {
             stride: stride as u32,
+            last: stride.saturating_sub(1),
+            bounds: vec![0],
             ..Cells::default()
         }
     }
 
     /// Cells per token.
+    #[cfg(test)]
     pub(crate) fn stride(&self) -> usize {
         self.stride as usize
     }
 
     /// Reserves room for `tokens` more tokens.
     pub(crate) fn reserve_tokens(&mut self, tokens: usize) {
-        self.row_ends.reserve_exact(tokens);
-        self.offs
-            .reserve_exact(tokens.saturating_mul(self.stride().saturating_sub(1)));
+        self.bounds.reserve_exact(tokens);
+        self.offs.reserve_exact(tokens.saturating_mul(self.last));
     }
 
     /// The arena, to append the current cell's text to (then [`Cells::end_cell`]).
@@ -57,7 +62,7 @@ impl Cells {
     }
 
     /// Appends a whole cell.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn push(&mut self, s: &str) {
         self.text.push_str(s);
         self.end_cell();
@@ -65,7 +70,7 @@ impl Cells {
 
     /// Ends the cell whose text was appended since the previous one ended; the row's
     /// `stride`-th cell ends the row.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn end_cell(&mut self) {
         self.row_cells += 1;
         if self.row_cells < self.stride {
@@ -78,7 +83,7 @@ impl Cells {
             }
         } else {
             // Readers cap the arena well below 4 GiB; saturate rather than wrap.
-            self.row_ends
+            self.bounds
                 .push(u32::try_from(self.text.len()).unwrap_or(u32::MAX));
             self.row_cells = 0;
             self.row_start = self.text.len();
@@ -88,17 +93,18 @@ impl Cells {
     /// Frees unused capacity once reading is done.
     pub(crate) fn shrink(&mut self) {
         self.text.shrink_to_fit();
-        self.row_ends.shrink_to_fit();
+        self.bounds.shrink_to_fit();
         self.offs.shrink_to_fit();
         self.long.shrink_to_fit();
     }
 
-    /// Entry `i` of `offs`, looked up in `long` when it does not fit a byte.
-    #[inline]
+    /// Entry `i` of `offs`, looked up in `long` when it does not fit a byte (0 out of range).
+    #[inline(always)]
     fn off(&self, i: usize) -> usize {
-        match self.offs[i] {
-            LONG => self.long_off(i),
-            o => o as usize,
+        match self.offs.get(i) {
+            Some(&LONG) => self.long_off(i),
+            Some(&o) => o as usize,
+            None => 0,
         }
     }
 
@@ -108,21 +114,23 @@ impl Cells {
         self.long.get(k).map_or(0, |&(_, o)| o as usize)
     }
 
-    /// The text of cell `slot` (below `stride`) of token `tok`.
-    #[inline]
+    /// The text of cell `slot` (below `stride`) of token `tok` ([`super::MISSING`] for a
+    /// token or slot out of range). Called for every token of every scored column: no loop,
+    /// no call on the common path.
+    #[inline(always)]
     pub(crate) fn get(&self, tok: usize, slot: usize) -> &str {
-        let row_start = match tok.checked_sub(1) {
-            Some(p) => self.row_ends[p] as usize,
-            None => 0,
+        let (Some(&row_start), Some(&row_end)) = (self.bounds.get(tok), self.bounds.get(tok + 1))
+        else {
+            return super::MISSING;
         };
-        let last = (self.stride as usize).saturating_sub(1);
-        let base = tok * last;
+        let (row_start, row_end) = (row_start as usize, row_end as usize);
+        let base = tok * self.last;
         let start = match slot {
             0 => row_start,
             _ => row_start + self.off(base + slot - 1),
         };
-        let end = if slot == last {
-            self.row_ends[tok] as usize
+        let end = if slot >= self.last {
+            row_end
         } else {
             row_start + self.off(base + slot)
         };

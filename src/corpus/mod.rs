@@ -368,11 +368,11 @@ impl Corpus {
     /// The text of cell `col` of token `tok`, as the reader stored it (the HIPE reader
     /// upper-cases every column but TOKEN, LEVENSHTEIN and DATE; CoNLL cells are as written);
     /// [`MISSING`] (`_`) for a cell the row lacks or a column not read.
-    #[inline]
+    #[inline(always)]
     pub fn cell(&self, tok: usize, col: usize) -> &str {
-        match self.slots[col] {
-            NOT_KEPT => MISSING,
-            slot => self.cells.get(tok, slot as usize),
+        match self.slots.get(col) {
+            Some(&slot) if slot != NOT_KEPT => self.cells.get(tok, slot as usize),
+            _ => MISSING,
         }
     }
 

@@ -50,6 +50,8 @@ impl PyNum {
     pub fn push_json(self, out: &mut String) {
         use std::fmt::Write;
         match self {
+            // Most numbers of a per-label output are small counts: no formatting machinery.
+            PyNum::Int(i @ 0..=9) => out.push(char::from(b'0' + i as u8)),
             PyNum::Int(i) => {
                 let _ = write!(out, "{i}");
             }
@@ -82,6 +84,15 @@ pub fn round3_repr(x: f64) -> String {
 /// (magnitudes in [1e-4, 1e16), where Rust's shortest round-trip `Display` has the same digits).
 pub fn push_py_float(out: &mut String, x: f64) {
     use std::fmt::Write;
+    // The most frequent scores, written without the formatting machinery.
+    if x == 0.0 && x.is_sign_positive() {
+        out.push_str("0.0");
+        return;
+    }
+    if x == 1.0 {
+        out.push_str("1.0");
+        return;
+    }
     let a = x.abs();
     if x.is_finite() && x != 0.0 && (1e-4..1e16).contains(&a) {
         let start = out.len();
@@ -230,6 +241,12 @@ mod tests {
             9.999e15,
             0.5,
             2.0 / 3.0,
+            0.0,
+            -0.0,
+            -1.0,
+            1.0000000000000002,
+            1e16,
+            1e-5,
         ] {
             let mut s = String::new();
             push_py_float(&mut s, x);
@@ -237,6 +254,9 @@ mod tests {
         }
         assert_eq!(py_float_repr(1e-4), "0.0001");
         assert_eq!(py_float_repr(1e15), "1000000000000000.0");
+        for i in [0i64, 1, 9, 10, -1, 123456789] {
+            assert_eq!(PyNum::Int(i).json(), i.to_string());
+        }
     }
 
     #[test]
