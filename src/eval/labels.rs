@@ -24,7 +24,8 @@ pub fn unknown_run_labels(
     let mut last = None;
     for t in 0..pred.n_tokens() {
         let cell = pred.cell(t, pcol);
-        if last == Some(cell) {
+        // `O` and `_` (most cells) have no type: no comparison with the previous cell.
+        if matches!(cell.as_bytes(), b"O" | b"_" | b"-" | b"") || last == Some(cell) {
             continue;
         }
         last = Some(cell);

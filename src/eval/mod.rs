@@ -4,14 +4,16 @@
 //! two files; [`segmentation`] word segmentation (Shao et al. 2017), [`tagging`]
 //! morphosyntactic tagging beyond accuracy, [`muc`] MUC-7 token judgement with F-beta;
 //! [`options`] and [`weights`] parse what shapes them. [`labels`] finds run labels a scoring
-//! ignores. [`bootstrap`] adds confidence intervals to a scoring, [`compare`] tests the difference
-//! between two runs (issue 14). [`tags`] scores tag sequences held in memory (the Python
-//! package's `evaluate` and `classification_report`).
+//! ignores; `listing` makes the per-span records of `score --errors`. [`bootstrap`] adds
+//! confidence intervals to a scoring, [`compare`] tests the difference between two runs
+//! (issue 14). [`tags`] scores tag sequences held in memory (the Python package's `evaluate`
+//! and `classification_report`).
 
 pub mod bootstrap;
 pub mod compare;
 pub mod fair;
 pub mod labels;
+mod listing;
 pub mod muc;
 pub mod options;
 pub mod score;

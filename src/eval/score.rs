@@ -6,11 +6,13 @@ use crate::corpus::{align, Alignment, Corpus, Date};
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
 use crate::hipe::Task;
-use crate::matching::fair::{ErrorType, FairOutcome, Span as FairSpan};
 use crate::matching::hipe::{self, Scratch};
 use crate::metrics::{Accumulator, Evaluation};
 use crate::spans::{self, Spans};
 use std::collections::BTreeSet;
+
+pub use super::listing::SpanRecord;
+use super::listing::{fair_spans, push_span_records, ErrorContext};
 
 /// The evaluation of one column for one period and noise level.
 #[derive(Debug, Clone)]
@@ -57,16 +59,22 @@ pub fn evaluation_tags(
         let mut last = None;
         for t in 0..f.n_tokens() {
             let cell = f.cell(t, col);
-            // Most cells repeat the previous one (`O`, `_`, inside entities).
+            // Most cells are `O` or `_`, which are not labels: no comparison with the
+            // previous cell, no lookup.
+            if matches!(cell.as_bytes(), b"O" | b"_" | b"-") {
+                continue;
+            }
+            // Most others repeat the previous one (inside entities).
             if last != Some(cell) {
-                set.insert(spans::tag_of(cell));
                 last = Some(cell);
+                let tag = spans::tag_of(cell);
+                // Not labels: left out before hashing (most cells of a link column).
+                if !matches!(tag, "_" | "-" | "O") {
+                    set.insert(tag);
+                }
             }
         }
-        set.into_iter()
-            .filter(|t| !matches!(*t, "_" | "-" | "O"))
-            .map(|t| t.to_string())
-            .collect()
+        set.into_iter().map(|t| t.to_string()).collect()
     };
     let true_tags = collect(gold, gcol);
     let pred_tags = collect(pred, pcol);
@@ -115,7 +123,8 @@ struct ColumnSpec {
 #[derive(Debug, Clone, Copy)]
 struct EvalParams<'w> {
     task: Task,
-    n_best: usize,
+    /// The n-best cutoffs, each evaluated from the same spans (a single 1 for NERC).
+    n_bests: &'w [usize],
     noise: Option<(f64, f64)>,
     time: Option<(Date, Date)>,
     merge_lines: bool,
@@ -181,7 +190,10 @@ fn filter_unit(
     Ok(())
 }
 
-/// Scores one column of an aligned run.
+/// Scores one column of an aligned run, once per n-best cutoff of `params` (in that order).
+/// The spans of a unit are built once, the run's with the largest cutoff's candidates, and
+/// each cutoff counts them with its candidates cut to it: a span's extent never depends on
+/// the cutoff, only its candidate list.
 fn evaluate_column(
     gold: &Corpus,
     pred: &Corpus,
@@ -189,16 +201,28 @@ fn evaluate_column(
     spec: &ColumnSpec,
     params: &EvalParams,
     mut errors: Option<&mut Vec<SpanRecord>>,
-) -> Result<Evaluation> {
+) -> Result<Vec<Evaluation>> {
     use crate::matching::fair as ofair;
-    let mut acc = Accumulator::default();
-    let mut fair_acc = params
-        .fair
-        .map(|w| crate::metrics::fair::FairAccumulator::new(w.clone()));
+    let cutoffs: &[usize] = if params.n_bests.is_empty() {
+        &[1]
+    } else {
+        params.n_bests
+    };
+    let max_n = cutoffs.iter().copied().max().unwrap_or(1);
+    let mut accs: Vec<Accumulator> = cutoffs.iter().map(|_| Accumulator::default()).collect();
+    let mut fair_accs: Vec<Option<crate::metrics::fair::FairAccumulator>> = cutoffs
+        .iter()
+        .map(|_| {
+            params
+                .fair
+                .map(|w| crate::metrics::fair::FairAccumulator::new(w.clone()))
+        })
+        .collect();
     let mut gseq: Vec<usize> = Vec::new();
     let mut pseq: Vec<usize> = Vec::new();
     let mut gsp = Spans::default();
     let mut psp = Spans::default();
+    let mut psp_cut = Spans::default();
     let mut scratch = Scratch::default();
     let mut units: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
     for (gd, pd) in gold.docs.iter().zip(&al.pred_docs) {
@@ -213,184 +237,83 @@ fn evaluate_column(
                 p += n;
             }
         }
-        let mut doc = hipe::UnitCounts::default();
-        let mut doc_tally = ofair::Tally::new();
+        let mut docs: Vec<hipe::UnitCounts> = cutoffs
+            .iter()
+            .map(|_| hipe::UnitCounts::default())
+            .collect();
+        let mut doc_tallies: Vec<ofair::Tally> =
+            cutoffs.iter().map(|_| ofair::Tally::new()).collect();
         for unit in units.drain(..) {
             filter_unit(gold, unit, params, &mut gseq, &mut pseq)?;
             match (params.task, spec.ne) {
                 (Task::Nel, Some((gne, pne))) => {
                     spans::links_ne_bounded(gold, spec.g, gne, &gseq, 1, true, &mut gsp);
-                    spans::links_ne_bounded(
-                        pred,
-                        spec.p,
-                        pne,
-                        &pseq,
-                        params.n_best,
-                        false,
-                        &mut psp,
-                    );
+                    spans::links_ne_bounded(pred, spec.p, pne, &pseq, max_n, false, &mut psp);
                 }
                 (Task::Nel, None) => {
                     spans::links_consecutive(gold, spec.g, &gseq, 1, &mut gsp);
-                    spans::links_consecutive(pred, spec.p, &pseq, params.n_best, &mut psp);
+                    spans::links_consecutive(pred, spec.p, &pseq, max_n, &mut psp);
                 }
                 _ => {
                     spans::entities(gold, spec.g, &gseq, &mut gsp);
                     spans::entities(pred, spec.p, &pseq, &mut psp);
                 }
             }
-            let unit = hipe::count(
-                &gsp,
-                &psp,
-                &spec.tags,
-                |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
-                &mut scratch,
-            );
-            doc.add(&unit);
-            if fair_acc.is_some() || errors.is_some() {
-                let t = fair_spans(&gsp, &spec.tags, true);
-                let sys = fair_spans(&psp, &spec.tags, false);
-                let outcome = ofair::evaluate(&t, &sys, ofair::Focus::Target);
-                doc_tally.add(&t, &sys, &outcome);
-                if let Some(out) = errors.as_deref_mut() {
-                    let ctx = ErrorContext {
-                        column: &spec.name,
-                        doc: gd
-                            .id
-                            .clone()
-                            .unwrap_or_else(|| format!("#{}", gd.first_line)),
-                        gold,
-                        pred,
-                        gseq: &gseq,
-                        pseq: &pseq,
-                    };
-                    push_span_records(out, &ctx, &t, &sys, &outcome);
+            for (k, &n) in cutoffs.iter().enumerate() {
+                let psp_n = if n.max(1) >= max_n {
+                    &psp
+                } else {
+                    psp_cut.cut_from(&psp, n.max(1));
+                    &psp_cut
+                };
+                let unit = hipe::count(
+                    &gsp,
+                    psp_n,
+                    &spec.tags,
+                    |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
+                    &mut scratch,
+                );
+                docs[k].add(&unit);
+                // The error listing covers the first cutoff.
+                let sink = if k == 0 { errors.as_deref_mut() } else { None };
+                if fair_accs[k].is_some() || sink.is_some() {
+                    let t = fair_spans(&gsp, &spec.tags, true);
+                    let sys = fair_spans(psp_n, &spec.tags, false);
+                    let outcome = ofair::evaluate(&t, &sys, ofair::Focus::Target);
+                    doc_tallies[k].add(&t, &sys, &outcome);
+                    if let Some(out) = sink {
+                        let ctx = ErrorContext {
+                            column: &spec.name,
+                            doc: gd
+                                .id
+                                .clone()
+                                .unwrap_or_else(|| format!("#{}", gd.first_line)),
+                            gold,
+                            pred,
+                            gseq: &gseq,
+                            pseq: &pseq,
+                        };
+                        push_span_records(out, &ctx, &t, &sys, &outcome);
+                    }
                 }
             }
         }
-        acc.add_doc(&doc);
-        if let Some(fa) = fair_acc.as_mut() {
-            fa.add_doc(&doc_tally);
+        for (k, doc) in docs.iter().enumerate() {
+            accs[k].add_doc(doc);
+            if let Some(fa) = fair_accs[k].as_mut() {
+                fa.add_doc(&doc_tallies[k]);
+            }
         }
     }
-    let mut eval = acc.finish();
-    eval.fair = fair_acc.map(|fa| fa.finish());
-    Ok(eval)
-}
-
-/// The evaluated spans of one side as fair-evaluation spans (the system's first candidate as
-/// its label), filtered as the official counting filters them.
-fn fair_spans(sp: &Spans<'_>, tags: &BTreeSet<String>, gold: bool) -> Vec<FairSpan> {
-    sp.spans
+    Ok(accs
         .iter()
-        .filter(|s| {
-            if gold {
-                tags.contains(sp.label(s))
-            } else {
-                sp.alts(s).iter().any(|a| tags.contains(*a))
-            }
+        .zip(fair_accs)
+        .map(|(acc, fa)| {
+            let mut eval = acc.finish();
+            eval.fair = fa.map(|fa| fa.finish());
+            eval
         })
-        .map(|s| FairSpan::new(sp.label(s), s.start as usize, s.end as usize))
-        .collect()
-}
-
-/// One gold or run span of the `--errors` listing: where it is, its text, its label, the labels
-/// of the spans it was paired with, and its fair error type.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SpanRecord {
-    /// The evaluated column.
-    pub column: String,
-    /// Document id (`#LINE` when the file gives none).
-    pub document: String,
-    /// `gold` or `run`.
-    pub side: &'static str,
-    /// File line of the span's first token.
-    pub line: usize,
-    /// First position (0-based) in the unit's filtered token sequence (the document for HIPE
-    /// input, the sentence for CoNLL).
-    pub start: usize,
-    /// Last position (inclusive).
-    pub end: usize,
-    /// The span's tokens joined by spaces.
-    pub text: String,
-    /// The span's label.
-    pub label: String,
-    /// Labels of the spans it was paired with.
-    pub partners: Vec<String>,
-    /// Fair error type.
-    pub error: ErrorType,
-}
-
-struct ErrorContext<'a> {
-    column: &'a str,
-    doc: String,
-    gold: &'a Corpus,
-    pred: &'a Corpus,
-    gseq: &'a [usize],
-    pseq: &'a [usize],
-}
-
-/// One record per gold and run span.
-fn push_span_records(
-    out: &mut Vec<SpanRecord>,
-    ctx: &ErrorContext,
-    target: &[FairSpan],
-    system: &[FairSpan],
-    outcome: &FairOutcome,
-) {
-    let mut record =
-        |side: &'static str, file: &Corpus, seq: &[usize], sp: &FairSpan, partners, kind| {
-            let text: Vec<&str> = (sp.begin..=sp.end)
-                .map(|i| file.token_text(seq[i]))
-                .collect();
-            out.push(SpanRecord {
-                column: ctx.column.to_string(),
-                document: ctx.doc.clone(),
-                side,
-                line: file.line(seq[sp.begin]),
-                start: sp.begin,
-                end: sp.end,
-                text: text.join(" "),
-                label: sp.label.clone(),
-                partners,
-                error: kind,
-            });
-        };
-    let (t_partners, s_partners) = outcome.partner_lists();
-    for (i, sp) in target.iter().enumerate() {
-        let partners = t_partners
-            .get(i)
-            .into_iter()
-            .flatten()
-            .filter_map(|&j| system.get(j))
-            .map(|s| s.label.clone())
-            .collect();
-        record(
-            "gold",
-            ctx.gold,
-            ctx.gseq,
-            sp,
-            partners,
-            outcome.target_types[i],
-        );
-    }
-    for (j, sp) in system.iter().enumerate() {
-        let partners = s_partners
-            .get(j)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| target.get(i))
-            .map(|t| t.label.clone())
-            .collect();
-        record(
-            "run",
-            ctx.pred,
-            ctx.pseq,
-            sp,
-            partners,
-            outcome.system_types[j],
-        );
-    }
+        .collect())
 }
 
 /// Evaluates one column of a run with the official `Evaluator.evaluate` semantics, for tests
@@ -417,13 +340,15 @@ pub fn evaluate_one(
     };
     let params = EvalParams {
         task,
-        n_best,
+        n_bests: &[n_best],
         noise: None,
         time: None,
         merge_lines,
         fair: None,
     };
-    evaluate_column(gold, pred, &al, &spec, &params, None)
+    evaluate_column(gold, pred, &al, &spec, &params, None)?
+        .pop()
+        .ok_or_else(|| Error::usage("no evaluation"))
 }
 
 /// The typed result of one scoring: per n-best cutoff (a single `1` for NERC) the evaluations
@@ -525,30 +450,31 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         .any(|r| matches!(r, Regime::Fair | Regime::Weighted));
     let weights = opts.weights.clone();
     let mut errors = opts.errors.then(Vec::new);
-    let mut results = Vec::new();
-    for &n in &n_bests {
-        let mut cols = Vec::new();
-        for spec in &specs {
-            // Official loop order: noise levels outside, periods inside.
-            for &noise in &noises {
-                for &time in &times {
-                    let params = EvalParams {
-                        task: opts.task,
-                        n_best: n,
-                        noise,
-                        time,
-                        // CoNLL sentences bound entities (as conlleval); HIPE documents
-                        // are one sequence (the official `merge_lines`).
-                        merge_lines: !conll,
-                        fair: wants_fair.then_some(&weights),
-                    };
-                    // The error listing covers the all-data evaluation at the first cutoff.
-                    let sink = if noise.is_none() && time.is_none() && n == n_bests[0] {
-                        errors.as_mut()
-                    } else {
-                        None
-                    };
-                    let eval = evaluate_column(gold, pred, &al, spec, &params, sink)?;
+    // Per cutoff, the evaluations in the official order: columns, then noise levels, then
+    // periods. Each column, noise level and period is evaluated for every cutoff at once.
+    let mut results: Vec<(usize, Vec<ColumnResult>)> =
+        n_bests.iter().map(|&n| (n, Vec::new())).collect();
+    for spec in &specs {
+        for &noise in &noises {
+            for &time in &times {
+                let params = EvalParams {
+                    task: opts.task,
+                    n_bests: &n_bests,
+                    noise,
+                    time,
+                    // CoNLL sentences bound entities (as conlleval); HIPE documents are one
+                    // sequence (the official `merge_lines`).
+                    merge_lines: !conll,
+                    fair: wants_fair.then_some(&weights),
+                };
+                // The error listing covers the all-data evaluation at the first cutoff.
+                let sink = if noise.is_none() && time.is_none() {
+                    errors.as_mut()
+                } else {
+                    None
+                };
+                let evals = evaluate_column(gold, pred, &al, spec, &params, sink)?;
+                for ((_, cols), eval) in results.iter_mut().zip(evals) {
                     cols.push(ColumnResult {
                         column: spec.name.to_string(),
                         time: time_label(time),
@@ -558,7 +484,6 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
                 }
             }
         }
-        results.push((n, cols));
     }
     if let Some(resampler) = &opts.bootstrap {
         let evals = results

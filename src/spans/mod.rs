@@ -61,6 +61,19 @@ impl<'a> Spans<'a> {
         self.labels[s.alt_start as usize]
     }
 
+    /// Makes these spans those of `from` with at most `n` candidates each (the spans of a
+    /// lower n-best cutoff), reusing this list's capacity.
+    pub fn cut_from(&mut self, from: &Spans<'a>, n: usize) {
+        let n = u32::try_from(n).unwrap_or(u32::MAX);
+        self.spans.clear();
+        self.spans.extend(from.spans.iter().map(|s| Span {
+            alt_len: s.alt_len.min(n),
+            ..*s
+        }));
+        self.labels.clear();
+        self.labels.extend_from_slice(&from.labels);
+    }
+
     fn push(&mut self, start: usize, end: usize, alts: impl Iterator<Item = &'a str>) {
         let alt_start = self.labels.len() as u32;
         self.labels.extend(alts);
@@ -79,6 +92,15 @@ impl<'a> Spans<'a> {
 /// into the same text stays cheap).
 #[inline]
 pub fn skip_chars(s: &str, n: usize) -> &str {
+    // Tags start with an ASCII prefix (`B-`, `I-`): when the first `n` bytes are ASCII they
+    // are the first `n` characters.
+    if let Some(head) = s.as_bytes().get(..n) {
+        if head.is_ascii() {
+            return &s[n..];
+        }
+    } else if s.is_ascii() {
+        return &s[s.len()..];
+    }
     match s.char_indices().nth(n) {
         Some((i, _)) => &s[i..],
         None => &s[s.len()..],
@@ -88,8 +110,15 @@ pub fn skip_chars(s: &str, n: usize) -> &str {
 /// The tag-set entry of a label: `label.split("|")[0].split("-")[-1]`.
 #[inline]
 pub fn tag_of(label: &str) -> &str {
-    let first = label.split('|').next().unwrap_or(label);
-    first.rsplit('-').next().unwrap_or(first)
+    // A byte loop: cells are short, and `|` and `-` are ASCII (slice ends stay on character
+    // boundaries).
+    let b = label.as_bytes();
+    let first_end = b.iter().position(|&c| c == b'|').unwrap_or(b.len());
+    let start = b[..first_end]
+        .iter()
+        .rposition(|&c| c == b'-')
+        .map_or(0, |i| i + 1);
+    &label[start..first_end]
 }
 
 /// NERC entities of column `col` over the token sequence `seq`, as the official reader:
@@ -319,6 +348,23 @@ mod tests {
         assert_eq!(skip_chars("B-PERS", 2), "PERS");
         assert_eq!(skip_chars("é", 2), "");
         assert_eq!(skip_chars("éé-x", 2), "-x");
+        for s in [
+            "", "O", "_", "B-LOC", "Q1|Q2", "B-x|y-z", "|", "-", "a-b-c|d", "é-ü|x", "Q1",
+        ] {
+            let first = s.split('|').next().unwrap_or(s);
+            assert_eq!(
+                tag_of(s),
+                first.rsplit('-').next().unwrap_or(first),
+                "{s:?}"
+            );
+        }
+        for s in [
+            "", "O", "B-", "B-PERS", "Bé-x", "é", "éé-x", "I-é", "ab", "a", "aé",
+        ] {
+            let by_chars: String = s.chars().skip(2).collect();
+            assert_eq!(skip_chars(s, 2), by_chars, "{s:?}");
+            assert_eq!(skip_chars(s, 0), s);
+        }
         assert_eq!(tag_of("B-PERS.AUTHOR"), "PERS.AUTHOR");
         assert_eq!(tag_of("Q1|Q2"), "Q1");
         assert_eq!(tag_of("I-LOC-ADM"), "ADM");
