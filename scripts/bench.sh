@@ -182,6 +182,9 @@ if want a; then
       row "read_floor GOLD RUN" "$FWALL" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
       row "score $task" "$WALL" "$FWALL" "$(ratio "$WALL" "$FWALL")" "$(mib "$RSS")" "$(mib "$in_kib")" \
         "$(ratio "$RSS" "$in_kib")" "time ≤1.5× floor, memory ≤2× input"
+      # A process's own pages (a few MiB) weigh on small inputs: the peak above the floor's.
+      above=$(( RSS > FRSS ? RSS - FRSS : 0 ))
+      echo "  (peak above read_floor's own peak: $(mib "$above") MiB = $(ratio "$above" "$in_kib")× the input)"
     done
     FLOOR=()
   fi
@@ -205,6 +208,9 @@ leaderboard() { # RUNS_DIR: measures the leaderboard; sets SCORED (runs scored) 
   mapfile -d '' -t cmd < <(lb "$1" "$tmp/out")
   measure "${cmd[@]}" || return 1
   SCORED=$(sed -n 's/^fairscore: \([0-9]*\) runs scored.*/\1/p' "$tmp/stderr" | tail -n 1)
+  # The bytes the leaderboard wrote (per-run outputs, rankings, reports): where they far
+  # exceed the input (per-label NEL outputs), writing them is a cost the floor does not have.
+  WROTE=$(du -sk "$tmp/out" | cut -f 1)
 }
 # campaign_inputs RUNS_DIR: sets INPUTS to the files the leaderboard opens for reading (each
 # once; OPENS counts the opens), from one run under strace: files of the gold, runs and
@@ -253,7 +259,7 @@ if want b; then
   if leaderboard "$runs_abs"; then
     FLOOR=()
     lw=$WALL lrss=$RSS base_rss=$RSS base_scored=${SCORED:-?} fw=$FWALL
-    echo "(b) campaign $campaign_name: ${SCORED:-?} runs scored; ${#INPUTS[@]} input files $HOW ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB; $threads threads"
+    echo "(b) campaign $campaign_name: ${SCORED:-?} runs scored; ${#INPUTS[@]} input files $HOW ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB; writes $(mib "$WROTE") MiB; $threads threads"
     header
     row "read_floor every input" "$fw" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
     row "leaderboard" "$lw" "$fw" "$(ratio "$lw" "$fw")" "$(mib "$lrss")" "100.0" \
@@ -292,7 +298,7 @@ if want c; then
     if leaderboard "$dup"; then
       FLOOR=()
       lw=$WALL lrss=$RSS fw=$FWALL
-      echo "(c) campaign with every run duplicated 3× under other team names: ${SCORED:-?} runs scored ((b): ${base_scored:-?}); ${#INPUTS[@]} input files ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB"
+      echo "(c) campaign with every run duplicated 3× under other team names: ${SCORED:-?} runs scored ((b): ${base_scored:-?}); ${#INPUTS[@]} input files ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB; writes $(mib "$WROTE") MiB"
       header
       row "read_floor every input" "$fw" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
       row "leaderboard" "$lw" "$fw" "$(ratio "$lw" "$fw")" "$(mib "$lrss")" "$(mib "${base_rss:-0}")" \
