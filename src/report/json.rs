@@ -88,7 +88,9 @@ impl<'a> Writer<'a> {
         self.first = false;
         newline_indent(self.depth, self.out);
         write_str(key, self.out);
-        self.out.push_str(": ");
+        // Two pushes, not a two-byte copy call.
+        self.out.push(':');
+        self.out.push(' ');
     }
 
     /// Opens an object: the top-level one (`key` `None`) or the value of `key` in the open
@@ -138,11 +140,20 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// Whether a byte is written as it is inside a JSON string (printable ASCII but `"` and `\`).
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x7f {
+        t[b] = b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    t
+};
+
 fn write_str(s: &str, out: &mut String) {
     out.push('"');
-    if s.bytes()
-        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
-    {
+    if s.bytes().all(|b| PLAIN[b as usize]) {
         out.push_str(s);
         out.push('"');
         return;
@@ -244,6 +255,24 @@ mod tests {
             j.to_python_string(),
             "{\n    \"a\": {\n        \"x\": 0.5,\n        \"y\": null\n    },\n    \"\\u00e9\": {}\n}"
         );
+    }
+
+    #[test]
+    fn strings_escaped_as_python_json_dumps() {
+        // json.dumps(s) with ensure_ascii, as the official scorer writes its keys.
+        for (s, want) in [
+            ("Q42", "\"Q42\""),
+            (" ~", "\" ~\""),
+            ("a\"b", "\"a\\\"b\""),
+            ("a\\b", "\"a\\\\b\""),
+            ("\u{7f}", "\"\\u007f\""),
+            ("\u{1f}\t", "\"\\u001f\\t\""),
+            ("é", "\"\\u00e9\""),
+        ] {
+            let mut out = String::new();
+            write_str(s, &mut out);
+            assert_eq!(out, want, "{s:?}");
+        }
     }
 
     #[test]
