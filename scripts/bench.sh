@@ -100,36 +100,40 @@ failed=0
 # file was not scored); a higher one is reported, counted in $failed, and measure returns 1.
 FLOOR=()
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
+# timed PREFIX CMD…: one run of CMD, its output in $tmp/PREFIXstdout and PREFIXstderr; sets
+# MS (wall time), KIB (peak resident set) and STATUS (exit status).
+timed() {
+  local prefix=$1 t0 t1
+  shift
+  [ "$drop" = 1 ] && drop_caches
+  t0=$(date +%s%N)
+  set +e
+  /usr/bin/time -f "%M" -o "$tmp/${prefix}time" "$@" >"$tmp/${prefix}stdout" 2>"$tmp/${prefix}stderr"
+  STATUS=$?
+  set -e
+  t1=$(date +%s%N)
+  MS=$(( (t1 - t0) / 1000000 )) KIB=$(tail -n 1 "$tmp/${prefix}time")
+}
 measure() {
-  local walls=() rsss=() fwalls=() frsss=() i t0 t1 status
+  local walls=() rsss=() fwalls=() frsss=() i
   for ((i = 0; i < reps; i++)); do
     if [ ${#FLOOR[@]} -gt 0 ]; then
-      [ "$drop" = 1 ] && drop_caches
-      t0=$(date +%s%N)
-      if ! /usr/bin/time -f "%M" -o "$tmp/ftime" "${FLOOR[@]}" >/dev/null 2>"$tmp/fstderr"; then
+      timed f "${FLOOR[@]}"
+      if [ "$STATUS" != 0 ]; then
         echo "bench: floor failed: ${FLOOR[*]}" >&2; head -n 5 "$tmp/fstderr" >&2
         failed=$((failed + 1))
         return 1
       fi
-      t1=$(date +%s%N)
-      fwalls+=($(( (t1 - t0) / 1000000 )))
-      frsss+=("$(tail -n 1 "$tmp/ftime")")
+      fwalls+=("$MS") frsss+=("$KIB")
     fi
     rm -rf "$tmp/out"; mkdir -p "$tmp/out"
-    [ "$drop" = 1 ] && drop_caches
-    t0=$(date +%s%N)
-    set +e
-    /usr/bin/time -f "%M" -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
-    status=$?
-    set -e
-    if [ "$status" -gt 1 ]; then
-      echo "bench: exit status $status: $*" >&2; head -n 5 "$tmp/stderr" >&2
+    timed "" "$@"
+    if [ "$STATUS" -gt 1 ]; then
+      echo "bench: exit status $STATUS: $*" >&2; head -n 5 "$tmp/stderr" >&2
       failed=$((failed + 1))
       return 1
     fi
-    t1=$(date +%s%N)
-    walls+=($(( (t1 - t0) / 1000000 )))
-    rsss+=("$(tail -n 1 "$tmp/time")")
+    walls+=("$MS") rsss+=("$KIB")
   done
   WALL=$(median "${walls[@]}")
   RSS=$(median "${rsss[@]}")
