@@ -16,6 +16,7 @@ pub mod discover;
 pub mod job;
 pub mod marks;
 mod names;
+mod num;
 pub mod outcome;
 mod outdir;
 pub mod ranking;

@@ -20,64 +20,7 @@ use crate::metrics::{PyNum, RegimeScores};
 use crate::report::official::{results_in_row_order, row_scores, RowScores};
 use crate::{Error, Result};
 
-/// A number of the score table: the cell text as the official file shows it (Python's
-/// `round(x, 3)`: `0`, `0.0`, `0.8`, `1.0`, …; empty when there is none) and its value.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Num {
-    text: String,
-    value: Option<f64>,
-}
-
-impl Num {
-    /// A cell as written; `None` when it is neither empty nor a finite number.
-    pub fn parse(text: &str) -> Option<Num> {
-        if text.is_empty() {
-            return Some(Num::default());
-        }
-        let value: f64 = text.parse().ok().filter(|v: &f64| v.is_finite())?;
-        Some(Num {
-            text: text.to_string(),
-            value: Some(value),
-        })
-    }
-
-    /// A score as the official table writes it (`round(x, 3)`).
-    pub fn score(n: PyNum) -> Num {
-        Num::from_text(n.round3())
-    }
-
-    /// A count.
-    pub fn count(n: u64) -> Num {
-        Num {
-            text: n.to_string(),
-            value: Some(n as f64),
-        }
-    }
-
-    /// A weighted count: whole numbers without a decimal point, others rounded to 3 places.
-    pub fn weighted(x: f64) -> Num {
-        if x.fract() == 0.0 && x.abs() < 1e15 {
-            Num::from_text(format!("{}", x as i64))
-        } else {
-            Num::from_text(crate::metrics::py::round3_repr(x))
-        }
-    }
-
-    fn from_text(text: String) -> Num {
-        let value = text.parse().ok().filter(|v: &f64| v.is_finite());
-        Num { text, value }
-    }
-
-    /// The cell text.
-    pub fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// The value of the cell text (so `0.8` for a score of 0.7996).
-    pub fn value(&self) -> Option<f64> {
-        self.value
-    }
-}
+pub use super::num::Num;
 
 /// How a row aggregates over documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
