@@ -155,7 +155,7 @@ pub fn ci_file_name(ranking_file: &str) -> String {
     format!("{stem}.ci.tsv")
 }
 
-/// Is `name` a file [`write`] writes?
+/// Is `name` a file [`write()`] writes?
 pub fn is_ci_file(name: &str) -> bool {
     name.starts_with("ranking-") && name.ends_with("-all.ci.tsv")
 }
