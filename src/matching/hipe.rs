@@ -59,7 +59,7 @@ pub type RegimeCounts = PerRegime<Counts>;
 
 /// Counts of one document (or unit): overall and per label, labels in the order the official
 /// scorer first touches them.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct UnitCounts<'a> {
     /// Counts over all evaluated labels.
     pub all: RegimeCounts,
@@ -140,6 +140,19 @@ pub fn count<'a>(
     same_text: impl Fn(u32, u32) -> bool,
     scratch: &mut Scratch,
 ) -> UnitCounts<'a> {
+    count_in(gold, pred, tags, same_text, scratch, true)
+}
+
+/// [`count`], looking only at the gold spans near each run span when `index` is set and the
+/// gold spans allow it (tests compare both ways).
+fn count_in<'a>(
+    gold: &Spans<'_>,
+    pred: &Spans<'_>,
+    tags: &'a BTreeSet<String>,
+    same_text: impl Fn(u32, u32) -> bool,
+    scratch: &mut Scratch,
+    index: bool,
+) -> UnitCounts<'a> {
     let mut out = UnitCounts::default();
     scratch.gold.clear();
     scratch
@@ -156,15 +169,29 @@ pub fn count<'a>(
     let golds = &scratch.gold;
     let matched = &mut scratch.matched;
 
+    // Gold spans built from one column are disjoint and in order: the only ones a run span
+    // can pair with (same offsets or overlap) are then a contiguous run found by binary
+    // search, and scanning it in order finds what the official scan of every gold span finds.
+    // Otherwise every gold span is looked at, as the official scorer does.
+    let disjoint = index && golds.windows(2).all(|w| w[0].end < w[1].start);
     for p in &scratch.pred {
         let alts = pred.alts(p);
+        let near = if disjoint {
+            let lo = golds.partition_point(|g| g.end < p.start);
+            lo..lo + golds[lo..].partition_point(|g| g.start <= p.end)
+        } else {
+            0..golds.len()
+        };
         // 1. Exact match of one alternative (label, offsets, text).
-        let exact = golds.iter().position(|g| {
-            g.start == p.start
-                && g.end == p.end
-                && alts.contains(&gold.label(g))
-                && same_text(g.start, g.end)
-        });
+        let exact = golds[near.clone()]
+            .iter()
+            .position(|g| {
+                g.start == p.start
+                    && g.end == p.end
+                    && alts.contains(&gold.label(g))
+                    && same_text(g.start, g.end)
+            })
+            .map(|i| near.start + i);
         if let Some(gi) = exact {
             matched[gi] = true;
             out.record(tags, gold.label(&golds[gi]), ALL_CORRECT);
@@ -172,7 +199,7 @@ pub fn count<'a>(
         }
         // 2. Same offsets with another label, or first unmatched overlap.
         let mut found = false;
-        for (gi, g) in golds.iter().enumerate() {
+        for (gi, g) in golds.iter().enumerate().take(near.end).skip(near.start) {
             let glabel = gold.label(g);
             if g.start == p.start && g.end == p.end && glabel != alts[0] {
                 matched[gi] = true;
@@ -211,4 +238,67 @@ pub fn count<'a>(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::corpus::ReadOptions;
+    use crate::spans::{entities, links_ne_bounded};
+    use std::path::Path;
+
+    /// A two-column file (NE tags, links) of `n` tokens drawn from `next`.
+    fn corpus(n: usize, next: &mut impl FnMut() -> usize) -> crate::corpus::Corpus {
+        const TAGS: [&str; 8] = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "I-PER"];
+        const LINKS: [&str; 5] = ["Q1", "Q2", "NIL", "Q1|Q2", "Q3"];
+        let mut text = String::from("TOKEN\tNE\tNEL\n");
+        for i in 0..n {
+            let tag = TAGS[next() % TAGS.len()];
+            let link = if tag == "O" {
+                "_"
+            } else {
+                LINKS[next() % LINKS.len()]
+            };
+            text.push_str(&format!("t{i}\t{tag}\t{link}\n"));
+        }
+        crate::formats::hipe::parse(Path::new("t.tsv"), text.as_bytes(), &ReadOptions::default())
+            .expect("generated file parses")
+    }
+
+    #[test]
+    fn looking_near_each_run_span_counts_as_scanning_every_gold_span() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize
+        };
+        let ne_tags: BTreeSet<String> = ["PER", "LOC"].iter().map(|s| s.to_string()).collect();
+        let links: BTreeSet<String> = ["Q1", "Q2", "Q3", "NIL"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (mut a, mut b) = (Scratch::default(), Scratch::default());
+        for case in 0..300 {
+            let n = 1 + next() % 60;
+            let (g, p) = (corpus(n, &mut next), corpus(n, &mut next));
+            let (mut gsp, mut psp) = (Spans::default(), Spans::default());
+            let seq: Vec<usize> = (0..n).collect();
+            let same = |s: u32, _e: u32| s % 7 != 3;
+            for nel in [false, true] {
+                let tags = if nel { &links } else { &ne_tags };
+                if nel {
+                    links_ne_bounded(&g, 2, 1, &seq, 1, true, &mut gsp);
+                    links_ne_bounded(&p, 2, 1, &seq, 1 + case % 3, false, &mut psp);
+                } else {
+                    entities(&g, 1, &seq, &mut gsp);
+                    entities(&p, 1, &seq, &mut psp);
+                }
+                let near = count_in(&gsp, &psp, tags, same, &mut a, true);
+                let all = count_in(&gsp, &psp, tags, same, &mut b, false);
+                assert_eq!(near, all, "case {case}, nel {nel}");
+            }
+        }
+    }
 }
