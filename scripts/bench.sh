@@ -94,10 +94,11 @@ failed=0
 
 # measure CMD…: runs CMD $reps times (outputs to $tmp/out, emptied before each run); sets
 # WALL (median, ms) and RSS (median peak resident set, KiB). When the array FLOOR holds a
-# command, each run of CMD is preceded by a run of FLOOR, and FWALL and FRSS are set to its
-# medians: the floor and the command see the same state of the machine, so their ratio does
-# not drift with the load between two series. Exit status 1 is accepted (leaderboard: some
-# file was not scored); a higher one is reported, counted in $failed, and measure returns 1.
+# command (measure empties it: set it before each call), each run of CMD is preceded by a
+# run of FLOOR, and FWALL and FRSS are set to its medians: the floor and the command see the
+# same state of the machine, so their ratio does not drift with the load between two series.
+# Exit status 1 is accepted (leaderboard: some file was not scored); a higher one is
+# reported, counted in $failed, and measure returns 1.
 FLOOR=()
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 # timed PREFIX CMD…: one run of CMD, its output in $tmp/PREFIXstdout and PREFIXstderr; sets
@@ -115,12 +116,13 @@ timed() {
   MS=$(( (t1 - t0) / 1000000 )) KIB=$(tail -n 1 "$tmp/${prefix}time")
 }
 measure() {
-  local walls=() rsss=() fwalls=() frsss=() i
+  local walls=() rsss=() fwalls=() frsss=() i floor_cmd=("${FLOOR[@]}")
+  FLOOR=()
   for ((i = 0; i < reps; i++)); do
-    if [ ${#FLOOR[@]} -gt 0 ]; then
-      timed f "${FLOOR[@]}"
+    if [ ${#floor_cmd[@]} -gt 0 ]; then
+      timed f "${floor_cmd[@]}"
       if [ "$STATUS" != 0 ]; then
-        echo "bench: floor failed: ${FLOOR[*]}" >&2; head -n 5 "$tmp/fstderr" >&2
+        echo "bench: floor failed: ${floor_cmd[*]}" >&2; head -n 5 "$tmp/fstderr" >&2
         failed=$((failed + 1))
         return 1
       fi
@@ -137,7 +139,7 @@ measure() {
   done
   WALL=$(median "${walls[@]}")
   RSS=$(median "${rsss[@]}")
-  if [ ${#FLOOR[@]} -gt 0 ]; then
+  if [ ${#floor_cmd[@]} -gt 0 ]; then
     FWALL=$(median "${fwalls[@]}") FRSS=$(median "${frsss[@]}")
   fi
 }
@@ -175,12 +177,12 @@ if want a; then
     in_kib=$(( $(bytes "$one_gold" "$one_run") / 1024 ))
     echo "(a) one run: $(basename "$one_gold") + $(basename "$one_run"), $(mib "$in_kib") MiB of input; $edition"
     header
-    FLOOR=("$floor" "$one_gold" "$one_run")
     for task in nerc_coarse nerc_fine; do
       if [ "$task" = nerc_fine ] && ! header_has "$one_gold" NE-FINE-LIT; then
         echo "score nerc_fine: skipped, the gold has no NE-FINE-LIT column"
         continue
       fi
+      FLOOR=("$floor" "$one_gold" "$one_run")
       measure "$bin" score --ref "$one_gold" --pred "$one_run" --task "$task" \
         --hipe_edition "$edition" --outdir "$tmp/out" || continue
       row "read_floor GOLD RUN" "$FWALL" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
@@ -190,7 +192,6 @@ if want a; then
       above=$(( RSS > FRSS ? RSS - FRSS : 0 ))
       echo "  (peak above read_floor's own peak: $(mib "$above") MiB = $(ratio "$above" "$in_kib")× the input)"
     done
-    FLOOR=()
   fi
 fi
 
@@ -261,7 +262,6 @@ if want b; then
   campaign_inputs "$runs_abs"
   FLOOR=("$floor" "${INPUTS[@]}")
   if leaderboard "$runs_abs"; then
-    FLOOR=()
     lw=$WALL lrss=$RSS base_rss=$RSS base_scored=${SCORED:-?} fw=$FWALL
     echo "(b) campaign $campaign_name: ${SCORED:-?} runs scored; ${#INPUTS[@]} input files $HOW ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB; writes $(mib "$WROTE") MiB; $threads threads"
     header
@@ -269,7 +269,6 @@ if want b; then
     row "leaderboard" "$lw" "$fw" "$(ratio "$lw" "$fw")" "$(mib "$lrss")" "100.0" \
       "$(ratio "$lrss" 102400)" "time ≤2× floor, peak ≤100 MiB"
   else
-    FLOOR=()
     echo "(b) skipped: the leaderboard failed on this campaign (above)"
   fi
 fi
@@ -300,7 +299,6 @@ if want c; then
     campaign_inputs "$dup"
     FLOOR=("$floor" "${INPUTS[@]}")
     if leaderboard "$dup"; then
-      FLOOR=()
       lw=$WALL lrss=$RSS fw=$FWALL
       echo "(c) campaign with every run duplicated 3× under other team names: ${SCORED:-?} runs scored ((b): ${base_scored:-?}); ${#INPUTS[@]} input files ($OPENS opens), $(mib $(( $(bytes "${INPUTS[@]}") / 1024 ))) MiB; writes $(mib "$WROTE") MiB"
       header
@@ -308,7 +306,6 @@ if want c; then
       row "leaderboard" "$lw" "$fw" "$(ratio "$lw" "$fw")" "$(mib "$lrss")" "$(mib "${base_rss:-0}")" \
         "$(ratio "$lrss" "${base_rss:-0}")" "time ≤2× floor, peak ≈ (b)'s (bounded by the largest file)"
     else
-      FLOOR=()
       echo "(c) skipped: the leaderboard failed on the duplicated campaign (above)"
     fi
   fi
@@ -364,8 +361,7 @@ if want e; then
         [ "$c" != 4 ] && [ "$k" = units ] && continue
         in_kib=$(( $(bytes "$d/target_$k.spans" "$d/system_$k.spans") / 1024 ))
         FLOOR=("$floor" "$d/target_$k.spans" "$d/system_$k.spans")
-        measure "$bin" fair --target "$d/target_$k.spans" --system "$d/system_$k.spans" || { FLOOR=(); continue; }
-        FLOOR=()
+        measure "$bin" fair --target "$d/target_$k.spans" --system "$d/system_$k.spans" || continue
         ffloor[$c$k]=$FWALL
         fwall[$c$k]=$WALL
         case "$c$k" in
