@@ -68,10 +68,38 @@ pub(super) fn push_span_records(
     system: &[FairSpan],
     outcome: &FairOutcome,
 ) {
-    let mut record =
-        |side: &'static str, file: &Corpus, seq: &[usize], sp: &FairSpan, partners, kind| {
+    let (t_partners, s_partners) = outcome.partner_lists();
+    let sides = [
+        (
+            "gold",
+            ctx.gold,
+            ctx.gseq,
+            target,
+            &outcome.target_types,
+            &t_partners,
+            system,
+        ),
+        (
+            "run",
+            ctx.pred,
+            ctx.pseq,
+            system,
+            &outcome.system_types,
+            &s_partners,
+            target,
+        ),
+    ];
+    for (side, file, seq, spans, kinds, partner_lists, others) in sides {
+        for ((i, sp), &kind) in spans.iter().enumerate().zip(kinds) {
+            let partners = partner_lists
+                .get(i)
+                .into_iter()
+                .flatten()
+                .filter_map(|&j| others.get(j))
+                .map(|o| o.label.clone())
+                .collect();
             let text: Vec<&str> = (sp.begin..=sp.end)
-                .map(|i| file.token_text(seq[i]))
+                .map(|k| file.token_text(seq[k]))
                 .collect();
             out.push(SpanRecord {
                 column: ctx.column.to_string(),
@@ -85,40 +113,6 @@ pub(super) fn push_span_records(
                 partners,
                 error: kind,
             });
-        };
-    let (t_partners, s_partners) = outcome.partner_lists();
-    for (i, sp) in target.iter().enumerate() {
-        let partners = t_partners
-            .get(i)
-            .into_iter()
-            .flatten()
-            .filter_map(|&j| system.get(j))
-            .map(|s| s.label.clone())
-            .collect();
-        record(
-            "gold",
-            ctx.gold,
-            ctx.gseq,
-            sp,
-            partners,
-            outcome.target_types[i],
-        );
-    }
-    for (j, sp) in system.iter().enumerate() {
-        let partners = s_partners
-            .get(j)
-            .into_iter()
-            .flatten()
-            .filter_map(|&i| target.get(i))
-            .map(|t| t.label.clone())
-            .collect();
-        record(
-            "run",
-            ctx.pred,
-            ctx.pseq,
-            sp,
-            partners,
-            outcome.system_types[j],
-        );
+        }
     }
 }

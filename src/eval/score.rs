@@ -203,11 +203,8 @@ fn evaluate_column(
     mut errors: Option<&mut Vec<SpanRecord>>,
 ) -> Result<Vec<Evaluation>> {
     use crate::matching::fair as ofair;
-    let cutoffs: &[usize] = if params.n_bests.is_empty() {
-        &[1]
-    } else {
-        params.n_bests
-    };
+    // Never empty: `evaluate` passes `[1]` for NERC, `evaluate_one` its one cutoff.
+    let cutoffs = params.n_bests;
     let max_n = cutoffs.iter().copied().max().unwrap_or(1);
     let mut accs: Vec<Accumulator> = cutoffs.iter().map(|_| Accumulator::default()).collect();
     let mut fair_accs: Vec<Option<crate::metrics::fair::FairAccumulator>> = cutoffs
