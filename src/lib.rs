@@ -20,6 +20,7 @@ pub mod check;
 pub mod corpus;
 pub mod error;
 pub mod eval;
+pub mod family;
 pub mod formats;
 pub mod hipe;
 pub mod io;
@@ -29,6 +30,7 @@ pub mod normalize;
 pub mod report;
 pub mod score;
 pub mod spans;
+pub mod table;
 
 pub use error::{Error, ErrorClass, Result};
 

@@ -111,6 +111,11 @@ pub struct MucResult {
     pub judgements: Option<Vec<JudgedToken>>,
     /// Warnings about the run (one line each, naming file and line), as `score` gives them.
     pub warnings: Vec<String>,
+    /// Counts per type of every resampling unit, in file order: documents, or sentences when
+    /// the gold is a single CoNLL document.
+    pub units: Vec<BTreeMap<String, MucCounts>>,
+    /// Whether [`MucResult::units`] are sentences.
+    pub units_are_sentences: bool,
 }
 
 /// Micro, per-type and macro scores from per-type counts: the overall scores of the summed
@@ -218,6 +223,9 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
     let mut gseq: Vec<usize> = Vec::new();
     let mut pseq: Vec<usize> = Vec::new();
     let mut tokens = 0usize;
+    let sentence_units = by_sentence && gold.docs.len() == 1;
+    let mut unit_counts: Vec<BTreeMap<String, MucCounts>> = Vec::new();
+    let mut cur: HashMap<&str, MucCounts> = HashMap::new();
     for (gd, pd) in gold.docs.iter().zip(&al.pred_docs) {
         let document = gd
             .id
@@ -244,6 +252,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
             spans::entities(pred, pcol, &pseq, &mut psp);
             judge(&gsp, &psp, n, &mut scratch, |t| {
                 counts.entry(t.counted_type()).or_default().add(t.judgement);
+                cur.entry(t.counted_type()).or_default().add(t.judgement);
                 if let Some(out) = listing.as_mut() {
                     let (g, p) = (gseq[t.pos], pseq[t.pos]);
                     out.push(JudgedToken {
@@ -257,6 +266,12 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
                     });
                 }
             });
+            if sentence_units {
+                unit_counts.push(owned(&mut cur));
+            }
+        }
+        if !sentence_units {
+            unit_counts.push(owned(&mut cur));
         }
     }
     let per_type: BTreeMap<String, MucCounts> = counts
@@ -274,5 +289,12 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
         macro_prf,
         judgements: listing,
         warnings,
+        units: unit_counts,
+        units_are_sentences: sentence_units,
     })
+}
+
+/// The counts of one unit with owned type names; empties `cur`.
+fn owned(cur: &mut HashMap<&str, MucCounts>) -> BTreeMap<String, MucCounts> {
+    cur.drain().map(|(t, c)| (t.to_string(), c)).collect()
 }

@@ -126,15 +126,35 @@ pub fn evaluate_texts(
     pred: &str,
     opts: &SegmentationOptions,
 ) -> Result<SegmentationResult> {
+    let units = sentence_counts(gold_path, gold, pred_path, pred, opts.format)?;
+    let mut total = SegCounts::default();
+    for c in &units {
+        total.add(c);
+    }
+    Ok(SegmentationResult::from_counts(
+        units.len() as u64,
+        total,
+        opts.beta,
+    ))
+}
+
+/// The counts of every compared sentence, in file order (blank lines of the text format are
+/// not sentences): the units a resampling draws. Errs as [`evaluate_texts`].
+pub fn sentence_counts(
+    gold_path: &Path,
+    gold: &str,
+    pred_path: &Path,
+    pred: &str,
+    format: SegmentationFormat,
+) -> Result<Vec<SegCounts>> {
     let files = Files {
         gold: gold_path,
         pred: pred_path,
     };
-    let (n, counts) = match opts.format {
-        SegmentationFormat::Text => eval_text(&files, gold, pred)?,
-        SegmentationFormat::Conllu => eval_conllu(&files, gold, pred)?,
-    };
-    Ok(SegmentationResult::from_counts(n, counts, opts.beta))
+    match format {
+        SegmentationFormat::Text => eval_text(&files, gold, pred),
+        SegmentationFormat::Conllu => eval_conllu(&files, gold, pred),
+    }
 }
 
 struct Files<'p> {
@@ -254,7 +274,7 @@ fn count_error(files: &Files, gold_n: usize, pred_n: usize, next_line: usize) ->
     )
 }
 
-fn eval_text(files: &Files, gold: &str, pred: &str) -> Result<(u64, SegCounts)> {
+fn eval_text(files: &Files, gold: &str, pred: &str) -> Result<Vec<SegCounts>> {
     let mut g = plain::sentences(gold);
     let mut p = plain::sentences(pred);
     // Blank lines at the end of a file are not sentences.
@@ -269,20 +289,18 @@ fn eval_text(files: &Files, gold: &str, pred: &str) -> Result<(u64, SegCounts)> 
         let next = longer[g.len().min(p.len())].line;
         return Err(count_error(files, g.len(), p.len(), next));
     }
-    let mut total = SegCounts::default();
-    let mut n = 0u64;
+    let mut units = Vec::with_capacity(g.len());
     for (k, (gs, ps)) in g.iter().zip(&p).enumerate() {
         let c = compare(gs.words(), ps.words())
             .map_err(|m| mismatch_error(files, k + 1, m, &TextLoc(gs.line), &TextLoc(ps.line)))?;
         if c.chars > 0 {
-            n += 1;
+            units.push(c);
         }
-        total.add(&c);
     }
-    Ok((n, total))
+    Ok(units)
 }
 
-fn eval_conllu(files: &Files, gold: &str, pred: &str) -> Result<(u64, SegCounts)> {
+fn eval_conllu(files: &Files, gold: &str, pred: &str) -> Result<Vec<SegCounts>> {
     let g = Conllu::parse(files.gold, gold)?;
     let p = Conllu::parse(files.pred, pred)?;
     if g.sentences.len() != p.sentences.len() {
@@ -299,7 +317,7 @@ fn eval_conllu(files: &Files, gold: &str, pred: &str) -> Result<(u64, SegCounts)
             next,
         ));
     }
-    let mut total = SegCounts::default();
+    let mut units = Vec::with_capacity(g.sentences.len());
     for (k, (gs, ps)) in g.sentences.iter().zip(&p.sentences).enumerate() {
         let c = compare(
             g.tokens_of(gs).map(|t| t.form),
@@ -320,7 +338,7 @@ fn eval_conllu(files: &Files, gold: &str, pred: &str) -> Result<(u64, SegCounts)
                 },
             )
         })?;
-        total.add(&c);
+        units.push(c);
     }
-    Ok((g.sentences.len() as u64, total))
+    Ok(units)
 }

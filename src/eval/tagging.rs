@@ -62,6 +62,27 @@ impl TaggingOptions {
     }
 }
 
+/// The 0-based tags column named by `spec`: a CoNLL-U column name (`XPOS`, `UPOS`, …) or
+/// number 1-10, or for TSV the 1-based number of the tags cell (2 or more; 1 is the token).
+pub fn column_index(spec: &str, format: TaggingFormat) -> Result<usize> {
+    match format {
+        TaggingFormat::Conllu => crate::formats::conllu::column_index(spec).ok_or_else(|| {
+            Error::usage(format!(
+                "column {}: expected a CoNLL-U column name ({}) or a number 1-10",
+                crate::error::snippet(spec),
+                COLUMNS.join(", ")
+            ))
+        }),
+        TaggingFormat::Tsv => match spec.trim().parse::<usize>() {
+            Ok(n) if n >= 2 => Ok(n - 1),
+            _ => Err(Error::usage(format!(
+                "column {}: for TSV expected the number of the tags column (2 or more; 1 is the token)",
+                crate::error::snippet(spec)
+            ))),
+        },
+    }
+}
+
 /// The §3.1 metrics of one scoring function.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FunctionScores {
@@ -170,9 +191,27 @@ pub fn evaluate_texts<'a>(
     pred: &'a str,
     opts: &TaggingOptions,
 ) -> Result<TaggingResult> {
+    let (units, weighted) = sentence_totals(gold_path, gold, pred_path, pred, opts)?;
+    let mut totals = TagTotals::default();
+    for u in &units {
+        totals.merge(u);
+    }
+    Ok(TaggingResult::from_totals(totals, weighted, opts.beta))
+}
+
+/// The sums of every sentence, in file order (the units a resampling draws), and whether the
+/// tag set has weights (the `weighted` function). Errs as [`evaluate_texts`].
+pub fn sentence_totals<'a>(
+    gold_path: &Path,
+    gold: &'a str,
+    pred_path: &Path,
+    pred: &'a str,
+    opts: &TaggingOptions,
+) -> Result<(Vec<TagTotals>, bool)> {
     let mut scorer = CellScorer::new(opts.tagset.as_ref());
     let mut totals = TagTotals::default();
-    let mut add = |s: Seg<'a>| -> Result<()> {
+    let mut units: Vec<TagTotals> = Vec::new();
+    let mut add = |totals: &mut TagTotals, s: Seg<'a>| -> Result<()> {
         if s.gold_form != s.pred_form {
             return Err(Error::input(
                 pred_path,
@@ -212,16 +251,20 @@ pub fn evaluate_texts<'a>(
             for (k, (gs, ps)) in g.sentences.iter().zip(&p.sentences).enumerate() {
                 let (gw, pw) = (g.words_of(gs), p.words_of(ps));
                 for (a, b) in gw.iter().zip(pw) {
-                    add(Seg {
-                        gold_form: a.form(),
-                        gold_cell: a.cell(opts.column),
-                        gold_line: a.line,
-                        pred_form: b.form(),
-                        pred_cell: b.cell(opts.column),
-                        pred_line: b.line,
-                    })?;
+                    add(
+                        &mut totals,
+                        Seg {
+                            gold_form: a.form(),
+                            gold_cell: a.cell(opts.column),
+                            gold_line: a.line,
+                            pred_form: b.form(),
+                            pred_cell: b.cell(opts.column),
+                            pred_line: b.line,
+                        },
+                    )?;
                 }
                 check_length(files, k, gw.len(), pw.len(), gs.line, ps.line)?;
+                units.push(std::mem::take(&mut totals));
             }
         }
         TaggingFormat::Tsv => {
@@ -238,21 +281,25 @@ pub fn evaluate_texts<'a>(
             for (k, (gs, ps)) in g.sentences.iter().zip(&p.sentences).enumerate() {
                 let (gw, pw) = (g.rows_of(gs), p.rows_of(ps));
                 for (a, b) in gw.iter().zip(pw) {
-                    add(Seg {
-                        gold_form: a.token,
-                        gold_cell: a.tags,
-                        gold_line: a.line,
-                        pred_form: b.token,
-                        pred_cell: b.tags,
-                        pred_line: b.line,
-                    })?;
+                    add(
+                        &mut totals,
+                        Seg {
+                            gold_form: a.token,
+                            gold_cell: a.tags,
+                            gold_line: a.line,
+                            pred_form: b.token,
+                            pred_cell: b.tags,
+                            pred_line: b.line,
+                        },
+                    )?;
                 }
                 check_length(files, k, gw.len(), pw.len(), gs.line, ps.line)?;
+                units.push(std::mem::take(&mut totals));
             }
         }
     }
     let weighted = scorer.tags.has_weights();
-    Ok(TaggingResult::from_totals(totals, weighted, opts.beta))
+    Ok((units, weighted))
 }
 
 fn check_sentence_count(files: (&Path, &Path), gold: &[usize], pred: &[usize]) -> Result<()> {

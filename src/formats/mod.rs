@@ -54,6 +54,81 @@ impl Format {
     }
 }
 
+/// Every input format by its `--format` name: the corpus readers of [`Format`] and the
+/// readers of the segmentation and tagging families (CoNLL-U, plain text, token-tag TSV).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InputFormat {
+    /// HIPE TSV.
+    Hipe,
+    /// CoNLL columns with BIO tags.
+    Conll,
+    /// CoNLL-U.
+    Conllu,
+    /// One sentence a line, words separated by whitespace.
+    Text,
+    /// `token TAB tags`, a blank line between sentences.
+    Tsv,
+    /// Span files of the FairEval reference.
+    Spans,
+}
+
+impl InputFormat {
+    /// Every format, in the order messages list them.
+    pub const ALL: [InputFormat; 6] = [
+        InputFormat::Hipe,
+        InputFormat::Conll,
+        InputFormat::Conllu,
+        InputFormat::Text,
+        InputFormat::Tsv,
+        InputFormat::Spans,
+    ];
+
+    /// The `--format` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            InputFormat::Hipe => "hipe",
+            InputFormat::Conll => "conll",
+            InputFormat::Conllu => "conllu",
+            InputFormat::Text => "text",
+            InputFormat::Tsv => "tsv",
+            InputFormat::Spans => "spans",
+        }
+    }
+
+    /// The corpus reader of this format, if it has one.
+    pub fn corpus_format(self) -> Option<Format> {
+        match self {
+            InputFormat::Hipe => Some(Format::Hipe),
+            InputFormat::Conll => Some(Format::Conll),
+            InputFormat::Spans => Some(Format::Spans),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for InputFormat {
+    type Err = Error;
+    /// A `--format` name (any case); `auto` is not a format (callers treat it as none).
+    fn from_str(s: &str) -> Result<Self> {
+        let lower = s.to_ascii_lowercase();
+        InputFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == lower)
+            .ok_or_else(|| {
+                Error::usage(format!(
+                    "format: unknown format {}; use auto, hipe, conll, conllu, text, tsv or spans",
+                    crate::error::snippet(s)
+                ))
+            })
+    }
+}
+
 /// Detects the format from the first non-blank line: a HIPE header starts with `TOKEN`, a span
 /// line has 3 or 4 tab-separated fields with a number as begin or end (so that a three-column
 /// CoNLL line `FORM POS TAG` is not taken for one), anything else with two or more cells is

@@ -16,5 +16,6 @@ pub mod muc;
 pub mod official;
 pub mod segmentation;
 pub mod summary;
+pub mod table;
 pub mod tagging;
 pub mod tsv;

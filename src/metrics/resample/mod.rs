@@ -556,10 +556,12 @@ fn p_value(hits: u64, samples: usize) -> f64 {
 
 mod quantile;
 mod rng;
+mod vector;
 
 use quantile::percentile_interval;
 pub use quantile::{quantile, quantile_select};
 pub use rng::{SplitMix64, Xoshiro256};
+pub use vector::{Paired, PairedTest, Score, Units};
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,226 @@
+//! The fair family (Ortmann 2022): traditional, fair and weighted P/R/F1 of labeled spans,
+//! with labeling (LE), boundary (BE) and labeling-boundary (LBE) errors counted once
+//! ([`crate::eval::fair`]). Unit: the evaluation unit of the format (HIPE documents, CoNLL
+//! sentences, span-file units).
+
+use std::path::Path;
+
+use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
+use crate::error::Result;
+use crate::eval::fair::{evaluate_files, parse_weights, FairOptions, ReadOptions};
+use crate::formats::{Format, InputFormat};
+use crate::matching::fair::{FairCounts, LabelCounts, Tally, Weights};
+use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
+
+const FORMATS: &[&str] = &["spans", "conll", "hipe"];
+/// Traditional TP, FP, FN, then fair TP, FP, FN, LE, BES, BEL, BEO, LBE.
+const BLOCK: usize = 11;
+
+/// Fair evaluation of labeled spans.
+#[derive(Debug, Clone)]
+pub struct FairFamily {
+    opts: FairOptions,
+    beta: f64,
+}
+
+impl FairFamily {
+    /// The family with `opts` (format, column, weights, labels, exclude, focus,
+    /// continuation, ignore-punct, beta).
+    pub fn new(opts: &Options) -> Result<Self> {
+        opts.refuse_except(
+            "fair",
+            &[
+                "format",
+                "column",
+                "weights",
+                "labels",
+                "exclude",
+                "focus",
+                "continuation",
+                "ignore-punct",
+                "beta",
+            ],
+        )?;
+        let mut read = ReadOptions {
+            format: opts
+                .format_of("fair", FORMATS)?
+                .and_then(InputFormat::corpus_format),
+            ignore_punct: opts.ignore_punct,
+            continuation: opts.continuation.unwrap_or_default(),
+            ..ReadOptions::default()
+        };
+        if let Some(c) = &opts.column {
+            read.columns = c
+                .split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect();
+        }
+        Ok(FairFamily {
+            opts: FairOptions {
+                read,
+                focus: opts.focus.unwrap_or_default(),
+                weights: opts.weights.as_deref().map(parse_weights).transpose()?,
+                labels: opts.labels.clone(),
+                exclude: opts.exclude.clone(),
+            },
+            beta: opts.beta(),
+        })
+    }
+
+    fn weights(&self) -> Weights {
+        self.opts.weights.clone().unwrap_or_else(Weights::fair)
+    }
+}
+
+fn block(c: &LabelCounts, out: &mut Vec<f64>) {
+    let t = &c.traditional;
+    let f = &c.fair;
+    out.extend(
+        [
+            t.tp, t.fp, t.fn_, f.tp, f.fp, f.fn_, f.le, f.bes, f.bel, f.beo, f.lbe,
+        ]
+        .map(|x| x as f64),
+    );
+}
+
+fn fair_counts(b: &[f64]) -> FairCounts {
+    FairCounts {
+        tp: b[3] as u64,
+        fp: b[4] as u64,
+        fn_: b[5] as u64,
+        le: b[6] as u64,
+        bes: b[7] as u64,
+        bel: b[8] as u64,
+        beo: b[9] as u64,
+        lbe: b[10] as u64,
+    }
+}
+
+impl Family for FairFamily {
+    fn name(&self) -> &str {
+        "fair"
+    }
+
+    fn formats(&self) -> &[&'static str] {
+        FORMATS
+    }
+
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        let report = evaluate_files(gold, pred, &self.opts)?;
+        let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
+        let format = match self.opts.read.format {
+            Some(f) => f,
+            None => crate::formats::detect(gold, &crate::io::read_text(gold)?)?,
+        };
+        let unit = match format {
+            Format::Hipe => Unit::Document,
+            _ => Unit::Sentence,
+        };
+        let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
+        for u in &report.units {
+            let mut t = Tally::new();
+            t.add(&u.target.spans, &u.system.spans, &u.outcome);
+            let mut v = Vec::with_capacity(s.width());
+            block(&t.overall, &mut v);
+            for l in &s.labels {
+                match t.per_label.get(l) {
+                    Some(c) => block(c, &mut v),
+                    None => v.extend([0.0; BLOCK]),
+                }
+            }
+            s.push_unit(v);
+        }
+        Ok(s)
+    }
+
+    fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
+        let weights = self.weights();
+        let mut rows: Vec<(String, &[f64])> = vec![("ALL".to_string(), &sums[..BLOCK])];
+        for (i, l) in stats.labels.iter().enumerate() {
+            rows.push((l.clone(), stats.label_block(sums, i)));
+        }
+        let counts = |names: &[&str]| -> Vec<Column> {
+            names.iter().map(|n| Column::new(*n, Kind::Count)).collect()
+        };
+        let mut trad_cols = counts(&["TP", "FP", "FN"]);
+        trad_cols.extend(prf_columns(self.beta));
+        let mut trad = Table::new(
+            "traditional",
+            "Traditional evaluation",
+            vec![KeyKind::Label],
+            trad_cols,
+        );
+        let mut fair_cols = counts(&["TP", "FP", "FN", "LE", "BE", "LBE"]);
+        fair_cols.extend(prf_columns(self.beta));
+        let mut fair = Table::new(
+            "fair",
+            "Fair evaluation (Ortmann 2022)",
+            vec![KeyKind::Label],
+            fair_cols,
+        );
+        let mut w_cols = vec![
+            Column::new("TP", Kind::Amount),
+            Column::new("FP", Kind::Amount),
+            Column::new("FN", Kind::Amount),
+        ];
+        w_cols.extend(prf_columns(self.beta));
+        let mut weighted = Table::new(
+            "weighted",
+            "Weighted evaluation",
+            vec![KeyKind::Label],
+            w_cols,
+        );
+        for (label, b) in rows {
+            let (tp, fp, fn_) = (b[0], b[1], b[2]);
+            let mut v: Vec<Value> = [tp, fp, fn_]
+                .iter()
+                .map(|x| Value::Count(*x as u64))
+                .collect();
+            v.extend(prf_values(tp, fp, fn_, self.beta));
+            trad.push(vec![label.clone()], v);
+            let c = fair_counts(b);
+            let f = crate::matching::fair::Weights::fair().sums(&c);
+            let mut v: Vec<Value> = [c.tp, c.fp, c.fn_, c.le, c.be(), c.lbe]
+                .into_iter()
+                .map(Value::Count)
+                .collect();
+            v.extend(prf_values(f.0, f.1, f.2, self.beta));
+            fair.push(vec![label.clone()], v);
+            let w = weights.sums(&c);
+            let mut v = vec![Value::amount(w.0), Value::amount(w.1), Value::amount(w.2)];
+            v.extend(prf_values(w.0, w.1, w.2, self.beta));
+            weighted.push(vec![label], v);
+        }
+        let mut out = vec![trad, fair];
+        if self.opts.weights.is_some() {
+            out.push(weighted);
+        }
+        out
+    }
+
+    fn headline(&self) -> Headline {
+        Headline {
+            table: "fair".into(),
+            row: vec!["ALL".into()],
+            column: "F1".into(),
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let mut v = vec![format!(
+            "fair: LE, BE and LBE count as half FP and half FN; LE and LBE per label for the {} span",
+            match self.opts.focus {
+                crate::matching::fair::Focus::Target => "target",
+                crate::matching::fair::Focus::System => "system",
+            }
+        )];
+        if let Some(w) = &self.opts.weights {
+            v.push(format!(
+                "weights: {}",
+                crate::eval::weights::format_weights(w)
+            ));
+        }
+        v
+    }
+}

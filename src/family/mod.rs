@@ -1,0 +1,427 @@
+//! Every metric family behind one interface.
+//!
+//! A [`Family`] reads a gold and a run file, pairs them unit by unit (documents, or sentences
+//! where a format has none) and returns per-unit sufficient statistics ([`Statistics`]: a
+//! vector of numbers per unit that add up); from any sum of those it builds its result tables
+//! ([`crate::table::Results`]). Everything else is written once against this interface:
+//! [`evaluate`] (point scores and bootstrap intervals), [`compare`] (paired tests of two runs),
+//! the campaign rankings (`crate::campaign::family`) and every renderer (`crate::report::table`).
+//! Resampling never re-scores: it sums unit statistics.
+//!
+//! The families of the crate are in the submodules and named by [`NAMES`]; [`build`] makes one
+//! from its name and [`Options`] (the one parser of option values, shared by the CLI, campaign
+//! files and Python). A family defined elsewhere (a test, another crate) implements [`Family`]
+//! and gets every output, interval, comparison and ranking without further code.
+//!
+//! ```
+//! use fairscore::family::{self, Options};
+//! # fn main() -> fairscore::Result<()> {
+//! # let dir = std::env::temp_dir().join(format!("fairscore-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
+//! # let (gold, run) = (dir.join("gold.conll"), dir.join("run.conll"));
+//! # std::fs::write(&gold, "Paris B-LOC\nis O\nnice O\n\nAnna B-PER\nsings O\n").unwrap();
+//! # std::fs::write(&run, "Paris B-LOC\nis O\nnice O\n\nAnna B-ORG\nsings O\n").unwrap();
+//! // Two CoNLL files scored in the four span regimes (nervaluate's names), no HIPE type needed.
+//! let spans = family::build("spans", &Options::default())?;
+//! let results = family::evaluate(spans.as_ref(), &gold, &run, None)?;
+//! let strict = results.table("strict").unwrap();
+//! let f1 = strict.row(&["ALL"]).unwrap().values[strict.column("F1").unwrap()];
+//! assert_eq!(f1.as_f64(), Some(0.5));
+//! # Ok(()) }
+//! ```
+
+mod fair;
+mod muc;
+mod options;
+mod segmentation;
+mod spans;
+mod tagging;
+
+pub use options::{Options, OPTION_NAMES};
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::metrics::resample::{PairedTest, Resampler, Units};
+use crate::table::{Column, KeyKind, Kind, ResamplingInfo, Results, Table, Unit, Value};
+
+/// Per-unit statistics of one gold/run pair.
+///
+/// Each unit holds `fixed` numbers followed by `block` numbers per label of `labels`; units
+/// are stored one after the other in `data`. Families without labels leave `labels` empty.
+/// Two evaluations of the same gold can be put on the same labels with [`Statistics::relabel`],
+/// so a comparison of two runs is defined even when they use different labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statistics {
+    /// What a unit is.
+    pub unit: Unit,
+    /// Numbers per unit before the label blocks.
+    pub fixed: usize,
+    /// Numbers per label.
+    pub block: usize,
+    /// The labels, in block order.
+    pub labels: Vec<String>,
+    /// `units × width` numbers, unit after unit.
+    pub data: Vec<f64>,
+    /// Warnings about the inputs (one line each).
+    pub warnings: Vec<String>,
+}
+
+impl Statistics {
+    /// Empty statistics of units of `fixed` numbers plus `block` per label.
+    pub fn new(unit: Unit, fixed: usize, block: usize, labels: Vec<String>) -> Self {
+        Statistics {
+            unit,
+            fixed,
+            block,
+            labels,
+            data: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Numbers per unit.
+    pub fn width(&self) -> usize {
+        self.fixed + self.block * self.labels.len()
+    }
+
+    /// Number of units.
+    pub fn len(&self) -> usize {
+        self.data.len().checked_div(self.width()).unwrap_or(0)
+    }
+
+    /// Whether there are no units.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends one unit (padded with zeros or cut to the width).
+    pub fn push_unit(&mut self, mut unit: Vec<f64>) {
+        unit.resize(self.width(), 0.0);
+        self.data.extend(unit);
+    }
+
+    /// The sum of all units.
+    pub fn total(&self) -> Vec<f64> {
+        let w = self.width();
+        let mut sum = vec![0.0; w];
+        if w == 0 {
+            return sum;
+        }
+        for u in self.data.chunks_exact(w) {
+            for (s, x) in sum.iter_mut().zip(u) {
+                *s += x;
+            }
+        }
+        sum
+    }
+
+    /// The label block of `label` within a unit or sum.
+    pub fn label_block<'s>(&self, sums: &'s [f64], i: usize) -> &'s [f64] {
+        let start = self.fixed + i * self.block;
+        &sums[start..start + self.block]
+    }
+
+    /// The same statistics over `labels` (a superset of [`Statistics::labels`]): blocks of
+    /// labels this evaluation did not have are zero.
+    pub fn relabel(&self, labels: &[String]) -> Statistics {
+        let mut out = Statistics::new(self.unit, self.fixed, self.block, labels.to_vec());
+        out.warnings = self.warnings.clone();
+        let w = self.width();
+        let map: Vec<Option<usize>> = labels
+            .iter()
+            .map(|l| self.labels.iter().position(|x| x == l))
+            .collect();
+        if w == 0 {
+            return out;
+        }
+        for u in self.data.chunks_exact(w) {
+            let mut v = u[..self.fixed].to_vec();
+            for m in &map {
+                match m {
+                    Some(i) => v.extend_from_slice(&u[self.fixed + i * self.block..][..self.block]),
+                    None => v.extend(std::iter::repeat_n(0.0, self.block)),
+                }
+            }
+            out.data.extend(v);
+        }
+        out
+    }
+}
+
+/// The cell that ranks runs: a table, a row key and a metric column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Headline {
+    /// The table's name.
+    pub table: String,
+    /// The row's key.
+    pub row: Vec<String>,
+    /// The metric column.
+    pub column: String,
+}
+
+/// A metric family: how a gold and a run are read, paired and scored.
+pub trait Family: Send + Sync {
+    /// The family's name, as in campaign files and outputs (`segmentation`).
+    fn name(&self) -> &str;
+
+    /// The input formats the family reads (`--format` names).
+    fn formats(&self) -> &[&'static str];
+
+    /// Reads both files and pairs them: the per-unit statistics.
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics>;
+
+    /// The result tables of summed statistics. For the same [`Statistics::labels`] the tables
+    /// must have the same shape whatever the sums (resampling relies on it).
+    fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table>;
+
+    /// The cell that ranks runs by default.
+    fn headline(&self) -> Headline;
+
+    /// Lines saying how the numbers are computed (options, conventions).
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// The family names [`build`] knows.
+pub const NAMES: [&str; 5] = ["spans", "fair", "muc", "segmentation", "tagging"];
+
+/// The family named `name` with `opts` (a usage error for an unknown name or an option the
+/// family does not take).
+pub fn build(name: &str, opts: &Options) -> Result<Box<dyn Family>> {
+    let fam: Box<dyn Family> = match name {
+        "spans" => Box::new(spans::SpanFamily::new(opts)?),
+        "fair" => Box::new(fair::FairFamily::new(opts)?),
+        "muc" => Box::new(muc::MucFamily::new(opts)?),
+        "segmentation" => Box::new(segmentation::SegmentationFamily::new(opts)?),
+        "tagging" => Box::new(tagging::TaggingFamily::new(opts)?),
+        _ => {
+            return Err(Error::usage(format!(
+                "family: unknown family {}; use one of {}",
+                crate::error::snippet(name),
+                NAMES.join(", ")
+            )))
+        }
+    };
+    Ok(fam)
+}
+
+/// The results of summed statistics: the family's tables with provenance.
+pub fn results_of(fam: &dyn Family, stats: &Statistics, sums: &[f64]) -> Results {
+    let mut r = Results::new(fam.name(), stats.unit, stats.len());
+    r.notes = fam.notes();
+    r.warnings = stats.warnings.clone();
+    r.tables = fam.tables(stats, sums);
+    r
+}
+
+/// Scores a run: the family's tables, and with `resampler` a percentile bootstrap interval
+/// for every ratio cell (units resampled with replacement). Fewer than two units with a
+/// resampler is a usage error naming the unit.
+pub fn evaluate(
+    fam: &dyn Family,
+    gold: &Path,
+    pred: &Path,
+    resampler: Option<&Resampler>,
+) -> Result<Results> {
+    let stats = fam.statistics(gold, pred)?;
+    scored(fam, &stats, resampler)
+}
+
+/// [`evaluate`] on statistics already made.
+pub fn scored(
+    fam: &dyn Family,
+    stats: &Statistics,
+    resampler: Option<&Resampler>,
+) -> Result<Results> {
+    let mut r = results_of(fam, stats, &stats.total());
+    if let Some(rs) = resampler {
+        let units = units_of(stats)?;
+        let mut probe = Vec::new();
+        r.ratios(&mut probe);
+        let k = probe.len();
+        let score = |sums: &[f64], out: &mut [f64]| {
+            let mut v = Vec::with_capacity(k);
+            results_of(fam, stats, sums).ratios(&mut v);
+            for (o, x) in out.iter_mut().zip(v) {
+                *o = x;
+            }
+        };
+        let cis = rs.bootstrap_vec(units, k, &score)?;
+        for (slot, ci) in r.ratio_slots().into_iter().zip(cis) {
+            *slot = Some([ci.lo, ci.hi]);
+        }
+        r.resampling = Some(ResamplingInfo {
+            samples: rs.samples,
+            seed: rs.seed,
+            confidence: rs.confidence,
+        });
+    }
+    Ok(r)
+}
+
+fn units_of(stats: &Statistics) -> Result<Units<'_>> {
+    if stats.len() < 2 {
+        return Err(Error::usage(format!(
+            "resampling needs at least two {}s; the input has {}: no interval can be given",
+            stats.unit.name(),
+            stats.len()
+        )));
+    }
+    Units::new(&stats.data, stats.width())
+}
+
+/// Statistics of two runs on the same labels (the union, in the order of A then B).
+pub fn on_same_labels(a: &Statistics, b: &Statistics) -> (Statistics, Statistics) {
+    if a.labels == b.labels {
+        return (a.clone(), b.clone());
+    }
+    let mut labels = a.labels.clone();
+    for l in &b.labels {
+        if !labels.contains(l) {
+            labels.push(l.clone());
+        }
+    }
+    (a.relabel(&labels), b.relabel(&labels))
+}
+
+/// Compares run A with run B on the same gold, for every ratio cell of the family's tables:
+/// A, B, A − B, the paired-bootstrap interval of A − B and the p-value of `test`, paired unit
+/// by unit. One table of rows keyed by (table, row, measure).
+pub fn compare(
+    fam: &dyn Family,
+    gold: &Path,
+    a: &Path,
+    b: &Path,
+    resampler: &Resampler,
+    test: PairedTest,
+) -> Result<Results> {
+    let sa = fam.statistics(gold, a)?;
+    let sb = fam.statistics(gold, b)?;
+    compare_statistics(fam, &sa, &sb, resampler, test)
+}
+
+/// [`compare`] on statistics already made.
+pub fn compare_statistics(
+    fam: &dyn Family,
+    sa: &Statistics,
+    sb: &Statistics,
+    resampler: &Resampler,
+    test: PairedTest,
+) -> Result<Results> {
+    let (sa, sb) = on_same_labels(sa, sb);
+    if sa.len() != sb.len() {
+        return Err(Error::usage(format!(
+            "compare: run A has {} {}s and run B {}; both must have the gold's",
+            sa.len(),
+            sa.unit.name(),
+            sb.len()
+        )));
+    }
+    let ua = units_of(&sa)?;
+    let ub = Units::new(&sb.data, sb.width())?;
+    let point = results_of(fam, &sa, &sa.total());
+    // The ratio cells, named.
+    let mut names: Vec<(String, String, String)> = Vec::new();
+    for t in &point.tables {
+        for r in &t.rows {
+            for c in &t.columns {
+                if c.kind == Kind::Ratio {
+                    names.push((t.name.clone(), r.key.join(" "), c.name.clone()));
+                }
+            }
+        }
+    }
+    let k = names.len();
+    let score = |sums: &[f64], out: &mut [f64]| {
+        let mut v = Vec::with_capacity(k);
+        results_of(fam, &sa, sums).ratios(&mut v);
+        for (o, x) in out.iter_mut().zip(v) {
+            *o = x;
+        }
+    };
+    let tests = resampler.paired_vec(test, ua, ub, k, &score)?;
+    let mut t = Table::new(
+        "compare",
+        "A − B: paired comparison",
+        vec![KeyKind::Table, KeyKind::Level, KeyKind::Measure],
+        vec![
+            Column::new("A", Kind::Ratio),
+            Column::new("B", Kind::Ratio),
+            Column::new("A-B", Kind::Ratio),
+            Column::new("lo", Kind::Ratio),
+            Column::new("hi", Kind::Ratio),
+            Column::new("p", Kind::PValue),
+        ],
+    );
+    for ((table, row, measure), p) in names.into_iter().zip(tests) {
+        t.push(
+            vec![table, row, measure],
+            vec![
+                Value::ratio(p.a),
+                Value::ratio(p.b),
+                Value::ratio(p.diff),
+                Value::ratio(p.ci.lo),
+                Value::ratio(p.ci.hi),
+                Value::amount(p.p),
+            ],
+        );
+    }
+    let mut r = Results::new(fam.name(), sa.unit, sa.len());
+    r.notes = fam.notes();
+    r.notes.push(format!(
+        "paired {} over {}s, {} resamples, seed {}; interval of A-B: {:.0} % paired bootstrap",
+        match test {
+            PairedTest::Permutation => "approximate randomization",
+            PairedTest::Bootstrap => "bootstrap",
+        },
+        sa.unit.name(),
+        resampler.samples,
+        resampler.seed,
+        resampler.confidence * 100.0
+    ));
+    r.warnings = sa.warnings.clone();
+    r.warnings.extend(sb.warnings.iter().cloned());
+    r.tables.push(t);
+    Ok(r)
+}
+
+/// The value of the headline cell of `results` (0 when the cell is missing).
+pub fn headline_value(results: &Results, h: &Headline) -> f64 {
+    let key: Vec<&str> = h.row.iter().map(String::as_str).collect();
+    results
+        .table(&h.table)
+        .and_then(|t| Some((t, t.column(&h.column)?)))
+        .and_then(|(t, c)| t.row(&key).and_then(|r| r.values.get(c).copied()))
+        .and_then(Value::as_f64)
+        .unwrap_or(0.0)
+}
+
+/// P, R and F-beta of weighted TP, FP and FN (each 0 when its denominator is 0).
+pub fn prf(tp: f64, fp: f64, fn_: f64, beta: f64) -> (f64, f64, f64) {
+    crate::metrics::prf::prf_beta(tp, tp + fp, tp + fn_, beta)
+}
+
+/// The metric columns `P`, `R`, `F1` and, for β ≠ 1, `F<β>`.
+pub fn prf_columns(beta: f64) -> Vec<Column> {
+    let mut c = vec![
+        Column::new("P", Kind::Ratio),
+        Column::new("R", Kind::Ratio),
+        Column::new("F1", Kind::Ratio),
+    ];
+    if beta != 1.0 {
+        c.push(Column::new(format!("F{beta}"), Kind::Ratio));
+    }
+    c
+}
+
+/// The values of [`prf_columns`] for weighted TP, FP and FN.
+pub fn prf_values(tp: f64, fp: f64, fn_: f64, beta: f64) -> Vec<Value> {
+    let (p, r, f1) = prf(tp, fp, fn_, 1.0);
+    let mut v = vec![Value::ratio(p), Value::ratio(r), Value::ratio(f1)];
+    if beta != 1.0 {
+        v.push(Value::ratio(prf(tp, fp, fn_, beta).2));
+    }
+    v
+}

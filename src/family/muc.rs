@@ -1,0 +1,171 @@
+//! The MUC-7 family: token-by-token judgement of a NERC run (correct, incorrect, partial,
+//! missing, spurious), micro, per type and macro P/R/F-beta ([`crate::eval::muc`]). Unit: the
+//! document (the sentence for a CoNLL file without documents).
+
+use std::path::Path;
+
+use super::{Family, Headline, Options, Statistics};
+use crate::error::Result;
+use crate::eval::muc::{evaluate_files, MucOptions};
+use crate::formats::{Format, InputFormat};
+use crate::matching::muc::MucCounts;
+use crate::metrics::prf::{fbeta, prf_beta};
+use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
+
+const FORMATS: &[&str] = &["hipe", "conll"];
+
+/// MUC-7 token judgement of a run against the gold.
+#[derive(Debug, Clone)]
+pub struct MucFamily {
+    format: Option<Format>,
+    column: Option<String>,
+    beta: f64,
+}
+
+impl MucFamily {
+    /// The family with `opts` (format, column, beta).
+    pub fn new(opts: &Options) -> Result<Self> {
+        opts.refuse_except("muc", &["format", "column", "beta"])?;
+        let format = opts
+            .format_of("muc", FORMATS)?
+            .and_then(InputFormat::corpus_format);
+        Ok(MucFamily {
+            format,
+            column: opts.column.clone(),
+            beta: opts.beta(),
+        })
+    }
+}
+
+fn counts(b: &[f64]) -> MucCounts {
+    MucCounts {
+        correct: b[0] as u64,
+        incorrect: b[1] as u64,
+        partial: b[2] as u64,
+        missing: b[3] as u64,
+        spurious: b[4] as u64,
+    }
+}
+
+impl Family for MucFamily {
+    fn name(&self) -> &str {
+        "muc"
+    }
+
+    fn formats(&self) -> &[&'static str] {
+        FORMATS
+    }
+
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        let format = match self.format {
+            Some(f) => f,
+            None => {
+                let text = crate::io::read_text(gold)?;
+                crate::formats::detect(gold, &text)?
+            }
+        };
+        let opts = MucOptions {
+            format,
+            column: self.column.clone(),
+            beta: self.beta,
+            ..MucOptions::default()
+        };
+        let r = evaluate_files(gold, pred, &opts)?;
+        let labels: Vec<String> = r.per_type.keys().cloned().collect();
+        let unit = if r.units_are_sentences {
+            Unit::Sentence
+        } else {
+            Unit::Document
+        };
+        let mut s = Statistics::new(unit, 0, 5, labels);
+        for u in &r.units {
+            let mut v = Vec::with_capacity(s.width());
+            for l in &s.labels {
+                let c = u.get(l).copied().unwrap_or_default();
+                v.extend(
+                    [c.correct, c.incorrect, c.partial, c.missing, c.spurious].map(|x| x as f64),
+                );
+            }
+            s.push_unit(v);
+        }
+        s.warnings = r.warnings;
+        Ok(s)
+    }
+
+    fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
+        let mut cols: Vec<Column> = ["COR", "INC", "PAR", "MIS", "SPU", "POS", "ACT"]
+            .into_iter()
+            .map(|n| Column::new(n, Kind::Count))
+            .collect();
+        cols.push(Column::new("P", Kind::Ratio));
+        cols.push(Column::new("R", Kind::Ratio));
+        cols.push(Column::new("F", Kind::Ratio));
+        let mut t = Table::new("muc", "MUC-7 token judgement", vec![KeyKind::Label], cols);
+        let row = |c: &MucCounts| {
+            let (p, r, f) = prf_beta(
+                c.credit(),
+                c.actual() as f64,
+                c.possible() as f64,
+                self.beta,
+            );
+            let mut v: Vec<Value> = [
+                c.correct,
+                c.incorrect,
+                c.partial,
+                c.missing,
+                c.spurious,
+                c.possible(),
+                c.actual(),
+            ]
+            .into_iter()
+            .map(Value::Count)
+            .collect();
+            v.extend([Value::ratio(p), Value::ratio(r), Value::ratio(f)]);
+            (v, p, r)
+        };
+        let mut all = MucCounts::default();
+        let mut per: Vec<(String, Vec<Value>)> = Vec::new();
+        let (mut sp, mut sr) = (0.0, 0.0);
+        for (i, l) in stats.labels.iter().enumerate() {
+            let c = counts(stats.label_block(sums, i));
+            all.merge(&c);
+            let (v, p, r) = row(&c);
+            sp += p;
+            sr += r;
+            per.push((l.clone(), v));
+        }
+        t.push(vec!["ALL".into()], row(&all).0);
+        for (l, v) in per {
+            t.push(vec![l], v);
+        }
+        let n = stats.labels.len() as f64;
+        let (mp, mr) = if n > 0.0 {
+            (sp / n, sr / n)
+        } else {
+            (0.0, 0.0)
+        };
+        let mut macro_row = vec![Value::Missing; 7];
+        macro_row.extend([
+            Value::ratio(mp),
+            Value::ratio(mr),
+            Value::ratio(fbeta(mp, mr, self.beta)),
+        ]);
+        t.push(vec!["macro".into()], macro_row);
+        vec![t]
+    }
+
+    fn headline(&self) -> Headline {
+        Headline {
+            table: "muc".into(),
+            row: vec!["ALL".into()],
+            column: "F".into(),
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        vec![format!(
+            "P = (COR + PAR/2) / ACT, R = (COR + PAR/2) / POS, F with beta {}; macro: mean P and R over types",
+            self.beta
+        )]
+    }
+}

@@ -1,0 +1,272 @@
+//! The options of every family, parsed in one place: the CLI, campaign files and Python give
+//! each option by its name and a text value ([`Options::set`]), or build [`Options`] directly.
+//! Messages name the option (`beta: …`); the front ends add their own wording (`--beta`).
+
+use crate::error::{snippet, Error, Result};
+use crate::formats::InputFormat;
+use crate::matching::fair::Focus;
+use crate::matching::HipeRegime;
+use crate::spans::stacked::Continuation;
+
+/// The option names [`Options::set`] takes (a `-` in a name may also be written `_`).
+pub const OPTION_NAMES: [&str; 11] = [
+    "format",
+    "column",
+    "beta",
+    "tagset",
+    "regimes",
+    "weights",
+    "labels",
+    "exclude",
+    "focus",
+    "continuation",
+    "ignore-punct",
+];
+
+/// The options of the families: each family reads those it understands and refuses the
+/// others it was given ([`Options::refuse_except`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// Input format of both files (`None`: detect or take the family's default).
+    pub format: Option<InputFormat>,
+    /// The scored column (a name, or a 1-based number where the format allows).
+    pub column: Option<String>,
+    /// β of the extra F-beta column (F1 is always given); finite, in (0, 1e6].
+    pub beta: Option<f64>,
+    /// A tag set: a TOML file or a bundled preset name (`nkjp`).
+    pub tagset: Option<String>,
+    /// Span regimes to report (default: all four).
+    pub regimes: Option<Vec<HipeRegime>>,
+    /// A weight formula for the weighted fair scores.
+    pub weights: Option<String>,
+    /// Only these labels.
+    pub labels: Option<Vec<String>>,
+    /// Leave out these labels.
+    pub exclude: Vec<String>,
+    /// Whose label LE and LBE count for (fair).
+    pub focus: Option<Focus>,
+    /// What an `I-` continues (fair on CoNLL).
+    pub continuation: Option<Continuation>,
+    /// Drop punctuation tokens from spans (fair on CoNLL).
+    pub ignore_punct: bool,
+}
+
+fn list(name: &str, value: &str) -> Result<Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    for x in value.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        if out.iter().any(|y| y == x) {
+            return Err(Error::usage(format!(
+                "{name}: {} is listed twice",
+                snippet(x)
+            )));
+        }
+        out.push(x.to_string());
+    }
+    if out.is_empty() {
+        return Err(Error::usage(format!("{name}: expected at least one value")));
+    }
+    Ok(out)
+}
+
+/// A `beta` value: a finite number in (0, 1e6].
+pub fn parse_beta(value: &str) -> Result<f64> {
+    match value.trim().parse::<f64>() {
+        Ok(b) if b.is_finite() && b > 0.0 && b <= 1e6 => Ok(b),
+        _ => Err(Error::usage(format!(
+            "beta {}: expected a number greater than 0 (at most 1e6)",
+            snippet(value)
+        ))),
+    }
+}
+
+/// A span regime by its name (`strict`, `exact`, `partial`, `ent_type`; `fuzzy` is
+/// `ent_type` as the HIPE scorer calls it).
+pub fn parse_regime(value: &str) -> Result<HipeRegime> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "strict" => Ok(HipeRegime::Strict),
+        "exact" => Ok(HipeRegime::Exact),
+        "partial" => Ok(HipeRegime::Partial),
+        "ent_type" | "ent-type" | "type" | "fuzzy" => Ok(HipeRegime::EntType),
+        _ => Err(Error::usage(format!(
+            "regimes: unknown regime {}; use strict, exact, partial or ent_type",
+            snippet(value)
+        ))),
+    }
+}
+
+impl Options {
+    /// Sets option `name` from its text value (a list is comma-separated; a switch takes
+    /// `true`/`false`, or an empty value for true). Unknown names and bad values are usage
+    /// errors that name the option.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
+        let key = name.trim_start_matches('-').replace('_', "-");
+        match key.as_str() {
+            "format" => {
+                self.format = match value.trim() {
+                    "auto" => None,
+                    v => Some(v.parse()?),
+                }
+            }
+            "column" => {
+                let v = value.trim();
+                if v.is_empty() {
+                    return Err(Error::usage("column: expected a column name or number"));
+                }
+                self.column = Some(v.to_string());
+            }
+            "beta" => self.beta = Some(parse_beta(value)?),
+            "tagset" => {
+                if value.trim().is_empty() {
+                    return Err(Error::usage("tagset: expected a file or a preset name"));
+                }
+                self.tagset = Some(value.to_string());
+            }
+            "regimes" => {
+                let mut rs = Vec::new();
+                for r in list("regimes", value)? {
+                    let r = parse_regime(&r)?;
+                    if rs.contains(&r) {
+                        return Err(Error::usage(format!(
+                            "regimes: {} is listed twice",
+                            r.json_name()
+                        )));
+                    }
+                    rs.push(r);
+                }
+                self.regimes = Some(rs);
+            }
+            "weights" => {
+                crate::eval::weights::parse_weights(value)?;
+                self.weights = Some(value.to_string());
+            }
+            "labels" => self.labels = Some(list("labels", value)?),
+            "exclude" => self.exclude = list("exclude", value)?,
+            "focus" => {
+                self.focus = Some(match value.trim().to_ascii_lowercase().as_str() {
+                    "target" | "gold" => Focus::Target,
+                    "system" | "run" | "pred" => Focus::System,
+                    _ => {
+                        return Err(Error::usage(format!(
+                            "focus: {}: use target or system",
+                            snippet(value)
+                        )))
+                    }
+                })
+            }
+            "continuation" => {
+                self.continuation = Some(match value.trim().to_ascii_lowercase().as_str() {
+                    "conlleval" => Continuation::Conlleval,
+                    "reference" => Continuation::Reference,
+                    _ => {
+                        return Err(Error::usage(format!(
+                            "continuation: {}: use conlleval or reference",
+                            snippet(value)
+                        )))
+                    }
+                })
+            }
+            "ignore-punct" => {
+                self.ignore_punct = match value.trim().to_ascii_lowercase().as_str() {
+                    "" | "true" | "yes" | "1" => true,
+                    "false" | "no" | "0" => false,
+                    _ => {
+                        return Err(Error::usage(format!(
+                            "ignore-punct: {}: use true or false",
+                            snippet(value)
+                        )))
+                    }
+                }
+            }
+            _ => {
+                return Err(Error::usage(format!(
+                    "unknown option {}; the options are {}",
+                    snippet(name),
+                    OPTION_NAMES.join(", ")
+                )))
+            }
+        }
+        Ok(())
+    }
+
+    /// The β of F-beta (1 when none was given).
+    pub fn beta(&self) -> f64 {
+        self.beta.unwrap_or(1.0)
+    }
+
+    /// The names of the options that are set.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        let flags = [
+            ("format", self.format.is_some()),
+            ("column", self.column.is_some()),
+            ("beta", self.beta.is_some()),
+            ("tagset", self.tagset.is_some()),
+            ("regimes", self.regimes.is_some()),
+            ("weights", self.weights.is_some()),
+            ("labels", self.labels.is_some()),
+            ("exclude", !self.exclude.is_empty()),
+            ("focus", self.focus.is_some()),
+            ("continuation", self.continuation.is_some()),
+            ("ignore-punct", self.ignore_punct),
+        ];
+        for (n, set) in flags {
+            if set {
+                v.push(n);
+            }
+        }
+        v
+    }
+
+    /// A usage error when an option outside `allowed` is set (`family` names the family).
+    pub fn refuse_except(&self, family: &str, allowed: &[&str]) -> Result<()> {
+        if let Some(n) = self.given().into_iter().find(|n| !allowed.contains(n)) {
+            return Err(Error::usage(format!(
+                "{n}: not an option of the {family} family (its options: {})",
+                allowed.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// The format, checked against the family's `formats` (`None` when not given).
+    pub fn format_of(&self, family: &str, formats: &[&str]) -> Result<Option<InputFormat>> {
+        match self.format {
+            Some(f) if !formats.contains(&f.name()) => Err(Error::usage(format!(
+                "format {}: the {family} family reads {}",
+                f.name(),
+                formats.join(", ")
+            ))),
+            f => Ok(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_parse_once_and_errors_name_the_option() {
+        let mut o = Options::default();
+        o.set("beta", "0.5").unwrap();
+        o.set("ignore_punct", "").unwrap();
+        o.set("--regimes", "strict,fuzzy").unwrap();
+        assert_eq!(o.beta, Some(0.5));
+        assert!(o.ignore_punct);
+        assert_eq!(
+            o.regimes,
+            Some(vec![HipeRegime::Strict, HipeRegime::EntType])
+        );
+        let e = o.set("beta", "1e308").unwrap_err().to_string();
+        assert!(e.contains("beta"), "{e}");
+        let long = "9".repeat(400);
+        assert!(o.set("beta", &long).unwrap_err().to_string().len() < 200);
+        assert!(o.set("regimes", "strict,strict").is_err());
+        assert!(o.set("labels", "PER,PER").is_err());
+        assert!(o.set("colour", "x").is_err());
+        o.set("format", "auto").unwrap();
+        assert_eq!(o.format, None);
+        assert!(o.set("format", "xml").is_err());
+        assert!(o.refuse_except("x", &["beta"]).is_err());
+    }
+}

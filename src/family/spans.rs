@@ -1,0 +1,262 @@
+//! The spans family: entities read from IOB/IOBES tags (CoNLL, or a HIPE TSV column) and
+//! counted in the four regimes of nervaluate and the HIPE scorer (strict, exact, partial,
+//! ent_type), per label and over all labels. Every run label is evaluated (a run entity of a
+//! label the gold lacks is a false positive), as conlleval and seqeval count. Unit: the
+//! document (`-DOCSTART-`, `# document_id`), or the sentence for a file without documents.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
+use crate::corpus::{Corpus, ReadOptions};
+use crate::error::{Error, Result};
+use crate::eval::options::{Regime, ScoreOptions};
+use crate::eval::score::evaluate;
+use crate::formats::{Format, InputFormat};
+use crate::hipe::{Edition, Task};
+use crate::matching::HipeRegime;
+use crate::matching::PerRegime;
+use crate::metrics::resample::DocCounts;
+use crate::metrics::RegimeScores;
+use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
+
+const FORMATS: &[&str] = &["conll", "hipe"];
+
+/// Entity spans in the four regimes.
+#[derive(Debug, Clone)]
+pub struct SpanFamily {
+    format: Option<Format>,
+    column: Option<String>,
+    regimes: Vec<HipeRegime>,
+    beta: f64,
+}
+
+impl SpanFamily {
+    /// The family with `opts` (format, column, regimes, beta).
+    pub fn new(opts: &Options) -> Result<Self> {
+        opts.refuse_except("spans", &["format", "column", "regimes", "beta"])?;
+        let format = opts
+            .format_of("spans", FORMATS)?
+            .and_then(InputFormat::corpus_format);
+        Ok(SpanFamily {
+            format,
+            column: opts.column.clone(),
+            regimes: opts
+                .regimes
+                .clone()
+                .unwrap_or_else(|| HipeRegime::ALL.to_vec()),
+            beta: opts.beta(),
+        })
+    }
+}
+
+/// A corpus whose only document is split into one document per sentence.
+fn sentences_as_documents(c: &mut Corpus) {
+    if c.docs.len() != 1 {
+        return;
+    }
+    let doc = c.docs.remove(0);
+    let mut start = doc.start;
+    for n in doc.segments {
+        c.docs.push(crate::corpus::Document {
+            id: None,
+            first_line: if n > 0 { c.line(start) } else { doc.first_line },
+            start,
+            segments: vec![n],
+        });
+        start += n;
+    }
+}
+
+/// Writes the per-document TP, FP, FN of the four regimes into columns 0..12 of `out`.
+fn series_block(s: &PerRegime<RegimeScores>, out: &mut [Vec<f64>], at: usize) {
+    for (k, r) in HipeRegime::ALL.into_iter().enumerate() {
+        for &(d, c) in s[r].docs.nonzero() {
+            if let Some(u) = out.get_mut(d) {
+                u[at + k * 3] = c.tp;
+                u[at + k * 3 + 1] = c.fp;
+                u[at + k * 3 + 2] = c.fn_;
+            }
+        }
+    }
+}
+
+impl Family for SpanFamily {
+    fn name(&self) -> &str {
+        "spans"
+    }
+
+    fn formats(&self) -> &[&'static str] {
+        FORMATS
+    }
+
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
+        let format = match self.format {
+            Some(f) => f,
+            None => crate::formats::detect(gold, &text)?,
+        };
+        if format == Format::Spans {
+            return Err(Error::usage(
+                "format spans: the spans family reads tags (conll or hipe); span files are scored by the fair family",
+            ));
+        }
+        let ropts = ReadOptions::default();
+        let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
+        let mut p = crate::formats::read(pred, Some(format), &ropts)?;
+        let unit = if g.docs.len() == 1 && p.docs.len() <= 1 {
+            sentences_as_documents(&mut g);
+            sentences_as_documents(&mut p);
+            Unit::Sentence
+        } else {
+            Unit::Document
+        };
+        let mut o = match format {
+            Format::Conll => {
+                let mut o = ScoreOptions::new(Task::NercCoarse, Edition::Hipe2022);
+                o.format = Format::Conll;
+                o.column = self.column.clone();
+                o
+            }
+            _ => {
+                let edition = g.comment_edition.unwrap_or(Edition::Hipe2022);
+                let column = self.column.as_deref().unwrap_or("NE-COARSE-LIT");
+                let task = [Task::NercCoarse, Task::NercFine]
+                    .into_iter()
+                    .find(|t| edition.columns(*t).iter().any(|c| c.0 == column))
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "column {}: not an entity column of {} files",
+                            crate::error::snippet(column),
+                            edition.name()
+                        ))
+                    })?;
+                ScoreOptions::new(task, edition)
+            }
+        };
+        o.skip_check = true;
+        o.regimes = vec![Regime::Strict];
+        // Every run label is evaluated, as conlleval and seqeval do.
+        let col = match format {
+            Format::Conll => None,
+            _ => Some(
+                self.column
+                    .clone()
+                    .unwrap_or_else(|| "NE-COARSE-LIT".into()),
+            ),
+        };
+        let tag_col = match &col {
+            Some(name) => p.column(name),
+            None => conll_tag_column(&p, self.column.as_deref()),
+        };
+        o.tagset = Some(tag_col.map(|c| run_labels(&p, c)).unwrap_or_default());
+        let res = evaluate(&g, &p, &o)?;
+        let cols = res
+            .results
+            .into_iter()
+            .next()
+            .map(|(_, c)| c)
+            .unwrap_or_default();
+        let cr = match &col {
+            Some(name) => cols.into_iter().find(|c| &c.column == name),
+            None => cols.into_iter().next(),
+        }
+        .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
+        let e = cr.eval;
+        let mut labels: Vec<String> = e.per_label.keys().cloned().collect();
+        labels.sort();
+        let n_docs = g.docs.len();
+        let mut s = Statistics::new(unit, 12, 12, labels);
+        let width = s.width();
+        let mut units: Vec<Vec<f64>> = vec![vec![0.0; width]; n_docs];
+        series_block(&e.all, &mut units, 0);
+        for (i, l) in s.labels.iter().enumerate() {
+            series_block(&e.per_label[l], &mut units, 12 + i * 12);
+        }
+        for u in units {
+            s.push_unit(u);
+        }
+        s.warnings = res.warnings;
+        Ok(s)
+    }
+
+    fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
+        let mut out = Vec::new();
+        for r in &self.regimes {
+            let k = HipeRegime::ALL.iter().position(|x| x == r).unwrap_or(0);
+            let mut cols = vec![
+                Column::new("TP", Kind::Amount),
+                Column::new("FP", Kind::Amount),
+                Column::new("FN", Kind::Amount),
+            ];
+            cols.extend(prf_columns(self.beta));
+            let mut t = Table::new(
+                r.json_name(),
+                &format!("{} regime", r.json_name()),
+                vec![KeyKind::Label],
+                cols,
+            );
+            let row = |b: &[f64]| {
+                let c = DocCounts::new(b[k * 3], b[k * 3 + 1], b[k * 3 + 2]);
+                let mut v = vec![
+                    Value::amount(c.tp),
+                    Value::amount(c.fp),
+                    Value::amount(c.fn_),
+                ];
+                v.extend(prf_values(c.tp, c.fp, c.fn_, self.beta));
+                v
+            };
+            t.push(vec!["ALL".into()], row(&sums[..12]));
+            for (i, l) in stats.labels.iter().enumerate() {
+                t.push(vec![l.clone()], row(stats.label_block(sums, i)));
+            }
+            out.push(t);
+        }
+        out
+    }
+
+    fn headline(&self) -> Headline {
+        Headline {
+            table: self
+                .regimes
+                .first()
+                .copied()
+                .unwrap_or(HipeRegime::Strict)
+                .json_name()
+                .into(),
+            row: vec!["ALL".into()],
+            column: "F1".into(),
+        }
+    }
+
+    fn notes(&self) -> Vec<String> {
+        vec!["regimes as nervaluate names them, counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first); partial: half credit for overlaps; every run label is evaluated".into()]
+    }
+}
+
+/// The tag column of a CoNLL corpus: `column` by name or 1-based number, else `TAG`.
+fn conll_tag_column(c: &Corpus, column: Option<&str>) -> Option<usize> {
+    match column {
+        None => c.column("TAG"),
+        Some(s) => match s.parse::<usize>() {
+            Ok(n) => n.checked_sub(1).filter(|&i| i < c.columns.len()),
+            Err(_) => c.column(s),
+        },
+    }
+}
+
+/// The labels of a corpus's tag column.
+fn run_labels(c: &Corpus, col: usize) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for t in 0..c.n_tokens() {
+        let cell = c.cell(t, col);
+        if matches!(cell, "O" | "_" | "-" | "") {
+            continue;
+        }
+        let tag = crate::spans::tag_of(cell);
+        if !matches!(tag, "_" | "-" | "O" | "") {
+            out.insert(tag.to_string());
+        }
+    }
+    out
+}

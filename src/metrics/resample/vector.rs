@@ -1,0 +1,334 @@
+//! Resampling of any family's statistics: each unit (document or sentence) is a vector of
+//! `width` numbers that add up (counts, weighted sums), and a scoring function maps a summed
+//! vector to the `k` values it follows (every ratio of a result table). The bootstrap, the paired
+//! randomization and the paired bootstrap are those of the parent module, with the same random
+//! streams (a family whose statistics are `[TP, FP, FN]` and whose values are micro P, R and F
+//! draws exactly what [`Resampler::bootstrap_ci`] draws).
+
+use super::{p_value, percentile_interval, Domain, Interval, Resampler, TIE_EPSILON};
+use crate::error::{Error, Result};
+
+/// Per-unit statistics: `len / width` units of `width` numbers each, unit after unit.
+#[derive(Debug, Clone, Copy)]
+pub struct Units<'a> {
+    /// The numbers, unit after unit.
+    pub data: &'a [f64],
+    /// Numbers per unit (at least 1).
+    pub width: usize,
+}
+
+impl<'a> Units<'a> {
+    /// Units of `width` numbers over `data` (a usage error when `data` is not whole units or a
+    /// number is negative or not finite, or the sums could overflow).
+    pub fn new(data: &'a [f64], width: usize) -> Result<Self> {
+        if width == 0 || !data.len().is_multiple_of(width) {
+            return Err(Error::usage(format!(
+                "resampling: {} statistics do not make units of {width}",
+                data.len()
+            )));
+        }
+        let mut max = 0.0f64;
+        for (i, v) in data.iter().enumerate() {
+            if !(v.is_finite() && *v >= 0.0) {
+                return Err(Error::usage(format!(
+                    "resampling: unit {} has a statistic {v} that is negative or not finite",
+                    i / width + 1
+                )));
+            }
+            max = max.max(*v);
+        }
+        if !(max * (data.len() / width) as f64 * 2.0).is_finite() {
+            return Err(Error::usage(
+                "resampling: statistics too large to be summed",
+            ));
+        }
+        Ok(Units { data, width })
+    }
+
+    /// Number of units.
+    pub fn len(&self) -> usize {
+        self.data.len() / self.width
+    }
+
+    /// Whether there are no units.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+
+    /// Unit `i`.
+    #[inline]
+    pub fn unit(&self, i: usize) -> &'a [f64] {
+        &self.data[i * self.width..(i + 1) * self.width]
+    }
+
+    /// The sum of all units, in unit order.
+    pub fn total(&self) -> Vec<f64> {
+        let mut sum = vec![0.0; self.width];
+        for i in 0..self.len() {
+            add(&mut sum, self.unit(i));
+        }
+        sum
+    }
+}
+
+#[inline]
+fn add(sum: &mut [f64], x: &[f64]) {
+    for (s, v) in sum.iter_mut().zip(x) {
+        *s += v;
+    }
+}
+
+/// A function from summed statistics to the `k` values followed (written into the slice).
+pub type Score<'s> = &'s (dyn Fn(&[f64], &mut [f64]) + Sync);
+
+/// One value of a paired test of A against B.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paired {
+    /// The value of A on all units.
+    pub a: f64,
+    /// The value of B on all units.
+    pub b: f64,
+    /// δ = a − b.
+    pub diff: f64,
+    /// The paired-bootstrap percentile interval of δ.
+    pub ci: Interval,
+    /// The two-sided p-value of the chosen test.
+    pub p: f64,
+}
+
+/// The paired test giving the p-values of [`Resampler::paired_vec`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairedTest {
+    /// Paired approximate randomization (swap each unit's statistics with probability ½).
+    Permutation,
+    /// Paired bootstrap with the shifted-null p-value.
+    Bootstrap,
+}
+
+impl Resampler {
+    fn check_units(&self, u: &Units, uses_confidence: bool) -> Result<()> {
+        self.check(uses_confidence)?;
+        if u.len() < 2 {
+            return Err(Error::usage(format!(
+                "resampling needs at least two units; the input has {}",
+                u.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Percentile bootstrap intervals of `k` values: `samples` times draw `n` units with
+    /// replacement, sum them and score the sum. Fewer than two units is a usage error (an
+    /// interval over one unit says nothing).
+    pub fn bootstrap_vec(&self, units: Units, k: usize, score: Score) -> Result<Vec<Interval>> {
+        self.check_units(&units, true)?;
+        let n = units.len();
+        let blocks = self.blocks(Domain::Bootstrap, |rng, count| {
+            let mut out = vec![0.0; count * k];
+            let mut sum = vec![0.0; units.width];
+            for j in 0..count {
+                sum.iter_mut().for_each(|s| *s = 0.0);
+                for _ in 0..n {
+                    add(&mut sum, units.unit(rng.below(n)));
+                }
+                score(&sum, &mut out[j * k..(j + 1) * k]);
+            }
+            vec![out]
+        });
+        let mut cols = columns(&blocks, k, self.samples);
+        let alpha = (1.0 - self.confidence) / 2.0;
+        Ok(cols
+            .iter_mut()
+            .map(|c| percentile_interval(c, alpha))
+            .collect())
+    }
+
+    /// A paired test of A against B over the same units, for each of `k` values: the
+    /// paired-bootstrap interval of δ and the p-value of `test`.
+    pub fn paired_vec(
+        &self,
+        test: PairedTest,
+        a: Units,
+        b: Units,
+        k: usize,
+        score: Score,
+    ) -> Result<Vec<Paired>> {
+        self.check_units(&a, true)?;
+        if a.len() != b.len() || a.width != b.width {
+            return Err(Error::usage(format!(
+                "paired comparison of runs with {} and {} units; both must have the gold's units",
+                a.len(),
+                b.len()
+            )));
+        }
+        let n = a.len();
+        let (mut va, mut vb) = (vec![0.0; k], vec![0.0; k]);
+        score(&a.total(), &mut va);
+        score(&b.total(), &mut vb);
+        let observed: Vec<f64> = va.iter().zip(&vb).map(|(x, y)| x - y).collect();
+        let w = a.width;
+        // The paired bootstrap's differences (always: they give the interval).
+        let boot = self.blocks(Domain::PairedBootstrap, |rng, count| {
+            let mut out = vec![0.0; count * k];
+            let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
+            let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
+            for j in 0..count {
+                xa.iter_mut().chain(xb.iter_mut()).for_each(|s| *s = 0.0);
+                for _ in 0..n {
+                    let i = rng.below(n);
+                    add(&mut xa, a.unit(i));
+                    add(&mut xb, b.unit(i));
+                }
+                score(&xa, &mut ra);
+                score(&xb, &mut rb);
+                for (o, (x, y)) in out[j * k..(j + 1) * k].iter_mut().zip(ra.iter().zip(&rb)) {
+                    *o = x - y;
+                }
+            }
+            vec![out]
+        });
+        let mut dists = columns(&boot, k, self.samples);
+        let hits: Vec<u64> = match test {
+            PairedTest::Bootstrap => dists
+                .iter()
+                .zip(&observed)
+                .map(|(col, d)| {
+                    col.iter()
+                        .filter(|x| (**x - d).abs() >= d.abs() - TIE_EPSILON)
+                        .count() as u64
+                })
+                .collect(),
+            PairedTest::Permutation => {
+                let blocks = self.blocks(Domain::Permutation, |rng, count| {
+                    let mut hits = vec![0u64; k];
+                    let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
+                    let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
+                    for _ in 0..count {
+                        xa.iter_mut().chain(xb.iter_mut()).for_each(|s| *s = 0.0);
+                        let mut i = 0;
+                        while i < n {
+                            let mut coins = rng.next_u64();
+                            let end = (i + 64).min(n);
+                            while i < end {
+                                let (ua, ub) = (a.unit(i), b.unit(i));
+                                if coins & 1 == 1 {
+                                    add(&mut xa, ub);
+                                    add(&mut xb, ua);
+                                } else {
+                                    add(&mut xa, ua);
+                                    add(&mut xb, ub);
+                                }
+                                coins >>= 1;
+                                i += 1;
+                            }
+                        }
+                        score(&xa, &mut ra);
+                        score(&xb, &mut rb);
+                        for j in 0..k {
+                            if (ra[j] - rb[j]).abs() >= observed[j].abs() - TIE_EPSILON {
+                                hits[j] += 1;
+                            }
+                        }
+                    }
+                    vec![hits]
+                });
+                let mut total = vec![0u64; k];
+                for h in blocks.iter().flatten() {
+                    for (t, x) in total.iter_mut().zip(h) {
+                        *t += x;
+                    }
+                }
+                total
+            }
+        };
+        let alpha = (1.0 - self.confidence) / 2.0;
+        Ok((0..k)
+            .map(|j| Paired {
+                a: va[j],
+                b: vb[j],
+                diff: observed[j],
+                ci: percentile_interval(&mut dists[j], alpha),
+                p: p_value(hits[j], self.samples),
+            })
+            .collect())
+    }
+}
+
+/// The `k` columns of the row-major resampled values, in block order.
+fn columns(blocks: &[Vec<Vec<f64>>], k: usize, samples: usize) -> Vec<Vec<f64>> {
+    let mut cols: Vec<Vec<f64>> = (0..k).map(|_| Vec::with_capacity(samples)).collect();
+    for block in blocks.iter().flatten() {
+        for row in block.chunks_exact(k.max(1)) {
+            for (c, v) in cols.iter_mut().zip(row) {
+                c.push(*v);
+            }
+        }
+    }
+    cols
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::DocCounts;
+    use super::*;
+
+    fn micro(sum: &[f64], out: &mut [f64]) {
+        let s = super::super::micro(&DocCounts::new(sum[0], sum[1], sum[2]), 1.0);
+        out.copy_from_slice(&[s.p, s.r, s.f1]);
+    }
+
+    fn docs() -> Vec<DocCounts> {
+        (0..37)
+            .map(|i| DocCounts::new((i % 7) as f64, (i % 3) as f64, (i % 5) as f64))
+            .collect()
+    }
+
+    #[test]
+    fn vector_bootstrap_draws_what_the_counts_bootstrap_draws() {
+        let d = docs();
+        let flat: Vec<f64> = d.iter().flat_map(|c| [c.tp, c.fp, c.fn_]).collect();
+        let r = Resampler::new(1000, 7);
+        let by = r.bootstrap_ci(&d).unwrap();
+        let v = r
+            .bootstrap_vec(Units::new(&flat, 3).unwrap(), 3, &micro)
+            .unwrap();
+        assert_eq!(v[0], by.p);
+        assert_eq!(v[2], by.f1);
+    }
+
+    #[test]
+    fn vector_paired_tests_equal_the_counts_tests() {
+        let a = docs();
+        let b: Vec<DocCounts> = a
+            .iter()
+            .map(|c| DocCounts::new(c.tp * 0.5, c.fp + 1.0, c.fn_))
+            .collect();
+        let fa: Vec<f64> = a.iter().flat_map(|c| [c.tp, c.fp, c.fn_]).collect();
+        let fb: Vec<f64> = b.iter().flat_map(|c| [c.tp, c.fp, c.fn_]).collect();
+        let r = Resampler::new(500, 3);
+        let (ua, ub) = (Units::new(&fa, 3).unwrap(), Units::new(&fb, 3).unwrap());
+        let perm = r.paired_permutation(&a, &b).unwrap();
+        let v = r
+            .paired_vec(PairedTest::Permutation, ua, ub, 3, &micro)
+            .unwrap();
+        assert_eq!(v[2].p, perm.f1.p);
+        assert_eq!(v[2].diff, perm.f1.diff);
+        let boot = r.paired_bootstrap(&a, &b).unwrap();
+        let v = r
+            .paired_vec(PairedTest::Bootstrap, ua, ub, 3, &micro)
+            .unwrap();
+        assert_eq!(v[1].p, boot.r.p);
+        assert_eq!(v[1].ci, boot.r.ci);
+    }
+
+    #[test]
+    fn fewer_than_two_units_and_bad_statistics_are_refused() {
+        let r = Resampler::new(10, 1);
+        let one = [1.0, 2.0, 3.0];
+        assert!(r
+            .bootstrap_vec(Units::new(&one, 3).unwrap(), 3, &micro)
+            .is_err());
+        assert!(Units::new(&[1.0, f64::NAN], 1).is_err());
+        assert!(Units::new(&[1.0, 2.0], 3).is_err());
+    }
+}

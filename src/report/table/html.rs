@@ -1,0 +1,81 @@
+//! A standalone HTML page of any family's tables (inline CSS, no script, no network), rendered
+//! with Tera from `templates/table.html` with autoescaping on. On a narrow screen the tables
+//! scroll inside their box, so the page is never wider than the screen.
+
+use std::path::Path;
+
+use serde::Serialize;
+use tera::{Context, Tera};
+
+use super::{cell, header, interval, provenance};
+use crate::error::{Error, Result};
+use crate::table::{Kind, Results};
+
+const TEMPLATE: &str = include_str!("../../../templates/table.html");
+
+#[derive(Serialize)]
+struct PageTable {
+    title: String,
+    head: Vec<String>,
+    n_keys: usize,
+    rows: Vec<Vec<String>>,
+}
+
+/// Renders the page.
+pub fn render(r: &Results) -> Result<String> {
+    let ci = r.resampling.is_some();
+    let tables: Vec<PageTable> = r
+        .tables
+        .iter()
+        .map(|t| {
+            let mut head: Vec<String> = t.keys.iter().map(|k| k.name().to_string()).collect();
+            for c in &t.columns {
+                head.push(header(&c.name, c.kind));
+                if c.kind == Kind::Ratio && ci {
+                    head.push(format!("{} CI", c.name));
+                }
+            }
+            let rows = t
+                .rows
+                .iter()
+                .map(|row| {
+                    let mut cells = row.key.clone();
+                    for ((c, v), i) in t.columns.iter().zip(&row.values).zip(&row.ci) {
+                        cells.push(cell(*v));
+                        if c.kind == Kind::Ratio && ci {
+                            cells.push(i.map(interval).unwrap_or_default());
+                        }
+                    }
+                    cells
+                })
+                .collect();
+            PageTable {
+                title: t.title.clone(),
+                head,
+                n_keys: t.keys.len(),
+                rows,
+            }
+        })
+        .collect();
+    let fail = |e: tera::Error| {
+        let mut msg = e.to_string();
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            src = s.source();
+        }
+        Error::output(Path::new("table.html"), format!("template: {msg}"))
+    };
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    tera.add_raw_template("table.html", TEMPLATE)
+        .map_err(fail)?;
+    let mut ctx = Context::new();
+    ctx.insert("family", &r.family);
+    ctx.insert("provenance", &provenance(r));
+    ctx.insert("warnings", &r.warnings);
+    ctx.insert("tables", &tables);
+    ctx.insert("version", env!("CARGO_PKG_VERSION"));
+    tera.render("table.html", &ctx).map_err(fail)
+}
