@@ -15,6 +15,7 @@
 
 #![deny(missing_docs)]
 
+pub mod api;
 pub mod campaign;
 pub mod check;
 pub mod corpus;

@@ -257,7 +257,7 @@ fn compare_usage_errors() {
         ),
         (
             vec!["--pred", &run, "--pred", &copy, "--samples", "0"],
-            "--samples",
+            "--bootstrap",
         ),
         (
             vec!["--pred", &run, "--pred", &copy, "--confidence", "1.5"],

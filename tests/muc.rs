@@ -366,7 +366,7 @@ fn bad_inputs_and_options() {
         (vec!["--format", "xml"], "unknown format"),
         (vec!["--beta", "0"], "--beta 0"),
         (vec!["--beta=-1"], "--beta -1"),
-        (vec!["--beta", "nan"], "--beta NaN"),
+        (vec!["--beta", "nan"], "--beta nan"),
         (vec!["--beta", "inf"], "--beta inf"),
         (vec!["-e", "hipe-2021"], "hipe-2021"),
         (vec!["--column", "NOPE"], "no column NOPE"),

@@ -1,10 +1,10 @@
 //! Property tests for the counting invariants of the official HIPE matcher
-//! (`fairscore::matching::hipe::count`), on entities and links read from random tag and link
+//! (`fairscore::matching::span_count::count`), on entities and links read from random tag and link
 //! columns through the real reader and span extraction.
 
 use fairscore::corpus::{Corpus, ReadOptions};
-use fairscore::matching::hipe::{count, Counts, Scratch};
-use fairscore::matching::HipeRegime::{
+use fairscore::matching::span_count::{count, Counts, Scratch};
+use fairscore::matching::SpanRegime::{
     EntType as ENT_TYPE, Exact as EXACT, Partial as PARTIAL, Strict as STRICT,
 };
 use fairscore::spans::{entities, links_consecutive, links_ne_bounded, Spans};
@@ -103,7 +103,7 @@ fn check_invariants(
         prop_assert_eq!(u.all[r].partial, 0);
     }
     // Per label: matched and missed counts add up to ALL; spurious at least.
-    for r in fairscore::matching::HipeRegime::ALL {
+    for r in fairscore::matching::SpanRegime::ALL {
         let mut sum = Counts::default();
         for rc in u.per_label.values() {
             sum.add(&rc[r]);

@@ -11,8 +11,8 @@ mod common;
 use fairscore::corpus::{align, Corpus, ReadOptions};
 use fairscore::eval::options::read_tagset;
 use fairscore::eval::score::evaluation_tags;
-use fairscore::matching::hipe::{self, Scratch};
-use fairscore::matching::HipeRegime;
+use fairscore::matching::span_count::{self, Scratch};
+use fairscore::matching::SpanRegime;
 use fairscore::metrics::resample::{micro, DocCounts, Measure, Resampler};
 use fairscore::spans::{self, Spans};
 use fairscore::Task;
@@ -50,14 +50,14 @@ fn doc_counts(
             let pseq: Vec<usize> = pd.range().collect();
             spans::entities(gold, g, &gseq, &mut gsp);
             spans::entities(pred, p, &pseq, &mut psp);
-            let unit = hipe::count(
+            let unit = span_count::count(
                 &gsp,
                 &psp,
                 &tags,
                 |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
                 &mut scratch,
             );
-            let c = unit.all[HipeRegime::Strict];
+            let c = unit.all[SpanRegime::Strict];
             DocCounts::new(
                 c.correct as f64,
                 (c.actual() - c.correct) as f64,

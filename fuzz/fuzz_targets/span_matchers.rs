@@ -1,7 +1,7 @@
 //! Fuzz target: span extraction (IOB entities, NE-bounded and consecutive links) and the
 //! official counting on tag sequences built from the input; checks the counting invariants.
 #![no_main]
-use fairscore::matching::hipe::{count, Scratch};
+use fairscore::matching::span_count::{count, Scratch};
 use fairscore::spans::{entities, links_consecutive, links_ne_bounded, Spans};
 use fairscore::corpus::{Corpus, ReadOptions};
 use libfuzzer_sys::fuzz_target;

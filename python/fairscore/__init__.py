@@ -4,7 +4,8 @@ the GIL is released while scoring).
 
 Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fair`,
 :func:`check`, :func:`normalize`, :func:`muc`, :func:`segmentation`, :func:`tagging`,
-:func:`leaderboard`.
+:func:`leaderboard`, and for any metric family :func:`family` and :func:`compare`; every
+option is a keyword named as the CLI's flag and parsed by the library, as the CLI's are.
 Functions on Python data, for training loops: :func:`evaluate` and
 :func:`classification_report`. Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
@@ -17,7 +18,9 @@ from ._fairscore import (
     UsageError,
     check,
     classification_report,
+    compare,
     evaluate,
+    family,
     fair,
     leaderboard,
     muc,
@@ -34,7 +37,9 @@ __all__ = [
     "UsageError",
     "check",
     "classification_report",
+    "compare",
     "evaluate",
+    "family",
     "fair",
     "leaderboard",
     "muc",

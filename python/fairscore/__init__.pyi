@@ -49,6 +49,7 @@ def score(
     bootstrap: Optional[int] = None,
     seed: Optional[int] = None,
     confidence: Optional[float] = None,
+    **options: Any,
 ) -> Dict[str, Any]:
     """Score one run as ``fairscore score`` (the official HIPE scorer v2.0) and return the JSON
     it writes, as Python objects: ``{column: {period: {noise: {label|"ALL": {regime: {...}}}}}}``
@@ -73,6 +74,7 @@ def fair(
     exclude: Optional[ListArg] = None,
     ignore_punct: bool = False,
     continuation: Literal["conlleval", "reference"] = "conlleval",
+    **options: Any,
 ) -> Dict[str, Any]:
     """Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files, as ``fairscore fair --json``
     (``column`` defaults to ``NE-COARSE-LIT``)."""
@@ -85,6 +87,7 @@ def check(
     *,
     tagset: Optional[StrPath] = None,
     skip_check: bool = False,
+    **options: Any,
 ) -> List[Dict[str, Any]]:
     """The participant self-check (``fairscore check --json``): the list of findings, each
     ``{"severity", "code", "file", "line", "column", "message", "hint", "count"}``. An empty
@@ -99,6 +102,7 @@ def normalize(
     map: Optional[StrPath] = None,
     union_interleave: bool = False,
     edition: Literal["hipe-2020", "hipe-2022"] = "hipe-2020",
+    **options: Any,
 ) -> str:
     """Normalize entity links as ``fairscore normalize`` (the official normalize_linking.py).
     Returns the normalized text; with ``output`` also writes it there atomically."""
@@ -109,8 +113,11 @@ def segmentation(
     format: Literal["auto", "text", "conllu"] = "auto",
     *,
     beta: Optional[float] = None,
+    **options: Any,
 ) -> Dict[str, Any]:
-    """Word segmentation (Shao et al. 2017) as ``fairscore segmentation --json``."""
+    """Word segmentation (Shao et al. 2017) as ``fairscore segmentation --json``. With
+    ``bootstrap=N`` (``seed``, ``confidence``) the family table with intervals over sentences,
+    as :func:`family`. Every keyword is a CLI flag (``--beta`` is ``beta=``)."""
 
 def tagging(
     gold: StrPath,
@@ -118,10 +125,12 @@ def tagging(
     format: Literal["auto", "conllu", "tsv"] = "auto",
     *,
     column: Optional[Union[str, int]] = None,
-    tagset: Optional[str] = None,
+    tagset: Optional[StrPath] = None,
     beta: Optional[float] = None,
+    **options: Any,
 ) -> Dict[str, Any]:
-    """Tagging beyond accuracy as ``fairscore tagging --json`` (``tagset``: a file or ``"nkjp"``)."""
+    """Tagging beyond accuracy as ``fairscore tagging --json`` (``tagset``: a file, path-like,
+    or ``"nkjp"``). With ``bootstrap=N`` the family table with intervals over sentences."""
 
 def leaderboard(
     gold_dir: StrPath,
@@ -132,6 +141,7 @@ def leaderboard(
     preset: Optional[Literal["hipe-2022", "hipe-2020"]] = None,
     campaign: Optional[StrPath] = None,
     threads: Optional[int] = None,
+    **options: Any,
 ) -> Dict[str, Any]:
     """Score a whole campaign as ``fairscore leaderboard``, writing the same files under
     ``outdir``; returns ``{"campaign", "ok", "scored", "failed", "rejected", "not_evaluated",
@@ -146,10 +156,34 @@ def muc(
     edition: Literal["hipe-2020", "hipe-2022"] = "hipe-2020",
     beta: Optional[float] = None,
     judgements: Optional[StrPath] = None,
+    **options: Any,
 ) -> Dict[str, Any]:
     """MUC-7 token-by-token judgement as ``fairscore muc --json``: ``{"beta", "overall",
     "per_type", "macro"}`` with correct, incorrect, partial, missing, spurious, possible,
     actual, P, R, F; ``judgements=PATH`` also writes the per-token listing there."""
+
+def family(name: Literal["spans", "fair", "muc", "segmentation", "tagging"], gold: StrPath, pred: StrPath, **options: Any) -> Dict[str, Any]:
+    """Any metric family on two files, as ``fairscore evaluate --family NAME --json -``:
+    ``{"family", "unit", "units", "resampling"?, "notes", "warnings", "tables": [{"name",
+    "title", "keys", "columns", "rows": [{"key", "scores", "ci"?}]}]}``, scores as fractions.
+    Options are the CLI's flags: ``format``, ``column``, ``beta``, ``tagset``, ``regimes``,
+    ``weights``, ``labels``, ``exclude``, ``focus``, ``continuation``, ``ignore_punct``,
+    ``bootstrap``, ``seed``, ``confidence``.
+
+    >>> import fairscore, pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "g.txt").write_text("ab c\\nd ef\\n"); _ = (d / "p.txt").write_text("ab c\\nde f\\n")
+    >>> r = fairscore.family("segmentation", d / "g.txt", d / "p.txt")
+    >>> r["tables"][0]["rows"][0]["scores"]["F1"]
+    0.5
+    """
+
+def compare(gold: StrPath, a: StrPath, b: StrPath, **options: Any) -> Dict[str, Any]:
+    """Compare run ``a`` with run ``b`` on the same gold, as ``fairscore compare --json -``:
+    HIPE or CoNLL runs as :func:`score` scores them (``task``, ``hipe_edition``, ``format``,
+    ``regimes``, …), or any family's runs with ``family="segmentation"`` etc. ``bootstrap``
+    is the number of resamples (default 10,000), ``test`` ``"permutation"`` or
+    ``"bootstrap"``, ``seed`` and ``confidence`` as in the CLI."""
 
 Regime = Literal["strict", "ent_type", "partial", "exact"]
 

@@ -12,7 +12,6 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
 mod files;
-mod muc;
 mod tags;
 
 create_exception!(
@@ -43,7 +42,8 @@ create_exception!(
 /// A library error as the Python exception of its class, with `file`, `line` and `message`.
 pub(crate) fn to_py(py: Python<'_>, err: fairscore::Error) -> PyErr {
     use fairscore::Error;
-    let text = err.to_string();
+    // Option names the library marks with backquotes are keyword arguments here.
+    let text = err.to_string().replace('`', "");
     let (e, file, line, message) = match err {
         Error::Usage(m) => (UsageError::new_err(text), None, None, m),
         Error::Input {
@@ -93,7 +93,6 @@ fn _fairscore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("InputError", py.get_type_bound::<InputError>())?;
     m.add("OutputError", py.get_type_bound::<OutputError>())?;
     files::register(m)?;
-    muc::register(m)?;
     tags::register(m)?;
     Ok(())
 }

@@ -13,6 +13,7 @@ pub mod board;
 pub mod config;
 pub mod confusion;
 pub mod discover;
+pub mod family;
 pub mod job;
 pub mod marks;
 mod names;

@@ -192,7 +192,7 @@ fn push_rows(
     if task == Task::Nel {
         labels.retain(|l| *l == "ALL");
     }
-    let n_docs = res.eval.all[crate::matching::HipeRegime::Strict].docs.len();
+    let n_docs = res.eval.all[crate::matching::SpanRegime::Strict].docs.len();
     for aggregation in [Aggregation::Micro, Aggregation::MacroDoc] {
         for &regime in regimes {
             let key = EvalKey {

@@ -3,66 +3,64 @@
 //! be scored as intended, 1 when a check found problems, 2/3 for usage/input errors.
 
 use clap::Args;
-use fairscore::check::{check, CheckOptions};
-use fairscore::eval::options::read_tagset;
-use fairscore::{Edition, Task};
+use fairscore::api;
+use fairscore::check::check;
 use fairscore::{Error, Result};
-use std::path::PathBuf;
+
+use super::args::{settings, Edition, Format, Gold, Json, Pred, SkipCheck, TagsetFlag, TaskFlag};
 
 /// Check a run against the gold before submitting: header and columns, documents and tokens,
 /// tag and link syntax, labels and the file-name convention. Nothing is scored or written.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Gold standard file (HIPE TSV).
-    #[arg(short = 'r', long = "ref", value_name = "GOLD")]
-    pub reference: PathBuf,
-    /// System run file (HIPE TSV).
-    #[arg(short = 'p', long = "pred", value_name = "RUN")]
-    pub pred: PathBuf,
-    /// Task to check for: nerc_coarse, nerc_fine or nel. Default: the tasks of the bundle in
-    /// the run's file name, or else every task whose columns the gold has.
-    #[arg(short = 't', long = "task", value_name = "TASK")]
-    pub task: Option<String>,
-    /// HIPE edition: hipe-2020 or hipe-2022.
-    #[arg(
-        short = 'e',
-        long = "hipe_edition",
-        alias = "hipe-edition",
-        value_name = "EDITION",
-        default_value = "hipe-2020"
-    )]
-    pub hipe_edition: String,
-    /// File with the valid labels, one per line (as `score --tagset`).
-    #[arg(long = "tagset", value_name = "FILE")]
-    pub tagset: Option<PathBuf>,
-    /// Do not check the run's file name.
-    #[arg(long = "skip-check", alias = "skip_check")]
-    pub skip_check: bool,
-    /// Print the findings as JSON.
-    #[arg(long = "json")]
-    pub json: bool,
+    #[command(flatten)]
+    pub gold: Gold,
+    #[command(flatten)]
+    pub pred: Pred,
+    #[command(flatten)]
+    pub task: TaskFlag,
+    #[command(flatten)]
+    pub edition: Edition,
+    #[command(flatten)]
+    pub tagset: TagsetFlag,
+    #[command(flatten)]
+    pub skip_check: SkipCheck,
+    #[command(flatten)]
+    pub format: Format,
+    #[command(flatten)]
+    pub json: Json,
 }
 
 pub fn run(args: CheckArgs) -> Result<i32> {
-    let edition = Edition::parse(&args.hipe_edition)?;
-    let mut opts = CheckOptions::new(edition);
-    opts.task = args.task.as_deref().map(Task::parse).transpose()?;
-    opts.skip_name_check = args.skip_check;
-    if let Some(ts) = &args.tagset {
-        opts.tagset = Some(read_tagset(ts)?);
+    let pred = args.pred.one()?.clone();
+    let s = settings(&[
+        &args.task,
+        &args.edition,
+        &args.tagset,
+        &args.skip_check,
+        &args.format,
+    ]);
+    let opts = api::check_options(&s)?;
+    s.finish("check")?;
+    let report = check(&args.gold.gold, &pred, &opts)?;
+    let json = report_json(&report)?;
+    let inputs = [
+        ("--gold", args.gold.gold.as_path()),
+        ("--pred", pred.as_path()),
+    ];
+    match super::json_path(&args.json, &inputs)? {
+        Some(p) if p.as_path() != std::path::Path::new("-") => {
+            fairscore::io::write_atomic(&p, json.as_bytes())?;
+            super::print(&report.to_text())?;
+        }
+        Some(_) => super::print(&json)?,
+        None => super::print(&report.to_text())?,
     }
-    let report = check(&args.reference, &args.pred, &opts)?;
-    let text = if args.json {
-        serde_json::to_string_pretty(&report.to_json())
-            .map_err(|e| Error::usage(format!("cannot format the report as JSON: {e}")))?
-            + "\n"
-    } else {
-        report.to_text()
-    };
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    // A closed stdout (e.g. `| head`) is not an error of the check.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
     Ok(if report.ok() { 0 } else { 1 })
+}
+
+fn report_json(report: &fairscore::check::CheckReport) -> Result<String> {
+    Ok(serde_json::to_string_pretty(&report.to_json())
+        .map_err(|e| Error::usage(format!("cannot format the report as JSON: {e}")))?
+        + "\n")
 }

@@ -21,9 +21,8 @@ pub struct LeaderboardArgs {
     /// Directory of the tagset and QID map files.
     #[arg(long, value_name = "DIR")]
     pub resources: PathBuf,
-    /// Output directory: runs/, rankings/, leaderboard.md, index.html.
-    #[arg(long, value_name = "DIR")]
-    pub outdir: PathBuf,
+    #[command(flatten)]
+    pub outdir: super::args::Outdir,
     /// Embedded campaign (default hipe-2022).
     #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
     pub preset: Option<String>,
@@ -37,17 +36,11 @@ pub struct LeaderboardArgs {
     /// official ones, and only rank and report.
     #[arg(long, value_name = "DIR")]
     pub replay: Option<PathBuf>,
-    /// F1 intervals and significance marks in the tables, from N resamples of the documents
-    /// (10,000 is usual; overrides `bootstrap` of the campaign); adds `rankings/*.ci.tsv`.
-    #[arg(long = "bootstrap", value_name = "N")]
-    pub bootstrap: Option<usize>,
-    /// Seed of --bootstrap (default 42, or the campaign's `bootstrap_seed`).
-    #[arg(long = "seed", value_name = "S")]
-    pub seed: Option<u64>,
-    /// Confidence level of the intervals, strictly between 0 and 1 (default 0.95, or the
-    /// campaign's `bootstrap_confidence`); runs share first place at p ≥ 1 − C.
-    #[arg(long = "confidence", value_name = "C")]
-    pub confidence: Option<f64>,
+    /// F1 intervals and significance marks (runs sharing first place at p ≥ 1 − confidence)
+    /// come with --bootstrap N (overriding the campaign's `bootstrap`, `bootstrap_seed`,
+    /// `bootstrap_confidence`); they add `rankings/*.ci.tsv`.
+    #[command(flatten)]
+    pub resampling: super::args::Resampling,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -64,6 +57,11 @@ pub fn run_with(
     args: LeaderboardArgs,
     scorer: &(dyn Fn(&ScoreJob) -> fairscore::Result<JobOutput> + Sync),
 ) -> fairscore::Result<i32> {
+    let outdir = args
+        .outdir
+        .outdir
+        .clone()
+        .ok_or_else(|| fairscore::Error::usage("outdir: required (the output directory)"))?;
     let mut cfg = match (&args.campaign, &args.preset) {
         (Some(file), _) => Campaign::from_file(file)?,
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
@@ -80,7 +78,7 @@ pub fn run_with(
         gold: args.gold_dir.clone(),
         runs: args.runs_dir.clone(),
         resources: args.resources.clone(),
-        outdir: args.outdir.clone(),
+        outdir: outdir.clone(),
     };
     let bar = super::progress::Progress::bar(args.quiet, 0, "scoring");
     let show = super::progress::Progress::wanted(args.quiet);
@@ -139,7 +137,7 @@ pub fn run_with(
         eprintln!(
             "fairscore: removed {} outputs of earlier runs from {}",
             report.removed.len(),
-            args.outdir.display()
+            outdir.display()
         );
     }
     eprintln!(
@@ -149,7 +147,7 @@ pub fn run_with(
         report.rejected.len(),
         report.not_evaluated.len(),
         report.rankings.len(),
-        args.outdir.join("index.html").display()
+        outdir.join("index.html").display()
     );
     Ok(if report.all_ok() { 0 } else { 1 })
 }
@@ -162,13 +160,17 @@ fn resampling(
     campaign: Option<fairscore::metrics::resample::Resampler>,
 ) -> fairscore::Result<Option<fairscore::metrics::resample::Resampler>> {
     use fairscore::Error;
-    let samples = match (args.bootstrap, campaign) {
+    let s = super::args::settings(&[&args.resampling]);
+    let n = s.number::<usize>("bootstrap", "a whole number of resamples")?;
+    let seed = s.number::<u64>("seed", "a whole number")?;
+    let confidence = s.number::<f64>("confidence", "a number between 0 and 1")?;
+    let samples = match (n, campaign) {
         (Some(n), _) => n,
         (None, Some(c)) => c.samples,
-        (None, None) if args.seed.is_some() => {
+        (None, None) if seed.is_some() => {
             return Err(Error::usage("--seed goes with --bootstrap N"))
         }
-        (None, None) if args.confidence.is_some() => {
+        (None, None) if confidence.is_some() => {
             return Err(Error::usage("--confidence goes with --bootstrap N"))
         }
         (None, None) => return Ok(None),
@@ -182,8 +184,8 @@ fn resampling(
     fairscore::eval::bootstrap::resampler(
         "--bootstrap",
         samples,
-        args.seed.or(campaign.map(|c| c.seed)),
-        args.confidence.or(campaign.map(|c| c.confidence)),
+        seed.or(campaign.map(|c| c.seed)),
+        confidence.or(campaign.map(|c| c.confidence)),
     )
     .map(Some)
 }

@@ -4,8 +4,10 @@
 use clap::{Parser, Subcommand};
 use fairscore::{Error, ErrorClass};
 
+mod args;
 mod check;
 mod compare;
+mod evaluate;
 mod fair;
 mod leaderboard;
 mod muc;
@@ -63,6 +65,9 @@ enum Command {
     Tagging(tagging::TaggingArgs),
     /// MUC-7 token-by-token judgement of a NERC run: correct/incorrect/partial/missing/spurious.
     Muc(muc::MucArgs),
+    /// Any metric family on two files, as one result table (text, JSON, CSV, TSV, Markdown or
+    /// HTML) with optional bootstrap intervals: spans, fair, muc, segmentation or tagging.
+    Evaluate(evaluate::EvaluateArgs),
 }
 
 /// Exit status for an error of the given class.
@@ -75,8 +80,139 @@ pub fn exit_code(class: ErrorClass) -> i32 {
 }
 
 pub fn report_error(err: &Error) -> i32 {
-    eprintln!("fairscore: error: {err}");
+    let text = match err {
+        Error::Usage(m) => Error::usage(flag_wording(m)).to_string(),
+        e => e.to_string(),
+    };
+    eprintln!("fairscore: error: {text}");
     exit_code(err.class())
+}
+
+/// A library message worded with flags: an option's name at its start (`n_best: …`,
+/// `beta 0: …`) or in backquotes (`` `bootstrap` ``) becomes the flag (`--n_best`); other
+/// words are unchanged.
+fn flag_wording(message: &str) -> String {
+    let word: String = message
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    let rest = &message[word.len()..];
+    let mut out = match flag_of(&word) {
+        Some(flag) if rest.starts_with(':') || rest.starts_with(' ') => format!("{flag}{rest}"),
+        _ => message.to_string(),
+    };
+    // Backquoted option names anywhere.
+    let mut from = 0;
+    while let Some(a) = out[from..].find('`').map(|i| from + i) {
+        let Some(b) = out[a + 1..].find('`').map(|i| a + 1 + i) else {
+            break;
+        };
+        match flag_of(&out[a + 1..b]) {
+            Some(flag) => {
+                out.replace_range(a..=b, &flag);
+                from = a + flag.len();
+            }
+            None => from = b + 1,
+        }
+    }
+    out
+}
+
+/// `--LONG` of the flag whose name (or alias) is the option key `name`.
+fn flag_of(name: &str) -> Option<String> {
+    use clap::CommandFactory;
+    if name.is_empty() {
+        return None;
+    }
+    let key = fairscore::api::key(name);
+    let cmd = Cli::command();
+    for sub in cmd.get_subcommands() {
+        for arg in sub.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            let names = std::iter::once(long).chain(arg.get_all_aliases().into_iter().flatten());
+            if names.map(fairscore::api::key).any(|k| k == key) {
+                return Some(format!("--{long}"));
+            }
+        }
+    }
+    None
+}
+
+/// Writes to stdout. A closed stdout (`| head`, `| true`) ends the command quietly with
+/// status 0, as ripgrep does: the outputs are written by then.
+pub fn print(text: &str) -> fairscore::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Error::output(
+            std::path::Path::new("<standard output>"),
+            e.to_string(),
+        )),
+    }
+}
+
+/// Whether a family command gives the family table: with `--bootstrap` or `--table`.
+pub fn wants_table(s: &fairscore::api::Settings, table: &args::TableFlag) -> bool {
+    s.has("bootstrap") || table.table.is_some()
+}
+
+/// The `--json` path to write (`-` for stdout), refused when it names an input file.
+pub fn json_path(
+    json: &args::Json,
+    inputs: &[(&str, &std::path::Path)],
+) -> fairscore::Result<Option<std::path::PathBuf>> {
+    match &json.json {
+        Some(p) if p.as_path() != std::path::Path::new("-") => {
+            fairscore::io::check_outputs(inputs, &[("--json", p.as_path())], &[])?;
+            Ok(Some(p.clone()))
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+/// Scores `gold` and `pred` with family `name` and the settings, and writes the family table.
+pub fn run_family(
+    name: &str,
+    s: &fairscore::api::Settings,
+    gold: &std::path::Path,
+    pred: &std::path::Path,
+    json: &args::Json,
+    table: &args::TableFlag,
+    inputs: &[(&str, &std::path::Path)],
+) -> fairscore::Result<i32> {
+    let spinner = progress::Progress::spinner(!s.has("bootstrap"), "scoring and resampling");
+    let results = fairscore::api::run_family(name, s, gold, pred)?;
+    spinner.finish();
+    family_output(&results, json, table, inputs)
+}
+
+/// Writes a family's results: the table on stdout (`--table FORMAT`, default text), the JSON
+/// to `--json PATH` (or instead of the table with `--json -`); warnings on stderr.
+pub fn family_output(
+    results: &fairscore::table::Results,
+    json: &args::Json,
+    table: &args::TableFlag,
+    inputs: &[(&str, &std::path::Path)],
+) -> fairscore::Result<i32> {
+    use fairscore::table::TableFormat;
+    let format: TableFormat = match &table.table {
+        Some(t) => t.parse()?,
+        None => TableFormat::Text,
+    };
+    let json = json_path(json, inputs)?;
+    for w in &results.warnings {
+        eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
+    }
+    let json_text = fairscore::report::table::render(results, TableFormat::Json)?;
+    match json.as_deref() {
+        Some(p) if p == std::path::Path::new("-") => return print(&json_text).map(|_| 0),
+        Some(p) => fairscore::io::write_atomic(p, json_text.as_bytes())?,
+        None => {}
+    }
+    print(&fairscore::report::table::render(results, format)?)?;
+    Ok(0)
 }
 
 /// On SIGINT or SIGTERM: remove the temporary files being written (no `.NAME.PID-N.tmp` is left
@@ -109,6 +245,7 @@ pub fn run() -> i32 {
         Command::Segmentation(args) => segmentation::run(args),
         Command::Tagging(args) => tagging::run(args),
         Command::Muc(args) => muc::run(args),
+        Command::Evaluate(args) => evaluate::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,15 +1,17 @@
 //! `fairscore muc`: argument parsing and the call into `fairscore::eval::muc`. Prints the
 //! table to stdout; optionally writes JSON and the judged tokens.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
-use fairscore::eval::muc::{evaluate_files, MucOptions};
-use fairscore::formats::Format;
+use fairscore::api;
+use fairscore::eval::muc::evaluate_files;
 use fairscore::report::muc as report;
-use fairscore::{Edition, Error, Result};
+use fairscore::{Error, Result};
 
-use super::segmentation::{check_beta, print};
+use super::args::{
+    settings, Beta, ColumnFlag, Edition as EditionFlag, Gold, Json, Pred, Resampling, TableFlag,
+};
 
 #[derive(Args, Debug)]
 #[command(
@@ -23,91 +25,82 @@ possible = correct + incorrect + partial + missing, actual = correct + incorrect
 spurious; P = (correct + partial/2) / actual, R = (correct + partial/2) / possible, F-beta. \
 Micro over all tokens, per type, and macro (mean of the per-type P and R, F-beta of the \
 means).\n\n\
+Formats: hipe (default) or conll. With --bootstrap N or --table FORMAT the results are the \
+family table (documents resampled; sentences for a CoNLL file without documents).\n\n\
 See docs/muc.md."
 )]
 pub struct MucArgs {
-    /// Gold standard file.
-    #[arg(short = 'r', long = "ref", value_name = "GOLD")]
-    pub reference: PathBuf,
-    /// The run (system output) to score.
-    #[arg(short = 'p', long = "pred", value_name = "RUN")]
-    pub pred: PathBuf,
-    /// Format of both files: hipe (HIPE TSV) or conll (FORM [POS …] TAG, blank-line
-    /// sentences, -DOCSTART- documents).
-    #[arg(long, value_name = "FORMAT", default_value = "hipe")]
-    pub format: String,
-    /// The tag column: for hipe a header name (default NE-COARSE-LIT); for conll TAG (the
-    /// last, default), POS, COL3, … or a 1-based number.
-    #[arg(long, value_name = "NAME")]
-    pub column: Option<String>,
-    /// HIPE edition (hipe-2020 or hipe-2022), which gives the default column.
-    #[arg(
-        short = 'e',
-        long = "hipe_edition",
-        alias = "hipe-edition",
-        value_name = "EDITION",
-        default_value = "hipe-2020"
-    )]
-    pub hipe_edition: String,
-    /// The β of F-beta (default 1: F1), e.g. 0.5 or 2.
-    #[arg(long, value_name = "B")]
-    pub beta: Option<f64>,
-    /// Write the scores as JSON (fractions) to this file.
-    #[arg(long, value_name = "OUT")]
-    pub json: Option<PathBuf>,
+    #[command(flatten)]
+    pub gold: Gold,
+    #[command(flatten)]
+    pub pred: Pred,
+    #[command(flatten)]
+    pub format: super::args::Format,
+    #[command(flatten)]
+    pub column: ColumnFlag,
+    #[command(flatten)]
+    pub edition: EditionFlag,
+    #[command(flatten)]
+    pub beta: Beta,
+    #[command(flatten)]
+    pub json: Json,
     /// Write every judged token (document, line, token, gold tag, run tag, judgement, type)
     /// to this TSV file.
     #[arg(long, value_name = "FILE.tsv")]
     pub judgements: Option<PathBuf>,
+    #[command(flatten)]
+    pub resampling: Resampling,
+    #[command(flatten)]
+    pub table: TableFlag,
 }
 
 pub fn run(args: MucArgs) -> Result<i32> {
-    let beta = check_beta(args.beta)?.unwrap_or(1.0);
-    let format = match args.format.as_str() {
-        "hipe" => Format::Hipe,
-        "conll" => Format::Conll,
-        f => {
-            return Err(Error::usage(format!(
-                "--format: unknown format {f:?}; use hipe or conll"
-            )))
+    let pred = args.pred.one()?.clone();
+    let gold = args.gold.gold.clone();
+    let inputs = [("--gold", gold.as_path()), ("--pred", pred.as_path())];
+    let mut s = settings(&[&args.format, &args.column, &args.beta, &args.resampling]);
+    if s.get("format").is_none() {
+        s.text("format", Some("hipe"));
+    }
+    if super::wants_table(&s, &args.table) {
+        if args.judgements.is_some() || args.edition.hipe_edition.is_some() {
+            return Err(Error::usage(
+                "judgements and hipe_edition go without --bootstrap and --table",
+            ));
         }
-    };
-    let edition = Edition::parse(&args.hipe_edition)?;
+        return super::run_family("muc", &s, &gold, &pred, &args.json, &args.table, &inputs);
+    }
+    s.text("hipe_edition", args.edition.hipe_edition.as_ref());
+    let mut opts = api::muc_options(&s)?;
+    opts.judgements = args.judgements.is_some();
+    s.finish("muc")?;
+    let json_out = super::json_path(&args.json, &inputs)?;
+    let to_stdout = json_out.as_deref() == Some(Path::new("-"));
+    let json_file = json_out.as_deref().filter(|_| !to_stdout);
     let mut outputs = Vec::new();
-    outputs.extend(args.json.as_deref().map(|p| ("--json", p)));
+    outputs.extend(json_file.map(|p| ("--json", p)));
     outputs.extend(args.judgements.as_deref().map(|p| ("--judgements", p)));
-    fairscore::io::check_outputs(
-        &[
-            ("--ref", args.reference.as_path()),
-            ("--pred", args.pred.as_path()),
-        ],
-        &outputs,
-        &[],
-    )?;
-    let opts = MucOptions {
-        format,
-        column: args.column.clone(),
-        edition,
-        beta,
-        judgements: args.judgements.is_some(),
-    };
-    let result = evaluate_files(&args.reference, &args.pred, &opts)?;
+    fairscore::io::check_outputs(&inputs, &outputs, &[])?;
+    let result = evaluate_files(&gold, &pred, &opts)?;
     for w in &result.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
-    let json = args.json.as_ref().map(|_| report::json_text(&result));
+    let json = json_out.as_ref().map(|_| report::json_text(&result));
     let listing = args
         .judgements
         .as_ref()
         .map(|_| report::judgements_tsv(&result));
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
-    if let (Some(p), Some(t)) = (&args.json, &json) {
-        files.push((p.as_path(), t.as_bytes()));
+    if let (Some(p), Some(t)) = (json_file, &json) {
+        files.push((p, t.as_bytes()));
     }
     if let (Some(p), Some(t)) = (&args.judgements, &listing) {
         files.push((p.as_path(), t.as_bytes()));
     }
     fairscore::io::write_atomic_all(&files)?;
-    print(&report::table(&result));
+    if let (true, Some(t)) = (to_stdout, &json) {
+        return super::print(t).map(|_| 0);
+    }
+    super::print(&report::table(&result))?;
     Ok(0)
 }

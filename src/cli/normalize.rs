@@ -1,9 +1,9 @@
 //! `fairscore normalize`: the official `normalize_linking.py`.
 
 use clap::Args;
-use fairscore::normalize::{normalize_file, read_map, NormalizeOptions};
-use fairscore::{hipe::Edition, io::write_atomic};
-use fairscore::{Error, Result};
+use fairscore::io::write_atomic;
+use fairscore::normalize::normalize_file;
+use fairscore::Result;
 use std::path::PathBuf;
 
 /// Normalize the entity links of a HIPE TSV file for relaxed NEL evaluation. Comments, blank
@@ -34,42 +34,33 @@ pub struct NormalizeArgs {
     /// (`EMPTY` fills the shorter; `_`/`-` cells kept): what the official script documents.
     #[arg(long = "union-interleave")]
     pub union_interleave: bool,
-    /// HIPE edition; with hipe-2022, --norm-time leaves NEL-METO alone.
-    #[arg(
-        short = 'e',
-        long = "hipe_edition",
-        alias = "hipe-edition",
-        value_name = "EDITION",
-        default_value = "hipe-2020"
-    )]
-    pub hipe_edition: String,
+    /// (--hipe_edition: with hipe-2022, --norm-time leaves NEL-METO alone.)
+    #[command(flatten)]
+    pub edition: super::args::Edition,
 }
 
 pub fn run(args: NormalizeArgs) -> Result<i32> {
-    let edition = Edition::parse(&args.hipe_edition)?;
     let mut inputs = vec![("--in", args.input.as_path())];
     inputs.extend(args.map.as_deref().map(|p| ("--map", p)));
     // Rewriting --in in place is allowed; writing over the QID map is not.
     fairscore::io::check_outputs(&inputs, &[("--out", args.output.as_path())], &["--in"])?;
-    let mut opts = NormalizeOptions::for_edition(edition);
-    opts.norm_time = args.norm_time;
-    opts.union_interleave = args.union_interleave;
     if args.union_meto_lit && !args.union_interleave {
         eprintln!(
             "fairscore: warning: --union-meto-lit leaves links unchanged, as the official normalize_linking.py v2.0 does (its union step fails silently); use --union-interleave for the interleaved union"
         );
     }
-    if args.norm_histo {
-        let map = args
-            .map
-            .as_ref()
-            .ok_or_else(|| Error::usage("--norm-histo needs --map MAP"))?;
-        opts.map = Some(read_map(map)?);
-    } else if args.map.is_some() {
-        return Err(Error::usage(
-            "--map is used with --norm-histo; add --norm-histo",
-        ));
-    }
+    let mut s = fairscore::api::Settings::new();
+    s.flag("norm_time", args.norm_time)
+        .flag("norm_histo", args.norm_histo)
+        .flag("union_interleave", args.union_interleave)
+        .flag("union_meto_lit", args.union_meto_lit)
+        .text(
+            "map",
+            args.map.as_ref().map(|p| p.to_string_lossy().into_owned()),
+        )
+        .text("hipe_edition", args.edition.hipe_edition.as_ref());
+    let opts = fairscore::api::normalize_options(&s)?;
+    s.finish("normalize")?;
     let text = normalize_file(&args.input, &opts)?;
     write_atomic(&args.output, text.as_bytes())?;
     Ok(0)

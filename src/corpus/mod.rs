@@ -203,10 +203,13 @@ pub struct Corpus {
     pub annotations: Vec<Annotation>,
     /// The column holding the token text (`TOKEN` where the header names one, else the first).
     pub token_col: usize,
-    /// The HIPE edition the file's comments are written for: HIPE-2022 files mark documents
-    /// with `# hipe2022:…` comments, HIPE-2020 ones with `# document_id`, `# language`, …
-    /// without the prefix (`None` when the file has neither).
-    pub comment_edition: Option<crate::hipe::Edition>,
+    /// The reader's format name (`hipe`, `conll`, `spans`, …): a corpus records where it comes
+    /// from, so nothing above has to guess it again.
+    pub format: &'static str,
+    /// The convention the file's comments follow, when its reader tells one (HIPE TSV:
+    /// `hipe-2022` for `# hipe2022:…` comments, `hipe-2020` for `# document_id`, `# language`,
+    /// … without the prefix; `None` when the file has neither).
+    pub dialect: Option<&'static str>,
     /// The stored cells, the same number per token.
     pub(crate) cells: Cells,
     /// Per column, its place among a token's stored cells ([`NOT_KEPT`] if not stored).
@@ -259,7 +262,8 @@ impl Builder {
                 notices: Vec::new(),
                 annotations: Vec::new(),
                 token_col,
-                comment_edition: None,
+                format: "",
+                dialect: None,
                 cells: Cells::new(columns_len),
                 slots: (0..columns_len as u32).collect(),
                 leds: Vec::new(),
@@ -350,6 +354,11 @@ impl Builder {
     /// The number of bytes of cell text so far (readers cap it).
     pub fn text_len(&self) -> usize {
         self.corpus.cells.text_len()
+    }
+
+    /// Records the reader's format name (see [`Corpus::format`]).
+    pub fn format(&mut self, name: &'static str) {
+        self.corpus.format = name;
     }
 
     /// The finished corpus.

@@ -10,7 +10,7 @@ use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
 use crate::eval::score::{evaluate, ColumnResult};
-use crate::matching::HipeRegime;
+use crate::matching::SpanRegime;
 use crate::metrics::docs::DocSeries;
 use crate::metrics::resample::{ByMeasure, DocCounts, Interval, Resampler};
 use crate::metrics::Evaluation;
@@ -49,7 +49,7 @@ impl Test {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CompareRegime {
     /// One of the four official counting regimes.
-    Hipe(HipeRegime),
+    Hipe(SpanRegime),
     /// Ortmann's fair counts (LE, BE, LBE as half FP and half FN).
     Fair,
     /// Fair counts under the `--weights` formula.
@@ -59,10 +59,10 @@ pub enum CompareRegime {
 impl CompareRegime {
     /// The default regimes: the four of the official JSON.
     pub const DEFAULT: [CompareRegime; 4] = [
-        CompareRegime::Hipe(HipeRegime::Strict),
-        CompareRegime::Hipe(HipeRegime::EntType),
-        CompareRegime::Hipe(HipeRegime::Partial),
-        CompareRegime::Hipe(HipeRegime::Exact),
+        CompareRegime::Hipe(SpanRegime::Strict),
+        CompareRegime::Hipe(SpanRegime::EntType),
+        CompareRegime::Hipe(SpanRegime::Partial),
+        CompareRegime::Hipe(SpanRegime::Exact),
     ];
 
     /// The JSON key: strict, ent_type, partial, exact, fair or weighted.
@@ -80,10 +80,10 @@ impl CompareRegime {
         let mut out = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let r = match part {
-                "strict" => CompareRegime::Hipe(HipeRegime::Strict),
-                "ent_type" | "fuzzy" => CompareRegime::Hipe(HipeRegime::EntType),
-                "partial" => CompareRegime::Hipe(HipeRegime::Partial),
-                "exact" => CompareRegime::Hipe(HipeRegime::Exact),
+                "strict" => CompareRegime::Hipe(SpanRegime::Strict),
+                "ent_type" | "fuzzy" => CompareRegime::Hipe(SpanRegime::EntType),
+                "partial" => CompareRegime::Hipe(SpanRegime::Partial),
+                "exact" => CompareRegime::Hipe(SpanRegime::Exact),
                 "fair" => CompareRegime::Fair,
                 "weighted" => CompareRegime::Weighted,
                 _ => {
@@ -292,8 +292,8 @@ mod tests {
         assert_eq!(
             CompareRegime::parse_list("fuzzy, strict,fair,strict").unwrap(),
             vec![
-                CompareRegime::Hipe(HipeRegime::EntType),
-                CompareRegime::Hipe(HipeRegime::Strict),
+                CompareRegime::Hipe(SpanRegime::EntType),
+                CompareRegime::Hipe(SpanRegime::Strict),
                 CompareRegime::Fair
             ]
         );

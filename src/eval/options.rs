@@ -22,10 +22,10 @@ pub enum Regime {
 
 impl Regime {
     /// The HIPE counting regime of the row, for the official regimes.
-    pub fn counting(self) -> Option<crate::matching::HipeRegime> {
+    pub fn counting(self) -> Option<crate::matching::SpanRegime> {
         match self {
-            Regime::Fuzzy => Some(crate::matching::HipeRegime::EntType),
-            Regime::Strict => Some(crate::matching::HipeRegime::Strict),
+            Regime::Fuzzy => Some(crate::matching::SpanRegime::EntType),
+            Regime::Strict => Some(crate::matching::SpanRegime::Strict),
             Regime::Fair | Regime::Weighted => None,
         }
     }

@@ -6,7 +6,7 @@ use crate::corpus::{align, Alignment, Corpus, Date};
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
 use crate::hipe::Task;
-use crate::matching::hipe::{self, Scratch};
+use crate::matching::span_count::{self, Scratch};
 use crate::metrics::{Accumulator, Evaluation};
 use crate::spans::{self, Spans};
 use std::collections::BTreeSet;
@@ -234,9 +234,9 @@ fn evaluate_column(
                 p += n;
             }
         }
-        let mut docs: Vec<hipe::UnitCounts> = cutoffs
+        let mut docs: Vec<span_count::UnitCounts> = cutoffs
             .iter()
-            .map(|_| hipe::UnitCounts::default())
+            .map(|_| span_count::UnitCounts::default())
             .collect();
         let mut doc_tallies: Vec<ofair::Tally> =
             cutoffs.iter().map(|_| ofair::Tally::new()).collect();
@@ -263,7 +263,7 @@ fn evaluate_column(
                     psp_cut.cut_from(&psp, n.max(1));
                     &psp_cut
                 };
-                let unit = hipe::count(
+                let unit = span_count::count(
                     &gsp,
                     psp_n,
                     &spec.tags,
@@ -368,7 +368,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
 
     // A file written for the other edition is scored with that edition's columns: say so.
     for f in [gold, pred] {
-        match f.comment_edition {
+        match f.dialect.and_then(|d| crate::hipe::Edition::parse(d).ok()) {
             Some(e) if e != opts.edition && opts.format == crate::formats::Format::Hipe => {
                 warnings.push(format!(
                     "{}: this looks like a {} file (its comments are written for it), but it is scored as {}: add --hipe_edition {}",

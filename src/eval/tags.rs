@@ -17,8 +17,8 @@ use crate::eval::options::{Regime, ScoreOptions};
 use crate::eval::score::evaluate;
 use crate::hipe::{Edition, Task};
 use crate::matching::fair::{FairCounts, Weights};
-use crate::matching::hipe::Counts;
-use crate::matching::HipeRegime;
+use crate::matching::span_count::Counts;
+use crate::matching::SpanRegime;
 use crate::metrics::prf::{fbeta, ratio};
 use crate::metrics::py::pairwise_sum;
 use crate::spans::{self, Spans};
@@ -76,7 +76,7 @@ pub struct ReportRow {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TagEvaluation {
     /// Per HIPE regime (strict, ent_type, partial, exact): per label (sorted), then `ALL`.
-    pub regimes: Vec<(HipeRegime, Vec<(String, RegimeRow)>)>,
+    pub regimes: Vec<(SpanRegime, Vec<(String, RegimeRow)>)>,
     /// The fair regime: per label (sorted), then `ALL`.
     pub fair: Vec<(String, FairRow)>,
     /// seqeval's per-type rows (types sorted), as its `classification_report`.
@@ -190,6 +190,7 @@ pub fn corpus(name: &str, seqs: &[Vec<String>]) -> Corpus {
         b.close_segment();
         line += 1;
     }
+    b.format("conll");
     b.finish()
 }
 
@@ -207,8 +208,8 @@ pub fn conll_text(seqs: &[Vec<String>]) -> String {
     out
 }
 
-fn regime_row(c: Counts, regime: HipeRegime, beta: f64) -> RegimeRow {
-    let num = if regime == HipeRegime::Partial {
+fn regime_row(c: Counts, regime: SpanRegime, beta: f64) -> RegimeRow {
+    let num = if regime == SpanRegime::Partial {
         c.correct as f64 + 0.5 * c.partial as f64
     } else {
         c.correct as f64
@@ -368,7 +369,7 @@ pub fn evaluate_tags(
             .map(|c| c.eval)
     };
     let mut regimes = Vec::new();
-    for regime in HipeRegime::ALL {
+    for regime in SpanRegime::ALL {
         let mut rows: Vec<(String, RegimeRow)> = Vec::new();
         let mut all = Counts::default();
         if let Some(e) = &eval {
@@ -420,7 +421,7 @@ mod tests {
         let p = seqs(&["B-PER I-PER O B-ORG", "O O B-MISC"]);
         let e = evaluate_tags(&t, &p, "IOB2", 1.0).unwrap();
         let strict = &e.regimes[0].1;
-        assert_eq!(e.regimes[0].0, HipeRegime::Strict);
+        assert_eq!(e.regimes[0].0, SpanRegime::Strict);
         let all = row(strict, "ALL");
         assert_eq!(all.counts.correct, 1);
         assert_eq!(all.counts.possible(), 3);

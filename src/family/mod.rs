@@ -32,7 +32,7 @@
 
 mod fair;
 mod muc;
-mod options;
+pub mod options;
 mod segmentation;
 mod spans;
 mod tagging;

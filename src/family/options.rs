@@ -5,7 +5,7 @@
 use crate::error::{snippet, Error, Result};
 use crate::formats::InputFormat;
 use crate::matching::fair::Focus;
-use crate::matching::HipeRegime;
+use crate::matching::SpanRegime;
 use crate::spans::stacked::Continuation;
 
 /// The option names [`Options::set`] takes (a `-` in a name may also be written `_`).
@@ -36,7 +36,7 @@ pub struct Options {
     /// A tag set: a TOML file or a bundled preset name (`nkjp`).
     pub tagset: Option<String>,
     /// Span regimes to report (default: all four).
-    pub regimes: Option<Vec<HipeRegime>>,
+    pub regimes: Option<Vec<SpanRegime>>,
     /// A weight formula for the weighted fair scores.
     pub weights: Option<String>,
     /// Only these labels.
@@ -68,25 +68,38 @@ fn list(name: &str, value: &str) -> Result<Vec<String>> {
     Ok(out)
 }
 
+/// A value as a message shows it: as given when short and plain, else quoted and cut to 60
+/// characters.
+pub fn shown(value: &str) -> String {
+    if value.chars().count() <= 60
+        && !value.chars().any(|c| c.is_control() || c == ' ')
+        && !value.is_empty()
+    {
+        value.to_string()
+    } else {
+        snippet(value)
+    }
+}
+
 /// A `beta` value: a finite number in (0, 1e6].
 pub fn parse_beta(value: &str) -> Result<f64> {
     match value.trim().parse::<f64>() {
         Ok(b) if b.is_finite() && b > 0.0 && b <= 1e6 => Ok(b),
         _ => Err(Error::usage(format!(
             "beta {}: expected a number greater than 0 (at most 1e6)",
-            snippet(value)
+            shown(value)
         ))),
     }
 }
 
 /// A span regime by its name (`strict`, `exact`, `partial`, `ent_type`; `fuzzy` is
 /// `ent_type` as the HIPE scorer calls it).
-pub fn parse_regime(value: &str) -> Result<HipeRegime> {
+pub fn parse_regime(value: &str) -> Result<SpanRegime> {
     match value.trim().to_ascii_lowercase().as_str() {
-        "strict" => Ok(HipeRegime::Strict),
-        "exact" => Ok(HipeRegime::Exact),
-        "partial" => Ok(HipeRegime::Partial),
-        "ent_type" | "ent-type" | "type" | "fuzzy" => Ok(HipeRegime::EntType),
+        "strict" => Ok(SpanRegime::Strict),
+        "exact" => Ok(SpanRegime::Exact),
+        "partial" => Ok(SpanRegime::Partial),
+        "ent_type" | "ent-type" | "type" | "fuzzy" => Ok(SpanRegime::EntType),
         _ => Err(Error::usage(format!(
             "regimes: unknown regime {}; use strict, exact, partial or ent_type",
             snippet(value)
@@ -255,7 +268,7 @@ mod tests {
         assert!(o.ignore_punct);
         assert_eq!(
             o.regimes,
-            Some(vec![HipeRegime::Strict, HipeRegime::EntType])
+            Some(vec![SpanRegime::Strict, SpanRegime::EntType])
         );
         let e = o.set("beta", "1e308").unwrap_err().to_string();
         assert!(e.contains("beta"), "{e}");

@@ -14,8 +14,8 @@ use crate::eval::options::{Regime, ScoreOptions};
 use crate::eval::score::evaluate;
 use crate::formats::{Format, InputFormat};
 use crate::hipe::{Edition, Task};
-use crate::matching::HipeRegime;
 use crate::matching::PerRegime;
+use crate::matching::SpanRegime;
 use crate::metrics::resample::DocCounts;
 use crate::metrics::RegimeScores;
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
@@ -27,7 +27,7 @@ const FORMATS: &[&str] = &["conll", "hipe"];
 pub struct SpanFamily {
     format: Option<Format>,
     column: Option<String>,
-    regimes: Vec<HipeRegime>,
+    regimes: Vec<SpanRegime>,
     beta: f64,
 }
 
@@ -44,7 +44,7 @@ impl SpanFamily {
             regimes: opts
                 .regimes
                 .clone()
-                .unwrap_or_else(|| HipeRegime::ALL.to_vec()),
+                .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
         })
     }
@@ -70,7 +70,7 @@ fn sentences_as_documents(c: &mut Corpus) {
 
 /// Writes the per-document TP, FP, FN of the four regimes into columns 0..12 of `out`.
 fn series_block(s: &PerRegime<RegimeScores>, out: &mut [Vec<f64>], at: usize) {
-    for (k, r) in HipeRegime::ALL.into_iter().enumerate() {
+    for (k, r) in SpanRegime::ALL.into_iter().enumerate() {
         for &(d, c) in s[r].docs.nonzero() {
             if let Some(u) = out.get_mut(d) {
                 u[at + k * 3] = c.tp;
@@ -119,7 +119,10 @@ impl Family for SpanFamily {
                 o
             }
             _ => {
-                let edition = g.comment_edition.unwrap_or(Edition::Hipe2022);
+                let edition = g
+                    .dialect
+                    .and_then(|d| Edition::parse(d).ok())
+                    .unwrap_or(Edition::Hipe2022);
                 let column = self.column.as_deref().unwrap_or("NE-COARSE-LIT");
                 let task = [Task::NercCoarse, Task::NercFine]
                     .into_iter()
@@ -183,7 +186,7 @@ impl Family for SpanFamily {
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
         let mut out = Vec::new();
         for r in &self.regimes {
-            let k = HipeRegime::ALL.iter().position(|x| x == r).unwrap_or(0);
+            let k = SpanRegime::ALL.iter().position(|x| x == r).unwrap_or(0);
             let mut cols = vec![
                 Column::new("TP", Kind::Amount),
                 Column::new("FP", Kind::Amount),
@@ -221,7 +224,7 @@ impl Family for SpanFamily {
                 .regimes
                 .first()
                 .copied()
-                .unwrap_or(HipeRegime::Strict)
+                .unwrap_or(SpanRegime::Strict)
                 .json_name()
                 .into(),
             row: vec!["ALL".into()],

@@ -119,7 +119,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Corpus> {
         }
     }
     match builder {
-        Some(b) if width > 0 => Ok(b.finish()),
+        Some(mut b) if width > 0 => {
+            b.format("conll");
+            Ok(b.finish())
+        }
         _ => Err(Error::input(path, 0, "no token lines: the file is empty")),
     }
 }

@@ -89,8 +89,8 @@ struct Parser<'a> {
     doc: Document,
     seg_len: usize,
     pending_id: Option<String>,
-    /// See [`Corpus::comment_edition`].
-    comment_edition: Option<crate::hipe::Edition>,
+    /// See [`Corpus::dialect`].
+    dialect: Option<&'static str>,
     /// Notices folded per file or column: (kind, column or `usize::MAX`, index in `notices`).
     folds: Vec<(crate::corpus::NoticeKind, usize, usize)>,
     /// Whether the current piece holds a carriage return at all (else no line needs looking at).
@@ -128,7 +128,7 @@ impl<'a> Parser<'a> {
             },
             seg_len: 0,
             pending_id: None,
-            comment_edition: None,
+            dialect: None,
             folds: Vec::new(),
             any_cr: false,
             file_len: 0,
@@ -318,7 +318,8 @@ impl<'a> Parser<'a> {
         Ok(Corpus {
             path: self.path.to_path_buf(),
             token_col: self.token_col,
-            comment_edition: self.comment_edition,
+            format: "hipe",
+            dialect: self.dialect,
             annotations: Vec::new(),
             columns: self.columns,
             docs: self.docs,

@@ -102,6 +102,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Corpus> {
             line: ln,
         });
     }
+    b.format("spans");
     Ok(b.finish())
 }
 

@@ -1,12 +1,13 @@
-//! The four regimes of the official HIPE counting, as a type: [`HipeRegime`] names one,
+//! The four span regimes (nervaluate's names, counted as the official HIPE scorer counts), as a
+//! type: [`SpanRegime`] names one,
 //! [`PerRegime`] holds one value for each. Names are only strings at the edges (JSON keys,
 //! `--regimes`, TSV rows).
 
 use std::ops::{Index, IndexMut};
 
-/// A counting regime of the official HIPE scorer (after nervaluate).
+/// A span counting regime (nervaluate's, as the official HIPE scorer counts it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum HipeRegime {
+pub enum SpanRegime {
     /// Same offsets and same label.
     Strict,
     /// Overlap with the same label (reported as "fuzzy" in the TSV rows).
@@ -17,22 +18,22 @@ pub enum HipeRegime {
     Exact,
 }
 
-impl HipeRegime {
+impl SpanRegime {
     /// Every regime, in the order the counts are kept.
-    pub const ALL: [HipeRegime; 4] = [
-        HipeRegime::Strict,
-        HipeRegime::EntType,
-        HipeRegime::Partial,
-        HipeRegime::Exact,
+    pub const ALL: [SpanRegime; 4] = [
+        SpanRegime::Strict,
+        SpanRegime::EntType,
+        SpanRegime::Partial,
+        SpanRegime::Exact,
     ];
 
     /// The official JSON key (`strict`, `ent_type`, `partial`, `exact`).
     pub fn json_name(self) -> &'static str {
         match self {
-            HipeRegime::Strict => "strict",
-            HipeRegime::EntType => "ent_type",
-            HipeRegime::Partial => "partial",
-            HipeRegime::Exact => "exact",
+            SpanRegime::Strict => "strict",
+            SpanRegime::EntType => "ent_type",
+            SpanRegime::Partial => "partial",
+            SpanRegime::Exact => "exact",
         }
     }
 }
@@ -52,51 +53,51 @@ pub struct PerRegime<T> {
 
 impl<T> PerRegime<T> {
     /// Builds each value from its regime.
-    pub fn from_fn(mut f: impl FnMut(HipeRegime) -> T) -> Self {
+    pub fn from_fn(mut f: impl FnMut(SpanRegime) -> T) -> Self {
         PerRegime {
-            strict: f(HipeRegime::Strict),
-            ent_type: f(HipeRegime::EntType),
-            partial: f(HipeRegime::Partial),
-            exact: f(HipeRegime::Exact),
+            strict: f(SpanRegime::Strict),
+            ent_type: f(SpanRegime::EntType),
+            partial: f(SpanRegime::Partial),
+            exact: f(SpanRegime::Exact),
         }
     }
 
-    /// The regimes with their values, in [`HipeRegime::ALL`] order.
-    pub fn iter(&self) -> impl Iterator<Item = (HipeRegime, &T)> {
-        HipeRegime::ALL.into_iter().map(move |r| (r, &self[r]))
+    /// The regimes with their values, in [`SpanRegime::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (SpanRegime, &T)> {
+        SpanRegime::ALL.into_iter().map(move |r| (r, &self[r]))
     }
 
-    /// The regimes with mutable values, in [`HipeRegime::ALL`] order.
-    pub fn iter_mut(&mut self) -> impl Iterator<Item = (HipeRegime, &mut T)> {
+    /// The regimes with mutable values, in [`SpanRegime::ALL`] order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (SpanRegime, &mut T)> {
         [
-            (HipeRegime::Strict, &mut self.strict),
-            (HipeRegime::EntType, &mut self.ent_type),
-            (HipeRegime::Partial, &mut self.partial),
-            (HipeRegime::Exact, &mut self.exact),
+            (SpanRegime::Strict, &mut self.strict),
+            (SpanRegime::EntType, &mut self.ent_type),
+            (SpanRegime::Partial, &mut self.partial),
+            (SpanRegime::Exact, &mut self.exact),
         ]
         .into_iter()
     }
 }
 
-impl<T> Index<HipeRegime> for PerRegime<T> {
+impl<T> Index<SpanRegime> for PerRegime<T> {
     type Output = T;
-    fn index(&self, r: HipeRegime) -> &T {
+    fn index(&self, r: SpanRegime) -> &T {
         match r {
-            HipeRegime::Strict => &self.strict,
-            HipeRegime::EntType => &self.ent_type,
-            HipeRegime::Partial => &self.partial,
-            HipeRegime::Exact => &self.exact,
+            SpanRegime::Strict => &self.strict,
+            SpanRegime::EntType => &self.ent_type,
+            SpanRegime::Partial => &self.partial,
+            SpanRegime::Exact => &self.exact,
         }
     }
 }
 
-impl<T> IndexMut<HipeRegime> for PerRegime<T> {
-    fn index_mut(&mut self, r: HipeRegime) -> &mut T {
+impl<T> IndexMut<SpanRegime> for PerRegime<T> {
+    fn index_mut(&mut self, r: SpanRegime) -> &mut T {
         match r {
-            HipeRegime::Strict => &mut self.strict,
-            HipeRegime::EntType => &mut self.ent_type,
-            HipeRegime::Partial => &mut self.partial,
-            HipeRegime::Exact => &mut self.exact,
+            SpanRegime::Strict => &mut self.strict,
+            SpanRegime::EntType => &mut self.ent_type,
+            SpanRegime::Partial => &mut self.partial,
+            SpanRegime::Exact => &mut self.exact,
         }
     }
 }

@@ -8,15 +8,15 @@
 //! to labels × documents; [`DocSeries::dense`] gives the full aligned vector.
 
 use super::resample::DocCounts;
-use crate::matching::hipe::Counts;
-use crate::matching::HipeRegime;
+use crate::matching::span_count::Counts;
+use crate::matching::SpanRegime;
 
 /// The TP, FP and FN of one document under one HIPE regime, as [`super::prf()`] scores them:
 /// TP = correct (+ ½·partial in the partial regime), FP = actual − TP, FN = possible − TP, so
 /// that TP / (TP + FP) and TP / (TP + FN) are the official micro P and R (bit for bit, the
 /// counts being whole or half numbers).
-pub fn hipe_doc_counts(c: &Counts, regime: HipeRegime) -> DocCounts {
-    let tp = if regime == HipeRegime::Partial {
+pub fn regime_doc_counts(c: &Counts, regime: SpanRegime) -> DocCounts {
+    let tp = if regime == SpanRegime::Partial {
         c.correct as f64 + 0.5 * c.partial as f64
     } else {
         c.correct as f64
@@ -135,9 +135,9 @@ mod tests {
             missed: 4,
             spurious: 5,
         };
-        let d = hipe_doc_counts(&c, HipeRegime::Partial);
+        let d = regime_doc_counts(&c, SpanRegime::Partial);
         assert_eq!((d.tp, d.fp, d.fn_), (4.0, 7.0, 6.0));
-        let d = hipe_doc_counts(&c, HipeRegime::Strict);
+        let d = regime_doc_counts(&c, SpanRegime::Strict);
         assert_eq!((d.tp, d.fp, d.fn_), (3.0, 8.0, 7.0));
     }
 }

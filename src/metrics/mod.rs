@@ -9,18 +9,18 @@ pub mod py;
 pub mod resample;
 pub mod tagging;
 
-use crate::matching::hipe::{Counts, UnitCounts};
-use crate::matching::{HipeRegime, PerRegime};
+use crate::matching::span_count::{Counts, UnitCounts};
+use crate::matching::{PerRegime, SpanRegime};
 use docs::DocSeries;
 use indexmap::IndexMap;
 pub use py::PyNum;
 use resample::{ByMeasure, Interval};
 
 /// P, R and F1 of one set of counts. The partial regime rewards half of each partial match.
-pub fn prf(c: &Counts, regime: HipeRegime) -> (PyNum, PyNum, PyNum) {
+pub fn prf(c: &Counts, regime: SpanRegime) -> (PyNum, PyNum, PyNum) {
     let actual = c.actual();
     let possible = c.possible();
-    let partial = regime == HipeRegime::Partial && c.partial > 0;
+    let partial = regime == SpanRegime::Partial && c.partial > 0;
     let num = if partial {
         c.correct as f64 + 0.5 * c.partial as f64
     } else {
@@ -56,14 +56,14 @@ pub struct RegimeAcc {
     pub r_doc: Vec<f64>,
     /// F1 of each document with both `actual > 0` and `possible > 0`, in document order.
     pub f1_doc: Vec<f64>,
-    /// TP, FP, FN of every document (see [`docs::hipe_doc_counts`]).
+    /// TP, FP, FN of every document (see [`docs::regime_doc_counts`]).
     pub docs: DocSeries,
 }
 
 impl RegimeAcc {
-    fn add_doc(&mut self, doc: usize, c: &Counts, regime: HipeRegime) {
+    fn add_doc(&mut self, doc: usize, c: &Counts, regime: SpanRegime) {
         self.counts.add(c);
-        self.docs.push(doc, docs::hipe_doc_counts(c, regime));
+        self.docs.push(doc, docs::regime_doc_counts(c, regime));
         let (p, r, f) = prf(c, regime);
         let (actual, possible) = (c.actual(), c.possible());
         if actual != 0 {
@@ -130,7 +130,7 @@ impl<'a> Accumulator<'a> {
 /// label order as Python does; and F1 recomputed from the mean P and R.
 fn type_macro(
     per_label: &IndexMap<String, PerRegime<RegimeScores>>,
-    regime: HipeRegime,
+    regime: SpanRegime,
 ) -> [PyNum; 4] {
     let n = per_label.len();
     if n == 0 {
@@ -193,7 +193,7 @@ impl RegimeScores {
         PerRegime::from_fn(|regime| RegimeScores::from_acc(&accs[regime], regime, n_docs))
     }
 
-    fn from_acc(acc: &RegimeAcc, regime: HipeRegime, n_docs: usize) -> RegimeScores {
+    fn from_acc(acc: &RegimeAcc, regime: SpanRegime, n_docs: usize) -> RegimeScores {
         let (p_micro, r_micro, f1_micro) = prf(&acc.counts, regime);
         let mut docs = acc.docs.clone();
         docs.extend_to(n_docs);
@@ -255,7 +255,7 @@ mod tests {
         };
         let unit = |label: &'static str, counts: Counts| {
             let rc = PerRegime::from_fn(|r| {
-                if r == HipeRegime::Partial {
+                if r == SpanRegime::Partial {
                     counts
                 } else {
                     Counts {

@@ -4,7 +4,7 @@
 use crate::eval::options::Regime;
 use crate::eval::score::ColumnResult;
 use crate::hipe::Task;
-use crate::matching::{HipeRegime, PerRegime};
+use crate::matching::{PerRegime, SpanRegime};
 use crate::metrics::fair::WeightedScores;
 use crate::metrics::resample::{ByMeasure, Interval};
 use crate::metrics::{Evaluation, PyNum, RegimeScores};
@@ -103,11 +103,11 @@ impl FBeta {
 }
 
 /// The regimes of a JSON label block, in the official key order.
-const JSON_REGIMES: [HipeRegime; 4] = [
-    HipeRegime::Partial,
-    HipeRegime::Strict,
-    HipeRegime::EntType,
-    HipeRegime::Exact,
+const JSON_REGIMES: [SpanRegime; 4] = [
+    SpanRegime::Partial,
+    SpanRegime::Strict,
+    SpanRegime::EntType,
+    SpanRegime::Exact,
 ];
 
 /// The official per-label JSON of one evaluation: every label, then `ALL`.

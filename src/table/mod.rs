@@ -32,6 +32,8 @@ pub enum KeyKind {
     Measure,
     /// A table's name (in comparisons over several tables).
     Table,
+    /// A run (in rankings).
+    System,
 }
 
 impl KeyKind {
@@ -46,6 +48,7 @@ impl KeyKind {
             KeyKind::Level => "level",
             KeyKind::Measure => "measure",
             KeyKind::Table => "table",
+            KeyKind::System => "system",
         }
     }
 }

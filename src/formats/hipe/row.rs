@@ -36,15 +36,14 @@ impl Parser<'_> {
     }
 
     pub(super) fn comment(&mut self, first: &str, lineno: usize) {
-        use crate::hipe::Edition;
         if first.starts_with("# hipe2022:") {
-            self.comment_edition = Some(Edition::Hipe2022);
-        } else if self.comment_edition.is_none()
+            self.dialect = Some("hipe-2022");
+        } else if self.dialect.is_none()
             && ["# document_id", "# language", "# newspaper", "# date"]
                 .iter()
                 .any(|p| first.starts_with(p))
         {
-            self.comment_edition = Some(Edition::Hipe2020);
+            self.dialect = Some("hipe-2020");
         }
         if first.starts_with("# segment") {
             if self.seg_len > 0 {

@@ -1,4 +1,5 @@
-//! The official HIPE counting of system spans against gold spans, in four regimes.
+//! Counting of system spans against gold spans in the four span regimes, exactly as the
+//! official HIPE scorer counts them.
 //!
 //! Per document, in system-span order (see `docs/metrics.md` and the official
 //! `ner_eval.py::compute_metrics`):
@@ -17,7 +18,7 @@ use crate::spans::{Span, Spans};
 use indexmap::IndexMap;
 use std::collections::BTreeSet;
 
-pub use super::regime::{HipeRegime, PerRegime};
+pub use super::regime::{PerRegime, SpanRegime};
 
 /// The five outcome counts of one regime.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

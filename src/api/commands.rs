@@ -1,0 +1,174 @@
+//! The options of the family commands (`segmentation`, `tagging`, `muc`, `fair`), of
+//! `normalize`, and any family's scoring with resampling, from [`Settings`]: one parser for
+//! the CLI and Python.
+
+use std::path::Path;
+
+use super::{family_options, resampling, Settings};
+use crate::error::{snippet, Error, Result};
+use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
+use crate::eval::muc::MucOptions;
+use crate::eval::segmentation::{SegmentationFormat, SegmentationOptions};
+use crate::eval::tagging::{column_index, TaggingFormat, TaggingOptions};
+use crate::family::Family;
+use crate::formats::{conllu, Format};
+use crate::hipe::Edition;
+use crate::matching::tagset::Tagset;
+use crate::metrics::resample::Resampler;
+use crate::normalize::{read_map, NormalizeOptions};
+use crate::table::Results;
+
+/// Whether a family command gives the family table (and intervals): with `bootstrap` or
+/// `table` given.
+pub fn wants_family_table(s: &Settings) -> bool {
+    s.has("bootstrap") || s.has("table")
+}
+
+/// Family `name` with its options and resampling from `s`, which must hold nothing else but
+/// `table` and `json` (which the caller writes).
+pub fn prepare_family(name: &str, s: &Settings) -> Result<(Box<dyn Family>, Option<Resampler>)> {
+    let fam = crate::family::build(name, &family_options(s)?)?;
+    let rs = resampling(s, "bootstrap", None)?;
+    s.take("table");
+    s.take("json");
+    s.finish(name)?;
+    Ok((fam, rs))
+}
+
+/// Scores `gold` and `pred` with family `name` as [`prepare_family`] makes it.
+pub fn run_family(name: &str, s: &Settings, gold: &Path, pred: &Path) -> Result<Results> {
+    let (fam, rs) = prepare_family(name, s)?;
+    crate::family::evaluate(fam.as_ref(), gold, pred, rs.as_ref())
+}
+
+fn beta(s: &Settings) -> Result<Option<f64>> {
+    s.get("beta")
+        .map(|b| crate::family::options::parse_beta(&b))
+        .transpose()
+}
+
+/// `segmentation`: format (auto, text, conllu; auto by the gold's extension) and beta.
+pub fn segmentation_options(s: &Settings, gold: &Path) -> Result<SegmentationOptions> {
+    let format = match s.get("format").as_deref() {
+        None | Some("auto") => SegmentationFormat::from_path(gold),
+        Some("text") => SegmentationFormat::Text,
+        Some("conllu") => SegmentationFormat::Conllu,
+        Some(f) => {
+            return Err(Error::usage(format!(
+                "format {}: segmentation reads text or conllu",
+                snippet(f)
+            )))
+        }
+    };
+    Ok(SegmentationOptions {
+        format,
+        beta: beta(s)?,
+    })
+}
+
+/// `tagging`: format (auto, conllu, tsv), column, tagset (a file or `nkjp`) and beta.
+pub fn tagging_options(s: &Settings, gold: &Path) -> Result<TaggingOptions> {
+    let format = match s.get("format").as_deref() {
+        None | Some("auto") => TaggingFormat::from_path(gold),
+        Some("conllu") => TaggingFormat::Conllu,
+        Some("tsv") => TaggingFormat::Tsv,
+        Some(f) => {
+            return Err(Error::usage(format!(
+                "format {}: tagging reads conllu or tsv",
+                snippet(f)
+            )))
+        }
+    };
+    let column = match s.get("column") {
+        Some(c) => column_index(&c, format)?,
+        None => match format {
+            TaggingFormat::Conllu => conllu::XPOS,
+            TaggingFormat::Tsv => 1,
+        },
+    };
+    Ok(TaggingOptions {
+        format,
+        column,
+        tagset: s.get("tagset").as_deref().map(Tagset::load).transpose()?,
+        beta: beta(s)?,
+    })
+}
+
+/// `muc`: format (hipe, default, or conll), column, hipe_edition, beta (the caller sets
+/// `judgements` when it writes them).
+pub fn muc_options(s: &Settings) -> Result<MucOptions> {
+    let format = match s.get("format").as_deref() {
+        None | Some("hipe") => Format::Hipe,
+        Some("conll") => Format::Conll,
+        Some(f) => {
+            return Err(Error::usage(format!(
+                "format: unknown format {}; use hipe or conll",
+                snippet(f)
+            )))
+        }
+    };
+    Ok(MucOptions {
+        format,
+        column: s.get("column"),
+        edition: Edition::parse(&s.get("hipe_edition").unwrap_or_else(|| "hipe-2020".into()))?,
+        beta: beta(s)?.unwrap_or(1.0),
+        judgements: false,
+    })
+}
+
+/// `fair`: the reading, focus, weights and label selection, and the β of the extra F column.
+pub fn fair_options(s: &Settings) -> Result<(FairOptions, Option<f64>)> {
+    let o = family_options(s)?;
+    if let Some(f) = o.format {
+        if f.corpus_format().is_none() {
+            return Err(Error::usage(format!(
+                "format {f}: fair reads spans, conll or hipe"
+            )));
+        }
+    }
+    let mut read = ReadOptions {
+        format: o
+            .format
+            .and_then(crate::formats::InputFormat::corpus_format),
+        ignore_punct: o.ignore_punct,
+        continuation: o.continuation.unwrap_or_default(),
+        ..ReadOptions::default()
+    };
+    if let Some(c) = &o.column {
+        read.columns = c
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect();
+    }
+    Ok((
+        FairOptions {
+            read,
+            focus: o.focus.unwrap_or_default(),
+            weights: o.weights.as_deref().map(parse_weights).transpose()?,
+            labels: o.labels.clone(),
+            exclude: o.exclude.clone(),
+        },
+        o.beta,
+    ))
+}
+
+/// `normalize`: norm_time, norm_histo (needs map), map, union_interleave, union_meto_lit (the
+/// official no-op), hipe_edition.
+pub fn normalize_options(s: &Settings) -> Result<NormalizeOptions> {
+    let edition = Edition::parse(&s.get("hipe_edition").unwrap_or_else(|| "hipe-2020".into()))?;
+    let mut opts = NormalizeOptions::for_edition(edition);
+    opts.norm_time = s.switch("norm_time")?;
+    opts.union_interleave = s.switch("union_interleave")?;
+    s.switch("union_meto_lit")?;
+    let histo = s.switch("norm_histo")?;
+    match (s.get("map"), histo) {
+        (Some(m), true) => opts.map = Some(read_map(Path::new(&m))?),
+        (None, true) => return Err(Error::usage("norm_histo needs map MAP")),
+        (Some(_), false) => {
+            return Err(Error::usage("map is used with norm_histo; add norm_histo"))
+        }
+        (None, false) => {}
+    }
+    Ok(opts)
+}

@@ -1,0 +1,289 @@
+//! The front ends' entry: every command's options built from named text values
+//! ([`Settings`]), parsed here once for the CLI, Python and campaign files alike. Messages
+//! name options as keys: at the start (`n_best: …`) or in backquotes elsewhere (`` `seed` ``);
+//! the CLI words them as flags (`--n_best`), Python as keyword arguments.
+//!
+//! - [`score_options`]: `score` (the official HIPE scorer's options and fairscore's own);
+//! - [`compare_options`]: `compare` of two HIPE or CoNLL runs;
+//! - [`check_options`]: the participant self-check;
+//! - [`family_options`] and [`resampling`]: any family of [`crate::family`].
+
+mod commands;
+mod settings;
+
+pub use commands::{
+    fair_options, muc_options, normalize_options, prepare_family, run_family, segmentation_options,
+    tagging_options, wants_family_table,
+};
+
+pub use crate::family::options::parse_beta;
+pub use settings::{key, Setting, Settings};
+
+use crate::check::CheckOptions;
+use crate::error::{snippet, Error, Result};
+use crate::eval::bootstrap::resampler;
+use crate::eval::compare::{CompareOptions, CompareRegime, Test};
+use crate::eval::options::{parse_noise_levels, parse_time_periods, read_tagset, Regime};
+use crate::family::{Options, OPTION_NAMES};
+use crate::formats::Format;
+use crate::hipe::{check_name_part, Edition, Task};
+use crate::metrics::resample::Resampler;
+use crate::ScoreOptions;
+
+/// The tasks of `task`: one, or several comma-separated, each once.
+pub fn tasks(arg: &str) -> Result<Vec<Task>> {
+    let mut out: Vec<Task> = Vec::new();
+    for part in arg.split(',') {
+        let task = Task::parse(part.trim())?;
+        if out.contains(&task) {
+            return Err(Error::usage(format!(
+                "task {}: {} is given twice",
+                snippet(arg),
+                task.as_str()
+            )));
+        }
+        out.push(task);
+    }
+    Ok(out)
+}
+
+fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
+    s.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.split_once('+')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| {
+                    Error::usage(format!("glue: {} is not a pair COL_A+COL_B", snippet(p)))
+                })
+        })
+        .collect()
+}
+
+fn edition(s: &Settings) -> Result<Edition> {
+    Edition::parse(&s.get("hipe_edition").unwrap_or_else(|| "hipe-2020".into()))
+}
+
+/// `format` (hipe or conll; default hipe) and `column` (conll only) of a scoring of `task`.
+fn scoring_format(s: &Settings, opts: &mut ScoreOptions) -> Result<()> {
+    let format = s.get("format").unwrap_or_else(|| "hipe".into());
+    opts.format = match Format::parse(&format)? {
+        Some(f @ (Format::Hipe | Format::Conll)) => f,
+        _ => {
+            return Err(Error::usage(format!(
+                "format: {} cannot be scored; use hipe or conll",
+                snippet(&format)
+            )))
+        }
+    };
+    if opts.format == Format::Conll && opts.task == Task::Nel {
+        return Err(Error::usage(
+            "format conll: the nel task needs HIPE TSV input (link columns); use nerc_coarse or nerc_fine",
+        ));
+    }
+    if let Some(c) = s.get("column") {
+        if opts.format == Format::Hipe {
+            return Err(Error::usage(
+                "column goes with format conll; for HIPE input the edition and task decide the columns",
+            ));
+        }
+        opts.column = Some(c);
+    }
+    Ok(())
+}
+
+/// The resampling of `samples_key` (`bootstrap`), `seed` and `confidence`; `None` when no
+/// number of resamples is given (then a seed or confidence alone is an error), or
+/// `default_samples` resamples when there is one.
+pub fn resampling(
+    s: &Settings,
+    samples_key: &str,
+    default_samples: Option<usize>,
+) -> Result<Option<Resampler>> {
+    let n = s
+        .number::<usize>(samples_key, "a whole number of resamples")?
+        .or(default_samples);
+    let seed = s.number::<u64>("seed", "a whole number")?;
+    let confidence = s.number::<f64>("confidence", "a number between 0 and 1")?;
+    match n {
+        Some(n) => Ok(Some(resampler(samples_key, n, seed, confidence)?)),
+        None if seed.is_some() => Err(Error::usage(format!("seed goes with `{samples_key}` N"))),
+        None if confidence.is_some() => Err(Error::usage(format!(
+            "confidence goes with `{samples_key}` N"
+        ))),
+        None => Ok(None),
+    }
+}
+
+/// The options of one scoring of `task` by `score`.
+pub fn score_options(s: &Settings, task: Task) -> Result<ScoreOptions> {
+    let mut opts = ScoreOptions::new(task, edition(s)?);
+    // The task is given by the caller (`tasks` splits a list of them).
+    s.take("task");
+    scoring_format(s, &mut opts)?;
+    if let Some(n) = s.get("n_best") {
+        let mut cutoffs: Vec<usize> = Vec::new();
+        for part in n.split(',') {
+            let k = part
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&k| k >= 1)
+                .ok_or_else(|| {
+                    Error::usage(format!(
+                        "n_best: {} is not a positive whole number",
+                        snippet(part)
+                    ))
+                })?;
+            if cutoffs.contains(&k) {
+                return Err(Error::usage(format!("n_best: {k} is given twice")));
+            }
+            cutoffs.push(k);
+        }
+        opts.n_best = cutoffs;
+    }
+    if let Some(n) = s.get("noise_level") {
+        opts.noise_levels = parse_noise_levels(&n)?;
+    }
+    if let Some(t) = s.get("time_period") {
+        opts.time_periods = parse_time_periods(&t)?;
+    }
+    if let Some(g) = s.get("glue") {
+        opts.glue = parse_glue(&g)?;
+    }
+    if let Some(ts) = s.get("tagset") {
+        opts.tagset = Some(read_tagset(std::path::Path::new(&ts))?);
+    }
+    if let Some(x) = s.get("suffix") {
+        check_name_part("suffix", &x)?;
+        opts.suffix = Some(x);
+    }
+    opts.regimes = Regime::parse_list(&s.get("regimes").unwrap_or_else(|| "fuzzy,strict".into()))?;
+    if let Some(w) = s.get("weights") {
+        opts.weights = Some(crate::eval::weights::parse_weights(&w)?);
+        if !opts.regimes.contains(&Regime::Weighted) {
+            opts.regimes.push(Regime::Weighted);
+        }
+    } else if opts.regimes.contains(&Regime::Weighted) {
+        return Err(Error::usage(
+            "weights: the weighted regime needs a weight formula (e.g. \"LE = 0.5 FP + 0.5 FN\")",
+        ));
+    }
+    opts.errors = s.has("errors");
+    s.take("errors");
+    if let Some(map) = s.get("relaxed") {
+        if task != Task::Nel {
+            return Err(Error::usage("relaxed applies to task nel only"));
+        }
+        opts.relaxed_map = Some(crate::normalize::read_map(std::path::Path::new(&map))?);
+        if opts.suffix.is_none() {
+            opts.suffix = Some("relaxed".to_string());
+        }
+    }
+    opts.skip_check = s.switch("skip_check")?;
+    opts.original_nel = s.switch("original_nel")?;
+    opts.bootstrap = resampling(s, "bootstrap", None)?;
+    opts.beta = s
+        .get("beta")
+        .map(|b| crate::family::options::parse_beta(&b))
+        .transpose()?;
+    Ok(opts)
+}
+
+/// The options of `compare` of two runs scored as `score` scores them.
+pub fn compare_options(s: &Settings) -> Result<(ScoreOptions, CompareOptions)> {
+    let task = Task::parse(&s.get("task").unwrap_or_else(|| "nerc_coarse".into()))?;
+    let mut opts = ScoreOptions::new(task, edition(s)?);
+    scoring_format(s, &mut opts)?;
+    if let Some(ts) = s.get("tagset") {
+        opts.tagset = Some(read_tagset(std::path::Path::new(&ts))?);
+    }
+    opts.skip_check = true;
+    opts.original_nel = s.switch("original_nel")?;
+    let regimes = CompareRegime::parse_list(
+        &s.get("regimes")
+            .unwrap_or_else(|| "strict,ent_type,partial,exact".into()),
+    )?;
+    if let Some(w) = s.get("weights") {
+        opts.weights = Some(crate::eval::weights::parse_weights(&w)?);
+    } else if regimes.contains(&CompareRegime::Weighted) {
+        return Err(Error::usage(
+            "weights: the weighted regime needs a weight formula (e.g. \"LE = 0.5 FP + 0.5 FN\")",
+        ));
+    }
+    let test = Test::parse(&s.get("test").unwrap_or_else(|| "permutation".into()))?;
+    let resampler = resampling(s, "bootstrap", Some(10_000))?
+        .unwrap_or_else(|| Resampler::new(10_000, crate::eval::bootstrap::DEFAULT_SEED));
+    Ok((
+        opts,
+        CompareOptions {
+            test,
+            resampler,
+            regimes,
+        },
+    ))
+}
+
+/// The paired test of a family comparison: `test` permutation (default) or bootstrap.
+pub fn paired_test(s: &Settings) -> Result<crate::metrics::resample::PairedTest> {
+    use crate::metrics::resample::PairedTest;
+    match s.get("test").as_deref().map(str::trim) {
+        None | Some("permutation") => Ok(PairedTest::Permutation),
+        Some("bootstrap") => Ok(PairedTest::Bootstrap),
+        Some(t) => Err(Error::usage(format!(
+            "test {}: use permutation or bootstrap",
+            snippet(t)
+        ))),
+    }
+}
+
+/// The options of `check`.
+pub fn check_options(s: &Settings) -> Result<CheckOptions> {
+    let mut opts = CheckOptions::new(edition(s)?);
+    opts.task = s.get("task").as_deref().map(Task::parse).transpose()?;
+    opts.skip_name_check = s.switch("skip_check")?;
+    if let Some(ts) = s.get("tagset") {
+        opts.tagset = Some(read_tagset(std::path::Path::new(&ts))?);
+    }
+    if let Some(f) = s.get("format") {
+        if f != "hipe" && f != "auto" {
+            return Err(Error::usage(format!(
+                "format {}: check reads HIPE TSV runs; score other formats with their family",
+                snippet(&f)
+            )));
+        }
+    }
+    Ok(opts)
+}
+
+/// The family options among `s` (every name of [`OPTION_NAMES`] that is given).
+pub fn family_options(s: &Settings) -> Result<Options> {
+    let mut o = Options::default();
+    for name in OPTION_NAMES {
+        if let Some(v) = s.get(name) {
+            o.set(name, &v)?;
+        }
+    }
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn score_settings_give_the_official_defaults_and_refuse_repeats() {
+        let s = Settings::new();
+        let o = score_options(&s, Task::NercCoarse).unwrap();
+        assert_eq!(o.n_best, vec![1]);
+        assert_eq!(o.regimes, vec![Regime::Fuzzy, Regime::Strict]);
+        let mut s = Settings::new();
+        s.set("n_best", Setting::List(vec!["1".into(), "1".into()]));
+        let e = score_options(&s, Task::Nel).unwrap_err().to_string();
+        assert!(e.contains("n_best"), "{e}");
+        let mut s = Settings::new();
+        s.text("seed", Some(3));
+        assert!(score_options(&s, Task::Nel).is_err());
+        assert!(tasks("nel,nel").is_err());
+    }
+}

@@ -1,0 +1,207 @@
+//! Rankings of any family's runs (written once against [`crate::family::Family`]): every run
+//! scored on the same gold, ordered by a headline cell (by default the family's own), with
+//! bootstrap intervals of that cell, paired randomization tests against the next and the top
+//! run and the runs that share first place, as the HIPE rankings have them
+//! ([`crate::campaign::marks`]). The ranking is a [`Results`] table, so every renderer writes
+//! it.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::family::{headline_value, results_of, scored, Family, Headline, Statistics};
+use crate::metrics::resample::{PairedTest, Resampler, Units};
+use crate::table::{Column, KeyKind, Kind, ResamplingInfo, Results, Table, Value};
+
+/// One ranked run.
+#[derive(Debug, Clone)]
+pub struct RankedRun {
+    /// 1-based rank; runs with equal values share a rank.
+    pub rank: usize,
+    /// The run's name.
+    pub system: String,
+    /// The headline value.
+    pub value: f64,
+    /// Its bootstrap interval, when resampled.
+    pub ci: Option<[f64; 2]>,
+    /// p-value of the paired test against the next run (none for the last).
+    pub p_next: Option<f64>,
+    /// p-value of the paired test against the top run (1 for the top run).
+    pub p_top: Option<f64>,
+    /// Whether the run is not significantly worse than the top run.
+    pub shares_first: bool,
+    /// The run's full results.
+    pub results: Results,
+}
+
+/// A ranking of runs by one cell.
+#[derive(Debug, Clone)]
+pub struct FamilyRanking {
+    /// The cell ranked by.
+    pub headline: Headline,
+    /// The runs, best first.
+    pub runs: Vec<RankedRun>,
+    /// The resampling, if any.
+    pub resampling: Option<ResamplingInfo>,
+}
+
+/// Scores `runs` (name, file) against `gold` with `fam` and ranks them by `headline` (the
+/// family's own when `None`), best first; ties keep name order and share a rank. With a
+/// resampler, every run gets the bootstrap interval of the cell, paired randomization tests
+/// against the next and the top run, and the "shares first place" mark (p ≥ 1 − confidence
+/// against the top run).
+pub fn rank_runs(
+    fam: &dyn Family,
+    gold: &Path,
+    runs: &[(String, PathBuf)],
+    headline: Option<Headline>,
+    resampler: Option<&Resampler>,
+) -> Result<FamilyRanking> {
+    let headline = headline.unwrap_or_else(|| fam.headline());
+    let mut stats: Vec<(String, Statistics, Results)> = runs
+        .par_iter()
+        .map(|(name, path)| {
+            let s = fam.statistics(gold, path)?;
+            let r = scored(fam, &s, resampler)?;
+            Ok((name.clone(), s, r))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let probe = stats.first().map(|(_, _, r)| r);
+    if let Some(r) = probe {
+        if r.table(&headline.table)
+            .and_then(|t| t.column(&headline.column))
+            .is_none()
+        {
+            return Err(Error::usage(format!(
+                "rank_by: the {} family has no column {} in table {}",
+                fam.name(),
+                headline.column,
+                headline.table
+            )));
+        }
+    }
+    let value = |r: &Results| headline_value(r, &headline);
+    stats.sort_by(|a, b| {
+        value(&b.2)
+            .total_cmp(&value(&a.2))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    let ci_of = |r: &Results| -> Option<[f64; 2]> {
+        let key: Vec<&str> = headline.row.iter().map(String::as_str).collect();
+        let t = r.table(&headline.table)?;
+        let c = t.column(&headline.column)?;
+        t.row(&key)?.ci.get(c).copied().flatten()
+    };
+    let mut out: Vec<RankedRun> = Vec::with_capacity(stats.len());
+    for (i, (name, _, r)) in stats.iter().enumerate() {
+        let v = value(r);
+        let rank = match out.last() {
+            Some(prev) if prev.value == v => prev.rank,
+            _ => i + 1,
+        };
+        out.push(RankedRun {
+            rank,
+            system: name.clone(),
+            value: v,
+            ci: ci_of(r),
+            p_next: None,
+            p_top: None,
+            shares_first: i == 0,
+            results: r.clone(),
+        });
+    }
+    if let Some(rs) = resampler {
+        let p = |a: &Statistics, b: &Statistics| -> Result<f64> {
+            let (a, b) = crate::family::on_same_labels(a, b);
+            let score = |sums: &[f64], o: &mut [f64]| {
+                o[0] = headline_value(&results_of(fam, &a, sums), &headline);
+            };
+            let ua = Units::new(&a.data, a.width())?;
+            let ub = Units::new(&b.data, b.width())?;
+            Ok(rs.paired_vec(PairedTest::Permutation, ua, ub, 1, &score)?[0].p)
+        };
+        let alpha = 1.0 - rs.confidence;
+        let n = stats.len();
+        let p_next: Vec<Option<f64>> = (0..n)
+            .into_par_iter()
+            .map(|i| {
+                (i + 1 < n)
+                    .then(|| p(&stats[i].1, &stats[i + 1].1))
+                    .transpose()
+            })
+            .collect::<Result<_>>()?;
+        let p_top: Vec<f64> = (0..n)
+            .into_par_iter()
+            .map(|i| match i {
+                0 => Ok(1.0),
+                1 => Ok(p_next[0].unwrap_or(1.0)),
+                _ => p(&stats[i].1, &stats[0].1),
+            })
+            .collect::<Result<_>>()?;
+        for (i, run) in out.iter_mut().enumerate() {
+            run.p_next = p_next[i];
+            run.p_top = Some(p_top[i]);
+            run.shares_first = i == 0 || p_top[i] >= alpha - 1e-12;
+        }
+    }
+    Ok(FamilyRanking {
+        headline,
+        runs: out,
+        resampling: resampler.map(|rs| ResamplingInfo {
+            samples: rs.samples,
+            seed: rs.seed,
+            confidence: rs.confidence,
+        }),
+    })
+}
+
+/// The ranking as a result table (rank, system, the headline value with its interval, the
+/// p-values and the shares-first mark), for any renderer.
+pub fn ranking_results(fam: &dyn Family, r: &FamilyRanking) -> Results {
+    let unit = r.runs.first().map(|x| (x.results.unit, x.results.units));
+    let (unit, units) = unit.unwrap_or((crate::table::Unit::Document, 0));
+    let mut out = Results::new(fam.name(), unit, units);
+    out.resampling = r.resampling;
+    out.notes.push(format!(
+        "ranked by {} of {} {} (table {})",
+        r.headline.column,
+        r.headline.row.join(" "),
+        fam.name(),
+        r.headline.table
+    ));
+    if let Some(s) = r.resampling {
+        out.notes.push(format!(
+            "p_next, p_top: paired approximate randomization over {}s ({} resamples); first: not significantly worse than the top run at p < {:.2}",
+            unit.name(),
+            s.samples,
+            1.0 - s.confidence
+        ));
+    }
+    let mut cols = vec![
+        Column::new("rank", Kind::Count),
+        Column::new(r.headline.column.clone(), Kind::Ratio),
+    ];
+    if r.resampling.is_some() {
+        cols.push(Column::new("p_next", Kind::PValue));
+        cols.push(Column::new("p_top", Kind::PValue));
+        cols.push(Column::new("first", Kind::Count));
+    }
+    let mut t = Table::new("ranking", "Ranking", vec![KeyKind::System], cols);
+    for run in &r.runs {
+        let mut v = vec![Value::Count(run.rank as u64), Value::ratio(run.value)];
+        if r.resampling.is_some() {
+            v.push(run.p_next.map_or(Value::Missing, Value::amount));
+            v.push(run.p_top.map_or(Value::Missing, Value::amount));
+            v.push(Value::Count(u64::from(run.shares_first)));
+        }
+        t.push(vec![run.system.clone()], v);
+        if let Some(ci) = run.ci {
+            if let Some(last) = t.rows.last_mut() {
+                last.ci[1] = Some(ci);
+            }
+        }
+    }
+    out.tables.push(t);
+    out
+}

@@ -1,0 +1,309 @@
+//! Every flag of every command, defined once (ripgrep's rule): each is a small `Args` struct
+//! that commands flatten, and each turns itself into the library's named settings
+//! ([`fairscore::api::Settings`]), where its value is parsed. `tests/cli_flags.rs` checks that
+//! no long flag is defined twice under `src/cli`.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use fairscore::api::Settings;
+
+/// Puts a flag's value into the settings.
+pub trait Put {
+    /// Adds this flag's value (if given) to `s`.
+    fn put(&self, s: &mut Settings);
+}
+
+fn path_text(p: &Option<PathBuf>) -> Option<String> {
+    p.as_ref().map(|p| p.to_string_lossy().into_owned())
+}
+
+/// `--gold` (`--ref`, `--target`, `-r`).
+#[derive(Args, Debug, Clone)]
+pub struct Gold {
+    /// Gold standard file. Also `--ref` (the official scorer's name) and `--target`.
+    #[arg(short = 'r', long = "gold", visible_aliases = ["ref", "target"], value_name = "GOLD")]
+    pub gold: PathBuf,
+}
+
+/// `--pred` (`--system`, `-p`), once or (for `compare`) twice.
+#[derive(Args, Debug, Clone)]
+pub struct Pred {
+    /// The run (system output) to score; `compare` takes two: `--pred A --pred B`. Also
+    /// `--system`.
+    #[arg(
+        short = 'p',
+        long = "pred",
+        visible_alias = "system",
+        value_name = "RUN",
+        required = true
+    )]
+    pub pred: Vec<PathBuf>,
+}
+
+impl Pred {
+    /// The one run of a command that scores one.
+    pub fn one(&self) -> fairscore::Result<&PathBuf> {
+        match self.pred.as_slice() {
+            [p] => Ok(p),
+            v => Err(fairscore::Error::usage(format!(
+                "pred: this command scores one run, not {} (compare takes two)",
+                v.len()
+            ))),
+        }
+    }
+}
+
+/// `--format`.
+#[derive(Args, Debug, Clone)]
+pub struct Format {
+    /// Input format of gold and run: auto (detect), hipe (HIPE TSV), conll (FORM [POS …] TAG,
+    /// BIO tags, blank-line sentences, -DOCSTART- documents), conllu, text (one sentence a
+    /// line, words separated by spaces), tsv (token TAB tags) or spans (LABEL TAB begin TAB
+    /// end). Each command says which it reads; `score`, `compare` and `muc` default to hipe,
+    /// the others to auto.
+    #[arg(long = "format", value_name = "FORMAT")]
+    pub format: Option<String>,
+}
+
+/// `--column`.
+#[derive(Args, Debug, Clone)]
+pub struct ColumnFlag {
+    /// The scored column: for CoNLL TAG (the last, default), a name or a 1-based number; for
+    /// HIPE a header name (`muc`, `fair`: default NE-COARSE-LIT; several comma-separated for
+    /// `fair`); for CoNLL-U a column name (default XPOS) or number; for TSV the tags column
+    /// number (default 2).
+    #[arg(long = "column", value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+/// `--task`.
+#[derive(Args, Debug, Clone)]
+pub struct TaskFlag {
+    /// Task: nerc_coarse, nerc_fine or nel. `score` takes several, comma-separated, and reads
+    /// the files once; `check` defaults to the tasks of the run's bundle; `compare` to
+    /// nerc_coarse.
+    #[arg(short = 't', long = "task", value_name = "TASK[,TASK…]")]
+    pub task: Option<String>,
+}
+
+/// `--hipe_edition`.
+#[derive(Args, Debug, Clone)]
+pub struct Edition {
+    /// HIPE edition, which decides the scored columns and the file-name convention: hipe-2020
+    /// (default) or hipe-2022.
+    #[arg(
+        short = 'e',
+        long = "hipe_edition",
+        visible_alias = "hipe-edition",
+        value_name = "EDITION"
+    )]
+    pub hipe_edition: Option<String>,
+}
+
+/// `--tagset`.
+#[derive(Args, Debug, Clone)]
+pub struct TagsetFlag {
+    /// Tag set. score, check, compare: a file of valid labels, one a line (run labels outside
+    /// gold and tag set are ignored). tagging: a TOML tag set (separator, categories, weights;
+    /// docs/tagging.md) or `nkjp`, the bundled NKJP tag set.
+    #[arg(long = "tagset", value_name = "FILE")]
+    pub tagset: Option<String>,
+}
+
+/// `--skip-check`.
+#[derive(Args, Debug, Clone)]
+pub struct SkipCheck {
+    /// Do not check the run's file name; System is then the --pred argument as given.
+    #[arg(long = "skip-check", alias = "skip_check")]
+    pub skip_check: bool,
+}
+
+/// `--original_nel`.
+#[derive(Args, Debug, Clone)]
+pub struct OriginalNel {
+    /// NEL: group links as consecutive tokens with the same link (the original CLEF-HIPE-2020
+    /// grouping) instead of by named-entity boundaries.
+    #[arg(short = 'g', long = "original_nel", alias = "original-nel")]
+    pub original_nel: bool,
+}
+
+/// `--regimes`.
+#[derive(Args, Debug, Clone)]
+pub struct RegimesFlag {
+    /// Regimes, in order. score: rows of the TSV, fuzzy,strict (default, the official
+    /// outputs), fair and weighted (needs --weights). compare: strict, ent_type (fuzzy),
+    /// partial, exact, fair, weighted (default the first four). evaluate --family spans:
+    /// strict, exact, partial, ent_type (default all).
+    #[arg(long = "regimes", value_name = "LIST")]
+    pub regimes: Option<String>,
+}
+
+/// `--weights`.
+#[derive(Args, Debug, Clone)]
+pub struct WeightsFlag {
+    /// Weights of the weighted scores, e.g. "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN,
+    /// BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN".
+    #[arg(long = "weights", value_name = "FORMULA")]
+    pub weights: Option<String>,
+}
+
+/// `--errors`.
+#[derive(Args, Debug, Clone)]
+pub struct ErrorsFlag {
+    /// Also write one line per gold and run span (document, tokens, text, labels, error type)
+    /// to this TSV file.
+    #[arg(long = "errors", value_name = "FILE.tsv")]
+    pub errors: Option<PathBuf>,
+}
+
+/// `--outdir`.
+#[derive(Args, Debug, Clone)]
+pub struct Outdir {
+    /// Output directory (score: default the current directory).
+    #[arg(short = 'o', long = "outdir", value_name = "DIR")]
+    pub outdir: Option<PathBuf>,
+}
+
+/// `--bootstrap`, `--seed`, `--confidence`.
+#[derive(Args, Debug, Clone)]
+pub struct Resampling {
+    /// Percentile bootstrap with N resamples of the units (documents, or sentences where the
+    /// format has none; 1,000 to 10,000 is usual): an interval beside every score. For
+    /// compare, the resamples of the test and interval (default 10,000; also --samples).
+    /// See docs/statistics.md.
+    #[arg(long = "bootstrap", alias = "samples", value_name = "N")]
+    pub bootstrap: Option<String>,
+    /// Seed of the resampling (default 42); the same seed gives the same bytes for any number
+    /// of threads.
+    #[arg(long = "seed", value_name = "S")]
+    pub seed: Option<String>,
+    /// Confidence level of the intervals, strictly between 0 and 1 (default 0.95).
+    #[arg(long = "confidence", value_name = "C")]
+    pub confidence: Option<String>,
+}
+
+/// `--beta`.
+#[derive(Args, Debug, Clone)]
+pub struct Beta {
+    /// Also give F-beta beside every F1 (e.g. 0.5 or 2; for muc, the β of every F). A number
+    /// greater than 0, at most 1e6.
+    #[arg(long = "beta", value_name = "B")]
+    pub beta: Option<String>,
+}
+
+/// `--json`.
+#[derive(Args, Debug, Clone)]
+pub struct Json {
+    /// Also write the results as JSON (scores as fractions) to this file; `--json` alone or
+    /// `--json -` writes it to standard output instead of the text.
+    #[arg(long = "json", value_name = "PATH", num_args = 0..=1, default_missing_value = "-")]
+    pub json: Option<PathBuf>,
+}
+
+/// `--table`.
+#[derive(Args, Debug, Clone)]
+pub struct TableFlag {
+    /// Print the results as this table format: text, json, csv, tsv, markdown or html (the
+    /// one result table of every family, with intervals when resampled).
+    #[arg(long = "table", value_name = "FORMAT")]
+    pub table: Option<String>,
+}
+
+/// `--test`.
+#[derive(Args, Debug, Clone)]
+pub struct TestFlag {
+    /// The test of the p-value: permutation (paired approximate randomization, default) or
+    /// bootstrap (paired bootstrap, shifted-null). Use permutation for significance decisions.
+    #[arg(long = "test", value_name = "TEST")]
+    pub test: Option<String>,
+}
+
+/// `--family`.
+#[derive(Args, Debug, Clone)]
+pub struct FamilyFlag {
+    /// The metric family: spans, fair, muc, segmentation or tagging.
+    #[arg(long = "family", value_name = "FAMILY")]
+    pub family: Option<String>,
+}
+
+/// The fair family's own flags.
+#[derive(Args, Debug, Clone)]
+pub struct FairFlags {
+    /// Whose label labeling (LE) and labeling-boundary (LBE) errors count for per label:
+    /// target (default) or system.
+    #[arg(long = "focus", value_name = "target|system")]
+    pub focus: Option<String>,
+    /// Evaluate only these labels (comma-separated).
+    #[arg(long = "labels", value_name = "L,…")]
+    pub labels: Option<String>,
+    /// Leave out these labels (comma-separated); NONE and EMPTY are always left out.
+    #[arg(long = "exclude", value_name = "L,…")]
+    pub exclude: Option<String>,
+    /// CoNLL only: ignore punctuation tokens (by POS tag) as the reference implementation does.
+    #[arg(long = "ignore-punct", alias = "ignore_punct")]
+    pub ignore_punct: bool,
+    /// CoNLL only: what an I- tag continues. conlleval (default): only an open span of the
+    /// same label (as conlleval and seqeval); reference: the open span of its level whatever
+    /// its label (Ortmann's reference implementation).
+    #[arg(long = "continuation", value_name = "conlleval|reference")]
+    pub continuation: Option<String>,
+}
+
+macro_rules! put_text {
+    ($t:ty, $($field:ident),+) => {
+        impl Put for $t {
+            fn put(&self, s: &mut Settings) {
+                $( s.text(stringify!($field), self.$field.as_ref()); )+
+            }
+        }
+    };
+}
+
+put_text!(Format, format);
+put_text!(ColumnFlag, column);
+put_text!(TaskFlag, task);
+put_text!(Edition, hipe_edition);
+put_text!(TagsetFlag, tagset);
+put_text!(RegimesFlag, regimes);
+put_text!(WeightsFlag, weights);
+put_text!(Resampling, bootstrap, seed, confidence);
+put_text!(Beta, beta);
+put_text!(TestFlag, test);
+
+impl Put for SkipCheck {
+    fn put(&self, s: &mut Settings) {
+        s.flag("skip_check", self.skip_check);
+    }
+}
+
+impl Put for OriginalNel {
+    fn put(&self, s: &mut Settings) {
+        s.flag("original_nel", self.original_nel);
+    }
+}
+
+impl Put for ErrorsFlag {
+    fn put(&self, s: &mut Settings) {
+        s.text("errors", path_text(&self.errors));
+    }
+}
+
+impl Put for FairFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("focus", self.focus.as_ref());
+        s.text("labels", self.labels.as_ref());
+        s.text("exclude", self.exclude.as_ref());
+        s.flag("ignore_punct", self.ignore_punct);
+        s.text("continuation", self.continuation.as_ref());
+    }
+}
+
+/// Settings from several flag groups.
+pub fn settings(groups: &[&dyn Put]) -> Settings {
+    let mut s = Settings::new();
+    for g in groups {
+        g.put(&mut s);
+    }
+    s
+}

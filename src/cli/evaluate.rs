@@ -1,0 +1,73 @@
+//! `fairscore evaluate --family F`: any metric family on a gold and a run, through the one
+//! family interface: the family's result table in any format, with bootstrap intervals.
+
+use clap::Args;
+use fairscore::{Error, Result};
+
+use super::args::{
+    settings, Beta, ColumnFlag, FairFlags, FamilyFlag, Format, Gold, Json, Pred, RegimesFlag,
+    Resampling, TableFlag, TagsetFlag, WeightsFlag,
+};
+
+#[derive(Args, Debug)]
+#[command(
+    after_long_help = "Scores a run with one metric family and prints its result table: spans \
+(CoNLL or HIPE entities in the strict, exact, partial and ent_type regimes), fair (Ortmann \
+2022), muc (MUC-7 token judgement), segmentation (Shao et al. 2017) or tagging. The units \
+of resampling are documents, or sentences where the format has none.\n\n\
+Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
+fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown"
+)]
+pub struct EvaluateArgs {
+    #[command(flatten)]
+    pub family: FamilyFlag,
+    #[command(flatten)]
+    pub gold: Gold,
+    #[command(flatten)]
+    pub pred: Pred,
+    #[command(flatten)]
+    pub format: Format,
+    #[command(flatten)]
+    pub column: ColumnFlag,
+    #[command(flatten)]
+    pub tagset: TagsetFlag,
+    #[command(flatten)]
+    pub regimes: RegimesFlag,
+    #[command(flatten)]
+    pub weights: WeightsFlag,
+    #[command(flatten)]
+    pub fair: FairFlags,
+    #[command(flatten)]
+    pub beta: Beta,
+    #[command(flatten)]
+    pub resampling: Resampling,
+    #[command(flatten)]
+    pub json: Json,
+    #[command(flatten)]
+    pub table: TableFlag,
+}
+
+pub fn run(args: EvaluateArgs) -> Result<i32> {
+    let name = args.family.family.clone().ok_or_else(|| {
+        Error::usage(format!(
+            "family: required; one of {}",
+            fairscore::family::NAMES.join(", ")
+        ))
+    })?;
+    let pred = args.pred.one()?.clone();
+    let gold = args.gold.gold.clone();
+    let s = settings(&[
+        &args.format,
+        &args.column,
+        &args.tagset,
+        &args.regimes,
+        &args.weights,
+        &args.fair,
+        &args.beta,
+        &args.resampling,
+    ]);
+    let mut inputs = vec![("--gold", gold.as_path()), ("--pred", pred.as_path())];
+    let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
+    inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
+    super::run_family(&name, &s, &gold, &pred, &args.json, &args.table, &inputs)
+}

@@ -1,0 +1,214 @@
+//! A family defined only here (token accuracy) gets every output of the crate by implementing
+//! `fairscore::family::Family` alone: text, JSON, CSV, TSV, Markdown and HTML tables, bootstrap
+//! intervals, paired comparisons and campaign rankings.
+
+use std::path::{Path, PathBuf};
+
+use fairscore::campaign::family::{rank_runs, ranking_results};
+use fairscore::family::{self, Family, Headline, Statistics};
+use fairscore::metrics::resample::{PairedTest, Resampler};
+use fairscore::report::table::render;
+use fairscore::table::{Column, KeyKind, Kind, Table, TableFormat, Unit, Value};
+use fairscore::{Error, Result};
+
+/// Token accuracy of `token TAB tag` files, sentences separated by blank lines.
+struct Accuracy;
+
+fn sentences(path: &Path) -> Result<Vec<Vec<(String, String)>>> {
+    let text = fairscore::io::read_text(path)?;
+    let mut out = vec![Vec::new()];
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            if out.last().is_some_and(|s| !s.is_empty()) {
+                out.push(Vec::new());
+            }
+            continue;
+        }
+        let (tok, tag) = line
+            .split_once('\t')
+            .ok_or_else(|| Error::input(path, i + 1, "expected token TAB tag"))?;
+        if let Some(s) = out.last_mut() {
+            s.push((tok.to_string(), tag.to_string()));
+        }
+    }
+    out.retain(|s| !s.is_empty());
+    Ok(out)
+}
+
+impl Family for Accuracy {
+    fn name(&self) -> &str {
+        "accuracy"
+    }
+    fn formats(&self) -> &[&'static str] {
+        &["tsv"]
+    }
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        let (g, p) = (sentences(gold)?, sentences(pred)?);
+        let mut s = Statistics::new(Unit::Sentence, 2, 0, Vec::new());
+        for (gs, ps) in g.iter().zip(&p) {
+            let right = gs.iter().zip(ps).filter(|(a, b)| a.1 == b.1).count();
+            s.push_unit(vec![right as f64, gs.len() as f64]);
+        }
+        Ok(s)
+    }
+    fn tables(&self, _: &Statistics, x: &[f64]) -> Vec<Table> {
+        let mut t = Table::new(
+            "accuracy",
+            "Token accuracy",
+            vec![KeyKind::Level],
+            vec![
+                Column::new("right", Kind::Count),
+                Column::new("tokens", Kind::Count),
+                Column::new("accuracy", Kind::Ratio),
+            ],
+        );
+        let acc = if x[1] > 0.0 { x[0] / x[1] } else { 0.0 };
+        t.push(
+            vec!["all".into()],
+            vec![
+                Value::Count(x[0] as u64),
+                Value::Count(x[1] as u64),
+                Value::ratio(acc),
+            ],
+        );
+        vec![t]
+    }
+    fn headline(&self) -> Headline {
+        Headline {
+            table: "accuracy".into(),
+            row: vec!["all".into()],
+            column: "accuracy".into(),
+        }
+    }
+}
+
+struct Files {
+    dir: PathBuf,
+}
+
+impl Files {
+    fn new(name: &str) -> Files {
+        let dir =
+            std::env::temp_dir().join(format!("fairscore-family-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Files { dir }
+    }
+    /// A file of `n` sentences of 4 tokens; sentence i has `wrong(i)` wrong tags.
+    fn write(&self, name: &str, n: usize, wrong: impl Fn(usize) -> usize) -> PathBuf {
+        let mut text = String::new();
+        for i in 0..n {
+            for k in 0..4 {
+                let tag = if k < wrong(i) { "X" } else { "N" };
+                text.push_str(&format!("w{k}\t{tag}\n"));
+            }
+            text.push('\n');
+        }
+        let p = self.dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+}
+
+impl Drop for Files {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+#[test]
+fn a_family_defined_outside_the_crate_gets_every_table_format() {
+    let f = Files::new("formats");
+    let gold = f.write("gold.tsv", 10, |_| 0);
+    let run = f.write("run.tsv", 10, |i| i % 3); // 0+1+2+0+1+2+0+1+2+0 = 9 of 40 wrong
+    let r = family::evaluate(&Accuracy, &gold, &run, None).unwrap();
+    let t = r.table("accuracy").unwrap();
+    assert_eq!(
+        t.row(&["all"]).unwrap().values[2],
+        Value::Ratio(31.0 / 40.0)
+    );
+    let text = render(&r, TableFormat::Text).unwrap();
+    assert!(text.contains("77.50"), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&r, TableFormat::Json).unwrap()).unwrap();
+    assert_eq!(json["tables"][0]["rows"][0]["scores"]["accuracy"], 0.775);
+    assert_eq!(json["unit"], "sentence");
+    let csv = render(&r, TableFormat::Csv).unwrap();
+    assert!(csv.starts_with("table,level,metric,value,lo,hi\n"), "{csv}");
+    assert!(csv.contains("accuracy,all,accuracy,0.775,,\n"), "{csv}");
+    assert!(render(&r, TableFormat::Tsv)
+        .unwrap()
+        .contains("accuracy\tall\tright\t31\t\t\n"));
+    let md = render(&r, TableFormat::Markdown).unwrap();
+    assert!(md.contains("| all | 31 | 40 | 77.50 |"), "{md}");
+    let html = render(&r, TableFormat::Html).unwrap();
+    assert!(
+        html.contains("<td>77.50</td>") && html.contains("Token accuracy"),
+        "{html}"
+    );
+}
+
+#[test]
+fn intervals_comparisons_and_rankings_come_from_the_interface() {
+    let f = Files::new("stats");
+    let gold = f.write("gold.tsv", 30, |_| 0);
+    let a = f.write("a.tsv", 30, |i| usize::from(i % 5 == 0));
+    let b = f.write("b.tsv", 30, |i| i % 3);
+    let c = f.write("c.tsv", 30, |i| usize::from(i % 6 == 0));
+    let rs = Resampler::new(2000, 7);
+    let r = family::evaluate(&Accuracy, &gold, &a, Some(&rs)).unwrap();
+    let row = r.table("accuracy").unwrap().row(&["all"]).unwrap().clone();
+    let [lo, hi] = row.ci[2].unwrap();
+    let acc = row.values[2].as_f64().unwrap();
+    assert!(
+        lo < acc && acc < hi && hi <= 1.0 && lo >= 0.75,
+        "{lo} {acc} {hi}"
+    );
+    assert!(row.ci[0].is_none(), "counts get no interval");
+    // The same seed gives the same interval.
+    let again = family::evaluate(&Accuracy, &gold, &a, Some(&rs)).unwrap();
+    assert_eq!(again, r);
+    assert!(render(&r, TableFormat::Text)
+        .unwrap()
+        .contains("intervals: 95 % percentile bootstrap over sentences"));
+
+    // A run against itself: no difference, p = 1; A against B: the difference of accuracies.
+    let same = family::compare(&Accuracy, &gold, &a, &a, &rs, PairedTest::Permutation).unwrap();
+    let t = &same.tables[0];
+    assert_eq!(t.rows[0].values[2], Value::Ratio(0.0));
+    assert_eq!(t.rows[0].values[5].as_f64(), Some(1.0));
+    let ab = family::compare(&Accuracy, &gold, &a, &b, &rs, PairedTest::Bootstrap).unwrap();
+    let d = ab.tables[0].rows[0].values[2].as_f64().unwrap();
+    assert!((d - (114.0 / 120.0 - 90.0 / 120.0)).abs() < 1e-12, "{d}");
+    assert!(ab.tables[0].rows[0].values[5].as_f64().unwrap() < 0.01);
+
+    // A campaign ranking of three runs.
+    let runs = vec![
+        ("team-b".to_string(), b.clone()),
+        ("team-a".to_string(), a.clone()),
+        ("team-c".to_string(), c.clone()),
+    ];
+    let ranking = rank_runs(&Accuracy, &gold, &runs, None, Some(&rs)).unwrap();
+    let names: Vec<&str> = ranking.runs.iter().map(|r| r.system.as_str()).collect();
+    assert_eq!(names, ["team-c", "team-a", "team-b"]);
+    assert!(
+        ranking.runs[1].shares_first,
+        "c and a differ by one token in 120"
+    );
+    assert!(!ranking.runs[2].shares_first);
+    assert!(ranking.runs[2].p_top.unwrap() < 0.05);
+    let table = ranking_results(&Accuracy, &ranking);
+    let md = render(&table, TableFormat::Markdown).unwrap();
+    assert!(md.contains("| team-c | 1 |"), "{md}");
+    for fmt in TableFormat::ALL {
+        assert!(!render(&table, fmt).unwrap().is_empty());
+    }
+}
+
+#[test]
+fn one_unit_gives_no_interval_but_says_why() {
+    let f = Files::new("one");
+    let gold = f.write("gold.tsv", 1, |_| 0);
+    let run = f.write("run.tsv", 1, |_| 1);
+    let e = family::evaluate(&Accuracy, &gold, &run, Some(&Resampler::new(100, 1))).unwrap_err();
+    assert!(e.to_string().contains("at least two sentences"), "{e}");
+}
