@@ -58,13 +58,26 @@ pub fn rank_runs(
     headline: Option<Headline>,
     resampler: Option<&Resampler>,
 ) -> Result<FamilyRanking> {
-    let headline = headline.unwrap_or_else(|| fam.headline());
-    let mut stats: Vec<(String, Statistics, Results)> = runs
+    let stats: Vec<(String, Statistics)> = runs
         .par_iter()
-        .map(|(name, path)| {
-            let s = fam.statistics(gold, path)?;
+        .map(|(name, path)| Ok((name.clone(), fam.statistics(gold, path)?)))
+        .collect::<Result<Vec<_>>>()?;
+    rank_statistics(fam, stats, headline, resampler)
+}
+
+/// [`rank_runs`] on statistics already made (name, statistics of the run on the gold).
+pub fn rank_statistics(
+    fam: &dyn Family,
+    stats: Vec<(String, Statistics)>,
+    headline: Option<Headline>,
+    resampler: Option<&Resampler>,
+) -> Result<FamilyRanking> {
+    let headline = headline.unwrap_or_else(|| fam.headline());
+    let mut stats: Vec<(String, Statistics, Results)> = stats
+        .into_par_iter()
+        .map(|(name, s)| {
             let r = scored(fam, &s, resampler)?;
-            Ok((name.clone(), s, r))
+            Ok((name, s, r))
         })
         .collect::<Result<Vec<_>>>()?;
     let probe = stats.first().map(|(_, _, r)| r);

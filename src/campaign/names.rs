@@ -73,7 +73,7 @@ impl serde::Serialize for Name {
 
 /// Checks text that becomes (part of) a file name. `part`: a piece of a name (a pattern's
 /// literal text), which may be short or contain anything but separators and control characters.
-fn check_plain(text: &str, part: bool) -> Result<(), String> {
+pub(crate) fn check_plain(text: &str, part: bool) -> Result<(), String> {
     if text.is_empty() && !part {
         return Err("is empty".into());
     }

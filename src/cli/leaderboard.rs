@@ -18,15 +18,17 @@ pub struct LeaderboardArgs {
     /// Directory of the submitted runs (named by the campaign's run pattern).
     #[arg(long, value_name = "DIR")]
     pub runs_dir: PathBuf,
-    /// Directory of the tagset and QID map files.
+    /// Directory of the tagset and QID map files (HIPE campaigns; not needed by a campaign of
+    /// family tasks).
     #[arg(long, value_name = "DIR")]
-    pub resources: PathBuf,
+    pub resources: Option<PathBuf>,
     #[command(flatten)]
     pub outdir: super::args::Outdir,
     /// Embedded campaign (default hipe-2022).
     #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
     pub preset: Option<String>,
-    /// Campaign TOML file (see presets/hipe-2022.toml).
+    /// Campaign TOML file: a HIPE campaign (see presets/hipe-2022.toml) or a campaign of any
+    /// family's tasks (`[[task]]` with `family`, `gold`, `runs`, `rank_by`; docs/campaigns.md).
     #[arg(long, value_name = "FILE")]
     pub campaign: Option<PathBuf>,
     /// Worker threads (default: all cores).
@@ -62,6 +64,17 @@ pub fn run_with(
         .outdir
         .clone()
         .ok_or_else(|| fairscore::Error::usage("outdir: required (the output directory)"))?;
+    if let Some(file) = &args.campaign {
+        let text = fairscore::io::read_text(file)?;
+        if campaign::families::is_family_campaign(&text) {
+            return run_families(&args, file, &text, &outdir);
+        }
+    }
+    let resources = args.resources.clone().ok_or_else(|| {
+        fairscore::Error::usage(
+            "resources: required for a HIPE campaign (the tagset and QID map files)",
+        )
+    })?;
     let mut cfg = match (&args.campaign, &args.preset) {
         (Some(file), _) => Campaign::from_file(file)?,
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
@@ -77,7 +90,7 @@ pub fn run_with(
     let dirs = CampaignDirs {
         gold: args.gold_dir.clone(),
         runs: args.runs_dir.clone(),
-        resources: args.resources.clone(),
+        resources,
         outdir: outdir.clone(),
     };
     let bar = super::progress::Progress::bar(args.quiet, 0, "scoring");
@@ -188,4 +201,72 @@ fn resampling(
         confidence.or(campaign.map(|c| c.confidence)),
     )
     .map(Some)
+}
+
+/// `leaderboard` of a campaign of family tasks: rankings of every task, `leaderboard.json`,
+/// Markdown and HTML. Files of the runs directory that are no runs (other extensions) are
+/// listed once and do not change the exit status; a file with a run extension that fits no
+/// pattern, or a run that fails to score, gives exit status 1.
+fn run_families(
+    args: &LeaderboardArgs,
+    file: &std::path::Path,
+    text: &str,
+    outdir: &std::path::Path,
+) -> fairscore::Result<i32> {
+    use campaign::families::{run_family_campaign, FamilyCampaign};
+    use campaign::family_board::write_family_outputs;
+    if args.replay.is_some() {
+        return Err(fairscore::Error::usage(
+            "replay: replays HIPE outputs; a campaign of family tasks is scored",
+        ));
+    }
+    let mut cfg = FamilyCampaign::parse(file, text)?;
+    cfg.bootstrap = resampling(args, cfg.bootstrap)?;
+    if let Some(n) = args.threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(n))
+            .build_global();
+    }
+    let spinner = super::progress::Progress::spinner(args.quiet, "scoring the campaign");
+    let report = run_family_campaign(&cfg, &args.gold_dir, &args.runs_dir)?;
+    spinner.finish();
+    if !report.ignored.is_empty() {
+        eprintln!(
+            "fairscore: ignored {} file(s) that are not runs: {}",
+            report.ignored.len(),
+            fairscore::io::escape_controls(&report.ignored.join(", "))
+        );
+    }
+    for (f, why) in &report.rejected {
+        eprintln!(
+            "fairscore: {}: not a run: {}",
+            fairscore::io::escape_controls(f),
+            fairscore::io::escape_controls(why)
+        );
+    }
+    for (f, why) in &report.failed {
+        eprintln!(
+            "fairscore: {}: scoring failed: {}",
+            fairscore::io::escape_controls(f),
+            fairscore::io::escape_controls(why)
+        );
+    }
+    fairscore::io::remove_stale_temp_files(outdir);
+    let written = write_family_outputs(outdir, &cfg, &report)?;
+    let runs: usize = report.rankings.iter().map(|r| r.ranking.runs.len()).sum();
+    eprintln!(
+        "fairscore: {} runs ranked in {} tables, {} failed, {} not runs, {} ignored; {} files; wrote {}",
+        runs,
+        report.rankings.len(),
+        report.failed.len(),
+        report.rejected.len(),
+        report.ignored.len(),
+        written.len(),
+        outdir.join("leaderboard.json").display()
+    );
+    Ok(if report.failed.is_empty() && report.rejected.is_empty() {
+        0
+    } else {
+        1
+    })
 }

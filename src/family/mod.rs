@@ -252,6 +252,16 @@ pub fn scored(
         for (slot, ci) in r.ratio_slots().into_iter().zip(cis) {
             *slot = Some([ci.lo, ci.hi]);
         }
+        // A cell with no value has no interval.
+        for t in &mut r.tables {
+            for row in &mut t.rows {
+                for (v, ci) in row.values.iter().zip(row.ci.iter_mut()) {
+                    if *v == Value::Missing {
+                        *ci = None;
+                    }
+                }
+            }
+        }
         r.resampling = Some(ResamplingInfo {
             samples: rs.samples,
             seed: rs.seed,

@@ -1,0 +1,356 @@
+//! Campaigns of any metric family: a campaign file whose `[[task]]` entries name a `family`
+//! (spans, fair, muc, segmentation, tagging), a gold file and a run-name pattern. Every run of
+//! every task is scored through [`crate::family::Family`], ranked by the task's metric
+//! ([`super::family::rank_runs`], with intervals and paired tests when resampled), and
+//! written as ranking TSV files, `leaderboard.json`, `leaderboard.md` and `index.html`
+//! ([`super::family_board`]).
+//!
+//! ```toml
+//! name = "zh-seg-2026"
+//! bootstrap = 1000                 # optional: intervals, tests, shares-first marks
+//! [[task]]
+//! name = "seg"                     # names the task's tables and files
+//! family = "segmentation"
+//! format = "text"
+//! gold = "zh_gsd-ud-test.txt"      # in --gold-dir; {dataset} and {lang} allowed
+//! runs = "{team}_{run}.txt"        # in --runs-dir; {team} required
+//! rank_by = "F1"                   # a column of the family's headline table
+//! # any family option as the CLI names it: column, tagset, regimes, beta, weights, …
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::family::{rank_statistics, ranking_results, FamilyRanking};
+use super::names::{Pattern, Placeholder};
+use crate::api::{family_options, Setting, Settings};
+use crate::error::{snippet, Error, Result};
+use crate::family::{build, Family, Headline};
+use crate::metrics::resample::Resampler;
+use crate::table::Results;
+
+const RUN_PLACEHOLDERS: &[Placeholder] = &[
+    Placeholder::Team,
+    Placeholder::Bundle,
+    Placeholder::Run,
+    Placeholder::Dataset,
+    Placeholder::Lang,
+];
+const GOLD_PLACEHOLDERS: &[Placeholder] = &[Placeholder::Dataset, Placeholder::Lang];
+
+/// One task of a family campaign.
+pub struct FamilyTask {
+    /// The task's name (tables and files).
+    pub name: String,
+    /// The family, built with the task's options.
+    pub family: Box<dyn Family>,
+    /// The gold file pattern in the gold directory.
+    pub gold: Pattern,
+    /// The run file pattern in the runs directory.
+    pub runs: Pattern,
+    /// The ranked cell.
+    pub headline: Headline,
+}
+
+/// A campaign of family tasks.
+pub struct FamilyCampaign {
+    /// The campaign's name.
+    pub name: String,
+    /// The resampling of the rankings, if any.
+    pub bootstrap: Option<Resampler>,
+    /// The tasks, in file order.
+    pub tasks: Vec<FamilyTask>,
+}
+
+/// Whether a campaign file's text has family tasks (a `[[task]]` with a `family` key).
+pub fn is_family_campaign(text: &str) -> bool {
+    toml::from_str::<toml::Table>(text)
+        .ok()
+        .and_then(|t| t.get("task").and_then(|v| v.as_array()).cloned())
+        .is_some_and(|tasks| tasks.iter().any(|t| t.get("family").is_some()))
+}
+
+fn value_text(v: &toml::Value) -> Option<Setting> {
+    match v {
+        toml::Value::String(s) => Some(Setting::Text(s.clone())),
+        toml::Value::Integer(n) => Some(Setting::Text(n.to_string())),
+        toml::Value::Float(x) => Some(Setting::Text(x.to_string())),
+        toml::Value::Boolean(b) => Some(Setting::Flag(*b)),
+        toml::Value::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                toml::Value::String(s) => Some(s.clone()),
+                toml::Value::Integer(n) => Some(n.to_string()),
+                toml::Value::Float(f) => Some(f.to_string()),
+                _ => None,
+            })
+            .collect::<Option<Vec<String>>>()
+            .map(Setting::List),
+        _ => None,
+    }
+}
+
+impl FamilyCampaign {
+    /// Reads a family campaign file (usage errors naming the file and the task).
+    pub fn from_file(path: &Path) -> Result<FamilyCampaign> {
+        let text = crate::io::read_text(path)?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses a family campaign's text (`path` names it in messages).
+    pub fn parse(path: &Path, text: &str) -> Result<FamilyCampaign> {
+        let bad = |msg: String| Error::input(path, 0, msg);
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| bad(crate::error::one_line(&e.to_string())))?;
+        let mut top = Settings::new();
+        for (k, v) in &table {
+            match k.as_str() {
+                "name" | "task" => {}
+                "bootstrap" | "bootstrap_seed" | "bootstrap_confidence" => {
+                    let name = match k.as_str() {
+                        "bootstrap" => "bootstrap",
+                        "bootstrap_seed" => "seed",
+                        _ => "confidence",
+                    };
+                    if let Some(s) = value_text(v) {
+                        top.set(name, s);
+                    }
+                }
+                other => return Err(bad(format!("unknown key {}", snippet(other)))),
+            }
+        }
+        let name = table
+            .get("name")
+            .and_then(|v| v.as_str())
+            .unwrap_or("campaign")
+            .to_string();
+        let bootstrap =
+            crate::api::resampling(&top, "bootstrap", None).map_err(|e| bad(e.to_string()))?;
+        let tasks_v = table
+            .get("task")
+            .and_then(|v| v.as_array())
+            .ok_or_else(|| bad("no [[task]]".into()))?;
+        let mut tasks: Vec<FamilyTask> = Vec::new();
+        for (i, t) in tasks_v.iter().enumerate() {
+            let t = t
+                .as_table()
+                .ok_or_else(|| bad(format!("task {}: expected a table", i + 1)))?;
+            let get = |key: &str| t.get(key).and_then(|v| v.as_str());
+            let tname = get("name")
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("task{}", i + 1));
+            let ctx = |m: String| bad(format!("task {tname}: {m}"));
+            if tasks.iter().any(|x| x.name == tname) {
+                return Err(ctx("a second task of this name".into()));
+            }
+            super::names::check_plain(&tname, false).map_err(|e| ctx(format!("name: {e}")))?;
+            let family = get("family").ok_or_else(|| ctx("family: required".into()))?;
+            let gold = Pattern::parse(
+                get("gold").ok_or_else(|| ctx("gold: required".into()))?,
+                GOLD_PLACEHOLDERS,
+            )
+            .map_err(|e| ctx(format!("gold: {e}")))?;
+            let runs = Pattern::parse(
+                get("runs").ok_or_else(|| ctx("runs: required".into()))?,
+                RUN_PLACEHOLDERS,
+            )
+            .map_err(|e| ctx(format!("runs: {e}")))?;
+            if !runs.has(Placeholder::Team) {
+                return Err(ctx("runs: the pattern needs {team}".into()));
+            }
+            for p in GOLD_PLACEHOLDERS {
+                if gold.has(*p) && !runs.has(*p) {
+                    return Err(ctx(format!(
+                        "gold uses {{{}}}, which the runs pattern does not give",
+                        p.as_str()
+                    )));
+                }
+            }
+            let mut s = Settings::new();
+            for (k, v) in t {
+                if matches!(k.as_str(), "name" | "family" | "gold" | "runs" | "rank_by") {
+                    continue;
+                }
+                let value = value_text(v)
+                    .ok_or_else(|| ctx(format!("{k}: expected text, a number or a list")))?;
+                s.set(k, value);
+            }
+            let opts = family_options(&s).map_err(|e| ctx(e.to_string()))?;
+            s.finish(&format!("the {family} family"))
+                .map_err(|e| ctx(e.to_string()))?;
+            let fam = build(family, &opts).map_err(|e| ctx(e.to_string()))?;
+            let mut headline = fam.headline();
+            if let Some(col) = get("rank_by") {
+                headline.column = col.to_string();
+            }
+            tasks.push(FamilyTask {
+                name: tname,
+                family: fam,
+                gold,
+                runs,
+                headline,
+            });
+        }
+        Ok(FamilyCampaign {
+            name,
+            bootstrap,
+            tasks,
+        })
+    }
+}
+
+/// The runs of one task by group (the placeholder values the gold pattern uses): (system,
+/// file) pairs.
+type Groups = BTreeMap<Vec<(String, String)>, Vec<(String, PathBuf)>>;
+
+/// One ranked table of a family campaign: a task on one gold file.
+pub struct TaskRanking {
+    /// The task's name.
+    pub task: String,
+    /// The family's name.
+    pub family: String,
+    /// The placeholder values shared by the gold and the runs (`lang` = `de`), if any.
+    pub group: Vec<(String, String)>,
+    /// The gold file.
+    pub gold: PathBuf,
+    /// The ranking.
+    pub ranking: FamilyRanking,
+    /// The ranking as a result table.
+    pub results: Results,
+}
+
+/// What a family campaign did.
+#[derive(Default)]
+pub struct FamilyReport {
+    /// The rankings, in task and group order.
+    pub rankings: Vec<TaskRanking>,
+    /// Files of the runs directory that are not runs of any task (other extensions): listed,
+    /// not an error.
+    pub ignored: Vec<String>,
+    /// Files with a task's run extension that fit no task's pattern: an error each.
+    pub rejected: Vec<(String, String)>,
+    /// Runs whose scoring failed: (file, error).
+    pub failed: Vec<(String, String)>,
+}
+
+fn extension(p: &Pattern) -> Option<String> {
+    let s = p.as_str();
+    let last = s.rsplit(['}', '/']).next().unwrap_or("");
+    last.rfind('.').map(|i| last[i..].to_string())
+}
+
+/// Scores every task of `cfg` on the runs of `runs_dir` against the gold files of `gold_dir`.
+/// A run that fails to score is reported and left out of its ranking.
+pub fn run_family_campaign(
+    cfg: &FamilyCampaign,
+    gold_dir: &Path,
+    runs_dir: &Path,
+) -> Result<FamilyReport> {
+    let mut names: Vec<String> = std::fs::read_dir(runs_dir)
+        .map_err(|e| Error::input(runs_dir, 0, format!("cannot list the runs directory: {e}")))?
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    let mut report = FamilyReport::default();
+    let exts: Vec<Option<String>> = cfg.tasks.iter().map(|t| extension(&t.runs)).collect();
+    // Which files belong to which task (and group).
+    let mut per_task: Vec<Groups> = vec![BTreeMap::new(); cfg.tasks.len()];
+    for n in &names {
+        let mut fitted = false;
+        for (k, t) in cfg.tasks.iter().enumerate() {
+            let Some(m) = t.runs.matches(n).into_iter().next() else {
+                continue;
+            };
+            fitted = true;
+            let group: Vec<(String, String)> = m
+                .iter()
+                .filter(|(p, _)| t.gold.has(*p))
+                .map(|(p, v)| (p.as_str().to_string(), v.to_string()))
+                .collect();
+            let system = n
+                .strip_suffix(exts[k].as_deref().unwrap_or(""))
+                .unwrap_or(n)
+                .to_string();
+            per_task[k]
+                .entry(group)
+                .or_default()
+                .push((system, runs_dir.join(n)));
+        }
+        if !fitted {
+            let ext_of_runs = exts
+                .iter()
+                .flatten()
+                .any(|e| n.to_ascii_lowercase().ends_with(&e.to_ascii_lowercase()));
+            if ext_of_runs {
+                let patterns: Vec<&str> = cfg.tasks.iter().map(|t| t.runs.as_str()).collect();
+                report.rejected.push((
+                    n.clone(),
+                    format!("fits no run pattern ({})", patterns.join(", ")),
+                ));
+            } else {
+                report.ignored.push(n.clone());
+            }
+        }
+    }
+    for (k, t) in cfg.tasks.iter().enumerate() {
+        for (group, runs) in &per_task[k] {
+            let values: Vec<(Placeholder, &str)> = GOLD_PLACEHOLDERS
+                .iter()
+                .filter_map(|p| {
+                    group
+                        .iter()
+                        .find(|(n, _)| n == p.as_str())
+                        .map(|(_, v)| (*p, v.as_str()))
+                })
+                .collect();
+            let gold = gold_dir.join(t.gold.fill(&values));
+            // Runs that fail alone are reported; the others are ranked.
+            let scored: Vec<(String, PathBuf, Result<crate::family::Statistics>)> = runs
+                .par_iter()
+                .map(|(system, path)| {
+                    (
+                        system.clone(),
+                        path.clone(),
+                        t.family.statistics(&gold, path),
+                    )
+                })
+                .collect();
+            let mut ok = Vec::new();
+            for (system, path, st) in scored {
+                match st {
+                    Ok(s) => ok.push((system, s)),
+                    Err(e) => report.failed.push((
+                        path.file_name()
+                            .map(|f| f.to_string_lossy().into_owned())
+                            .unwrap_or_default(),
+                        e.to_string(),
+                    )),
+                }
+            }
+            if ok.is_empty() {
+                continue;
+            }
+            let ranking = rank_statistics(
+                t.family.as_ref(),
+                ok,
+                Some(t.headline.clone()),
+                cfg.bootstrap.as_ref(),
+            )?;
+            let results = ranking_results(t.family.as_ref(), &ranking);
+            report.rankings.push(TaskRanking {
+                task: t.name.clone(),
+                family: t.family.name().to_string(),
+                group: group.clone(),
+                gold,
+                ranking,
+                results,
+            });
+        }
+    }
+    Ok(report)
+}

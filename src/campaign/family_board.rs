@@ -1,0 +1,256 @@
+//! The outputs of a campaign of family tasks ([`super::families`]): ranking TSV files, the
+//! runs' result JSON, `leaderboard.json`, `leaderboard.md` and `index.html`, written together.
+
+use std::path::{Path, PathBuf};
+
+use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
+use crate::error::{Error, Result};
+use crate::family::Headline;
+use crate::table::Results;
+
+/// The file stem of a ranking: the task, then each group value (`seg`, `ner-de`).
+pub fn ranking_stem(r: &TaskRanking) -> String {
+    let mut s = r.task.clone();
+    for (_, v) in &r.group {
+        s.push('-');
+        s.push_str(v);
+    }
+    s
+}
+
+fn title(r: &TaskRanking) -> String {
+    let mut t = format!("{} ({})", r.task, r.family);
+    for (k, v) in &r.group {
+        t.push_str(&format!(", {k} {v}"));
+    }
+    t
+}
+
+/// The ratios of a run's headline row: `(column, value, interval)`.
+fn headline_scores(run: &Results, h: &Headline) -> Vec<(String, f64, Option<[f64; 2]>)> {
+    let key: Vec<&str> = h.row.iter().map(String::as_str).collect();
+    let Some(t) = run.table(&h.table) else {
+        return Vec::new();
+    };
+    let Some(row) = t.row(&key) else {
+        return Vec::new();
+    };
+    t.columns
+        .iter()
+        .zip(&row.values)
+        .zip(&row.ci)
+        .filter(|((c, _), _)| c.kind == crate::table::Kind::Ratio)
+        .filter_map(|((c, v), ci)| v.as_f64().map(|x| (c.name.clone(), x, *ci)))
+        .collect()
+}
+
+/// The ranking TSV: rank, system, the ranked metric and its interval, the tests and the
+/// shares-first mark, then every other score of the headline row (fractions).
+pub fn ranking_tsv(r: &TaskRanking) -> Result<String> {
+    let fail = |e: csv::Error| Error::output(Path::new("ranking.tsv"), e.to_string());
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(b'\t')
+        .from_writer(Vec::new());
+    let h = &r.ranking.headline;
+    let others: Vec<String> = r
+        .ranking
+        .runs
+        .first()
+        .map(|x| headline_scores(&x.results, h))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(c, _, _)| c)
+        .filter(|c| c != &h.column)
+        .collect();
+    let mut head: Vec<String> = [
+        "rank",
+        "system",
+        h.column.as_str(),
+        "lo",
+        "hi",
+        "p_next",
+        "p_top",
+        "shares_first",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    head.extend(others.iter().cloned());
+    w.write_record(&head).map_err(fail)?;
+    let num = |x: Option<f64>| {
+        x.filter(|v| v.is_finite())
+            .map(|v| v.to_string())
+            .unwrap_or_default()
+    };
+    for run in &r.ranking.runs {
+        let scores = headline_scores(&run.results, h);
+        let mut rec = vec![
+            run.rank.to_string(),
+            run.system.clone(),
+            num(Some(run.value)),
+            num(run.ci.map(|c| c[0])),
+            num(run.ci.map(|c| c[1])),
+            num(run.p_next),
+            num(run.p_top),
+            if r.ranking.resampling.is_some() {
+                if run.shares_first { "yes" } else { "no" }.to_string()
+            } else {
+                String::new()
+            },
+        ];
+        for o in &others {
+            rec.push(num(scores.iter().find(|(c, _, _)| c == o).map(|x| x.1)));
+        }
+        w.write_record(&rec).map_err(fail)?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::output(Path::new("ranking.tsv"), e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| Error::output(Path::new("ranking.tsv"), e.to_string()))
+}
+
+/// `leaderboard.json`: `{"name", "tables": [{"task", "family", "metric", "unit", "group",
+/// "gold", "resampling"?, "rows": [{"rank", "system", "scores": {METRIC: value}, "ci":
+/// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}]}]}`; scores are fractions.
+pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
+    use serde_json::{json, Map, Value};
+    let num = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
+    let tables: Vec<Value> = report
+        .rankings
+        .iter()
+        .map(|r| {
+            let h = &r.ranking.headline;
+            let rows: Vec<Value> = r
+                .ranking
+                .runs
+                .iter()
+                .map(|run| {
+                    let mut scores = Map::new();
+                    let mut ci = Map::new();
+                    for (c, v, i) in headline_scores(&run.results, h) {
+                        scores.insert(c.clone(), num(v));
+                        if let Some([lo, hi]) = i {
+                            ci.insert(c, Value::Array(vec![num(lo), num(hi)]));
+                        }
+                    }
+                    let mut o = Map::new();
+                    o.insert("rank".into(), json!(run.rank));
+                    o.insert("system".into(), json!(run.system));
+                    o.insert("scores".into(), Value::Object(scores));
+                    o.insert("ci".into(), Value::Object(ci));
+                    if r.ranking.resampling.is_some() {
+                        o.insert("p_next".into(), run.p_next.map_or(Value::Null, num));
+                        o.insert("p_top".into(), run.p_top.map_or(Value::Null, num));
+                        o.insert("shares_first".into(), json!(run.shares_first));
+                    }
+                    Value::Object(o)
+                })
+                .collect();
+            let group: Map<String, Value> =
+                r.group.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            let mut t = Map::new();
+            t.insert("task".into(), json!(r.task));
+            t.insert("family".into(), json!(r.family));
+            t.insert("metric".into(), json!(h.column));
+            t.insert("row".into(), json!(h.row.join(" ")));
+            t.insert("unit".into(), json!(r.results.unit.name()));
+            t.insert("group".into(), Value::Object(group));
+            t.insert(
+                "gold".into(),
+                json!(r.gold.file_name().map(|f| f.to_string_lossy().into_owned())),
+            );
+            if let Some(s) = r.ranking.resampling {
+                t.insert(
+                    "resampling".into(),
+                    json!({"method": "percentile bootstrap", "samples": s.samples, "seed": s.seed,
+                           "confidence": num(s.confidence), "unit": r.results.unit.name(),
+                           "test": "paired approximate randomization"}),
+                );
+            }
+            t.insert("rows".into(), Value::Array(rows));
+            Value::Object(t)
+        })
+        .collect();
+    let doc = json!({"name": cfg.name, "tables": tables});
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// All rankings as one [`Results`] (a table per ranking, titled by task and group), for the
+/// Markdown and HTML reports.
+pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
+    let first = report.rankings.first();
+    let mut out = Results::new(
+        &cfg.name,
+        first.map_or(crate::table::Unit::Document, |r| r.results.unit),
+        first.map_or(0, |r| r.results.units),
+    );
+    out.resampling = first.and_then(|r| r.results.resampling);
+    for r in &report.rankings {
+        for t in &r.results.tables {
+            let mut t = t.clone();
+            t.name = ranking_stem(r);
+            t.title = title(r);
+            out.tables.push(t);
+        }
+        for n in &r.results.notes {
+            let line = format!("{}: {n}", ranking_stem(r));
+            if !out.notes.contains(&line) {
+                out.notes.push(line);
+            }
+        }
+    }
+    out
+}
+
+/// Writes `rankings/*.tsv`, `runs/*.json`, `leaderboard.json`, `leaderboard.md` and
+/// `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
+/// written, relative to `outdir`.
+pub fn write_family_outputs(
+    outdir: &Path,
+    cfg: &FamilyCampaign,
+    report: &FamilyReport,
+) -> Result<Vec<String>> {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for r in &report.rankings {
+        files.push((format!("rankings/{}.tsv", ranking_stem(r)), ranking_tsv(r)?));
+        for run in &r.ranking.runs {
+            files.push((
+                format!("runs/{}_{}.json", run.system, ranking_stem(r)),
+                crate::report::table::json::render(&run.results),
+            ));
+        }
+    }
+    files.push(("leaderboard.json".into(), leaderboard_json(cfg, report)));
+    let board = board_results(cfg, report);
+    files.push((
+        "leaderboard.md".into(),
+        format!(
+            "# {}\n\n{}",
+            cfg.name,
+            crate::report::table::markdown::render(&board)
+        ),
+    ));
+    #[cfg(feature = "html")]
+    files.push((
+        "index.html".into(),
+        crate::report::table::html::render(&board)?,
+    ));
+    for dir in ["rankings", "runs"] {
+        std::fs::create_dir_all(outdir.join(dir)).map_err(|e| {
+            Error::output(
+                &outdir.join(dir),
+                format!("cannot create the directory: {e}"),
+            )
+        })?;
+    }
+    let paths: Vec<PathBuf> = files.iter().map(|(n, _)| outdir.join(n)).collect();
+    let refs: Vec<(&Path, &[u8])> = paths
+        .iter()
+        .zip(&files)
+        .map(|(p, (_, t))| (p.as_path(), t.as_bytes()))
+        .collect();
+    crate::io::write_atomic_all(&refs)?;
+    Ok(files.into_iter().map(|(n, _)| n).collect())
+}
