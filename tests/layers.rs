@@ -26,8 +26,8 @@ const LAYERS: &[&[&str]] = &[
     &["normalize"],
     &["score"],
     &["check"],
-    &["campaign"],
     &["api"],
+    &["campaign"],
     &["lib"],
 ];
 
