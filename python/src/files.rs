@@ -167,9 +167,14 @@ fn check(
 ) -> PyResult<PyObject> {
     let mut s = settings(options)?;
     s.text("task", task).text("hipe_edition", Some(edition));
-    let opts = lift(py, api::check_options(&s))?;
+    let request = lift(py, api::check_request(&s))?;
     lift(py, s.finish("check"))?;
-    let report = py.allow_threads(|| fairscore::check::check(&r#ref, &pred, &opts));
+    let report = py.allow_threads(|| match request {
+        api::CheckRequest::Hipe(opts) => fairscore::check::check(&r#ref, &pred, &opts),
+        api::CheckRequest::Columns(format, opts) => {
+            fairscore::check::check_columns(&r#ref, &pred, format, &opts)
+        }
+    });
     let report = lift(py, report)?;
     let json = report.to_json();
     loads(py, &json["findings"].to_string())

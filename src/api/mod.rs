@@ -237,7 +237,53 @@ pub fn paired_test(s: &Settings) -> Result<crate::metrics::resample::PairedTest>
     }
 }
 
+/// What `check` checks: a HIPE run (the default, `format` hipe or auto) or a column file
+/// (`format` conll, conllu, tsv or text).
+#[derive(Debug, Clone)]
+pub enum CheckRequest {
+    /// A HIPE TSV run.
+    Hipe(CheckOptions),
+    /// A run in a column format.
+    Columns(crate::formats::InputFormat, crate::check::ColumnCheck),
+}
+
 /// The options of `check`.
+pub fn check_request(s: &Settings) -> Result<CheckRequest> {
+    use crate::formats::InputFormat;
+    match s.get("format").as_deref().map(str::trim) {
+        None | Some("hipe") | Some("auto") => Ok(CheckRequest::Hipe(check_options(s)?)),
+        Some(f) => {
+            let format: InputFormat = f.parse()?;
+            if format == InputFormat::Spans {
+                return Err(Error::usage(
+                    "format spans: check reads hipe, conll, conllu, tsv or text",
+                ));
+            }
+            for k in ["task", "hipe_edition", "skip_check"] {
+                if s.has(k) {
+                    return Err(Error::usage(format!(
+                        "{k}: goes with HIPE runs, not format {f}"
+                    )));
+                }
+            }
+            let tagset = s.get("tagset");
+            if tagset.is_some() && !matches!(format, InputFormat::Conllu | InputFormat::Tsv) {
+                return Err(Error::usage(format!(
+                    "tagset: a tag set goes with format conllu or tsv, not {f}"
+                )));
+            }
+            Ok(CheckRequest::Columns(
+                format,
+                crate::check::ColumnCheck {
+                    column: s.get("column"),
+                    tagset,
+                },
+            ))
+        }
+    }
+}
+
+/// The options of `check` of a HIPE run.
 pub fn check_options(s: &Settings) -> Result<CheckOptions> {
     let mut opts = CheckOptions::new(edition(s)?);
     opts.task = s.get("task").as_deref().map(Task::parse).transpose()?;
@@ -245,14 +291,7 @@ pub fn check_options(s: &Settings) -> Result<CheckOptions> {
     if let Some(ts) = s.get("tagset") {
         opts.tagset = Some(read_tagset(std::path::Path::new(&ts))?);
     }
-    if let Some(f) = s.get("format") {
-        if f != "hipe" && f != "auto" {
-            return Err(Error::usage(format!(
-                "format {}: check reads HIPE TSV runs; score other formats with their family",
-                snippet(&f)
-            )));
-        }
-    }
+    s.take("format");
     Ok(opts)
 }
 

@@ -96,6 +96,19 @@ codes! {
     /// The run's documents or tokens do not line up with the gold's.
     Alignment = "alignment", Error,
         "the run must have the gold's documents and tokens, in the gold's order; is it the gold of the same data set and language?";
+    /// Column files (CoNLL, CoNLL-U, TSV, text): a sentence break in one file that the other
+    /// does not have at the same token.
+    SentenceBreak = "sentence-break", Error,
+        "keep the gold's sentences: one blank line where the gold has one, none elsewhere";
+    /// Column files: the run ends before the gold (tokens or sentences missing).
+    MissingTokens = "missing-tokens", Error,
+        "the run must have every gold token (and sentence); did the system skip or drop lines?";
+    /// Column files: the run goes on after the gold's end.
+    ExtraTokens = "extra-tokens", Error,
+        "the run must have exactly the gold's tokens; remove the extra lines";
+    /// A tag value outside the tag set (`--tagset`).
+    UnknownTag = "unknown-tag", Warning,
+        "use the tag set's values (see the closest valid one); is --tagset the campaign's?";
     /// Run tokens or segments that the alignment ignores.
     AlignmentIgnored = "alignment", Warning, "the run must have exactly the gold's tokens";
     /// A column name twice: only the first is read.

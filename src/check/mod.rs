@@ -20,6 +20,7 @@
 //! A run passes (exit 0) when it has no errors and no warnings.
 
 mod code;
+mod columns;
 mod findings;
 mod lexical;
 mod names;
@@ -27,6 +28,7 @@ mod read;
 mod structural;
 
 pub use code::{Code, Severity};
+pub use columns::{check_columns, ColumnCheck};
 pub use findings::Finding;
 
 use crate::corpus::{Corpus, ReadOptions};
@@ -70,8 +72,10 @@ pub struct CheckReport {
     pub gold: PathBuf,
     /// The run file, as named to the check.
     pub run: PathBuf,
-    /// The tasks checked.
+    /// The tasks checked (HIPE runs).
     pub tasks: Vec<Task>,
+    /// The format checked, for runs other than HIPE TSV.
+    pub format: Option<String>,
     /// Findings, most serious first, then by line.
     pub findings: Vec<Finding>,
 }
@@ -98,17 +102,17 @@ impl CheckReport {
             "the run would be scored as intended"
         };
         let tasks: Vec<&str> = self.tasks.iter().map(|t| t.as_str()).collect();
+        let what = match &self.format {
+            Some(f) => format!("format: {f}"),
+            None if tasks.is_empty() => "tasks: none".to_string(),
+            None => format!("tasks: {}", tasks.join(", ")),
+        };
         format!(
-            "{}: {}, {}, {} (tasks: {}); {verdict}",
+            "{}: {}, {}, {} ({what}); {verdict}",
             self.run.display(),
             plural(self.count(Severity::Error), "error"),
             plural(self.count(Severity::Warning), "warning"),
             plural(self.count(Severity::Note), "note"),
-            if tasks.is_empty() {
-                "none".to_string()
-            } else {
-                tasks.join(", ")
-            }
         )
     }
 
@@ -262,6 +266,7 @@ pub fn check_bytes(
         gold: gold_path.to_path_buf(),
         run: pred_path.to_path_buf(),
         tasks: tasks.tasks,
+        format: None,
         findings: f.into_sorted(),
     })
 }

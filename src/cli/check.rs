@@ -7,7 +7,9 @@ use fairscore::api;
 use fairscore::check::check;
 use fairscore::{Error, Result};
 
-use super::args::{settings, Edition, Format, Gold, Json, Pred, SkipCheck, TagsetFlag, TaskFlag};
+use super::args::{
+    settings, ColumnFlag, Edition, Format, Gold, Json, Pred, SkipCheck, TagsetFlag, TaskFlag,
+};
 
 /// Check a run against the gold before submitting: header and columns, documents and tokens,
 /// tag and link syntax, labels and the file-name convention. Nothing is scored or written.
@@ -28,6 +30,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub format: Format,
     #[command(flatten)]
+    pub column: ColumnFlag,
+    #[command(flatten)]
     pub json: Json,
 }
 
@@ -39,10 +43,16 @@ pub fn run(args: CheckArgs) -> Result<i32> {
         &args.tagset,
         &args.skip_check,
         &args.format,
+        &args.column,
     ]);
-    let opts = api::check_options(&s)?;
+    let request = api::check_request(&s)?;
     s.finish("check")?;
-    let report = check(&args.gold.gold, &pred, &opts)?;
+    let report = match request {
+        api::CheckRequest::Hipe(opts) => check(&args.gold.gold, &pred, &opts)?,
+        api::CheckRequest::Columns(format, opts) => {
+            fairscore::check::check_columns(&args.gold.gold, &pred, format, &opts)?
+        }
+    };
     let json = report_json(&report)?;
     let inputs = [
         ("--gold", args.gold.gold.as_path()),

@@ -115,6 +115,11 @@ impl Tagset {
     }
 
     /// The index of the category that lists `value`.
+    pub fn values(&self) -> impl Iterator<Item = &str> {
+        self.value_category.keys().map(String::as_str)
+    }
+
+    /// The index of the category that lists `value`.
     pub fn category_of(&self, value: &str) -> Option<u32> {
         self.value_category.get(value).copied()
     }

@@ -1,0 +1,470 @@
+//! `check --format conll|conllu|tsv|text`: the participant self-check of column files. Gold
+//! and run are read as the families read them and compared token by token: tokens that
+//! differ, sentence breaks that differ, missing or extra lines (each located at the line of
+//! both files), tags outside the IOB scheme, labels the gold does not know and tag values
+//! outside the tag set (each with the closest valid one).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use super::findings::{at, Findings};
+use super::{CheckReport, Code};
+use crate::error::{snippet, Error, Result};
+use crate::eval::labels::closest;
+use crate::formats::{conll, conllu::Conllu, plain, tagged::Tagged, InputFormat};
+use crate::matching::tagset::Tagset;
+
+/// What `check` of a column file is told.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnCheck {
+    /// The tag column (as the family names it; default per format).
+    pub column: Option<String>,
+    /// A tag set (file or `nkjp`) whose values run tags must use.
+    pub tagset: Option<String>,
+}
+
+/// One token of a column file.
+struct Tok<'a> {
+    form: &'a str,
+    tag: Option<&'a str>,
+    line: usize,
+}
+
+/// A file as sentences of tokens.
+struct Seq<'a> {
+    sentences: Vec<Vec<Tok<'a>>>,
+}
+
+fn read<'a>(
+    path: &Path,
+    text: &'a str,
+    format: InputFormat,
+    opts: &ColumnCheck,
+    conll_corpus: &'a Option<crate::corpus::Corpus>,
+) -> Result<Seq<'a>> {
+    let mut sentences = Vec::new();
+    match format {
+        InputFormat::Text => {
+            for s in plain::sentences(text) {
+                if s.is_blank() {
+                    continue;
+                }
+                // One token per sentence: its characters without white space (segmentation
+                // runs split words differently, but keep the characters).
+                sentences.push(vec![Tok {
+                    form: s.text,
+                    tag: None,
+                    line: s.line,
+                }]);
+            }
+        }
+        InputFormat::Conllu => {
+            let col = match &opts.column {
+                Some(c) => crate::eval::tagging::column_index(
+                    c,
+                    crate::eval::tagging::TaggingFormat::Conllu,
+                )?,
+                None => crate::formats::conllu::XPOS,
+            };
+            let doc = Conllu::parse(path, text)?;
+            for s in &doc.sentences {
+                sentences.push(
+                    doc.words_of(s)
+                        .iter()
+                        .map(|w| Tok {
+                            form: w.form(),
+                            tag: Some(w.cell(col)),
+                            line: w.line,
+                        })
+                        .collect(),
+                );
+            }
+        }
+        InputFormat::Tsv => {
+            let col = match &opts.column {
+                Some(c) => {
+                    crate::eval::tagging::column_index(c, crate::eval::tagging::TaggingFormat::Tsv)?
+                }
+                None => 1,
+            };
+            let doc = Tagged::parse(path, text, col)?;
+            for s in &doc.sentences {
+                sentences.push(
+                    doc.rows_of(s)
+                        .iter()
+                        .map(|r| Tok {
+                            form: r.token,
+                            tag: Some(r.tags),
+                            line: r.line,
+                        })
+                        .collect(),
+                );
+            }
+        }
+        InputFormat::Conll => {
+            let Some(c) = conll_corpus else {
+                return Err(Error::usage("check: internal: the CoNLL corpus is missing"));
+            };
+            let col = conll_column(c, opts.column.as_deref())?;
+            for d in &c.docs {
+                let mut t = d.start;
+                for &n in &d.segments {
+                    sentences.push(
+                        (t..t + n)
+                            .map(|k| Tok {
+                                form: c.token_text(k),
+                                tag: Some(c.cell(k, col)),
+                                line: c.line(k),
+                            })
+                            .collect(),
+                    );
+                    t += n;
+                }
+            }
+        }
+        f => {
+            return Err(Error::usage(format!(
+                "format {f}: check reads hipe, conll, conllu, tsv or text"
+            )))
+        }
+    }
+    Ok(Seq { sentences })
+}
+
+fn conll_column(c: &crate::corpus::Corpus, column: Option<&str>) -> Result<usize> {
+    let name = column.unwrap_or("TAG");
+    let by_number = name
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_sub(1))
+        .filter(|&i| i < c.columns.len());
+    by_number.or_else(|| c.column(name)).ok_or_else(|| {
+        Error::usage(format!(
+            "column {}: the file has {} columns ({})",
+            snippet(name),
+            c.columns.len(),
+            c.columns.join(", ")
+        ))
+    })
+}
+
+/// Checks a run in a column format against the gold.
+pub fn check_columns(
+    gold: &Path,
+    pred: &Path,
+    format: InputFormat,
+    opts: &ColumnCheck,
+) -> Result<CheckReport> {
+    let gtext = crate::io::read_text(gold)?;
+    let ptext = crate::io::read_text(pred)?;
+    let mut f = Findings::default();
+    let (gc, pc) = if format == InputFormat::Conll {
+        (
+            Some(conll::parse(gold, &gtext)?),
+            conll::parse(pred, &ptext).map(Some),
+        )
+    } else {
+        (None, Ok(None))
+    };
+    let g = read(gold, &gtext, format, opts, &gc)?;
+    let pc = match pc {
+        Ok(p) => p,
+        Err(e) => return Ok(unreadable(gold, pred, format, e)),
+    };
+    let p = match read(pred, &ptext, format, opts, &pc) {
+        Ok(p) => p,
+        Err(e) => return Ok(unreadable(gold, pred, format, e)),
+    };
+    let tagset = opts.tagset.as_deref().map(Tagset::load).transpose()?;
+    alignment(gold, pred, format, &g, &p, &mut f);
+    if format != InputFormat::Text {
+        tags(pred, format, &g, &p, tagset.as_ref(), &mut f);
+    }
+    Ok(CheckReport {
+        gold: gold.to_path_buf(),
+        run: pred.to_path_buf(),
+        tasks: Vec::new(),
+        format: Some(format.name().to_string()),
+        findings: f.into_sorted(),
+    })
+}
+
+fn unreadable(gold: &Path, pred: &Path, format: InputFormat, e: Error) -> CheckReport {
+    let mut f = Findings::default();
+    let (file, line, msg) = match &e {
+        Error::Input {
+            path,
+            line,
+            message,
+        } => (path.clone(), *line, message.clone()),
+        other => (pred.to_path_buf(), 0, other.to_string()),
+    };
+    f.push(Code::Unreadable, at(&file, line).message(msg));
+    CheckReport {
+        gold: gold.to_path_buf(),
+        run: pred.to_path_buf(),
+        tasks: Vec::new(),
+        format: Some(format.name().to_string()),
+        findings: f.into_sorted(),
+    }
+}
+
+fn tok<'s, 'a>(s: &'s Seq<'a>, (i, k): (usize, usize)) -> &'s Tok<'a> {
+    &s.sentences[i][k]
+}
+
+fn squeeze(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Tokens (text: sentence characters) compared in order; sentence breaks; missing and extra
+/// tokens.
+fn alignment(gold: &Path, pred: &Path, format: InputFormat, g: &Seq, p: &Seq, f: &mut Findings) {
+    let flat = |s: &Seq| -> Vec<(usize, usize)> {
+        // (sentence, index in sentence) of every token
+        s.sentences
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| (0..t.len()).map(move |k| (i, k)))
+            .collect()
+    };
+    let (gf, pf) = (flat(g), flat(p));
+    let what = if format == InputFormat::Text {
+        "sentence"
+    } else {
+        "token"
+    };
+    let mut differ = 0usize;
+    let mut first: Option<(usize, usize)> = None;
+    let mut breaks = 0usize;
+    let mut first_break: Option<(usize, usize, bool)> = None;
+    for (n, (&a, &b)) in gf.iter().zip(&pf).enumerate() {
+        let (ta, tb) = (tok(g, a), tok(p, b));
+        let same = if format == InputFormat::Text {
+            squeeze(ta.form) == squeeze(tb.form)
+        } else {
+            ta.form == tb.form
+        };
+        if !same {
+            differ += 1;
+            first.get_or_insert((n, n));
+        }
+        // A sentence starts here in one file and not in the other.
+        let (gs, ps) = (a.1 == 0, b.1 == 0);
+        if n > 0 && gs != ps && format != InputFormat::Text {
+            breaks += 1;
+            first_break.get_or_insert((n, n, gs));
+        }
+    }
+    if let Some((n, _)) = first {
+        let (ta, tb) = (tok(g, gf[n]), tok(p, pf[n]));
+        f.push(
+            Code::Alignment,
+            at(pred, tb.line)
+                .message(format!(
+                    "{what} {} of the run is {}, the gold's ({}:{}) is {}",
+                    n + 1,
+                    snippet(tb.form),
+                    gold.display(),
+                    ta.line,
+                    snippet(ta.form)
+                ))
+                .count(differ),
+        );
+    }
+    if let Some((n, _, gold_starts)) = first_break {
+        let (ta, tb) = (tok(g, gf[n]), tok(p, pf[n]));
+        let msg = if gold_starts {
+            format!(
+                "the gold starts a sentence at {:?} ({}:{}); the run goes on with it in the same sentence",
+                ta.form,
+                gold.display(),
+                ta.line
+            )
+        } else {
+            format!(
+                "the run starts a sentence at {:?}; the gold ({}:{}) goes on with it in the same sentence",
+                tb.form,
+                gold.display(),
+                ta.line
+            )
+        };
+        f.push(
+            Code::SentenceBreak,
+            at(pred, tb.line).message(msg).count(breaks),
+        );
+    }
+    match gf.len().cmp(&pf.len()) {
+        std::cmp::Ordering::Greater => {
+            let next = tok(g, gf[pf.len()]);
+            let last = pf.last().map(|&b| tok(p, b).line).unwrap_or(0);
+            f.push(
+                Code::MissingTokens,
+                at(pred, last).message(format!(
+                    "the run ends after {} {what}s; the gold goes on at {}:{} with {} ({} more)",
+                    pf.len(),
+                    gold.display(),
+                    next.line,
+                    snippet(next.form),
+                    gf.len() - pf.len()
+                )),
+            );
+        }
+        std::cmp::Ordering::Less => {
+            let extra = tok(p, pf[gf.len()]);
+            f.push(
+                Code::ExtraTokens,
+                at(pred, extra.line).message(format!(
+                    "the run goes on with {} after the gold's last {what} ({} more than the gold's {})",
+                    snippet(extra.form),
+                    pf.len() - gf.len(),
+                    gf.len()
+                )),
+            );
+        }
+        std::cmp::Ordering::Equal => {}
+    }
+}
+
+fn iob_type(tag: &str) -> Option<Option<&str>> {
+    if tag == "O" {
+        return Some(None);
+    }
+    let (prefix, ty) = tag.split_at_checked(2)?;
+    if matches!(prefix, "B-" | "I-" | "E-" | "S-")
+        && !ty.is_empty()
+        && !ty.contains(char::is_whitespace)
+    {
+        Some(Some(ty))
+    } else {
+        None
+    }
+}
+
+/// Tag syntax (CoNLL: IOB), labels the gold does not know, values outside the tag set.
+fn tags(
+    pred: &Path,
+    format: InputFormat,
+    g: &Seq,
+    p: &Seq,
+    tagset: Option<&Tagset>,
+    f: &mut Findings,
+) {
+    let all = |s: &Seq| -> Vec<(String, usize)> {
+        s.sentences
+            .iter()
+            .flatten()
+            .filter_map(|t| t.tag.map(|x| (x.to_string(), t.line)))
+            .collect()
+    };
+    let (gt, pt) = (all(g), all(p));
+    if format == InputFormat::Conll {
+        let labels: BTreeSet<String> = gt
+            .iter()
+            .filter_map(|(t, _)| iob_type(t).flatten().map(str::to_string))
+            .collect();
+        let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        for (t, line) in &pt {
+            match iob_type(t) {
+                None => f.push(
+                    Code::TagSyntax,
+                    at(pred, *line)
+                        .key("syntax")
+                        .message(format!("tag {} is not O or B-/I-/E-/S-TYPE", snippet(t))),
+                ),
+                Some(Some(ty)) if !labels.contains(ty) => {
+                    let e = unknown.entry(ty.to_string()).or_insert((*line, 0));
+                    e.1 += 1;
+                }
+                _ => {}
+            }
+        }
+        for (ty, (line, n)) in unknown {
+            let hint = match closest(&ty, &labels) {
+                Some(c) => format!("did you mean {c}? the gold's labels are {}", join(&labels)),
+                None => format!("the gold's labels are {}", join(&labels)),
+            };
+            f.push(
+                Code::UnknownLabel,
+                at(pred, line)
+                    .key(ty.clone())
+                    .message(format!(
+                        "label {} is not a gold label ({n} tokens)",
+                        snippet(&ty)
+                    ))
+                    .hint(hint),
+            );
+        }
+        return;
+    }
+    // Tagging files: values outside the tag set, or tags the gold never uses.
+    match tagset {
+        Some(ts) => {
+            let known: BTreeSet<String> = ts_values(ts);
+            for (cell, line) in &pt {
+                for tag in cell.split('|') {
+                    for v in tag.split(ts.separator.as_str()).skip(1) {
+                        if ts.category_of(v).is_none() {
+                            let hint = match closest(v, &known) {
+                                Some(c) => format!("the closest value of the tag set is {c}"),
+                                None => "no value of the tag set is close to it".to_string(),
+                            };
+                            f.push(
+                                Code::UnknownTag,
+                                at(pred, *line)
+                                    .key(v.to_string())
+                                    .message(format!(
+                                        "value {} of tag {} is not in the tag set",
+                                        snippet(v),
+                                        snippet(tag)
+                                    ))
+                                    .hint(hint),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        None => {
+            let known: BTreeSet<String> = gt
+                .iter()
+                .flat_map(|(c, _)| c.split('|').map(str::to_string))
+                .collect();
+            let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+            for (cell, line) in &pt {
+                for tag in cell.split('|') {
+                    if !known.contains(tag) {
+                        let e = unknown.entry(tag.to_string()).or_insert((*line, 0));
+                        e.1 += 1;
+                    }
+                }
+            }
+            for (tag, (line, n)) in unknown {
+                let hint = match closest(&tag, &known) {
+                    Some(c) => format!(
+                        "the closest gold tag is {c}; pass --tagset to check against the tag set"
+                    ),
+                    None => "pass --tagset to check against the tag set".to_string(),
+                };
+                f.push(
+                    Code::UnknownLabel,
+                    at(pred, line)
+                        .key(tag.clone())
+                        .message(format!(
+                            "tag {} never occurs in the gold ({n} tokens)",
+                            snippet(&tag)
+                        ))
+                        .hint(hint),
+                );
+            }
+        }
+    }
+}
+
+fn ts_values(ts: &Tagset) -> BTreeSet<String> {
+    ts.values().map(str::to_string).collect()
+}
+
+fn join(labels: &BTreeSet<String>) -> String {
+    labels.iter().cloned().collect::<Vec<_>>().join(", ")
+}
