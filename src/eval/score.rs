@@ -302,15 +302,19 @@ fn evaluate_column(
             }
         }
     }
-    Ok(accs
-        .iter()
+    accs.iter()
         .zip(fair_accs)
         .map(|(acc, fa)| {
             let mut eval = acc.finish();
             eval.fair = fa.map(|fa| fa.finish());
-            eval
+            if let Some(what) = eval.fair.as_ref().and_then(|f| f.overflow()) {
+                return Err(Error::usage(format!(
+                    "--weights: {what}; divide every weight by the same number (the scores do not change)"
+                )));
+            }
+            Ok(eval)
         })
-        .collect())
+        .collect()
 }
 
 /// Evaluates one column of a run with the official `Evaluator.evaluate` semantics, for tests

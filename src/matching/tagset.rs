@@ -61,6 +61,7 @@ pub struct Weights {
     /// `[weights.CLASS]` tables, in file order.
     pub conditional: Vec<(String, WeightTable)>,
     by_class: HashMap<String, usize>,
+    scale: f64,
 }
 
 impl Weights {
@@ -70,6 +71,13 @@ impl Weights {
             Some(&i) => &self.conditional[i].1,
             None => &self.base,
         }
+    }
+
+    /// The factor every weight is multiplied by before weights are summed: a power of two
+    /// that brings the largest weight of all tables into [0.5, 1] ([`super::unit_scale`]), so
+    /// that sums cannot overflow and scaling all weights alike changes no score.
+    pub fn scale(&self) -> f64 {
+        self.scale
     }
 }
 
@@ -312,10 +320,19 @@ fn build_weights(
         by_class.insert(class.clone(), conditional.len());
         conditional.push((class, t));
     }
+    let max = std::iter::once(&base_table)
+        .chain(conditional.iter().map(|(_, t)| t))
+        .flat_map(|t| {
+            [t.pos, t.default]
+                .into_iter()
+                .chain(t.categories.iter().copied())
+        })
+        .fold(0.0, f64::max);
     Ok(Weights {
         base: base_table,
         conditional,
         by_class,
+        scale: super::unit_scale(max),
     })
 }
 

@@ -170,15 +170,15 @@ impl<'a, 't> TagScorer<'a, 't> {
         }
         let mut parts = tag.split(self.separator);
         let pos = parts.next().unwrap_or("");
-        let table: Option<&WeightTable> = self
-            .tagset
-            .and_then(|t| t.weights.as_ref())
-            .map(|w| w.for_pos(pos));
+        let weights = self.tagset.and_then(|t| t.weights.as_ref());
+        let table: Option<&WeightTable> = weights.map(|w| w.for_pos(pos));
+        // Weights are summed at the unit scale, so that no sum overflows.
+        let scale = weights.map_or(1.0, |w| w.scale());
         let start = self.comps.len();
         self.comps.push(Component {
             key: Key::Pos,
             value: pos,
-            weight: table.map_or(1.0, |t| t.pos),
+            weight: table.map_or(1.0, |t| t.pos * scale),
         });
         for (i, value) in parts.enumerate() {
             if i + 2 > MAX_COMPONENTS {
@@ -191,9 +191,9 @@ impl<'a, 't> TagScorer<'a, 't> {
                 Some(ts) => match ts.category_of(value) {
                     Some(c) => (
                         Key::Category(c),
-                        table.map_or(1.0, |t| t.categories[c as usize]),
+                        table.map_or(1.0, |t| t.categories[c as usize] * scale),
                     ),
-                    None => (Key::Value(value), table.map_or(1.0, |t| t.default)),
+                    None => (Key::Value(value), table.map_or(1.0, |t| t.default * scale)),
                 },
             };
             self.comps.push(Component { key, value, weight });
