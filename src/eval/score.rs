@@ -367,6 +367,7 @@ pub struct ScoreResult {
 
 /// Aligns and scores a parsed run against the parsed gold.
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<ScoreResult> {
+    opts.validate()?;
     let al = align(gold, pred)?;
     let mut warnings = al.scoring_warnings(pred, "entities over them cannot be exact matches");
 
