@@ -395,6 +395,33 @@ fn write_rankings(
     not_evaluated: &mut [NotEvaluated],
     dir: &Path,
 ) -> Result<Vec<RankingFile>> {
+    // A ranking whose filter keeps none of its outputs' rows anywhere: refused before any
+    // ranking file is written (it would be header-only everywhere).
+    let all: Vec<RankingInput<'_>> = scored
+        .iter()
+        .map(|r| RankingInput {
+            run_name: &r.run.name,
+            bundle: &r.run.bundle,
+            outputs: &r.outputs,
+        })
+        .collect();
+    for spec in &cfg.rankings {
+        if let Some((n, example)) = super::ranking::keeps_nothing(spec, &all) {
+            return Err(Error::usage(format!(
+                "campaign: ranking {} keeps no row: none of the {n} rows of {} has an Evaluation \
+                 that starts with {} and fits its contains/excludes/suffix (a row's Evaluation is \
+                 e.g. {}); fix the ranking's filter",
+                spec.kind,
+                spec.outputs
+                    .iter()
+                    .map(|o| o.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                spec.prefixes.join(" or "),
+                crate::error::snippet(&example),
+            )));
+        }
+    }
     outdir::create_dir(dir)?;
     let mut files = Vec::new();
     for (dataset, lang) in pairs {

@@ -97,6 +97,9 @@ pub struct TaggingResult {
     pub weighted: Option<FunctionScores>,
     /// The β of [`FunctionScores::fbeta`], if one was asked for.
     pub beta: Option<f64>,
+    /// Warnings about how the data was scored (one line each): a tagset that lists none of
+    /// the data's values.
+    pub warnings: Vec<String>,
 }
 
 impl TaggingResult {
@@ -125,6 +128,7 @@ impl TaggingResult {
             positional: scores(Function::Positional),
             weighted: weighted.then(|| scores(Function::Weighted)),
             beta,
+            warnings: Vec::new(),
         }
     }
 
@@ -252,7 +256,18 @@ pub fn evaluate_texts<'a>(
         }
     }
     let weighted = scorer.tags.has_weights();
-    Ok(TaggingResult::from_totals(totals, weighted, opts.beta))
+    let mut result = TaggingResult::from_totals(totals, weighted, opts.beta);
+    let (values, listed) = scorer.tags.values_listed();
+    if opts.tagset.is_some() && values > 0 && listed == 0 {
+        result.warnings.push(format!(
+            "the tagset lists none of the {values} values of the distinct tags of {} and {}: every value \
+             is keyed by itself, not by its position or a category, so two tags agree on a value \
+             wherever both have it (docs/tagging.md, \"Tags and components\"); check the tagset",
+            gold_path.display(),
+            pred_path.display()
+        ));
+    }
+    Ok(result)
 }
 
 fn check_sentence_count(files: (&Path, &Path), gold: &[usize], pred: &[usize]) -> Result<()> {
