@@ -174,6 +174,9 @@ pub fn evaluate_texts<'a>(
     pred: &'a str,
     opts: &TaggingOptions,
 ) -> Result<TaggingResult> {
+    // A bare CR would make one line of the file (as in `segmentation` and the HIPE readers).
+    crate::formats::plain::check_line_ends(gold_path, gold)?;
+    crate::formats::plain::check_line_ends(pred_path, pred)?;
     let mut scorer = CellScorer::new(opts.tagset.as_ref());
     let mut totals = TagTotals::default();
     let mut add = |s: Seg<'a>| -> Result<()> {
