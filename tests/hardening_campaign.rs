@@ -105,3 +105,96 @@ fn a_ranking_whose_filter_keeps_no_row_is_an_error_naming_it() {
     let _ = std::fs::remove_dir_all(root);
     let _ = std::fs::remove_dir_all(root2);
 }
+
+#[test]
+fn runs_whose_names_differ_only_in_case_are_refused() {
+    let (root, dirs) = setup(
+        "case-twins",
+        &["team_bundle4_demo_en_1.tsv", "Team_bundle4_demo_en_1.tsv"],
+    );
+    let cfg = Campaign::from_toml(MINI, Path::new("mini.toml")).unwrap();
+    let err = run_campaign(&cfg, &dirs, &fake_scorer)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(
+            "runs Team_bundle4_demo_en_1.tsv and team_bundle4_demo_en_1.tsv differ only in case"
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.split(':').next(),
+        Some(dirs.runs.to_str().unwrap()),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(root);
+}
+
+#[test]
+fn dead_temporary_files_of_a_killed_campaign_are_removed() {
+    let (root, dirs) = setup("dead-temps", &["a_bundle4_demo_en_1.tsv"]);
+    let cfg = Campaign::from_toml(MINI, Path::new("mini.toml")).unwrap();
+    // What a SIGKILL leaves: `.NAME.PID-N.tmp` of a process that no longer runs (a pid above
+    // any pid_max), in runs/, rankings/ and the output directory itself.
+    let dead = [
+        dirs.outdir
+            .join("runs/.a_bundle4_demo_en_1_nerc_coarse.tsv.4000000000-0.tmp"),
+        dirs.outdir
+            .join("runs/.b_bundle4_demo_de_1_nerc_coarse.tsv.4000000000-3.bak"),
+        dirs.outdir
+            .join("rankings/.ranking-demo-en-coarse-micro-fuzzy-all.tsv.4000000000-1.tmp"),
+        dirs.outdir.join(".index.html.4000000000-2.tmp"),
+    ];
+    let alive = dirs
+        .outdir
+        .join(format!("runs/.x.tsv.{}-0.tmp", std::process::id()));
+    for f in dead.iter().chain([&alive]) {
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, "partial").unwrap();
+    }
+    run_campaign(&cfg, &dirs, &fake_scorer).unwrap();
+    for f in &dead {
+        assert!(!f.exists(), "{} left", f.display());
+    }
+    // A running process's temporary file (here: this test's) is not touched.
+    assert!(alive.exists());
+    let _ = std::fs::remove_dir_all(root);
+}
+
+/// A write past the file-size limit fails as an output error (exit 4) and leaves no
+/// temporary file: the binary ignores SIGXFSZ, which would kill it mid-write.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_past_the_file_size_limit_is_an_output_error_without_leftovers() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-xfsz");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("gold.spans");
+    let mut text = String::new();
+    for u in 0..400 {
+        text.push_str(&format!("PER\t{}\t{}\n\n", u + 1, u + 2));
+    }
+    std::fs::write(&big, &text).unwrap();
+    let json = dir.join("errors.tsv");
+    // `ulimit -f 4`: at most 4 blocks (2 KiB on Linux) in any file written.
+    let o = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 4; exec \"$0\" fair --target {t} --system {t} --errors {j} > /dev/null",
+            t = big.display(),
+            j = json.display()
+        ))
+        .arg(env!("CARGO_BIN_EXE_fairscore"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(4), "{:?} {stderr}", o.status);
+    assert!(stderr.contains("errors.tsv"), "{stderr}");
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "gold.spans")
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

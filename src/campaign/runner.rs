@@ -105,6 +105,11 @@ pub fn run_campaign_with(
     let order = plan(&mut jobs);
     let runs_out = dirs.outdir.join("runs");
     outdir::create_dir(&runs_out)?;
+    // Temporary files of an earlier campaign that was killed (SIGKILL leaves them): removed
+    // as `score` removes them from its output directory.
+    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
+        crate::io::remove_stale_temp_files(d);
+    }
 
     let total = jobs.len();
     let done = AtomicUsize::new(0);
