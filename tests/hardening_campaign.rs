@@ -1,10 +1,14 @@
 //! Issue 26, campaigns: a ranking whose filter keeps no row, run names that differ only in
 //! case, dead temporary files of a killed campaign, `--replay` with missing outputs.
 
+mod common;
+
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use fairscore::campaign::{
-    parse_table, run_campaign, Campaign, CampaignDirs, JobOutput, ScoreJob, Task,
+    parse_table, replay_scorer, run_campaign, run_campaign_with, Campaign, CampaignDirs, JobOutput,
+    RunOptions, ScoreJob, Task,
 };
 
 const MINI: &str = r#"
@@ -197,4 +201,84 @@ fn a_write_past_the_file_size_limit_is_an_output_error_without_leftovers() {
         .filter(|n| n != "gold.spans")
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// `--replay` on a copy of the official HIPE-2022 outputs from which some `nel_relaxed` files
+/// were removed: every ranking that does not take `nel_relaxed` equals the one of full
+/// scoring (the official ranking file), the runs concerned stay in them, and the report
+/// names what could not be replayed. Before, such a run was dropped from every table.
+#[test]
+fn replay_with_missing_outputs_affects_only_the_tables_that_need_them() {
+    let Some(data) = common::shared_data("hardening_campaign replay") else {
+        return;
+    };
+    let data = data.join("hipe2022");
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-replay-missing");
+    let _ = std::fs::remove_dir_all(&root);
+    let replay = root.join("official");
+    std::fs::create_dir_all(&replay).unwrap();
+    let official = files_of(&data.join("official"));
+    // Three runs lose their nel_relaxed outputs (one only its JSON).
+    let mut removed = Vec::new();
+    for (name, bytes) in &official {
+        let relaxed = name.contains("_nel_relaxed.");
+        let chosen = removed.len() < 5 && relaxed;
+        if chosen && !(removed.len() == 4 && name.ends_with(".tsv")) {
+            removed.push(name.clone());
+            continue;
+        }
+        std::fs::write(replay.join(name), bytes).unwrap();
+    }
+    assert!(removed.len() >= 4, "{removed:?}");
+    let cfg = Campaign::preset("hipe-2022").unwrap();
+    let dirs = CampaignDirs {
+        gold: data.join("gold"),
+        runs: data.join("submissions"),
+        resources: data.join("resources"),
+        outdir: root.join("out"),
+    };
+    let opts = RunOptions {
+        replay_dir: Some(replay.clone()),
+        ..RunOptions::default()
+    };
+    let report = run_campaign_with(&cfg, &dirs, &replay_scorer(&replay), &opts).unwrap();
+    assert!(report.failed.is_empty(), "{:?}", report.failed);
+    assert!(!report.all_ok());
+    let missing: Vec<&String> = report.scored.iter().flat_map(|r| &r.missing).collect();
+    assert_eq!(missing.len(), 3, "{missing:?}");
+    assert!(missing
+        .iter()
+        .all(|m| m.starts_with("nel_relaxed: ") && m.contains("not found")));
+    let want = files_of(&data.join("rankings"));
+    let got = files_of(&dirs.outdir.join("rankings"));
+    let needs_relaxed = |file: &str| {
+        cfg.rankings
+            .iter()
+            .filter(|r| file.ends_with(&format!("-{}-all.tsv", r.kind)))
+            .any(|r| r.outputs.iter().any(|o| o.as_str() == "nel_relaxed"))
+    };
+    let mut compared = 0;
+    for (name, bytes) in &want {
+        if needs_relaxed(name) {
+            continue;
+        }
+        let lines = |b: &[u8]| String::from_utf8_lossy(b).replace('\r', "");
+        assert_eq!(lines(&got[name]), lines(bytes), "{name}");
+        compared += 1;
+    }
+    assert!(compared >= 30, "only {compared} rankings compared");
+    let _ = std::fs::remove_dir_all(root);
 }
