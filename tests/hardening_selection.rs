@@ -72,3 +72,47 @@ fn a_tagset_listing_none_of_the_values_is_warned_about() {
     let none = evaluate_texts(Path::new("g.tsv"), gold, Path::new("p.tsv"), pred, &o).unwrap();
     assert!(none.warnings.is_empty());
 }
+
+/// Warnings concern what is scored: the README's first command (nerc_coarse) is told about
+/// the IOBES tags of NE-COARSE-LIT, not about those of NE-FINE-LIT, which it does not score;
+/// nerc_fine the other way round; nel about the NE column that bounds its links.
+#[test]
+fn warnings_concern_the_scored_columns_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let gold = root.join("reference_runs/HIPE-2022-demo-test-en.tsv");
+    let run = root.join("reference_runs/demo_bundle4_newseye_en_1.tsv");
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening-warnings");
+    for (task, want, not) in [
+        ("nerc_coarse", "column NE-COARSE-LIT", "column NE-FINE-LIT"),
+        ("nerc_fine", "column NE-FINE-LIT", "column NE-COARSE-LIT"),
+        ("nel", "column NE-COARSE-LIT", "column NE-FINE-LIT"),
+    ] {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
+            .args(["score", "--ref", gold.to_str().unwrap(), "--pred"])
+            .arg(&run)
+            .args([
+                "--task",
+                task,
+                "--hipe_edition",
+                "hipe-2022",
+                "--skip-check",
+                "--outdir",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{task}: {stderr}");
+        assert!(stderr.contains(want), "{task}: {stderr}");
+        assert!(!stderr.contains(not), "{task}: {stderr}");
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .args(["muc", "--ref", gold.to_str().unwrap(), "--pred"])
+        .arg(&run)
+        .args(["--hipe_edition", "hipe-2022"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(!stderr.contains("NE-FINE-LIT"), "{stderr}");
+}

@@ -223,7 +223,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
     crate::formats::conll::check_iob(gold, gcol)?;
     crate::formats::conll::check_iob(pred, pcol)?;
     let al = align(gold, pred)?;
-    let warnings = al.scoring_warnings(pred, "they are judged by position");
+    let warnings = al.scoring_warnings_in(pred, "they are judged by position", Some(&[&column]));
     // CoNLL sentences bound entities (as `score --format conll`); a HIPE document is one
     // sequence (the official `merge_lines`).
     let by_sentence = opts.format == Format::Conll;

@@ -369,7 +369,28 @@ pub struct ScoreResult {
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<ScoreResult> {
     opts.validate()?;
     let al = align(gold, pred)?;
-    let mut warnings = al.scoring_warnings(pred, "entities over them cannot be exact matches");
+    let conll = opts.format == crate::formats::Format::Conll;
+    let columns: Vec<(String, &str)> = if conll {
+        vec![(conll_column(gold, opts.column.as_deref())?, "")]
+    } else {
+        opts.edition
+            .columns(opts.task)
+            .iter()
+            .map(|&(n, ne)| (n.to_string(), ne))
+            .collect()
+    };
+    // Warnings concern the columns scored (and the NE columns that bound NEL link objects).
+    let nel_bounds = opts.task == Task::Nel && !opts.original_nel;
+    let scored: Vec<&str> = columns
+        .iter()
+        .flat_map(|(n, ne)| [Some(n.as_str()), nel_bounds.then_some(*ne)])
+        .flatten()
+        .collect();
+    let mut warnings = al.scoring_warnings_in(
+        pred,
+        "entities over them cannot be exact matches",
+        Some(&scored),
+    );
 
     // A file written for the other edition is scored with that edition's columns: say so.
     for f in [gold, pred] {
@@ -387,16 +408,6 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         }
     }
     let mut specs = Vec::new();
-    let conll = opts.format == crate::formats::Format::Conll;
-    let columns: Vec<(String, &str)> = if conll {
-        vec![(conll_column(gold, opts.column.as_deref())?, "")]
-    } else {
-        opts.edition
-            .columns(opts.task)
-            .iter()
-            .map(|&(n, ne)| (n.to_string(), ne))
-            .collect()
-    };
     for (name, ne) in columns {
         let name = name.as_str();
         let g = column_index(gold, name, pred)?;
