@@ -47,6 +47,10 @@ fn tagging_weights_scaled_alike_give_the_same_weighted_score() {
     assert!((small - huge).abs() < 1e-12, "{small} {huge}");
 }
 
+/// 2^1023 and 2^1022 in decimal.
+const P2_1023: &str = "89884656743115795386465259539451236680898848947115328636715040578866337902750481566354238661203768010560056939935696678829394884407208311246423715319737062188883946712432742638151109800623047059726541476042502884419075341171231440736956555270413618581675255342293149119973622969239858152417678164812112068608";
+const P2_1022: &str = "44942328371557897693232629769725618340449424473557664318357520289433168951375240783177119330601884005280028469967848339414697442203604155623211857659868531094441973356216371319075554900311523529863270738021251442209537670585615720368478277635206809290837627671146574559986811484619929076208839082406056034304";
+
 fn bad(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/bad_inputs")
@@ -161,16 +165,14 @@ fn fair_weights_with_huge_coefficients_give_the_fair_scores() {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         v["overall"]["weighted"].clone()
     };
-    // The fair weights written out, then all multiplied by 1.6e308.
+    // The fair weights written out, then all multiplied by 2^1023.
     let fair_like = |k: &str, h: &str| {
         format!("TP={k}TP,FP={k}FP,FN={k}FN,LE={h}FP+{h}FN,BE={h}FP+{h}FN,LBE={h}FP+{h}FN")
     };
     let a = fair(&fair_like("1", "0.5"));
-    // Sums of these overflow unless the weights are scaled first.
-    let b = fair(&fair_like(
-        &format!("16{}", "0".repeat(307)),
-        &format!("8{}", "0".repeat(307)),
-    ));
+    // 2^1023 and 2^1022, written out (exactly the fair weights times 2^1023): sums of these
+    // overflow unless the weights are scaled first.
+    let b = fair(&fair_like(P2_1023, P2_1022));
     let c = fair("default");
     for k in ["P", "R", "F1"] {
         assert_eq!(a[k], b[k], "{k}");
