@@ -37,6 +37,7 @@ pub struct ScoreOutput {
 /// the outputs and, with `--skip-check` or non-HIPE input, the System. With
 /// [`ScoreOptions::relaxed_map`] both files are normalized and read as HIPE TSV.
 pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> Result<ScoreOutput> {
+    opts.validate()?;
     let pred_arg = pred_path.to_string_lossy().into_owned();
     let system = system_name(&pred_arg, opts)?;
     let gold = read_side(gold_path, opts, &[opts.task], false)?;
@@ -53,6 +54,13 @@ pub fn score_paths_tasks(
     opts: &ScoreOptions,
     tasks: &[crate::hipe::Task],
 ) -> Result<Vec<ScoreOutput>> {
+    opts.validate()?;
+    if let Some(t) = crate::eval::options::first_repeat(tasks.iter().copied()) {
+        return Err(crate::Error::usage(format!(
+            "task {} is given twice; give each task once",
+            t.as_str()
+        )));
+    }
     let pred_arg = pred_path.to_string_lossy().into_owned();
     let system = system_name(&pred_arg, opts)?;
     let gold = read_side(gold_path, opts, tasks, false)?;

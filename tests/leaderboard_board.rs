@@ -123,6 +123,8 @@ fn results(run: &str) -> (&'static str, [u64; 3]) {
         // Same F1, other counts: both listed, tied.
         "team2_bundle1_demo_en_1" => ("0.8", [8, 2, 2]),
         "team3_bundle1_demo_en_1" => ("0.8", [16, 4, 4]),
+        // Predicted nothing: FP 0, the lowest, but no merit.
+        "team5_bundle4_demo_en_1" => ("0", [0, 0, 30]),
         _ => ("0", [0, 5, 5]),
     }
 }
@@ -589,4 +591,62 @@ fn outdir_may_be_the_runs_directory_and_names_are_escaped_on_the_terminal() {
             "{stderr}"
         );
     }
+}
+
+/// A run with P = R = F1 = 0 (it predicted nothing) gets no "best" for its FP of 0, and a
+/// "Not listed" note is said once in a section, not under each of its tables (issue 26).
+#[test]
+fn a_run_that_found_nothing_is_not_best_and_notes_are_not_repeated() {
+    let mut runs = RUNS.to_vec();
+    runs.push("team5_bundle4_demo_en_1.tsv");
+    let s = setup("board-zero", &runs, true);
+    // A strict ranking beside the fuzzy one: the coarse group gets two tables.
+    let strict = "\n[[ranking]]\nkind = \"coarse-micro-strict\"\noutputs = [\"nerc_coarse\"]\n\
+                  prefixes = [\"NE-COARSE\"]\ncontains = [\"micro-strict\"]\n\
+                  order = [\"label\", \"f1-desc\", \"evaluation\", \"system\"]\n";
+    std::fs::write(&s.campaign, format!("{CAMPAIGN}{strict}")).unwrap();
+    let (cfg, report) = run(&s);
+    let board = build(&cfg, &report, &InputNames::default());
+    let section = &board.sections[0];
+    let mut seen_zero = 0;
+    for t in section.groups.iter().flat_map(|g| &g.tables) {
+        for r in &t.rows {
+            if r.system == "team5_bundle4_demo_en_1" {
+                seen_zero += 1;
+                assert!(r.cells.iter().all(|c| !c.best), "{t:?}");
+            }
+        }
+        if !t.rows.iter().any(|r| r.system == "team5_bundle4_demo_en_1") {
+            continue;
+        }
+        // The lowest FP among the runs that found something (1) is marked.
+        let fp_best: Vec<&str> = t
+            .rows
+            .iter()
+            .filter(|r| r.cells[4].best)
+            .map(|r| r.cells[4].text.as_str())
+            .collect();
+        assert!(
+            !fp_best.is_empty() && fp_best.iter().all(|c| *c == "1"),
+            "{fp_best:?}"
+        );
+    }
+    assert!(seen_zero >= 2);
+    assert_eq!(section.groups[0].tables.len(), 2);
+    let notes: Vec<_> = section
+        .groups
+        .iter()
+        .flat_map(|g| &g.tables)
+        .flat_map(|t| &t.folded)
+        .collect();
+    assert!(!notes.is_empty());
+    for (i, n) in notes.iter().enumerate() {
+        assert!(!notes[..i].contains(n), "{n:?} repeated");
+    }
+    let md = read(&s.dirs.outdir.join("leaderboard.md"));
+    assert_eq!(
+        md.matches("team1_bundle4_demo_en_1: same results").count(),
+        1,
+        "{md}"
+    );
 }

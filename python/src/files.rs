@@ -75,7 +75,10 @@ fn family_json(
     pred: &Path,
 ) -> PyResult<PyObject> {
     let (fam, rs) = lift(py, api::prepare_family(name, s))?;
-    let r = py.allow_threads(|| fairscore::family::evaluate(fam.as_ref(), gold, pred, rs.as_ref()));
+    let (gold, pred) = (gold.to_path_buf(), pred.to_path_buf());
+    let r = crate::interruptible(py, move || {
+        fairscore::family::evaluate(fam.as_ref(), &gold, &pred, rs.as_ref())
+    })?;
     let r = lift(py, r)?;
     warn_all(py, &r.warnings)?;
     loads(py, &fairscore::report::table::json::render(&r))
@@ -115,7 +118,8 @@ fn score(
             ),
         )?;
     }
-    let out = py.allow_threads(|| fairscore::score_paths(&r#ref, &pred, &opts));
+    let (gold, run) = (r#ref.clone(), pred.clone());
+    let out = crate::interruptible(py, move || fairscore::score_paths(&gold, &run, &opts))?;
     let out = lift(py, out)?;
     warn_all(py, &out.warnings)?;
     if let (Some(p), Some(t)) = (&errors, &out.errors) {
@@ -143,9 +147,12 @@ fn fair(
     let (opts, beta) = lift(py, api::fair_options(&s))?;
     let errors = s.get("errors").map(PathBuf::from);
     lift(py, s.finish("fair"))?;
-    let report =
-        py.allow_threads(|| fairscore::eval::fair::evaluate_files(&target, &system, &opts));
+    let (t, sy) = (target.clone(), system.clone());
+    let report = crate::interruptible(py, move || {
+        fairscore::eval::fair::evaluate_files(&t, &sy, &opts)
+    })?;
     let report = lift(py, report)?;
+    warn_all(py, &report.warnings)?;
     if let Some(p) = &errors {
         let listing = fairscore::report::fair::errors_tsv(&report);
         lift(py, fairscore::report::fair::write_file(p, &listing))?;
@@ -169,12 +176,13 @@ fn check(
     s.text("task", task).text("hipe_edition", Some(edition));
     let request = lift(py, api::check_request(&s))?;
     lift(py, s.finish("check"))?;
-    let report = py.allow_threads(|| match request {
-        api::CheckRequest::Hipe(opts) => fairscore::check::check(&r#ref, &pred, &opts),
+    let (gold, run) = (r#ref.clone(), pred.clone());
+    let report = crate::interruptible(py, move || match request {
+        api::CheckRequest::Hipe(opts) => fairscore::check::check(&gold, &run, &opts),
         api::CheckRequest::Columns(format, opts) => {
-            fairscore::check::check_columns(&r#ref, &pred, format, &opts)
+            fairscore::check::check_columns(&gold, &run, format, &opts)
         }
-    });
+    })?;
     let report = lift(py, report)?;
     let json = report.to_json();
     loads(py, &json["findings"].to_string())
@@ -204,7 +212,10 @@ fn normalize(
             fairscore::io::check_outputs(&inputs, &[("output", out.as_path())], &["input"]),
         )?;
     }
-    let text = py.allow_threads(|| fairscore::normalize::normalize_file(&input, &opts));
+    let src = input.clone();
+    let text = crate::interruptible(py, move || {
+        fairscore::normalize::normalize_file(&src, &opts)
+    })?;
     let text = lift(py, text)?;
     if let Some(out) = &output {
         lift(py, fairscore::io::write_atomic(out, text.as_bytes()))?;
@@ -230,7 +241,9 @@ fn segmentation(
     }
     let opts = lift(py, api::segmentation_options(&s, &gold))?;
     lift(py, s.finish("segmentation"))?;
-    let r = py.allow_threads(|| fairscore::eval::segmentation::evaluate_files(&gold, &pred, &opts));
+    let r = crate::interruptible(py, move || {
+        fairscore::eval::segmentation::evaluate_files(&gold, &pred, &opts)
+    })?;
     let r = lift(py, r)?;
     loads(py, &fairscore::report::segmentation::json_text(&r))
 }
@@ -253,8 +266,11 @@ fn tagging(
     }
     let opts = lift(py, api::tagging_options(&s, &gold))?;
     lift(py, s.finish("tagging"))?;
-    let r = py.allow_threads(|| fairscore::eval::tagging::evaluate_files(&gold, &pred, &opts));
+    let r = crate::interruptible(py, move || {
+        fairscore::eval::tagging::evaluate_files(&gold, &pred, &opts)
+    })?;
     let r = lift(py, r)?;
+    warn_all(py, &r.warnings)?;
     loads(py, &fairscore::report::tagging::json_text(&r))
 }
 
@@ -292,7 +308,10 @@ fn muc(
             ),
         )?;
     }
-    let r = py.allow_threads(|| fairscore::eval::muc::evaluate_files(&reference, &pred, &opts));
+    let (gold, run) = (reference.clone(), pred.clone());
+    let r = crate::interruptible(py, move || {
+        fairscore::eval::muc::evaluate_files(&gold, &run, &opts)
+    })?;
     let r = lift(py, r)?;
     warn_all(py, &r.warnings)?;
     if let Some(out) = &judgements {
@@ -339,15 +358,18 @@ fn compare(
         let test = lift(py, api::paired_test(&s))?;
         lift(py, s.finish("compare"))?;
         let rs = rs.ok_or_else(|| to_usage(py, "bootstrap: no resampling".into()))?;
-        let r =
-            py.allow_threads(|| fairscore::family::compare(fam.as_ref(), &gold, &a, &b, &rs, test));
+        let r = crate::interruptible(py, move || {
+            fairscore::family::compare(fam.as_ref(), &gold, &a, &b, &rs, test)
+        })?;
         let r = lift(py, r)?;
         warn_all(py, &r.warnings)?;
         return loads(py, &fairscore::report::table::json::render(&r));
     }
     let (opts, copts) = lift(py, api::compare_options(&s))?;
     lift(py, s.finish("compare"))?;
-    let r = py.allow_threads(|| fairscore::score::compare_paths(&gold, &a, &b, &opts, &copts));
+    let r = crate::interruptible(py, move || {
+        fairscore::score::compare_paths(&gold, &a, &b, &opts, &copts)
+    })?;
     let r = lift(py, r)?;
     warn_all(py, &r.warnings)?;
     loads(py, &fairscore::report::compare::json(&r))
@@ -390,7 +412,7 @@ fn leaderboard<'py>(
         resources,
         outdir,
     };
-    let report = py.allow_threads(|| {
+    let report = crate::interruptible(py, move || {
         let scorer = c::scorer::JobScorer::new();
         let opts = RunOptions {
             threads,
@@ -398,7 +420,7 @@ fn leaderboard<'py>(
             replay_dir: None,
         };
         c::run_campaign_with(&cfg, &dirs, &|job: &c::ScoreJob| scorer.score(job), &opts)
-    });
+    })?;
     let report = lift(py, report)?;
     let d = PyDict::new_bound(py);
     d.set_item("campaign", &report.campaign)?;

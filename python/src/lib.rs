@@ -1,6 +1,7 @@
 //! The `fairscore` Python package's extension module (`fairscore._fairscore`): thin wrappers
 //! around the fairscore library. Options are turned into the library's option types as the CLI
-//! turns its flags, the scoring runs with the GIL released, results come back as the JSON the
+//! turns its flags, the scoring runs on a worker thread with the GIL released and Ctrl-C
+//! checked every 50 ms ([`interruptible`]), results come back as the JSON the
 //! CLI writes (loaded with Python's `json`) or as plain dicts, and library errors become
 //! `fairscore.UsageError`, `InputError` or `OutputError` carrying `file`, `line` and `message`.
 
@@ -8,7 +9,7 @@
 #![allow(clippy::useless_conversion)]
 
 use pyo3::create_exception;
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyRuntimeError};
 use pyo3::prelude::*;
 
 mod files;
@@ -77,6 +78,49 @@ pub(crate) fn to_py(py: Python<'_>, err: fairscore::Error) -> PyErr {
 /// Converts a library result, raising its error as a Python exception.
 pub(crate) fn lift<T>(py: Python<'_>, r: fairscore::Result<T>) -> PyResult<T> {
     r.map_err(|e| to_py(py, e))
+}
+
+/// How often [`interruptible`] looks for a signal while the work runs.
+const SIGNAL_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Runs `work` on a worker thread while the calling thread, with the GIL released between
+/// polls, checks for signals every 50 ms (`py.check_signals()`): Ctrl-C (SIGINT) raises
+/// `KeyboardInterrupt` at once instead of after the call, and any exception a Python signal
+/// handler raises is returned the same way. The GIL is free while the work runs, as with
+/// `allow_threads`. After an interrupt the worker finishes in the background and its result
+/// is dropped (the library has no cancellation points); a panic in the worker becomes a
+/// `RuntimeError`. `work` owns what it needs (`'static`), since it may outlive the call.
+///
+/// Every long call of the module goes through here:
+/// `crate::interruptible(py, move || fairscore::…(&owned_inputs))` then `lift`.
+pub(crate) fn interruptible<T, F>(py: Python<'_>, work: F) -> PyResult<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let (tx, mut rx) = channel();
+    std::thread::Builder::new()
+        .name("fairscore-worker".into())
+        .spawn(move || {
+            // The receiver is gone when the call was interrupted: the result is dropped.
+            let _ = tx.send(work());
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start a worker thread: {e}")))?;
+    loop {
+        // The receiver is Send, not Sync: it goes into the GIL-free closure and comes back.
+        let (got, back) = py.allow_threads(move || (rx.recv_timeout(SIGNAL_POLL), rx));
+        rx = back;
+        match got {
+            Ok(v) => return Ok(v),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err(
+                    "fairscore: the worker thread panicked (a bug: please report it)",
+                ))
+            }
+        }
+    }
 }
 
 /// A JSON text as Python objects (`json.loads`: the same dicts as loading the CLI's file).

@@ -55,7 +55,8 @@ fn run(
     scheme: &str,
     beta: f64,
 ) -> PyResult<TagEvaluation> {
-    let r = py.allow_threads(|| evaluate_tags(&y_true, &y_pred, scheme, beta));
+    let scheme = scheme.to_string();
+    let r = crate::interruptible(py, move || evaluate_tags(&y_true, &y_pred, &scheme, beta))?;
     lift(py, r)
 }
 

@@ -236,6 +236,16 @@ impl Source<'_> {
         })
     }
 
+    /// Refuses a list giving an entry twice, naming it and the line of its second place
+    /// (docs/errors.md, "Repeated entries").
+    fn once(&self, items: &[S<String>], what: &str) -> Result<()> {
+        let mut seen = std::collections::HashSet::new();
+        match items.iter().find(|x| !seen.insert(x.get_ref())) {
+            Some(x) => Err(self.err(x, format!("{what} {:?} is given twice", x.get_ref()))),
+            None => Ok(()),
+        }
+    }
+
     fn pattern(&self, v: &S<String>, what: &str, allowed: &[Placeholder]) -> Result<Pattern> {
         Pattern::parse(v.get_ref(), allowed).map_err(|e| self.err(v, format!("{what}: {e}")))
     }
@@ -319,6 +329,7 @@ impl Campaign {
             if ds.languages.get_ref().is_empty() {
                 return Err(src.err(&ds.languages, format!("dataset {key} has no languages")));
             }
+            src.once(ds.languages.get_ref(), &format!("dataset {key}: language"))?;
             let mut languages = Vec::new();
             for l in ds.languages.get_ref() {
                 languages.push(src.name(l, &format!("dataset {key}: language"))?);
@@ -343,6 +354,7 @@ impl Campaign {
         let mut bundles = IndexMap::new();
         for (bundle, outs) in &file.bundles {
             let id = src.key(bundle, 0, "bundle id")?;
+            src.once(outs, &format!("bundle {id}: output"))?;
             let mut names = Vec::new();
             for o in outs {
                 match tasks.get_key_value(o.get_ref().as_str()) {
@@ -359,7 +371,11 @@ impl Campaign {
         }
         let mut rankings = Vec::new();
         for r in &file.rankings {
-            rankings.push(Campaign::ranking(r, src, &tasks, &bundles)?);
+            let spec = Campaign::ranking(r, src, &tasks, &bundles)?;
+            if rankings.iter().any(|o: &RankingSpec| o.kind == spec.kind) {
+                return Err(src.err(r, format!("ranking kind {} is given twice", spec.kind)));
+            }
+            rankings.push(spec);
         }
         Ok(Campaign {
             name: file.name,
@@ -421,7 +437,10 @@ impl Campaign {
             Some(n) if n.get_ref().is_empty() || n.get_ref().contains(&0) => {
                 return Err(src.err(n, "n_best must be a list of numbers ≥ 1"))
             }
-            Some(n) => n.get_ref().clone(),
+            Some(n) => match crate::eval::options::first_repeat(n.get_ref().iter()) {
+                Some(x) => return Err(src.err(n, format!("n_best: {x} is given twice"))),
+                None => n.get_ref().clone(),
+            },
             None => vec![1],
         };
         let gold_pattern = f
@@ -470,6 +489,7 @@ impl Campaign {
                 format!("ranking {kind} needs outputs, prefixes and an order"),
             ));
         }
+        src.once(&f.outputs, &format!("ranking {kind}: output"))?;
         let mut outputs = Vec::new();
         for o in &f.outputs {
             match tasks.get_key_value(o.get_ref().as_str()) {
@@ -484,6 +504,7 @@ impl Campaign {
         }
         let mut only = None;
         if let Some(bs) = &f.bundles {
+            src.once(bs, &format!("ranking {kind}: bundle"))?;
             let mut names = Vec::new();
             for b in bs {
                 match bundles.get_key_value(b.get_ref().as_str()) {

@@ -98,7 +98,29 @@ pub fn discover(cfg: &Campaign, runs_dir: &Path) -> Result<Discovery> {
     }
     out.rejected
         .sort_by(|a, b| a.file_name.as_bytes().cmp(b.file_name.as_bytes()));
+    refuse_case_twins(&out.runs, runs_dir)?;
     Ok(out)
+}
+
+/// Two runs whose names differ only in case would write outputs that collide on a
+/// case-insensitive file system (and be ranked under one name there): an input error naming
+/// both files.
+fn refuse_case_twins(runs: &[RunInfo], dir: &Path) -> Result<()> {
+    let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    for r in runs {
+        if let Some(first) = seen.insert(r.name.to_lowercase(), &r.file_name) {
+            return Err(Error::input(
+                dir,
+                0,
+                format!(
+                    "runs {first} and {} differ only in case: their outputs would collide on a \
+                     case-insensitive file system; rename one",
+                    r.file_name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// How close a rejected file name came to being a run (higher is closer).

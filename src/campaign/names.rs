@@ -184,6 +184,11 @@ impl Pattern {
                     if prev_var {
                         return Err(format!("two placeholders touch in {text:?}"));
                     }
+                    if parts.contains(&Part::Var(p)) {
+                        return Err(format!(
+                            "placeholder {{{v}}} is given twice in {text:?} (a name fits it in one place only)"
+                        ));
+                    }
                     prev_var = true;
                     parts.push(Part::Var(p));
                 }

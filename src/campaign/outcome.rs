@@ -10,7 +10,8 @@ use super::ranking::Ranked;
 use super::rows::ScoreRow;
 use crate::hipe::Edition;
 
-/// A run that was scored (every job that could run gave results).
+/// A run that was scored (every job that could run gave results; with `--replay`, outputs
+/// whose files are missing are listed in `missing`).
 #[derive(Debug, Clone)]
 pub struct ScoredRun {
     /// The run.
@@ -19,6 +20,9 @@ pub struct ScoredRun {
     pub outputs: Vec<(String, Vec<ScoreRow>)>,
     /// (output name, fair confusion matrix) where the scorer gave one.
     pub fair: Vec<(String, ConfusionMatrix)>,
+    /// Outputs of its bundle that could not be replayed (`--replay`: `OUTPUT: FILE not
+    /// found`): only the tables that need them lack the run.
+    pub missing: Vec<String>,
 }
 
 /// A run some job of which failed; it is left out of rankings and tables.
@@ -102,6 +106,9 @@ impl CampaignReport {
 
     /// True when every file of the runs directory was scored for every output of its bundle.
     pub fn all_ok(&self) -> bool {
-        self.failed.is_empty() && self.rejected.is_empty() && self.not_evaluated.is_empty()
+        self.failed.is_empty()
+            && self.rejected.is_empty()
+            && self.not_evaluated.is_empty()
+            && self.scored.iter().all(|s| s.missing.is_empty())
     }
 }

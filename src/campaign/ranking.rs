@@ -157,6 +157,29 @@ pub fn rank(spec: &RankingSpec, runs: &[RankingInput<'_>]) -> Vec<Ranked> {
     kept.into_iter().map(|(r, _)| r).collect()
 }
 
+/// When the ranking's outputs give rows (of runs of the bundles it takes) but its Evaluation
+/// filter keeps none of them: how many rows it saw and the first one's Evaluation cell. A
+/// filter that matches nothing is a mistake in the campaign file, not an empty ranking.
+pub fn keeps_nothing(spec: &RankingSpec, runs: &[RankingInput<'_>]) -> Option<(usize, String)> {
+    let mut seen = 0;
+    let mut example = None;
+    for input in runs.iter().filter(|r| takes_bundle(spec, r.bundle)) {
+        for (name, rows) in input.outputs {
+            if !spec.outputs.iter().any(|o| o.as_str() == name) {
+                continue;
+            }
+            for row in rows {
+                if selects(spec, &row.evaluation) {
+                    return None;
+                }
+                seen += 1;
+                example.get_or_insert_with(|| row.evaluation.clone());
+            }
+        }
+    }
+    example.map(|e| (seen, e))
+}
+
 /// The text of a ranking file.
 pub fn ranking_text(runs: &[RankingInput<'_>], ranked: &[Ranked]) -> String {
     let mut out = String::with_capacity(64 * (ranked.len() + 1));

@@ -102,9 +102,26 @@ pub fn run_campaign_with(
                 .map(move |j| (i, j))
         })
         .collect();
+    // Replaying: a run whose replayed output file is missing keeps its other outputs (only the
+    // tables that need the missing one lack it, as when an output cannot be scored).
+    let mut unreplayed: Vec<(usize, String)> = Vec::new();
+    if let Some(dir) = &opts.replay_dir {
+        jobs.retain(|(i, j)| match missing_replay(dir, j) {
+            Some(why) => {
+                unreplayed.push((*i, format!("{}: {why}", j.output)));
+                false
+            }
+            None => true,
+        });
+    }
     let order = plan(&mut jobs);
     let runs_out = dirs.outdir.join("runs");
     outdir::create_dir(&runs_out)?;
+    // Temporary files of an earlier campaign that was killed (SIGKILL leaves them): removed
+    // as `score` removes them from its output directory.
+    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
+        crate::io::remove_stale_temp_files(d);
+    }
 
     let total = jobs.len();
     let done = AtomicUsize::new(0);
@@ -141,6 +158,9 @@ pub fn run_campaign_with(
     // Output errors are fatal; anything else fails only its run.
     let mut written: HashSet<String> = HashSet::new();
     let mut per_run: Vec<RunSlot> = found.runs.iter().map(|_| RunSlot::default()).collect();
+    for (i, why) in unreplayed {
+        per_run[i].missing.push(why);
+    }
     for ((run_idx, job), result) in jobs.iter().zip(results) {
         let slot = &mut per_run[*run_idx];
         match result {
@@ -157,12 +177,18 @@ pub fn run_campaign_with(
     }
     let mut scored = Vec::new();
     let mut failed = Vec::new();
-    for (run, slot) in found.runs.into_iter().zip(per_run) {
+    for (run, mut slot) in found.runs.into_iter().zip(per_run) {
+        // A run none of whose outputs could be replayed has nothing to show: it failed (and a
+        // failed run lists what it lacks with its errors).
+        if slot.outputs.is_empty() || !slot.errors.is_empty() {
+            slot.errors.append(&mut slot.missing);
+        }
         if slot.errors.is_empty() {
             scored.push(ScoredRun {
                 run,
                 outputs: slot.outputs,
                 fair: slot.fair,
+                missing: slot.missing,
             });
         } else {
             failed.push(FailedRun {
@@ -210,6 +236,21 @@ struct RunSlot {
     outputs: Vec<(String, Vec<ScoreRow>)>,
     fair: Vec<(String, ConfusionMatrix)>,
     errors: Vec<String>,
+    missing: Vec<String>,
+}
+
+/// Why a job cannot be replayed from `dir`: its `.tsv` or `.json` is not a regular file there
+/// (what [`super::job::replay_scorer`] reads).
+fn missing_replay(dir: &Path, job: &ScoreJob) -> Option<String> {
+    let stem = job.output_stem();
+    ["tsv", "json"].into_iter().find_map(|ext| {
+        let p = dir.join(format!("{stem}.{ext}"));
+        match std::fs::metadata(&p) {
+            Ok(m) if m.is_file() => None,
+            Ok(_) => Some(format!("{} is not a regular file", p.display())),
+            Err(_) => Some(format!("{} not found", p.display())),
+        }
+    })
 }
 
 struct JobResult {
@@ -395,6 +436,33 @@ fn write_rankings(
     not_evaluated: &mut [NotEvaluated],
     dir: &Path,
 ) -> Result<Vec<RankingFile>> {
+    // A ranking whose filter keeps none of its outputs' rows anywhere: refused before any
+    // ranking file is written (it would be header-only everywhere).
+    let all: Vec<RankingInput<'_>> = scored
+        .iter()
+        .map(|r| RankingInput {
+            run_name: &r.run.name,
+            bundle: &r.run.bundle,
+            outputs: &r.outputs,
+        })
+        .collect();
+    for spec in &cfg.rankings {
+        if let Some((n, example)) = super::ranking::keeps_nothing(spec, &all) {
+            return Err(Error::usage(format!(
+                "campaign: ranking {} keeps no row: none of the {n} rows of {} has an Evaluation \
+                 that starts with {} and fits its contains/excludes/suffix (a row's Evaluation is \
+                 e.g. {}); fix the ranking's filter",
+                spec.kind,
+                spec.outputs
+                    .iter()
+                    .map(|o| o.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                spec.prefixes.join(" or "),
+                crate::error::snippet(&example),
+            )));
+        }
+    }
     outdir::create_dir(dir)?;
     let mut files = Vec::new();
     for (dataset, lang) in pairs {

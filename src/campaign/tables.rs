@@ -108,6 +108,14 @@ pub(super) fn build_section(
             }
             let mut table = table;
             table.folded = folded(report, spec, dataset, lang, &ranked);
+            // A note already under an earlier table of the section (the same run, the same
+            // reason) is not repeated under this one.
+            table.folded.retain(|n| {
+                !groups
+                    .values()
+                    .flat_map(|g| &g.group.tables)
+                    .any(|t| t.folded.contains(n))
+            });
             let acc = groups.entry(key).or_insert_with(|| GroupAcc {
                 group: Group {
                     id: gid.clone(),
@@ -222,13 +230,25 @@ fn build_table(
         })
         .collect();
     // Best per column: highest P, R, F1, TP; lowest FP, FN. Not marked when every run has
-    // the same value (nothing to single out).
+    // the same value (nothing to single out). The lowest FP or FN is a merit only of a run
+    // that found something: a run with F1 0 (e.g. one that predicted nothing, FP 0) is not a
+    // candidate for them.
+    let found: Vec<bool> = columns[2]
+        .iter()
+        .map(|f| f.is_some_and(|f| f > 0.0))
+        .collect();
     let best: Vec<Option<f64>> = columns
         .iter()
         .enumerate()
         .map(|(i, vals)| {
-            let lo = vals.iter().flatten().copied().reduce(f64::min)?;
-            let hi = vals.iter().flatten().copied().reduce(f64::max)?;
+            let candidates = || {
+                vals.iter()
+                    .zip(&found)
+                    .filter(move |(_, &f)| i < 4 || f)
+                    .filter_map(|(v, _)| *v)
+            };
+            let lo = candidates().reduce(f64::min)?;
+            let hi = candidates().reduce(f64::max)?;
             match (lo == hi, i >= 4) {
                 (true, _) => None,
                 (false, true) => Some(lo),
@@ -253,7 +273,8 @@ fn build_table(
             cells: (0..6)
                 .map(|i| Cell {
                     text: texts[i][pos].clone(),
-                    best: matches!((columns[i][pos], best[i]), (Some(v), Some(b)) if v == b),
+                    best: (i < 4 || found[pos])
+                        && matches!((columns[i][pos], best[i]), (Some(v), Some(b)) if v == b),
                 })
                 .collect(),
             bar: (sr.f1.value().unwrap_or(0.0).clamp(0.0, 1.0) * 1000.0).round() / 10.0,

@@ -88,6 +88,9 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
     let spinner = super::progress::Progress::spinner(false, "fair evaluation");
     let report = fair::evaluate_files(&target, &system, &opts)?;
     spinner.finish();
+    for w in &report.warnings {
+        eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
+    }
     let json_text = match &json {
         Some(path) => Some(
             serde_json::to_string_pretty(&output::to_json_beta(&report, beta))

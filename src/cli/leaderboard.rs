@@ -117,6 +117,15 @@ pub fn run_with(
             fairscore::io::escape_controls(&f.errors.join("; "))
         );
     }
+    for s in &report.scored {
+        for m in &s.missing {
+            eprintln!(
+                "fairscore: {}: not replayed: {}",
+                fairscore::io::escape_controls(&s.run.file_name),
+                fairscore::io::escape_controls(m)
+            );
+        }
+    }
     match campaign::board::no_run_fits(&cfg, &report) {
         // One line for a wrong preset or campaign, not one per file.
         Some(n) => eprintln!(

@@ -85,6 +85,9 @@ pub fn run(args: TaggingArgs) -> Result<i32> {
     s.finish("tagging")?;
     let json = super::json_path(&args.json, &inputs)?;
     let result = evaluate_files(&gold, &pred, &opts)?;
+    for w in &result.warnings {
+        eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
+    }
     if json.as_deref() == Some(Path::new("-")) {
         return super::print(&report::json_text(&result)).map(|_| 0);
     }

@@ -47,8 +47,18 @@ impl Alignment {
     /// scoring notices, then one line for tokens whose text differs from the gold, ending in
     /// `consequence` (what the scoring does with them).
     pub fn scoring_warnings(&self, pred: &Corpus, consequence: &str) -> Vec<String> {
-        let mut out: Vec<String> = Notice::scoring_warnings(&pred.notices)
-            .chain(Notice::scoring_warnings(&self.notices))
+        self.scoring_warnings_in(pred, consequence, None)
+    }
+
+    /// [`Alignment::scoring_warnings`] about the scored `columns` only (`None`: all).
+    pub fn scoring_warnings_in(
+        &self,
+        pred: &Corpus,
+        consequence: &str,
+        columns: Option<&[&str]>,
+    ) -> Vec<String> {
+        let mut out: Vec<String> = Notice::scoring_warnings_in(&pred.notices, columns)
+            .chain(Notice::scoring_warnings_in(&self.notices, columns))
             .map(|n| format!("{}:{}: {}", pred.path.display(), n.line, n.message))
             .collect();
         if let Some(m) = self.mismatches.first() {

@@ -133,8 +133,22 @@ impl Notice {
     /// notices of the list, every invalid date and every ignored part of the run; the other
     /// kinds are harmless and only shown by `check`.
     pub fn scoring_warnings(notices: &[Notice]) -> impl Iterator<Item = &Notice> {
+        Notice::scoring_warnings_in(notices, None)
+    }
+
+    /// [`Notice::scoring_warnings`] about the scored columns only: a notice about another
+    /// column (IOBES tags in `NE-FINE-LIT` when `nerc_coarse` is scored) says nothing about
+    /// the scores. `None`: every column.
+    pub fn scoring_warnings_in<'a>(
+        notices: &'a [Notice],
+        columns: Option<&'a [&'a str]>,
+    ) -> impl Iterator<Item = &'a Notice> {
         let mut seen = Vec::new();
-        notices.iter().filter(move |n| match n.kind {
+        let scored = move |n: &&Notice| match (&n.column, columns) {
+            (Some(c), Some(cols)) => cols.contains(&c.as_str()),
+            _ => true,
+        };
+        notices.iter().filter(scored).filter(move |n| match n.kind {
             NoticeKind::Iobes | NoticeKind::MissingCells => {
                 let first = !seen.contains(&n.kind);
                 seen.push(n.kind);

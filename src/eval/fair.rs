@@ -146,6 +146,9 @@ pub struct FairReport {
     pub weights_given: bool,
     /// Every evaluated pair of units, in file order.
     pub units: Vec<UnitResult>,
+    /// Warnings (one line each): a `--labels` or `--exclude` label that occurs in neither
+    /// file, with the closest label that does.
+    pub warnings: Vec<String>,
 }
 
 /// Reads and evaluates a target and a system file. HIPE files are read with the project's
@@ -348,6 +351,9 @@ pub fn evaluate_units(
     }
     let mut tally = Tally::new();
     let mut units = Vec::with_capacity(target.len());
+    // Every label of both files, when a selection must be checked against them.
+    let selects = opts.labels.is_some() || !opts.exclude.is_empty();
+    let mut seen: std::collections::BTreeSet<String> = Default::default();
     for (mut t, mut s) in target.into_iter().zip(system) {
         if let (Some(a), Some(b)) = (&t.tokens, &s.tokens) {
             if a.len() != b.len() {
@@ -366,6 +372,13 @@ pub fn evaluate_units(
                 ));
             }
         }
+        if selects {
+            for sp in t.spans.iter().chain(&s.spans) {
+                if !seen.contains(&sp.label) {
+                    seen.insert(sp.label.clone());
+                }
+            }
+        }
         t.retain_spans(|sp| opts.keeps(&sp.label));
         s.retain_spans(|sp| opts.keeps(&sp.label));
         let outcome = evaluate(&t.spans, &s.spans, opts.focus);
@@ -382,7 +395,45 @@ pub fn evaluate_units(
         weights: opts.weights.clone().unwrap_or_else(Weights::fair),
         weights_given: opts.weights.is_some(),
         units,
+        warnings: unmatched_labels(opts, &seen, target_path, system_path),
     })
+}
+
+/// A warning for each `--labels` and `--exclude` label that occurs in neither file (it
+/// selects or leaves out nothing), naming the closest label that occurs.
+fn unmatched_labels(
+    opts: &FairOptions,
+    seen: &std::collections::BTreeSet<String>,
+    target: &Path,
+    system: &Path,
+) -> Vec<String> {
+    let given = opts.labels.iter().flatten().map(|l| ("--labels", l));
+    let excluded = opts.exclude.iter().map(|l| ("--exclude", l));
+    given
+        .chain(excluded)
+        .filter(|(_, l)| !seen.contains(l.as_str()))
+        .map(|(option, l)| {
+            let hint = match crate::eval::labels::closest(l, seen) {
+                Some(c) => format!("did you mean {}?", crate::error::snippet(c)),
+                None if seen.is_empty() => "the files have no labels".to_string(),
+                None => format!(
+                    "the labels are {}",
+                    crate::error::snippet(&seen.iter().cloned().collect::<Vec<_>>().join(", "))
+                ),
+            };
+            format!(
+                "{option}: label {} occurs in neither {} nor {}, so it {} nothing; {hint}",
+                crate::error::snippet(l),
+                target.display(),
+                system.display(),
+                if option == "--labels" {
+                    "selects"
+                } else {
+                    "leaves out"
+                }
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -206,13 +206,29 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
     let column = column_name(gold, opts)?;
     let gcol = column_index(gold, &column)?;
     let pcol = column_index(pred, &column)?;
-    if opts.format == Format::Conll {
-        // One-level IOB/IOBES tags, as `score --format conll` demands.
-        crate::formats::conll::check_iob(gold, gcol)?;
-        crate::formats::conll::check_iob(pred, pcol)?;
+    if opts.format == Format::Hipe && !column.starts_with("NE-") {
+        let tags: Vec<&str> = gold
+            .columns
+            .iter()
+            .map(String::as_str)
+            .filter(|c| c.starts_with("NE-"))
+            .collect();
+        return Err(Error::usage(format!(
+            "--column {}: muc judges entity tags, expected a HIPE NE- column ({})",
+            crate::error::snippet(&column),
+            if tags.is_empty() {
+                "the gold has none".to_string()
+            } else {
+                tags.join(", ")
+            }
+        )));
     }
+    // One-level IOB/IOBES tags, as `score --format conll` demands (the HIPE reader has
+    // upper-cased the cells and read IOBES as IOB already).
+    crate::formats::conll::check_iob(gold, gcol)?;
+    crate::formats::conll::check_iob(pred, pcol)?;
     let al = align(gold, pred)?;
-    let warnings = al.scoring_warnings(pred, "they are judged by position");
+    let warnings = al.scoring_warnings_in(pred, "they are judged by position", Some(&[&column]));
     // CoNLL sentences bound entities (as `score --format conll`); a HIPE document is one
     // sequence (the official `merge_lines`).
     let by_sentence = opts.format == Format::Conll;

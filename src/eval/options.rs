@@ -137,6 +137,40 @@ impl ScoreOptions {
         }
     }
 
+    /// Refuses lists that give an entry twice (a usage error naming it): `--n_best 1,1`,
+    /// a noise level or time period repeated. A repeated entry would be evaluated, stored
+    /// and written again; see `docs/errors.md` ("Repeated entries"). Also refuses a cutoff 0.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(n) = first_repeat(self.n_best.iter().copied()) {
+            return Err(Error::usage(format!(
+                "--n_best: {n} is given twice; give each cutoff once"
+            )));
+        }
+        if self.n_best.contains(&0) {
+            return Err(Error::usage("--n_best: cutoffs are whole numbers ≥ 1"));
+        }
+        let noise = self
+            .noise_levels
+            .iter()
+            .map(|(a, b)| (a.to_bits(), b.to_bits()));
+        if let Some((a, b)) = first_repeat(noise) {
+            return Err(Error::usage(format!(
+                "--noise-level: {}-{} is given twice; give each range once",
+                f64::from_bits(a),
+                f64::from_bits(b)
+            )));
+        }
+        if let Some((a, b)) = first_repeat(self.time_periods.iter().copied()) {
+            let d = |d: Date| format!("{}/{:02}/{:02}", d.year, d.month, d.day);
+            return Err(Error::usage(format!(
+                "--time-period: {}-{} is given twice; give each range once",
+                d(a),
+                d(b)
+            )));
+        }
+        Ok(())
+    }
+
     /// The options the readers need (the `--glue` pairs).
     pub fn read_options(&self) -> ReadOptions {
         ReadOptions {
@@ -144,6 +178,18 @@ impl ScoreOptions {
             ..ReadOptions::default()
         }
     }
+}
+
+/// The first item that occurs a second time (in linear time).
+pub fn first_repeat<T: Eq + std::hash::Hash>(items: impl IntoIterator<Item = T>) -> Option<T> {
+    let mut seen = std::collections::HashSet::new();
+    for x in items {
+        if seen.contains(&x) {
+            return Some(x);
+        }
+        seen.insert(x);
+    }
+    None
 }
 
 /// Reads a tag-set file as the official scorer: every line, upper-cased.

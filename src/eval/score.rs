@@ -302,15 +302,19 @@ fn evaluate_column(
             }
         }
     }
-    Ok(accs
-        .iter()
+    accs.iter()
         .zip(fair_accs)
         .map(|(acc, fa)| {
             let mut eval = acc.finish();
             eval.fair = fa.map(|fa| fa.finish());
-            eval
+            if let Some(what) = eval.fair.as_ref().and_then(|f| f.overflow()) {
+                return Err(Error::usage(format!(
+                    "--weights: {what}; divide every weight by the same number (the scores do not change)"
+                )));
+            }
+            Ok(eval)
         })
-        .collect())
+        .collect()
 }
 
 /// Evaluates one column of a run with the official `Evaluator.evaluate` semantics, for tests
@@ -363,8 +367,30 @@ pub struct ScoreResult {
 
 /// Aligns and scores a parsed run against the parsed gold.
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<ScoreResult> {
+    opts.validate()?;
     let al = align(gold, pred)?;
-    let mut warnings = al.scoring_warnings(pred, "entities over them cannot be exact matches");
+    let conll = opts.format == crate::formats::Format::Conll;
+    let columns: Vec<(String, &str)> = if conll {
+        vec![(conll_column(gold, opts.column.as_deref())?, "")]
+    } else {
+        opts.edition
+            .columns(opts.task)
+            .iter()
+            .map(|&(n, ne)| (n.to_string(), ne))
+            .collect()
+    };
+    // Warnings concern the columns scored (and the NE columns that bound NEL link objects).
+    let nel_bounds = opts.task == Task::Nel && !opts.original_nel;
+    let scored: Vec<&str> = columns
+        .iter()
+        .flat_map(|(n, ne)| [Some(n.as_str()), nel_bounds.then_some(*ne)])
+        .flatten()
+        .collect();
+    let mut warnings = al.scoring_warnings_in(
+        pred,
+        "entities over them cannot be exact matches",
+        Some(&scored),
+    );
 
     // A file written for the other edition is scored with that edition's columns: say so.
     for f in [gold, pred] {
@@ -382,16 +408,6 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         }
     }
     let mut specs = Vec::new();
-    let conll = opts.format == crate::formats::Format::Conll;
-    let columns: Vec<(String, &str)> = if conll {
-        vec![(conll_column(gold, opts.column.as_deref())?, "")]
-    } else {
-        opts.edition
-            .columns(opts.task)
-            .iter()
-            .map(|&(n, ne)| (n.to_string(), ne))
-            .collect()
-    };
     for (name, ne) in columns {
         let name = name.as_str();
         let g = column_index(gold, name, pred)?;

@@ -118,7 +118,8 @@ pub fn evaluate_files(
 
 /// Evaluates two texts; the paths are only used in messages. Errs (an input error) when a file
 /// cannot be read as its format, the files have different numbers of sentences (blank lines at
-/// the end of a text file do not count), or two paired sentences have different characters.
+/// the end of a text file do not count), two paired sentences have different characters, or a
+/// file holds a bare CR ([`plain::check_line_ends`]).
 pub fn evaluate_texts(
     gold_path: &Path,
     gold: &str,
@@ -151,6 +152,9 @@ pub fn sentence_counts(
         gold: gold_path,
         pred: pred_path,
     };
+    // A bare CR would make one line (one sentence) of the file, in either format.
+    plain::check_line_ends(gold_path, gold)?;
+    plain::check_line_ends(pred_path, pred)?;
     match format {
         SegmentationFormat::Text => eval_text(&files, gold, pred),
         SegmentationFormat::Conllu => eval_conllu(&files, gold, pred),

@@ -118,6 +118,9 @@ pub struct TaggingResult {
     pub weighted: Option<FunctionScores>,
     /// The β of [`FunctionScores::fbeta`], if one was asked for.
     pub beta: Option<f64>,
+    /// Warnings about how the data was scored (one line each): a tagset that lists none of
+    /// the data's values.
+    pub warnings: Vec<String>,
 }
 
 impl TaggingResult {
@@ -146,6 +149,7 @@ impl TaggingResult {
             positional: scores(Function::Positional),
             weighted: weighted.then(|| scores(Function::Weighted)),
             beta,
+            warnings: Vec::new(),
         }
     }
 
@@ -191,23 +195,29 @@ pub fn evaluate_texts<'a>(
     pred: &'a str,
     opts: &TaggingOptions,
 ) -> Result<TaggingResult> {
-    let (units, weighted) = sentence_totals(gold_path, gold, pred_path, pred, opts)?;
+    let (units, weighted, warnings) = sentence_totals(gold_path, gold, pred_path, pred, opts)?;
     let mut totals = TagTotals::default();
     for u in &units {
         totals.merge(u);
     }
-    Ok(TaggingResult::from_totals(totals, weighted, opts.beta))
+    let mut result = TaggingResult::from_totals(totals, weighted, opts.beta);
+    result.warnings = warnings;
+    Ok(result)
 }
 
-/// The sums of every sentence, in file order (the units a resampling draws), and whether the
-/// tag set has weights (the `weighted` function). Errs as [`evaluate_texts`].
+/// The sums of every sentence, in file order (the units a resampling draws), whether the tag
+/// set has weights (the `weighted` function), and warnings about the tag set. Errs as
+/// [`evaluate_texts`].
 pub fn sentence_totals<'a>(
     gold_path: &Path,
     gold: &'a str,
     pred_path: &Path,
     pred: &'a str,
     opts: &TaggingOptions,
-) -> Result<(Vec<TagTotals>, bool)> {
+) -> Result<(Vec<TagTotals>, bool, Vec<String>)> {
+    // A bare CR would make one line of the file (as in `segmentation` and the HIPE readers).
+    crate::formats::plain::check_line_ends(gold_path, gold)?;
+    crate::formats::plain::check_line_ends(pred_path, pred)?;
     let mut scorer = CellScorer::new(opts.tagset.as_ref());
     let mut totals = TagTotals::default();
     let mut units: Vec<TagTotals> = Vec::new();
@@ -299,7 +309,18 @@ pub fn sentence_totals<'a>(
         }
     }
     let weighted = scorer.tags.has_weights();
-    Ok((units, weighted))
+    let mut warnings = Vec::new();
+    let (values, listed) = scorer.tags.values_listed();
+    if opts.tagset.is_some() && values > 0 && listed == 0 {
+        warnings.push(format!(
+            "the tagset lists none of the {values} values of the distinct tags of {} and {}: every value \
+             is keyed by itself, not by its position or a category, so two tags agree on a value \
+             wherever both have it (docs/tagging.md, \"Tags and components\"); check the tagset",
+            gold_path.display(),
+            pred_path.display()
+        ));
+    }
+    Ok((units, weighted, warnings))
 }
 
 fn check_sentence_count(files: (&Path, &Path), gold: &[usize], pred: &[usize]) -> Result<()> {

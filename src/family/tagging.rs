@@ -85,7 +85,7 @@ impl Family for TaggingFamily {
         let opts = self.options(gold)?;
         let g = crate::io::read_text(gold)?;
         let p = crate::io::read_text(pred)?;
-        let (units, weighted) = sentence_totals(gold, &g, pred, &p, &opts)?;
+        let (units, weighted, warnings) = sentence_totals(gold, &g, pred, &p, &opts)?;
         // The weighted function is listed when the tag set has weights.
         let labels = if weighted {
             vec!["weighted".to_string()]
@@ -96,6 +96,7 @@ impl Family for TaggingFamily {
         for u in &units {
             s.push_unit(to_vec(u, weighted));
         }
+        s.warnings = warnings;
         Ok(s)
     }
 

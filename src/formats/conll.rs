@@ -30,14 +30,16 @@ fn is_docstart(first: &str) -> bool {
 }
 
 /// Checks that column `col` holds one-level IOB/IOBES tags, as `score --format conll` reads
-/// them: `O` (or `_`), or `B-`, `I-`, `E-`, `S-` and a type. Anything else — a bare label, a
-/// prefix without a type, stacked levels (which `fair` reads) — is an input error naming the
-/// line, rather than a tag silently read as some other type.
+/// them: `O` (or `_`), or `B-`, `I-`, `E-`, `S-` and a type without white space. Anything else
+/// — a bare label, a prefix without a type, stacked levels (which `fair` reads), `B-LOC ` in
+/// a HIPE cell — is an input error naming the line, rather than a tag silently read as some
+/// other type.
 pub fn check_iob(corpus: &Corpus, col: usize) -> Result<()> {
     for tok in 0..corpus.n_tokens() {
         let tag = corpus.cell(tok, col);
         let ok = matches!(tag, "O" | "_")
-            || matches!(tag.split_once('-'), Some(("B" | "I" | "E" | "S", ty)) if !ty.is_empty() && !ty.contains('|'));
+            || matches!(tag.split_once('-'), Some(("B" | "I" | "E" | "S", ty))
+                if !ty.is_empty() && !ty.contains('|') && !ty.contains(char::is_whitespace));
         if !ok {
             let name = corpus.columns.get(col).map_or("TAG", String::as_str);
             let hint = if tag.contains('|') {

@@ -6,25 +6,33 @@
 //! A fourth column lists the covered positions of a discontinuous span (if any of its items is
 //! not a whole number the whole range is used, as the reference does). Positions are bounded
 //! by [`MAX_POSITION`], and an end before its begin is an error: work never depends on the size
-//! of a number written in the file.
+//! of a number written in the file. A span given twice in one unit (same label, positions
+//! and tokens) is an error naming both lines: it would be counted twice.
 
 use crate::corpus::{Annotation, Builder, Corpus};
 use crate::error::{snippet, Error, Result};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Largest token position accepted in a span file.
 pub const MAX_POSITION: usize = 1 << 32;
+
+/// What makes two spans of a unit the same: label, begin, end and covered tokens.
+type SpanKey = (String, usize, usize, Option<Vec<usize>>);
 
 /// Parses the text of a span file.
 pub fn parse(path: &Path, text: &str) -> Result<Corpus> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut b = Builder::new(path, vec!["TOKEN".to_string()]);
     let mut in_unit = false;
+    // The spans of the current unit → the line each is on.
+    let mut unit: HashMap<SpanKey, usize> = HashMap::new();
     for (i, raw) in text.split('\n').enumerate() {
         let ln = i + 1;
         let line = raw.trim();
         if line.is_empty() {
             in_unit = false;
+            unit.clear();
             continue;
         }
         if !in_unit {
@@ -93,6 +101,18 @@ pub fn parse(path: &Path, text: &str) -> Result<Corpus> {
                 }
             }
         }
+        let key = (label.to_string(), begin, end, tokens.clone());
+        if let Some(first) = unit.insert(key, ln) {
+            return Err(Error::input(
+                path,
+                ln,
+                format!(
+                    "span {} {begin}-{end} is given twice in this unit (lines {first} and {ln}): \
+                     it would be counted twice; remove one",
+                    snippet(label)
+                ),
+            ));
+        }
         b.annotation(Annotation {
             doc: 0,
             label: label.to_string(),
@@ -148,5 +168,24 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("before it begins"));
+    }
+
+    #[test]
+    fn a_span_given_twice_in_a_unit_is_an_error_naming_both_lines() {
+        let e = parse(p(), "PER\t1\t2\nLOC\t4\t5\nPER\t1\t2\n").unwrap_err();
+        assert_eq!(
+            e,
+            Error::input(
+                p(),
+                3,
+                "span \"PER\" 1-2 is given twice in this unit (lines 1 and 3): it would be counted twice; remove one"
+            )
+        );
+        // The same span in two units, another label or other tokens: fine.
+        parse(
+            p(),
+            "PER\t1\t2\n\nPER\t1\t2\nLOC\t1\t2\nPER\t1\t3\t1, 3\nPER\t1\t3\n",
+        )
+        .unwrap();
     }
 }

@@ -61,6 +61,7 @@ pub struct Weights {
     /// `[weights.CLASS]` tables, in file order.
     pub conditional: Vec<(String, WeightTable)>,
     by_class: HashMap<String, usize>,
+    scale: f64,
 }
 
 impl Weights {
@@ -70,6 +71,13 @@ impl Weights {
             Some(&i) => &self.conditional[i].1,
             None => &self.base,
         }
+    }
+
+    /// The factor every weight is multiplied by before weights are summed: a power of two
+    /// that brings the largest weight of all tables into [0.5, 1] ([`super::unit_scale`]), so
+    /// that sums cannot overflow and scaling all weights alike changes no score.
+    pub fn scale(&self) -> f64 {
+        self.scale
     }
 }
 
@@ -126,10 +134,10 @@ impl Tagset {
 
     /// Parses and validates TOML text; `path` is only used in messages.
     pub fn parse(path: &Path, text: &str) -> Result<Tagset> {
-        let line_of = |span: Range<usize>| {
-            let end = span.start.min(text.len());
-            1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..end]).count()
-        };
+        // Line numbers by binary search over the newline offsets, found once: a message or
+        // a value's line costs log n, so loading stays n log n however many values there are.
+        let newlines: Vec<usize> = memchr::memchr_iter(b'\n', text.as_bytes()).collect();
+        let line_of = |span: Range<usize>| 1 + newlines.partition_point(|&nl| nl < span.start);
         let raw: RawTagset = toml::from_str(text).map_err(|e| {
             let line = e.span().map(&line_of).unwrap_or(0);
             Error::input(
@@ -230,7 +238,7 @@ struct Entries {
 }
 
 fn entry(
-    categories: &[String],
+    categories: &HashMap<&str, usize>,
     e: &mut Entries,
     key: &Spanned<String>,
     w: &Spanned<f64>,
@@ -242,8 +250,8 @@ fn entry(
     match k {
         "pos" => e.pos = Some(v),
         "default" => e.default = Some(v),
-        _ => match categories.iter().position(|c| c == k) {
-            Some(i) => e.categories[i] = Some(v),
+        _ => match categories.get(k) {
+            Some(&i) => e.categories[i] = Some(v),
             None => {
                 return Err(err(
                     key.span(),
@@ -272,6 +280,11 @@ fn build_weights(
         default: None,
         categories: vec![None; categories.len()],
     };
+    let index: HashMap<&str, usize> = categories
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.as_str(), i))
+        .collect();
     let mut base = empty();
     let mut tables: Vec<(String, Entries)> = Vec::new();
     for (key, item) in &raw {
@@ -279,13 +292,13 @@ fn build_weights(
         match item.get_ref() {
             WeightItem::Num(v) => {
                 let w = Spanned::new(span, *v);
-                entry(categories, &mut base, key, &w, "[weights]", err)?;
+                entry(&index, &mut base, key, &w, "[weights]", err)?;
             }
             WeightItem::Table(entries) => {
                 let table = format!("[weights.{}]", key.get_ref());
                 let mut e = empty();
                 for (k, w) in entries {
-                    entry(categories, &mut e, k, w, &table, err)?;
+                    entry(&index, &mut e, k, w, &table, err)?;
                 }
                 tables.push((key.get_ref().clone(), e));
             }
@@ -317,10 +330,19 @@ fn build_weights(
         by_class.insert(class.clone(), conditional.len());
         conditional.push((class, t));
     }
+    let max = std::iter::once(&base_table)
+        .chain(conditional.iter().map(|(_, t)| t))
+        .flat_map(|t| {
+            [t.pos, t.default]
+                .into_iter()
+                .chain(t.categories.iter().copied())
+        })
+        .fold(0.0, f64::max);
     Ok(Weights {
         base: base_table,
         conditional,
         by_class,
+        scale: super::unit_scale(max),
     })
 }
 

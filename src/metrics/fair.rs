@@ -24,7 +24,7 @@ struct DocLists {
 
 impl DocLists {
     fn add(&mut self, doc: usize, c: &FairCounts, w: &Weights) {
-        let (tp, fp, fn_) = w.sums(c);
+        let (tp, fp, fn_) = w.scaled_sums(c);
         self.series.push(doc, DocCounts::new(tp, fp, fn_));
         let s = prf(tp, fp, fn_);
         if tp + fp > 0.0 {
@@ -79,7 +79,8 @@ pub struct WeightedScores {
     /// Population standard deviation of the document F1 scores of `f1_macro_doc`.
     pub f1_macro_doc_std: PyNum,
     /// Weighted TP, FP, FN of every document of the evaluation (zeros where the label does
-    /// not occur).
+    /// not occur), with the weights at their unit scale ([`Weights::scale`]: the fair
+    /// weights as they are), so that no resampled sum overflows.
     pub docs: DocSeries,
     /// Bootstrap intervals of the micro P, R and F1, when asked for (`score --bootstrap`).
     pub ci: Option<ByMeasure<Interval>>,
@@ -111,14 +112,18 @@ pub struct FairScores {
 }
 
 fn scores(c: &FairCounts, w: &Weights, docs: &DocLists, n_docs: usize) -> WeightedScores {
-    let (tp, fp, fn_) = w.sums(c);
+    // Scores from the sums at the weights' unit scale (finite, and the same for weights
+    // scaled alike); the counts reported are the plain sums (exactly the scaled ones divided
+    // by a power of two), which [`FairScores::overflow`] finds when they are not finite.
+    let (tp, fp, fn_) = w.scaled_sums(c);
     let s = prf(tp, fp, fn_);
+    let unscale = w.scale();
     let mut series = docs.series.clone();
     series.extend_to(n_docs);
     WeightedScores {
-        tp,
-        fp,
-        fn_,
+        tp: tp / unscale,
+        fp: fp / unscale,
+        fn_: fn_ / unscale,
         p_micro: s.p,
         r_micro: s.r,
         f1_micro: s.f1,
@@ -130,6 +135,30 @@ fn scores(c: &FairCounts, w: &Weights, docs: &DocLists, n_docs: usize) -> Weight
         f1_macro_doc_std: np_std(&docs.f1),
         docs: series,
         ci: None,
+    }
+}
+
+impl FairScores {
+    /// Names the first weighted count (TP, FP or FN sum, overall or of a label) that is not
+    /// a finite number: weights so large that the count overflows. The scores themselves are
+    /// always finite.
+    pub fn overflow(&self) -> Option<String> {
+        let all = std::iter::once(("overall", &self.all));
+        let labels = self.per_label.iter().map(|(l, s)| (l.as_str(), s));
+        for (label, s) in all.chain(labels) {
+            for (regime, w) in [("fair", Some(&s.fair)), ("weighted", s.weighted.as_ref())] {
+                let Some(w) = w else { continue };
+                for (name, x) in [("TP", w.tp), ("FP", w.fp), ("FN", w.fn_)] {
+                    if !x.is_finite() {
+                        return Some(format!(
+                            "the {regime} {name} count of {label} overflows (it is beyond {:e})",
+                            f64::MAX
+                        ));
+                    }
+                }
+            }
+        }
+        None
     }
 }
 

@@ -63,7 +63,8 @@ impl PyNum {
 
 /// `repr(round(x, 3))` for a finite float.
 pub fn round3_repr(x: f64) -> String {
-    if !x.is_finite() {
+    if !x.is_finite() || x.abs() >= 1e16 {
+        // round() leaves such a float as it is; repr() writes it in scientific notation.
         return py_float_repr(x);
     }
     // Rust's fixed-precision formatting is exact with ties to even, as Python's round().
@@ -266,6 +267,8 @@ mod tests {
         assert_eq!(round3_repr(0.9995), "1.0");
         assert_eq!(round3_repr(0.8), "0.8");
         assert_eq!(round3_repr(0.0), "0.0");
+        assert_eq!(round3_repr(2e304), "2e+304");
+        assert_eq!(round3_repr(1.5e16), "1.5e+16");
         assert_eq!(PyNum::Int(0).round3(), "0");
         assert_eq!(PyNum::None.round3(), "");
     }

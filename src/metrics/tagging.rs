@@ -130,6 +130,9 @@ pub struct TagScorer<'a, 't> {
     tags: Vec<TagInfo<'a>>,
     comps: Vec<Component<'a>>,
     ids: HashMap<&'a str, u32>,
+    /// Values (components after the part of speech) of the distinct tags, and how many of
+    /// them a category of the tagset lists.
+    values: (u64, u64),
 }
 
 /// Agreement of two tags.
@@ -151,7 +154,14 @@ impl<'a, 't> TagScorer<'a, 't> {
             tags: Vec::new(),
             comps: Vec::new(),
             ids: HashMap::new(),
+            values: (0, 0),
         }
+    }
+
+    /// The values of the distinct tags interned so far (the components after the part of
+    /// speech), and how many of them a category of the tagset lists (0 without a tagset).
+    pub fn values_listed(&self) -> (u64, u64) {
+        self.values
     }
 
     /// True when the tagset gives weights (and so the `weighted` function).
@@ -170,15 +180,15 @@ impl<'a, 't> TagScorer<'a, 't> {
         }
         let mut parts = tag.split(self.separator);
         let pos = parts.next().unwrap_or("");
-        let table: Option<&WeightTable> = self
-            .tagset
-            .and_then(|t| t.weights.as_ref())
-            .map(|w| w.for_pos(pos));
+        let weights = self.tagset.and_then(|t| t.weights.as_ref());
+        let table: Option<&WeightTable> = weights.map(|w| w.for_pos(pos));
+        // Weights are summed at the unit scale, so that no sum overflows.
+        let scale = weights.map_or(1.0, |w| w.scale());
         let start = self.comps.len();
         self.comps.push(Component {
             key: Key::Pos,
             value: pos,
-            weight: table.map_or(1.0, |t| t.pos),
+            weight: table.map_or(1.0, |t| t.pos * scale),
         });
         for (i, value) in parts.enumerate() {
             if i + 2 > MAX_COMPONENTS {
@@ -191,14 +201,19 @@ impl<'a, 't> TagScorer<'a, 't> {
                 Some(ts) => match ts.category_of(value) {
                     Some(c) => (
                         Key::Category(c),
-                        table.map_or(1.0, |t| t.categories[c as usize]),
+                        table.map_or(1.0, |t| t.categories[c as usize] * scale),
                     ),
-                    None => (Key::Value(value), table.map_or(1.0, |t| t.default)),
+                    None => (Key::Value(value), table.map_or(1.0, |t| t.default * scale)),
                 },
             };
             self.comps.push(Component { key, value, weight });
         }
         let comps = &mut self.comps[start..];
+        self.values.0 += comps.len() as u64 - 1;
+        self.values.1 += comps
+            .iter()
+            .filter(|c| matches!(c.key, Key::Category(_)))
+            .count() as u64;
         comps.sort_by(|a, b| a.kv().cmp(&b.kv()));
         let total_weight = comps.iter().map(|c| c.weight).sum();
         let id = self.tags.len() as u32;

@@ -32,7 +32,10 @@ pub fn render(board: &Board) -> String {
             "F1 CI: {level} % percentile bootstrap interval over documents; p next, p top: paired \
              randomization test of F1 against the next run down and the top run; =1: not \
              significantly different from the top run (p top ≥ {alpha}), sharing first place. \
-             {samples} resamples, seed {seed}; see docs/statistics.md.\n",
+             {samples} resamples, seed {seed}. The documents of the test set are what is \
+             resampled: the numbers say how much F1 depends on which documents were tested (with \
+             few documents, a rough guide), not how a system would fare on other data or with \
+             another training seed.\n",
             level = esc(&r.level),
             alpha = esc(&r.alpha),
             samples = r.samples,

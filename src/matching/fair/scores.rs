@@ -88,9 +88,35 @@ impl Weights {
         (tp, fp, fn_)
     }
 
-    /// P/R/F1 under these weights.
+    /// The factor the weights are multiplied by in [`Weights::scaled_sums`]: a power of two
+    /// that brings the largest weight into [0.5, 1] ([`crate::matching::unit_scale`]).
+    pub fn scale(&self) -> f64 {
+        let max = self
+            .entries
+            .iter()
+            .flat_map(|(_, w)| [w.tp, w.fp, w.fn_])
+            .fold(0.0, f64::max);
+        crate::matching::unit_scale(max)
+    }
+
+    /// [`Weights::sums`] with every weight multiplied by [`Weights::scale`]: the sums scaled
+    /// exactly by that power of two, so their ratios are those of the plain sums, but finite
+    /// for any finite weights (each product is at most a count).
+    pub fn scaled_sums(&self, c: &FairCounts) -> (f64, f64, f64) {
+        let s = self.scale();
+        let (mut tp, mut fp, mut fn_) = (0.0, 0.0, 0.0);
+        for (name, w) in &self.entries {
+            let n = c.get(name).unwrap_or(0) as f64;
+            tp += w.tp * s * n;
+            fp += w.fp * s * n;
+            fn_ += w.fn_ * s * n;
+        }
+        (tp, fp, fn_)
+    }
+
+    /// P/R/F1 under these weights (from the scaled sums: the same for weights scaled alike).
     pub fn prf(&self, c: &FairCounts) -> Prf {
-        let (tp, fp, fn_) = self.sums(c);
+        let (tp, fp, fn_) = self.scaled_sums(c);
         prf(tp, fp, fn_)
     }
 }

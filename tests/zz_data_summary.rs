@@ -1,0 +1,52 @@
+//! The last test binary: says how many data tests skipped because `../shared` is absent (on
+//! a fresh clone), so that nobody takes their "ok" for checked parity. The count is read from
+//! the test sources: a data test calls `shared_data(` or a helper ending in `_or_skip(`.
+
+use std::path::Path;
+
+/// Test functions of `tests/*.rs` that need `../shared`.
+fn data_tests() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.sort();
+    for f in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+    {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        // Split at each test attribute; a test's body runs up to the next one.
+        for chunk in text.split("#[test]").skip(1) {
+            let name = chunk
+                .split("fn ")
+                .nth(1)
+                .and_then(|s| s.split('(').next())
+                .unwrap_or("?");
+            if chunk.contains("shared_data(") || chunk.contains("_or_skip(") {
+                let stem = f.file_stem().map(|s| s.to_string_lossy().into_owned());
+                out.push(format!("{}::{name}", stem.unwrap_or_default()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn data_tests_are_counted_and_their_skipping_said() {
+    let tests = data_tests();
+    assert!(tests.len() >= 10, "found only {} data tests", tests.len());
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    use std::io::Write;
+    let mut err = std::io::stderr().lock();
+    if shared.is_dir() {
+        let _ = writeln!(err, "data tests: {} ran on ../shared", tests.len());
+    } else {
+        let _ = writeln!(
+            err,
+            "data tests: {} SKIPPED (../shared absent: see the README); the bundled parity test (tests/bundled_parity.rs) ran",
+            tests.len()
+        );
+    }
+}
