@@ -21,94 +21,106 @@ fn run_into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
-#[test]
-fn every_command_exits_0_on_a_closed_stdout() {
+/// The arguments of each command's case (paths into the repository's fixtures).
+fn case(name: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let p = |rel: &str| root.join(rel).display().to_string();
-    let out = common::temp_dir("closed_pipe");
-    let outdir = out.display().to_string();
+    let out = common::temp_dir(&format!("closed_pipe_{name}"))
+        .display()
+        .to_string();
     let gold = p("reference_runs/HIPE-2022-demo-test-en.tsv");
     let run = p("reference_runs/demo_bundle4_newseye_en_1.tsv");
-    let seg_g = p("tests/fixtures/segmentation/table1-gold.txt");
-    let seg_p = p("tests/fixtures/segmentation/table1-S1.txt");
-    let tag_g = p("tests/fixtures/tagging/multi-gold.tsv");
-    let tag_p = p("tests/fixtures/tagging/multi-pred.tsv");
-    let fair_t = p("tests/fixtures/fair/target.conll");
-    let fair_s = p("tests/fixtures/fair/system.conll");
-    let cases: Vec<Vec<&str>> = vec![
-        vec![
-            "score",
-            "--gold",
-            &gold,
-            "--pred",
-            &run,
-            "--task",
-            "nerc_coarse",
-            "--hipe_edition",
-            "hipe-2022",
-            "--outdir",
-            &outdir,
-            "--summary",
-        ],
-        vec![
-            "score",
-            "--gold",
-            &gold,
-            "--pred",
-            &run,
-            "--task",
-            "nerc_coarse",
-            "--hipe_edition",
-            "hipe-2022",
-            "--outdir",
-            &outdir,
-            "--json",
-        ],
-        vec![
-            "compare",
-            "--gold",
-            &gold,
-            "--pred",
-            &run,
-            "--pred",
-            &run,
-            "--hipe_edition",
-            "hipe-2022",
-            "--bootstrap",
-            "50",
-        ],
-        vec![
-            "check",
+    let seg = (
+        p("tests/fixtures/segmentation/table1-gold.txt"),
+        p("tests/fixtures/segmentation/table1-S1.txt"),
+    );
+    let tag = (
+        p("tests/fixtures/tagging/multi-gold.tsv"),
+        p("tests/fixtures/tagging/multi-pred.tsv"),
+    );
+    let fair = (
+        p("tests/fixtures/fair/target.conll"),
+        p("tests/fixtures/fair/system.conll"),
+    );
+    let hipe = |cmd: &str| -> Vec<String> {
+        [
+            cmd,
             "--gold",
             &gold,
             "--pred",
             &run,
             "--hipe_edition",
             "hipe-2022",
-        ],
-        vec!["fair", "--gold", &fair_t, "--pred", &fair_s],
-        vec!["segmentation", "--gold", &seg_g, "--pred", &seg_p],
-        vec!["tagging", "--gold", &tag_g, "--pred", &tag_p],
-        vec!["muc", "--gold", &gold, "--pred", &run],
-        vec![
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let v = |xs: &[&str]| -> Vec<String> { xs.iter().map(|s| s.to_string()).collect() };
+    match name {
+        "score" => [
+            hipe("score"),
+            v(&["--task", "nerc_coarse", "--outdir", &out, "--summary"]),
+        ]
+        .concat(),
+        "score_json" => [
+            hipe("score"),
+            v(&["--task", "nerc_coarse", "--outdir", &out, "--json"]),
+        ]
+        .concat(),
+        "compare" => [hipe("compare"), v(&["--pred", &run, "--bootstrap", "50"])].concat(),
+        "check" => hipe("check"),
+        "muc" => hipe("muc"),
+        "fair" => v(&["fair", "--gold", &fair.0, "--pred", &fair.1]),
+        "segmentation" => v(&["segmentation", "--gold", &seg.0, "--pred", &seg.1]),
+        "tagging" => v(&["tagging", "--gold", &tag.0, "--pred", &tag.1]),
+        "evaluate" => v(&[
             "evaluate",
             "--family",
             "segmentation",
             "--gold",
-            &seg_g,
+            &seg.0,
             "--pred",
-            &seg_p,
+            &seg.1,
             "--table",
             "html",
-        ],
-        vec!["score", "--help"],
-    ];
-    for args in cases {
-        let (code, err) = run_into_closed_pipe(&args);
-        assert_eq!(code, Some(0), "{args:?}: {err}");
-        assert!(
-            !err.contains("panicked") && !err.contains("error"),
-            "{args:?}: {err}"
-        );
+        ]),
+        "help" => v(&["score", "--help"]),
+        _ => unreachable!(),
     }
 }
+
+fn quiet_exit(name: &str) {
+    let args = case(name);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, err) = run_into_closed_pipe(&refs);
+    assert_eq!(code, Some(0), "{args:?}: {err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("error"),
+        "{args:?}: {err}"
+    );
+}
+
+macro_rules! closed_pipe_tests {
+    ($($name:ident),*) => {
+        $(
+            #[test]
+            fn $name() {
+                quiet_exit(stringify!($name));
+            }
+        )*
+    };
+}
+
+closed_pipe_tests!(
+    score,
+    score_json,
+    compare,
+    check,
+    muc,
+    fair,
+    segmentation,
+    tagging,
+    evaluate,
+    help
+);

@@ -11,6 +11,7 @@
 //! or non-finite number, text that is not a term, a word given twice, a category given twice,
 //! and `BE` together with `BES`, `BEL` or `BEO` are usage errors naming the formula.
 
+use crate::error::snippet;
 use crate::matching::fair::{Weight, Weights, CATEGORY_NAMES};
 use crate::{Error, Result};
 
@@ -26,22 +27,23 @@ pub fn parse_weights(formula: &str) -> Result<Weights> {
         }
         let name = category_name(part).ok_or_else(|| {
             Error::usage(format!(
-                "weights: expected `CATEGORY = w TP + w FP + w FN` in '{}'",
-                part.trim()
+                "weights: expected `CATEGORY = w TP + w FP + w FN` in {}",
+                snippet(part.trim())
             ))
         })?;
         if !CATEGORY_NAMES.contains(&name) {
             return Err(Error::usage(format!(
-                "weights: unknown category '{name}' in '{}' (expected one of {})",
-                part.trim(),
+                "weights: unknown category {} in {} (expected one of {})",
+                snippet(name),
+                snippet(part.trim()),
                 CATEGORY_NAMES.join(", ")
             )));
         }
         let w = parse_terms(part)?;
         if entries.iter().any(|(n, _)| n == name) {
             return Err(Error::usage(format!(
-                "weights: category {name} is given twice in '{}'",
-                formula.trim()
+                "weights: category {name} is given twice in {}",
+                snippet(formula.trim())
             )));
         }
         entries.push((name.to_string(), w));
@@ -54,7 +56,8 @@ pub fn parse_weights(formula: &str) -> Result<Weights> {
     }
     if entries.is_empty() {
         return Err(Error::usage(format!(
-            "weights: no formula found in '{formula}'"
+            "weights: no formula found in {}",
+            snippet(formula)
         )));
     }
     for (name, w) in [
@@ -125,8 +128,8 @@ fn category_name(part: &str) -> Option<&str> {
 fn parse_terms(part: &str) -> Result<Weight> {
     let bad = |why: &str| {
         Error::usage(format!(
-            "weights: {why} in '{}'; expected CATEGORY = w TP + w FP + w FN with non-negative decimal weights",
-            part.trim()
+            "weights: {why} in {}; expected CATEGORY = w TP + w FP + w FN with non-negative decimal weights",
+            snippet(part.trim())
         ))
     };
     let rhs = part.split_once('=').map(|(_, r)| r).unwrap_or("");
@@ -146,7 +149,10 @@ fn parse_terms(part: &str) -> Result<Weight> {
         let num = num.trim_end();
         let num = num.strip_suffix('*').unwrap_or(num).trim_end();
         if !matches!(word, "TP" | "FP" | "FN") {
-            return Err(bad(&format!("{term:?} does not end in TP, FP or FN")));
+            return Err(bad(&format!(
+                "{} does not end in TP, FP or FN",
+                snippet(term)
+            )));
         }
         if seen.contains(&word) {
             return Err(bad(&format!("{word} appears twice")));
@@ -154,20 +160,21 @@ fn parse_terms(part: &str) -> Result<Weight> {
         seen.push(word);
         if num.is_empty() {
             return Err(bad(&format!(
-                "{term:?} has no weight (write e.g. 1 {word})"
+                "{} has no weight (write e.g. 1 {word})",
+                snippet(term)
             )));
         }
         if num.starts_with('-') {
-            return Err(bad(&format!("negative weight {num}")));
+            return Err(bad(&format!("negative weight {}", snippet(num))));
         }
         if !is_number(num) && !num.bytes().all(|c| c.is_ascii_digit()) {
-            return Err(bad(&format!("{num:?} is not a decimal number")));
+            return Err(bad(&format!("{} is not a decimal number", snippet(num))));
         }
         let x: f64 = num
             .parse()
-            .map_err(|_| bad(&format!("{num:?} is not a decimal number")))?;
+            .map_err(|_| bad(&format!("{} is not a decimal number", snippet(num))))?;
         if !x.is_finite() {
-            return Err(bad(&format!("weight {num} is too large")));
+            return Err(bad(&format!("weight {} is too large", snippet(num))));
         }
         match word {
             "TP" => w.tp = x,
@@ -241,6 +248,21 @@ mod tests {
         }
         let w = parse_weights("LE = 2 FP + 0.25*FN").unwrap();
         assert_eq!((w.entries[0].1.fp, w.entries[0].1.fn_), (2.0, 0.25));
+    }
+
+    #[test]
+    fn long_values_are_quoted_short() {
+        let long = "9".repeat(400);
+        let name = "X".repeat(400);
+        for f in [
+            format!("LE = {long} FP"),
+            format!("{name} = 1 TP"),
+            format!("LE = 1 {name}"),
+            format!("LE = 0.5 FP, LE = 0.5 FN, {name} = 1 TP"),
+        ] {
+            let e = parse_weights(&f).unwrap_err().to_string();
+            assert!(e.len() < 400, "{} bytes: {e}", e.len());
+        }
     }
 
     #[test]
