@@ -181,10 +181,11 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
 /// Markdown and HTML reports.
 pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
     let first = report.rankings.first();
+    // The campaign's units differ per table (each table's JSON says its own): none here.
     let mut out = Results::new(
         &cfg.name,
         first.map_or(crate::table::Unit::Document, |r| r.results.unit),
-        first.map_or(0, |r| r.results.units),
+        0,
     );
     out.resampling = first.and_then(|r| r.results.resampling);
     for r in &report.rankings {
@@ -195,9 +196,8 @@ pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
             out.tables.push(t);
         }
         for n in &r.results.notes {
-            let line = format!("{}: {n}", ranking_stem(r));
-            if !out.notes.contains(&line) {
-                out.notes.push(line);
+            if !out.notes.contains(n) {
+                out.notes.push(n.clone());
             }
         }
     }

@@ -41,7 +41,7 @@ pub fn render(r: &Results) -> Result<String> {
                 .map(|row| {
                     let mut cells = row.key.clone();
                     for ((c, v), i) in t.columns.iter().zip(&row.values).zip(&row.ci) {
-                        cells.push(cell(*v));
+                        cells.push(cell(c.kind, *v));
                         if c.kind == Kind::Ratio && ci {
                             cells.push(i.map(interval).unwrap_or_default());
                         }

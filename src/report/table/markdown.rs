@@ -38,7 +38,7 @@ pub fn render(r: &Results) -> String {
         for row in &t.rows {
             let mut cells: Vec<String> = row.key.iter().map(|k| esc(k)).collect();
             for ((c, v), i) in t.columns.iter().zip(&row.values).zip(&row.ci) {
-                cells.push(cell(*v));
+                cells.push(cell(c.kind, *v));
                 if c.kind == Kind::Ratio && ci {
                     cells.push(i.map(interval).unwrap_or_default());
                 }

@@ -36,9 +36,11 @@ pub(crate) fn percent(x: f64) -> String {
     format!("{:.2}", x * 100.0)
 }
 
-/// A cell for people: counts as integers, amounts with up to two decimals, ratios in percent.
-pub(crate) fn cell(v: Value) -> String {
+/// A cell for people: counts as integers, amounts with up to two decimals, ratios in percent,
+/// p-values with four decimals.
+pub(crate) fn cell(kind: Kind, v: Value) -> String {
     match v {
+        Value::Amount(x) if kind == Kind::PValue => format!("{x:.4}"),
         Value::Count(n) => n.to_string(),
         Value::Amount(x) if x.fract() == 0.0 && x.abs() < 1e15 => format!("{x:.0}"),
         Value::Amount(x) => format!("{x:.2}"),
@@ -62,13 +64,17 @@ pub(crate) fn interval(ci: [f64; 2]) -> String {
 
 /// The lines that say how the numbers were computed (unit, resampling, notes).
 pub(crate) fn provenance(r: &Results) -> Vec<String> {
-    let mut out = vec![format!(
-        "{}: {} {}{}",
-        r.family,
-        r.units,
-        r.unit.name(),
-        if r.units == 1 { "" } else { "s" }
-    )];
+    let mut out = vec![if r.units == 0 {
+        r.family.clone()
+    } else {
+        format!(
+            "{}: {} {}{}",
+            r.family,
+            r.units,
+            r.unit.name(),
+            if r.units == 1 { "" } else { "s" }
+        )
+    }];
     if let Some(s) = r.resampling {
         out.push(format!(
             "intervals: {:.0} % percentile bootstrap over {}s, {} resamples, seed {}",

@@ -35,7 +35,7 @@ fn table(out: &mut String, t: &Table, confidence: Option<f64>) {
     for r in &t.rows {
         let mut line: Vec<String> = r.key.clone();
         for ((c, v), ci) in t.columns.iter().zip(&r.values).zip(&r.ci) {
-            line.push(cell(*v));
+            line.push(cell(c.kind, *v));
             if c.kind == Kind::Ratio && confidence.is_some() {
                 line.push(ci.map(interval).unwrap_or_default());
             }
