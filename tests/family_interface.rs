@@ -142,7 +142,7 @@ fn a_family_defined_outside_the_crate_gets_every_table_format() {
     assert!(md.contains("| all | 31 | 40 | 77.50 |"), "{md}");
     let html = render(&r, TableFormat::Html).unwrap();
     assert!(
-        html.contains("<td>77.50</td>") && html.contains("Token accuracy"),
+        html.contains(">77.50</td>") && html.contains("Token accuracy"),
         "{html}"
     );
 }
