@@ -57,10 +57,47 @@ fn conll_defects_are_found_at_their_lines() {
     let (code, out) = check(&dir, "conll", GOLD, &run, &[]);
     assert_eq!(code, 1, "{out}");
     assert!(
-        out.contains("error: ")
+        out.contains("warning: ")
             && out.contains("team_1.conll:6")
             && out.contains("run starts a sentence"),
         "{out}"
+    );
+    // Such a run is scored, read with the gold's breaks, with one warning naming the place.
+    let (g, r) = (
+        dir.join("gold.conll").display().to_string(),
+        dir.join("team_1.conll").display().to_string(),
+    );
+    let o = fairscore(&[
+        "evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--json",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("sentence breaks differ") && err.contains("read with the gold's breaks"),
+        "{err}"
+    );
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["tables"][0]["rows"][0]["scores"]["F1"], 1.0);
+    let out_dir = dir.join("score").display().to_string();
+    let o = fairscore(&[
+        "score",
+        "--format",
+        "conll",
+        "--gold",
+        &g,
+        "--pred",
+        &r,
+        "--task",
+        "nerc_coarse",
+        "--outdir",
+        &out_dir,
+        "--skip-check",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("team_1.conll:6") && err.contains("gold line 5"),
+        "{err}"
     );
     // Missing lines: the run stops after "Anna".
     let run = GOLD.replace("sings O\n", "");

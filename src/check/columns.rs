@@ -289,10 +289,14 @@ fn alignment(gold: &Path, pred: &Path, format: InputFormat, g: &Seq, p: &Seq, f:
                 ta.line
             )
         };
-        f.push(
-            Code::SentenceBreak,
-            at(pred, tb.line).message(msg).count(breaks),
-        );
+        // CoNLL runs with the gold's tokens are read with the gold's breaks (as conlleval);
+        // the other families need the gold's sentences.
+        let code = if format == InputFormat::Conll && gf.len() == pf.len() && differ == 0 {
+            Code::SentenceBreakRead
+        } else {
+            Code::SentenceBreak
+        };
+        f.push(code, at(pred, tb.line).message(msg).count(breaks));
     }
     match gf.len().cmp(&pf.len()) {
         std::cmp::Ordering::Greater => {

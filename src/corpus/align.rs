@@ -206,7 +206,50 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
             ),
         ));
     }
+    let mut pred_docs = pred.docs.clone();
     for (di, (gd, pd)) in gold.docs.iter().zip(&pred.docs).enumerate() {
+        // A CoNLL run with the gold's tokens but other sentence breaks is read with the gold's
+        // breaks, as conlleval reads one file's columns; said once, at the first difference.
+        let same_tokens = gd.len() == pd.len()
+            && (0..gd.len())
+                .all(|k| gold.token_text(gd.start + k) == pred.token_text(pd.start + k));
+        if gd.segments != pd.segments
+            && gold.format == "conll"
+            && pred.format == "conll"
+            && same_tokens
+        {
+            if !notices.iter().any(|n| n.kind == NoticeKind::SentenceBreaks) {
+                let starts = |segs: &[usize]| -> Vec<usize> {
+                    segs.iter()
+                        .scan(0, |acc, n| {
+                            let s = *acc;
+                            *acc += n;
+                            Some(s)
+                        })
+                        .collect()
+                };
+                let (gs, ps) = (starts(&gd.segments), starts(&pd.segments));
+                let k = gs
+                    .iter()
+                    .zip(&ps)
+                    .find(|(a, b)| a != b)
+                    .map(|(a, b)| *a.min(b))
+                    .unwrap_or_else(|| gs.len().min(ps.len()).min(gs.last().copied().unwrap_or(0)));
+                let k = k.min(gd.len().saturating_sub(1));
+                notices.push(Notice::new(
+                    NoticeKind::SentenceBreaks,
+                    pred.line(pd.start + k),
+                    format!(
+                        "the run's sentence breaks differ from the gold's ({} sentences in the run, {} in the gold; first difference near gold line {}): the run is read with the gold's breaks, as conlleval reads them",
+                        pd.segments.len(),
+                        gd.segments.len(),
+                        gold.line(gd.start + k)
+                    ),
+                ));
+            }
+            pred_docs[di].segments = gd.segments.clone();
+            continue;
+        }
         if gd.segments != pd.segments {
             // Find the first token where they diverge to point at it.
             let glen = gd.len();
@@ -259,7 +302,7 @@ pub fn align(gold: &Corpus, pred: &Corpus) -> Result<Alignment> {
         }
     }
     Ok(Alignment {
-        pred_docs: pred.docs.clone(),
+        pred_docs,
         reconstructed: false,
         mismatches,
         notices,

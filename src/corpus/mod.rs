@@ -98,6 +98,9 @@ pub enum NoticeKind {
     LeftoverTokens,
     /// Alignment: a run without document markers but several segments; only the first is used.
     ExtraSegments,
+    /// Alignment: a CoNLL run with the gold's tokens but other sentence breaks, read with the
+    /// gold's breaks (as conlleval reads the columns of one file); one notice per run.
+    SentenceBreaks,
 }
 
 /// A non-fatal observation made while reading or aligning: what was repaired or tolerated,
@@ -154,9 +157,10 @@ impl Notice {
                 seen.push(n.kind);
                 first
             }
-            NoticeKind::InvalidDate | NoticeKind::LeftoverTokens | NoticeKind::ExtraSegments => {
-                true
-            }
+            NoticeKind::InvalidDate
+            | NoticeKind::LeftoverTokens
+            | NoticeKind::ExtraSegments
+            | NoticeKind::SentenceBreaks => true,
             _ => false,
         })
     }

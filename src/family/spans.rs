@@ -50,14 +50,20 @@ impl SpanFamily {
     }
 }
 
-/// A corpus whose only document is split into one document per sentence.
-fn sentences_as_documents(c: &mut Corpus) {
+/// A corpus whose only document is split into one document per sentence: its own sentences,
+/// or `like` (the gold's) when it has exactly their tokens (a run read with the gold's
+/// sentence breaks, as the alignment reads it).
+fn sentences_as_documents(c: &mut Corpus, like: Option<&[usize]>) {
     if c.docs.len() != 1 {
         return;
     }
     let doc = c.docs.remove(0);
+    let segments = match like {
+        Some(l) if l.iter().sum::<usize>() == doc.len() => l.to_vec(),
+        _ => doc.segments.clone(),
+    };
     let mut start = doc.start;
-    for n in doc.segments {
+    for n in segments {
         c.docs.push(crate::corpus::Document {
             id: None,
             first_line: if n > 0 { c.line(start) } else { doc.first_line },
@@ -104,9 +110,23 @@ impl Family for SpanFamily {
         let ropts = ReadOptions::default();
         let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
         let mut p = crate::formats::read(pred, Some(format), &ropts)?;
+        let mut warnings = Vec::new();
         let unit = if g.docs.len() == 1 && p.docs.len() <= 1 {
-            sentences_as_documents(&mut g);
-            sentences_as_documents(&mut p);
+            let gold_segments = g.docs.first().map(|d| d.segments.clone());
+            let run_segments = p.docs.first().map(|d| d.segments.clone());
+            if gold_segments != run_segments
+                && g.n_tokens() == p.n_tokens()
+                && (0..g.n_tokens()).all(|k| g.token_text(k) == p.token_text(k))
+            {
+                warnings.push(format!(
+                    "{}: the run's sentence breaks differ from the gold's ({} sentences in the run, {} in the gold): the run is read with the gold's breaks, as conlleval reads them",
+                    p.path.display(),
+                    run_segments.map_or(0, |s| s.len()),
+                    gold_segments.as_ref().map_or(0, |s| s.len())
+                ));
+            }
+            sentences_as_documents(&mut g, None);
+            sentences_as_documents(&mut p, gold_segments.as_deref());
             Unit::Sentence
         } else {
             Unit::Document
@@ -179,7 +199,8 @@ impl Family for SpanFamily {
         for u in units {
             s.push_unit(u);
         }
-        s.warnings = res.warnings;
+        warnings.extend(res.warnings);
+        s.warnings = warnings;
         Ok(s)
     }
 
