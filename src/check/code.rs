@@ -100,16 +100,16 @@ codes! {
     /// does not have at the same token.
     SentenceBreak = "sentence-break", Error,
         "keep the gold's sentences: one blank line where the gold has one, none elsewhere";
-    /// CoNLL files: other sentence breaks than the gold's, with the same tokens: the run is
-    /// read with the gold's breaks (as conlleval), so entities across them may change.
-    SentenceBreakRead = "sentence-break", Warning,
-        "keep the gold's sentences; the run is scored with the gold's sentence breaks";
     /// Column files: the run ends before the gold (tokens or sentences missing).
     MissingTokens = "missing-tokens", Error,
         "the run must have every gold token (and sentence); did the system skip or drop lines?";
     /// Column files: the run goes on after the gold's end.
     ExtraTokens = "extra-tokens", Error,
         "the run must have exactly the gold's tokens; remove the extra lines";
+    /// CoNLL files: other sentence breaks than the gold's, with the same tokens: the run is
+    /// read with the gold's breaks (as conlleval), so entities across them may change.
+    SentenceBreakRead = "sentence-break", Warning,
+        "keep the gold's sentences; the run is scored with the gold's sentence breaks";
     /// A tag value outside the tag set (`--tagset`).
     UnknownTag = "unknown-tag", Warning,
         "use the tag set's values (see the closest valid one); is --tagset the campaign's?";
