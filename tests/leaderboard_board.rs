@@ -582,12 +582,12 @@ fn outdir_may_be_the_runs_directory_and_names_are_escaped_on_the_terminal() {
         let (code, stderr) = leaderboard(&s, &["--campaign", s.campaign.to_str().unwrap()]);
         assert_eq!(code, Some(1), "{stderr}");
         assert!(
-            stderr.contains("evil\\n\\u{1b}[2Jname.txt: not a run"),
+            stderr.contains("not runs: evil\\n\\u{1b}[2Jname.txt"),
             "{stderr}"
         );
         // The real scorer: these one-column files fail, the same way both times.
         assert!(
-            stderr.contains("0 runs scored, 2 failed, 1 not runs"),
+            stderr.contains("0 runs scored, 2 failed, 0 not runs"),
             "{stderr}"
         );
     }

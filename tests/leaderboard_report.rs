@@ -104,10 +104,9 @@ fn html_and_markdown_escape_names_and_labels_and_list_what_was_not_scored() {
         .iter()
         .map(|r| (r.file_name.as_str(), r.reason.as_str()))
         .collect();
-    assert_eq!(rejected.len(), 2, "{rejected:?}");
-    assert!(rejected
-        .iter()
-        .any(|(f, r)| *f == "notes.txt" && r.contains(".tsv")));
+    assert_eq!(rejected.len(), 1, "{rejected:?}");
+    // A file of another extension is no run and no problem: ignored.
+    assert_eq!(report.ignored, vec!["notes.txt".to_string()]);
     assert!(rejected
         .iter()
         .any(|(f, r)| f.contains("bundle9") && r.contains("bundle \"9\"")));
@@ -129,7 +128,8 @@ fn html_and_markdown_escape_names_and_labels_and_list_what_was_not_scored() {
     assert!(html.contains("Fair regime"));
     assert!(html.contains("rgba(var(--heat),0.2)\">1</td>"));
     assert!(html.contains("broken_bundle1_demo_en_1.tsv</code>: scoring failed"));
-    assert!(html.contains("notes.txt</code>: not a .tsv file"));
+    // A file of another extension is no run and no problem: not listed on the page.
+    assert!(!html.contains("notes.txt"));
 
     let md = std::fs::read_to_string(dirs.outdir.join("leaderboard.md")).unwrap();
     assert!(
@@ -238,11 +238,11 @@ fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
         "{stderr}"
     );
     assert!(
-        stderr.contains("x.csv: not a run: not a .tsv file"),
+        stderr.contains("ignored 1 file(s) that are not runs: x.csv"),
         "{stderr}"
     );
     assert!(
-        stderr.contains("1 runs scored, 1 failed, 1 not runs"),
+        stderr.contains("1 runs scored, 1 failed, 0 not runs"),
         "{stderr}"
     );
     assert_eq!(

@@ -441,6 +441,7 @@ fn leaderboard<'py>(
         rejected.set_item(&r.file_name, &r.reason)?;
     }
     d.set_item("rejected", rejected)?;
+    d.set_item("ignored", report.ignored.clone())?;
     let not_evaluated = PyList::empty_bound(py);
     for n in &report.not_evaluated {
         let x = PyDict::new_bound(py);

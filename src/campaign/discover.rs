@@ -47,6 +47,9 @@ pub struct Discovery {
     pub runs: Vec<RunInfo>,
     /// Files that do not, sorted by file name (byte order).
     pub rejected: Vec<Rejected>,
+    /// Files of another extension than the runs' (manifests, key files, READMEs): not runs,
+    /// and not an error.
+    pub ignored: Vec<String>,
 }
 
 /// Lists `runs_dir` (not recursively; hidden files and directories are ignored) and sorts its
@@ -88,6 +91,10 @@ pub fn discover(cfg: &Campaign, runs_dir: &Path) -> Result<Discovery> {
             Ok(mut run) => {
                 run.path = path;
                 out.runs.push(run);
+            }
+            // Another extension: a manifest, key file or README beside the runs.
+            Err((_, Closeness::Foreign)) if !file_name.to_ascii_lowercase().ends_with(".tsv") => {
+                out.ignored.push(file_name)
             }
             Err((reason, closeness)) => out.rejected.push(Rejected {
                 file_name,
@@ -220,6 +227,27 @@ mod tests {
 
     fn hipe() -> Campaign {
         Campaign::preset("hipe-2022").unwrap()
+    }
+
+    #[test]
+    fn manifests_and_key_files_are_ignored_not_rejected() {
+        let dir = std::env::temp_dir().join(format!("fairscore-discover-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for f in [
+            "team1_bundle1_ajmc_en_1.tsv",
+            "TEAM_KEYS.txt",
+            "team1_manifest.txt",
+            "notes.tsv",
+        ] {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+        let d = discover(&hipe(), &dir).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(d.runs.len(), 1);
+        assert_eq!(d.ignored, vec!["TEAM_KEYS.txt", "team1_manifest.txt"]);
+        // A .tsv that fits no run name is still a problem.
+        assert_eq!(d.rejected.len(), 1);
+        assert_eq!(d.rejected[0].file_name, "notes.tsv");
     }
 
     #[test]

@@ -86,6 +86,8 @@ pub struct CampaignReport {
     pub failed: Vec<FailedRun>,
     /// Files of the runs directory that are not runs, by file name.
     pub rejected: Vec<Rejected>,
+    /// Files of another extension than the runs' (manifests, key files): listed, not an error.
+    pub ignored: Vec<String>,
     /// Outputs not evaluated for a dataset and language.
     pub not_evaluated: Vec<NotEvaluated>,
     /// The ranking files written.

@@ -84,6 +84,9 @@ pub fn run_campaign_with(
         found
             .rejected
             .retain(|r| !matches!(r.file_name.as_str(), "leaderboard.md" | "index.html"));
+        found
+            .ignored
+            .retain(|n| !matches!(n.as_str(), "leaderboard.md" | "index.html"));
     }
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let mut not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
@@ -212,6 +215,7 @@ pub fn run_campaign_with(
         scored,
         failed,
         rejected: found.rejected,
+        ignored: found.ignored,
         not_evaluated,
         rankings,
         jobs: total,

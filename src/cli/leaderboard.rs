@@ -144,6 +144,13 @@ pub fn run_with(
             }
         }
     }
+    if !report.ignored.is_empty() {
+        eprintln!(
+            "fairscore: ignored {} file(s) that are not runs: {}",
+            report.ignored.len(),
+            fairscore::io::escape_controls(&report.ignored.join(", "))
+        );
+    }
     for n in &report.not_evaluated {
         eprintln!(
             "fairscore: {} {} {}: not evaluated: {} {} {}",
