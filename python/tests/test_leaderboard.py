@@ -14,14 +14,16 @@ def test_leaderboard_writes_the_clis_rankings(tmp_path, fairscore_cli):
         shutil.copy(data / "submissions" / name, runs / name)
     (runs / "notes.txt").write_text("not a run\n", encoding="utf-8")
     dirs = [data / "gold", runs, data / "resources"]
-    fairscore_cli(
+    cli = fairscore_cli(
         "leaderboard", "--gold-dir", dirs[0], "--runs-dir", dirs[1], "--resources", dirs[2],
         "--outdir", tmp_path / "cli", "--preset", "hipe-2022", "--quiet", check=False,
     )
     summary = fairscore.leaderboard(*dirs, tmp_path / "py", preset="hipe-2022", threads=1)
     assert summary["scored"] == ["team2_bundle4_ajmc_de_1.tsv", "team2_bundle4_ajmc_de_2.tsv"]
-    assert list(summary["rejected"]) == ["notes.txt"]
-    assert not summary["ok"]
+    # A file of another extension is no run and no problem: ignored, as by the CLI.
+    assert list(summary["rejected"]) == []
+    assert summary["ignored"] == ["notes.txt"]
+    assert summary["ok"] == (cli.returncode == 0)
     assert summary["rankings"]
     for name in summary["rankings"]:
         ours = (tmp_path / "py" / "rankings" / name).read_bytes()
