@@ -14,19 +14,21 @@ use crate::{Error, Result};
 const TEMPLATE_NAME: &str = "leaderboard.html";
 const TEMPLATE: &str = include_str!("../../templates/leaderboard.html");
 
+/// A Tera error as an output error of `file`, with the message Tera nests in its source chain.
+pub(crate) fn template_error(file: &str, e: &tera::Error) -> Error {
+    let mut msg = e.to_string();
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        src = s.source();
+    }
+    Error::output(Path::new(file), format!("template: {msg}"))
+}
+
 /// Renders the page.
 pub fn render(board: &Board) -> Result<String> {
-    let fail = |e: tera::Error| {
-        // Tera nests the useful message in its source chain.
-        let mut msg = e.to_string();
-        let mut src = std::error::Error::source(&e);
-        while let Some(s) = src {
-            msg.push_str(": ");
-            msg.push_str(&s.to_string());
-            src = s.source();
-        }
-        Error::output(Path::new("index.html"), format!("template: {msg}"))
-    };
+    let fail = |e: tera::Error| template_error("index.html", &e);
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_template(TEMPLATE_NAME, TEMPLATE)

@@ -2,13 +2,11 @@
 //! with Tera from `templates/table.html` with autoescaping on. On a narrow screen the tables
 //! scroll inside their box, so the page is never wider than the screen.
 
-use std::path::Path;
-
 use serde::Serialize;
 use tera::{Context, Tera};
 
 use super::{cell, header, interval, provenance};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::table::{Kind, Results};
 
 const TEMPLATE: &str = include_str!("../../../templates/table.html");
@@ -57,16 +55,7 @@ pub fn render(r: &Results) -> Result<String> {
             }
         })
         .collect();
-    let fail = |e: tera::Error| {
-        let mut msg = e.to_string();
-        let mut src = std::error::Error::source(&e);
-        while let Some(s) = src {
-            msg.push_str(": ");
-            msg.push_str(&s.to_string());
-            src = s.source();
-        }
-        Error::output(Path::new("table.html"), format!("template: {msg}"))
-    };
+    let fail = |e: tera::Error| crate::report::html::template_error("table.html", &e);
     let mut tera = Tera::default();
     tera.autoescape_on(vec![".html"]);
     tera.add_raw_template("table.html", TEMPLATE)
