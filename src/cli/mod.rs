@@ -155,7 +155,7 @@ pub fn print(text: &str) -> fairscore::Result<()> {
 
 /// Whether a family command gives the family table: with `--bootstrap` or `--table`.
 pub fn wants_table(s: &fairscore::api::Settings, table: &args::TableFlag) -> bool {
-    s.has("bootstrap") || table.table.is_some()
+    table.table.is_some() || fairscore::api::wants_family_table(s)
 }
 
 /// The `--json` path to write (`-` for stdout), refused when it names an input file.
@@ -170,6 +170,24 @@ pub fn json_path(
         }
         other => Ok(other.clone()),
     }
+}
+
+/// Writes a command's own results: its JSON to `json` (`-`: on stdout instead of the
+/// table), else the table on stdout and the JSON, if asked for, to its file.
+pub fn command_output(
+    json: Option<&std::path::Path>,
+    table: &str,
+    json_text: impl FnOnce() -> String,
+) -> fairscore::Result<i32> {
+    match json {
+        Some(p) if p == std::path::Path::new("-") => print(&json_text())?,
+        Some(p) => {
+            print(table)?;
+            fairscore::io::write_atomic(p, json_text().as_bytes())?;
+        }
+        None => print(table)?,
+    }
+    Ok(0)
 }
 
 /// Scores `gold` and `pred` with family `name` and the settings, and writes the family table.

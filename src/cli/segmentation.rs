@@ -2,8 +2,6 @@
 //! Prints the table to stdout; optionally writes JSON; with `--bootstrap` or `--table` the
 //! family table.
 
-use std::path::Path;
-
 use clap::Args;
 use fairscore::api;
 use fairscore::eval::segmentation::evaluate_files;
@@ -61,12 +59,7 @@ pub fn run(args: SegmentationArgs) -> Result<i32> {
     s.finish("segmentation")?;
     let json = super::json_path(&args.json, &inputs)?;
     let result = evaluate_files(&gold, &pred, &opts)?;
-    if json.as_deref() == Some(Path::new("-")) {
-        return super::print(&report::json_text(&result)).map(|_| 0);
-    }
-    super::print(&report::table(&result))?;
-    if let Some(out) = &json {
-        fairscore::io::write_atomic(out, report::json_text(&result).as_bytes())?;
-    }
-    Ok(0)
+    super::command_output(json.as_deref(), &report::table(&result), || {
+        report::json_text(&result)
+    })
 }

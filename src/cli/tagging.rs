@@ -88,12 +88,7 @@ pub fn run(args: TaggingArgs) -> Result<i32> {
     for w in &result.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
-    if json.as_deref() == Some(Path::new("-")) {
-        return super::print(&report::json_text(&result)).map(|_| 0);
-    }
-    super::print(&report::table(&result))?;
-    if let Some(out) = &json {
-        fairscore::io::write_atomic(out, report::json_text(&result).as_bytes())?;
-    }
-    Ok(0)
+    super::command_output(json.as_deref(), &report::table(&result), || {
+        report::json_text(&result)
+    })
 }
