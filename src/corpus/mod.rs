@@ -419,6 +419,36 @@ impl Corpus {
         self.lines.len()
     }
 
+    /// Splits a corpus of one document into one document per sentence: its own sentences, or
+    /// `like` (another corpus's sentence lengths, e.g. the gold's) when they cover exactly its
+    /// tokens (a run read with the gold's sentence breaks, as the alignment reads it). Sentences
+    /// are then the units of resampling, for formats without document markers. A corpus of
+    /// several documents is left as it is.
+    pub fn sentences_as_documents(&mut self, like: Option<&[usize]>) {
+        if self.docs.len() != 1 {
+            return;
+        }
+        let doc = self.docs.remove(0);
+        let segments = match like {
+            Some(l) if l.iter().sum::<usize>() == doc.len() => l.to_vec(),
+            _ => doc.segments.clone(),
+        };
+        let mut start = doc.start;
+        for n in segments {
+            self.docs.push(Document {
+                id: None,
+                first_line: if n > 0 {
+                    self.line(start)
+                } else {
+                    doc.first_line
+                },
+                start,
+                segments: vec![n],
+            });
+            start += n;
+        }
+    }
+
     /// The 1-based file line of token `tok` (0 for a token index beyond the last).
     #[inline]
     pub fn line(&self, tok: usize) -> usize {

@@ -143,8 +143,11 @@ pub struct RegimeComparison {
 pub struct ColumnComparison {
     /// The evaluated column.
     pub column: String,
-    /// Number of paired documents.
+    /// Number of paired units (documents, or sentences: see `unit`).
     pub documents: usize,
+    /// The unit of resampling: `documents`, or `sentences` for a CoNLL file without
+    /// document markers.
+    pub unit: &'static str,
     /// One comparison per regime, in the order of the options.
     pub regimes: Vec<RegimeComparison>,
 }
@@ -240,8 +243,17 @@ pub fn compare(
     copts: &CompareOptions,
 ) -> Result<CompareResult> {
     let o = scoring_options(opts, copts)?;
-    let ra = evaluate(gold, a, &o)?;
-    let rb = evaluate(gold, b, &o)?;
+    // A CoNLL file without document markers is compared sentence by sentence (the micro
+    // scores are the same; the units of resampling are the sentences).
+    let unit = crate::eval::score::unit_name(gold, &o);
+    let ra = match crate::eval::score::sentence_units(gold, a, &o) {
+        Some((g, p)) => evaluate(&g, &p, &o)?,
+        None => evaluate(gold, a, &o)?,
+    };
+    let rb = match crate::eval::score::sentence_units(gold, b, &o) {
+        Some((g, p)) => evaluate(&g, &p, &o)?,
+        None => evaluate(gold, b, &o)?,
+    };
     let (cols_a, cols_b) = (column_results(&ra.results), column_results(&rb.results));
     let mut columns = Vec::new();
     for (ca, cb) in cols_a.iter().zip(cols_b) {
@@ -262,12 +274,19 @@ pub fn compare(
                 )));
             };
             documents = sa.len();
+            if documents < 2 {
+                return Err(Error::usage(format!(
+                    "compare: a paired test resamples {unit}, and {} has {documents}: at least two are needed",
+                    crate::io::show_path(&gold.path)
+                )));
+            }
             let measures = compare_counts(&sa.dense(), &sb.dense(), copts.test, &copts.resampler)?;
             regimes.push(RegimeComparison { regime, measures });
         }
         columns.push(ColumnComparison {
             column: ca.column.clone(),
             documents,
+            unit,
             regimes,
         });
     }

@@ -50,30 +50,6 @@ impl SpanFamily {
     }
 }
 
-/// A corpus whose only document is split into one document per sentence: its own sentences,
-/// or `like` (the gold's) when it has exactly their tokens (a run read with the gold's
-/// sentence breaks, as the alignment reads it).
-fn sentences_as_documents(c: &mut Corpus, like: Option<&[usize]>) {
-    if c.docs.len() != 1 {
-        return;
-    }
-    let doc = c.docs.remove(0);
-    let segments = match like {
-        Some(l) if l.iter().sum::<usize>() == doc.len() => l.to_vec(),
-        _ => doc.segments.clone(),
-    };
-    let mut start = doc.start;
-    for n in segments {
-        c.docs.push(crate::corpus::Document {
-            id: None,
-            first_line: if n > 0 { c.line(start) } else { doc.first_line },
-            start,
-            segments: vec![n],
-        });
-        start += n;
-    }
-}
-
 /// Writes the per-document TP, FP, FN of the four regimes into columns 0..12 of `out`.
 fn series_block(s: &PerRegime<RegimeScores>, out: &mut [Vec<f64>], at: usize) {
     for (k, r) in SpanRegime::ALL.into_iter().enumerate() {
@@ -125,8 +101,8 @@ impl Family for SpanFamily {
                     gold_segments.as_ref().map_or(0, |s| s.len())
                 ));
             }
-            sentences_as_documents(&mut g, None);
-            sentences_as_documents(&mut p, gold_segments.as_deref());
+            g.sentences_as_documents(None);
+            p.sentences_as_documents(gold_segments.as_deref());
             Unit::Sentence
         } else {
             Unit::Document

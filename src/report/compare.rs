@@ -84,7 +84,7 @@ pub fn table(result: &CompareResult) -> String {
     );
     for col in &result.columns {
         let _ = writeln!(out);
-        let _ = writeln!(out, "{} ({} documents)", col.column, col.documents);
+        let _ = writeln!(out, "{} ({} {})", col.column, col.documents, col.unit);
         let ci_head = format!("{level} CI of A - B");
         let _ = writeln!(
             out,
