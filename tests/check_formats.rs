@@ -142,6 +142,15 @@ fn tagging_and_segmentation_defects_are_found() {
         out.contains("team_1.tsv:4") && out.contains("value \"zzz\"") && out.contains("hint:"),
         "{out}"
     );
+    // A part of speech the tag set does not list, with the closest one.
+    let run2 = run.replace("subst:sg:zzz:m2", "subts:sg:acc:m2");
+    let (code, out) = check(&dir, "tsv", gold, &run2, &["--tagset", "nkjp"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("team_1.tsv:4: part of speech \"subts\"")
+            && out.contains("closest part of speech of the tag set is subst"),
+        "{out}"
+    );
     // Without a tag set: a tag the gold never uses.
     let (_, out) = check(&dir, "tsv", gold, run, &[]);
     assert!(
@@ -158,6 +167,40 @@ fn tagging_and_segmentation_defects_are_found() {
     );
     assert!(
         out.contains("the run ends after 2 sentences") && out.contains("gold.txt:3"),
+        "{out}"
+    );
+    // Text: a line missing and a line added in the middle, found at the line where the files
+    // part (and nothing reported for the lines after, which agree again).
+    let gold = "一 二\n三 四\n五 六\n七 八\n九 十\n";
+    let (code, out) = check(&dir, "text", gold, "一二\n五 六\n七 八\n九 十\n", &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("team_1.txt:2: the gold's sentence 2 (")
+            && out.contains("gold.txt:2, \"三 四\") is missing from the run before this line"),
+        "{out}"
+    );
+    assert!(out.contains("1 error,"), "{out}");
+    let (code, out) = check(
+        &dir,
+        "text",
+        gold,
+        "一二\n三 四\n多\n五 六\n七 八\n九 十\n",
+        &[],
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("team_1.txt:3: the run's sentence 3 (\"多\") is not in the gold")
+            && out.contains("1 error,"),
+        "{out}"
+    );
+    // CoNLL: two tokens dropped in the middle of a sentence.
+    let gold = "a O\nb B-PER\nc O\nd O\ne O\nf O\ng O\nh O\n\ni O\nj O\n";
+    let run = "a O\nb B-PER\ne O\nf O\ng O\nh O\n\ni O\nj O\n";
+    let (code, out) = check(&dir, "conll", gold, run, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("team_1.conll:3: the gold's token 3 (")
+            && out.contains("gold.conll:3, \"c\") and the 1 after it are missing"),
         "{out}"
     );
     // CoNLL-U: a token that differs.

@@ -432,8 +432,25 @@ fn misaligned_sentences_name_both_files_the_sentence_and_the_character() {
         "count",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
-        &format!("{p}: ends after sentence 1, but {g} has 2 sentences"),
+        &format!("{p}:1: the run ends after sentence 1; the gold goes on with sentence 2 at {g}:2 (the run has 1 sentences, the gold 2)"),
     );
+    // A line missing or added in the middle: the line where the files part, and what happened.
+    std::fs::write(&gold, "一 二\n三 四\n五 六\n七 八\n").unwrap();
+    std::fs::write(&pred, "一二\n五 六\n七 八\n").unwrap();
+    fails(
+        "missing",
+        &["segmentation", "--gold", &g, "--pred", &p],
+        3,
+        &format!("{p}:2: the gold's sentence 2 ({g}:2) is missing from the run: this is the gold's sentence 3 ({g}:3); the run has 3 sentences, the gold 4"),
+    );
+    std::fs::write(&pred, "一二\n三 四\n九\n五 六\n七 八\n").unwrap();
+    fails(
+        "extra",
+        &["segmentation", "--gold", &g, "--pred", &p],
+        3,
+        &format!("{p}:3: sentence 3 of the run is not in the gold: the gold's sentence 3 ({g}:3) is the run's next one; the run has 5 sentences, the gold 4"),
+    );
+    std::fs::write(&gold, "约翰 喜欢 玛丽\nJohn likes Mary\n").unwrap();
     std::fs::write(&pred, "约翰 喜欢 玛\nJohn likes Mary\n").unwrap();
     fails(
         "short",

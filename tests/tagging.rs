@@ -338,6 +338,58 @@ fn polish_pdb_through_the_binary() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["segments"], 34677);
     assert!(v.get("weighted").is_some());
+    // Every tag of the real runs is inside the nkjp tag set: no warning.
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("outside the tag set"));
+}
+
+#[test]
+fn tags_outside_the_tag_set_are_reported_once_at_their_first_line() {
+    let dir = common::temp_dir("tagging_outside");
+    let gold = dir.join("gold.tsv");
+    let pred = dir.join("run.tsv");
+    std::fs::write(
+        &gold,
+        "Ala\tsubst:sg:nom:f\nma\tfin:sg:ter:imperf\n\nkota\tsubst:sg:acc:m2\n",
+    )
+    .unwrap();
+    let run = |p: &Path, text: &str| {
+        std::fs::write(p, text).unwrap();
+        let o = common::fairscore(&[
+            "tagging",
+            "--gold",
+            &gold.to_string_lossy(),
+            "--pred",
+            &p.to_string_lossy(),
+            "--tagset",
+            "nkjp",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = run(
+        &pred,
+        "Ala\tsubst:sg:nom:f\nma\tzzz:bad\n\nkota\tzzz:bad|subst:sg:acc:m2\n",
+    );
+    assert!(
+        err.contains(&format!(
+            "{}:2: 2 token(s) have tags outside the tag set",
+            pred.display()
+        )) && err.contains("part of speech \"zzz\" of tag \"zzz:bad\""),
+        "{err}"
+    );
+    let err = run(
+        &pred,
+        "Ala\tsubst:sg:nom:f\nma\tfin:sg:ter:imperf\n\nkota\tsubst:sg:akk:m2\n",
+    );
+    assert!(
+        err.contains(":4: 1 token(s)") && err.contains("value \"akk\" of tag \"subst:sg:akk:m2\""),
+        "{err}"
+    );
+    let err = run(
+        &pred,
+        "Ala\tsubst:sg:nom:f\nma\tfin:sg:ter:imperf\n\nkota\tsubst:sg:acc:m2\n",
+    );
+    assert!(!err.contains("outside"), "{err}");
 }
 
 // ---- tagsets ----
@@ -362,6 +414,16 @@ fn tagset_validation_names_the_line() {
             "[categories]\nnumber = [\"sg\", \"sg\"]\n",
             2,
             "duplicate value \"sg\"",
+        ),
+        (
+            "parts_of_speech = [\"subst\",\n  \"subst\"]\n",
+            2,
+            "parts_of_speech: \"subst\" is listed twice",
+        ),
+        (
+            "parts_of_speech = [\"a:b\"]\n",
+            1,
+            "parts_of_speech: \"a:b\": expected a non-empty name without the separator",
         ),
         (
             "[weights]\npos = 1\ndefault = -0.5\n",
@@ -516,7 +578,7 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
         "count",
         &["tagging", "--gold", &pg, "--pred", &mp],
         3,
-        &format!("{pg}: ends after sentence 1, but {mp} has 2 sentences"),
+        &format!("{mp}:3: the gold ends after sentence 1 ({pg}:1); the run goes on here with sentence 2 (the run has 2 sentences, the gold 1)"),
     );
     let seg = |n: &str| {
         Path::new(env!("CARGO_MANIFEST_DIR"))

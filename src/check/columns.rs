@@ -209,6 +209,14 @@ fn unreadable(gold: &Path, pred: &Path, format: InputFormat, e: Error) -> CheckR
     }
 }
 
+/// How far (in tokens, or sentences of text) `check` looks ahead for the place where a run
+/// that skipped or added items meets the gold again.
+const MAX_GAP: usize = 64;
+
+/// After this many items that differ, `check` stops looking for gaps (bounding its work on
+/// files of different texts).
+const MAX_SEARCHES: usize = 1000;
+
 fn tok<'s, 'a>(s: &'s Seq<'a>, (i, k): (usize, usize)) -> &'s Tok<'a> {
     &s.sentences[i][k]
 }
@@ -234,36 +242,128 @@ fn alignment(gold: &Path, pred: &Path, format: InputFormat, g: &Seq, p: &Seq, f:
     } else {
         "token"
     };
+    let same = |i: usize, j: usize| {
+        let (ta, tb) = (tok(g, gf[i]), tok(p, pf[j]));
+        if format == InputFormat::Text {
+            squeeze(ta.form) == squeeze(tb.form)
+        } else {
+            ta.form == tb.form
+        }
+    };
+    // `width` items in a row agree from gold item `i` and run item `j` (fewer at the ends).
+    let window = if format == InputFormat::Text { 2 } else { 4 };
+    let agree_from = |i: usize, j: usize| {
+        let w = window.min(gf.len() - i).min(pf.len() - j);
+        w > 0 && (0..w).all(|k| same(i + k, j + k))
+    };
     let mut differ = 0usize;
     let mut first: Option<(usize, usize)> = None;
     let mut breaks = 0usize;
     let mut first_break: Option<(usize, usize, bool)> = None;
-    for (n, (&a, &b)) in gf.iter().zip(&pf).enumerate() {
-        let (ta, tb) = (tok(g, a), tok(p, b));
-        let same = if format == InputFormat::Text {
-            squeeze(ta.form) == squeeze(tb.form)
-        } else {
-            ta.form == tb.form
-        };
-        if !same {
-            differ += 1;
-            first.get_or_insert((n, n));
+    // Gaps where the run lacks gold items (missing) or has items the gold lacks (extra):
+    // (gold index, run index, how many), the first of each and their number.
+    let mut missing: Vec<(usize, usize, usize)> = Vec::new();
+    let mut extra: Vec<(usize, usize, usize)> = Vec::new();
+    let (mut i, mut j) = (0usize, 0usize);
+    let mut after_gap = false;
+    while i < gf.len() && j < pf.len() {
+        if same(i, j) {
+            // A sentence starts here in one file and not in the other.
+            let (gs, ps) = (gf[i].1 == 0, pf[j].1 == 0);
+            if i > 0 && j > 0 && !after_gap && gs != ps && format != InputFormat::Text {
+                breaks += 1;
+                first_break.get_or_insert((i, j, gs));
+            }
+            after_gap = false;
+            i += 1;
+            j += 1;
+            continue;
         }
-        // A sentence starts here in one file and not in the other.
-        let (gs, ps) = (a.1 == 0, b.1 == 0);
-        if n > 0 && gs != ps && format != InputFormat::Text {
-            breaks += 1;
-            first_break.get_or_insert((n, n, gs));
+        // Resynchronise within a bounded distance: a run that skipped or added a few items
+        // is reported once at the line where the files part, not as every later item.
+        // (Not once the files have differed often: they are not the same text.)
+        let search = if differ < MAX_SEARCHES { MAX_GAP } else { 0 };
+        let gap = (1..=search).find_map(|d| {
+            if i + d < gf.len() && agree_from(i + d, j) {
+                Some((d, true))
+            } else if j + d < pf.len() && agree_from(i, j + d) {
+                Some((d, false))
+            } else {
+                None
+            }
+        });
+        match gap {
+            Some((d, true)) => {
+                missing.push((i, j, d));
+                i += d;
+                after_gap = true;
+            }
+            Some((d, false)) => {
+                extra.push((i, j, d));
+                j += d;
+                after_gap = true;
+            }
+            None => {
+                differ += 1;
+                first.get_or_insert((i, j));
+                i += 1;
+                j += 1;
+            }
         }
     }
-    if let Some((n, _)) = first {
-        let (ta, tb) = (tok(g, gf[n]), tok(p, pf[n]));
+    if let Some(&(gi, pj, d)) = missing.first() {
+        let (ta, tb) = (tok(g, gf[gi]), tok(p, pf[pj]));
+        let n: usize = missing.iter().map(|m| m.2).sum();
+        f.push(
+            Code::MissingTokens,
+            at(pred, tb.line)
+                .message(format!(
+                    "the gold's {what} {} ({}:{}, {}){} {} missing from the run before this line",
+                    gi + 1,
+                    gold.display(),
+                    ta.line,
+                    snippet(ta.form),
+                    if d > 1 {
+                        format!(" and the {} after it", d - 1)
+                    } else {
+                        String::new()
+                    },
+                    if d > 1 { "are" } else { "is" }
+                ))
+                .count(n),
+        );
+    }
+    if let Some(&(gi, pj, d)) = extra.first() {
+        let (ta, tb) = (tok(g, gf[gi]), tok(p, pf[pj]));
+        let n: usize = extra.iter().map(|m| m.2).sum();
+        f.push(
+            Code::ExtraTokens,
+            at(pred, tb.line)
+                .message(format!(
+                    "the run's {what} {} ({}){} not in the gold; the gold goes on with {} ({}:{})",
+                    pj + 1,
+                    snippet(tb.form),
+                    if d > 1 {
+                        format!(" and the {} after it are", d - 1)
+                    } else {
+                        " is".to_string()
+                    },
+                    snippet(ta.form),
+                    gold.display(),
+                    ta.line
+                ))
+                .count(n),
+        );
+    }
+    let (rest_g, rest_p) = (gf.len() - i, pf.len() - j);
+    if let Some((n, m)) = first {
+        let (ta, tb) = (tok(g, gf[n]), tok(p, pf[m]));
         f.push(
             Code::Alignment,
             at(pred, tb.line)
                 .message(format!(
                     "{what} {} of the run is {}, the gold's ({}:{}) is {}",
-                    n + 1,
+                    m + 1,
                     snippet(tb.form),
                     gold.display(),
                     ta.line,
@@ -272,8 +372,8 @@ fn alignment(gold: &Path, pred: &Path, format: InputFormat, g: &Seq, p: &Seq, f:
                 .count(differ),
         );
     }
-    if let Some((n, _, gold_starts)) = first_break {
-        let (ta, tb) = (tok(g, gf[n]), tok(p, pf[n]));
+    if let Some((n, m, gold_starts)) = first_break {
+        let (ta, tb) = (tok(g, gf[n]), tok(p, pf[m]));
         let msg = if gold_starts {
             format!(
                 "the gold starts a sentence at {:?} ({}:{}); the run goes on with it in the same sentence",
@@ -291,42 +391,44 @@ fn alignment(gold: &Path, pred: &Path, format: InputFormat, g: &Seq, p: &Seq, f:
         };
         // CoNLL runs with the gold's tokens are read with the gold's breaks (as conlleval);
         // the other families need the gold's sentences.
-        let code = if format == InputFormat::Conll && gf.len() == pf.len() && differ == 0 {
+        let code = if format == InputFormat::Conll
+            && gf.len() == pf.len()
+            && differ == 0
+            && missing.is_empty()
+            && extra.is_empty()
+        {
             Code::SentenceBreakRead
         } else {
             Code::SentenceBreak
         };
         f.push(code, at(pred, tb.line).message(msg).count(breaks));
     }
-    match gf.len().cmp(&pf.len()) {
-        std::cmp::Ordering::Greater => {
-            let next = tok(g, gf[pf.len()]);
-            let last = pf.last().map(|&b| tok(p, b).line).unwrap_or(0);
-            f.push(
-                Code::MissingTokens,
-                at(pred, last).message(format!(
-                    "the run ends after {} {what}s; the gold goes on at {}:{} with {} ({} more)",
-                    pf.len(),
-                    gold.display(),
-                    next.line,
-                    snippet(next.form),
-                    gf.len() - pf.len()
-                )),
-            );
-        }
-        std::cmp::Ordering::Less => {
-            let extra = tok(p, pf[gf.len()]);
-            f.push(
-                Code::ExtraTokens,
-                at(pred, extra.line).message(format!(
-                    "the run goes on with {} after the gold's last {what} ({} more than the gold's {})",
-                    snippet(extra.form),
-                    pf.len() - gf.len(),
-                    gf.len()
-                )),
-            );
-        }
-        std::cmp::Ordering::Equal => {}
+    if rest_g > 0 {
+        let next = tok(g, gf[i]);
+        let last = pf.last().map(|&b| tok(p, b).line).unwrap_or(0);
+        f.push(
+            Code::MissingTokens,
+            at(pred, last).message(format!(
+                "the run ends after {} {what}s; the gold goes on at {}:{} with {} ({} more)",
+                pf.len(),
+                gold.display(),
+                next.line,
+                snippet(next.form),
+                rest_g
+            )),
+        );
+    }
+    if rest_p > 0 {
+        let extra = tok(p, pf[j]);
+        f.push(
+            Code::ExtraTokens,
+            at(pred, extra.line).message(format!(
+                "the run goes on with {} after the gold's last {what} ({} more than the gold's {})",
+                snippet(extra.form),
+                rest_p,
+                gf.len()
+            )),
+        );
     }
 }
 
@@ -405,9 +507,36 @@ fn tags(
     match tagset {
         Some(ts) => {
             let known: BTreeSet<String> = ts_values(ts);
+            let parts: BTreeSet<String> = ts.parts_of_speech.clone().unwrap_or_default();
             for (cell, line) in &pt {
                 for tag in cell.split('|') {
-                    for v in tag.split(ts.separator.as_str()).skip(1) {
+                    let mut pieces = tag.split(ts.separator.as_str());
+                    let pos = pieces.next().unwrap_or("");
+                    if ts
+                        .parts_of_speech
+                        .as_ref()
+                        .is_some_and(|l| !l.contains(pos))
+                    {
+                        let hint = match closest(pos, &parts) {
+                            Some(c) => format!("the closest part of speech of the tag set is {c}"),
+                            None => "no part of speech of the tag set is close to it".to_string(),
+                        };
+                        f.push(
+                            Code::UnknownTag,
+                            at(pred, *line)
+                                .key(format!("{pos}{}", ts.separator))
+                                .message(format!(
+                                    "part of speech {} of tag {} is not in the tag set",
+                                    snippet(pos),
+                                    snippet(tag)
+                                ))
+                                .hint(hint),
+                        );
+                    }
+                    if ts.categories.is_empty() {
+                        continue;
+                    }
+                    for v in pieces {
                         if ts.category_of(v).is_none() {
                             let hint = match closest(v, &known) {
                                 Some(c) => format!("the closest value of the tag set is {c}"),

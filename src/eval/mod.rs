@@ -16,6 +16,7 @@ pub mod labels;
 mod listing;
 pub mod muc;
 pub mod options;
+mod parting;
 pub mod score;
 pub mod segmentation;
 pub mod tagging;

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::parting::{count_error, Sentence};
 use crate::formats::conllu::Conllu;
 use crate::formats::plain;
 use crate::matching::segmentation::{compare, Mismatch, SegCounts, Side};
@@ -261,23 +262,6 @@ fn mismatch_error(
     }
 }
 
-fn count_error(files: &Files, gold_n: usize, pred_n: usize, next_line: usize) -> Error {
-    let (path, other, n, m) = if pred_n < gold_n {
-        (files.pred, files.gold, pred_n, gold_n)
-    } else {
-        (files.gold, files.pred, gold_n, pred_n)
-    };
-    Error::input(
-        path,
-        0,
-        format!(
-            "ends after sentence {n}, but {} has {m} sentences (its sentence {} is at line {next_line}): gold and run must have the same sentences",
-            other.display(),
-            n + 1
-        ),
-    )
-}
-
 fn eval_text(files: &Files, gold: &str, pred: &str) -> Result<Vec<SegCounts>> {
     let mut g = plain::sentences(gold);
     let mut p = plain::sentences(pred);
@@ -289,9 +273,15 @@ fn eval_text(files: &Files, gold: &str, pred: &str) -> Result<Vec<SegCounts>> {
         p.pop();
     }
     if g.len() != p.len() {
-        let longer = if g.len() > p.len() { &g } else { &p };
-        let next = longer[g.len().min(p.len())].line;
-        return Err(count_error(files, g.len(), p.len(), next));
+        let keys = |v: &[plain::PlainSentence]| -> Vec<Sentence> {
+            v.iter()
+                .map(|s| Sentence {
+                    key: s.words().collect(),
+                    line: s.line,
+                })
+                .collect()
+        };
+        return Err(count_error(files.gold, files.pred, &keys(&g), &keys(&p)));
     }
     let mut units = Vec::with_capacity(g.len());
     for (k, (gs, ps)) in g.iter().zip(&p).enumerate() {
@@ -308,18 +298,16 @@ fn eval_conllu(files: &Files, gold: &str, pred: &str) -> Result<Vec<SegCounts>> 
     let g = Conllu::parse(files.gold, gold)?;
     let p = Conllu::parse(files.pred, pred)?;
     if g.sentences.len() != p.sentences.len() {
-        let longer = if g.sentences.len() > p.sentences.len() {
-            &g
-        } else {
-            &p
+        let keys = |c: &Conllu| -> Vec<Sentence> {
+            c.sentences
+                .iter()
+                .map(|s| Sentence {
+                    key: c.tokens_of(s).map(|t| t.form).collect(),
+                    line: s.line,
+                })
+                .collect()
         };
-        let next = longer.sentences[g.sentences.len().min(p.sentences.len())].line;
-        return Err(count_error(
-            files,
-            g.sentences.len(),
-            p.sentences.len(),
-            next,
-        ));
+        return Err(count_error(files.gold, files.pred, &keys(&g), &keys(&p)));
     }
     let mut units = Vec::with_capacity(g.sentences.len());
     for (k, (gs, ps)) in g.sentences.iter().zip(&p.sentences).enumerate() {

@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::parting::{count_error, Sentence};
 use crate::formats::conllu::{Conllu, COLUMNS};
 use crate::formats::tagged::Tagged;
 use crate::matching::tagset::Tagset;
@@ -221,6 +222,8 @@ pub fn sentence_totals<'a>(
     let mut scorer = CellScorer::new(opts.tagset.as_ref());
     let mut totals = TagTotals::default();
     let mut units: Vec<TagTotals> = Vec::new();
+    // Tokens whose tags are outside the tag set, per side: how many, and the first (line, cell).
+    let mut outside: [(usize, Option<(usize, &'a str)>); 2] = [(0, None), (0, None)];
     let mut add = |totals: &mut TagTotals, s: Seg<'a>| -> Result<()> {
         if s.gold_form != s.pred_form {
             return Err(Error::input(
@@ -238,6 +241,19 @@ pub fn sentence_totals<'a>(
         match scorer.segment(s.gold_cell, s.pred_cell) {
             Ok(seg) => {
                 totals.add(&seg);
+                let (go, po) = scorer.last_outside();
+                for (side, (out, line, cell)) in [
+                    (go, s.gold_line, s.gold_cell),
+                    (po, s.pred_line, s.pred_cell),
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    if out {
+                        outside[side].0 += 1;
+                        outside[side].1.get_or_insert((line, cell));
+                    }
+                }
                 Ok(())
             }
             Err((CellSide::Gold, e)) => Err(Error::input(gold_path, s.gold_line, e.to_string())),
@@ -255,9 +271,23 @@ pub fn sentence_totals<'a>(
             }
             let g = Conllu::parse(gold_path, gold)?;
             let p = Conllu::parse(pred_path, pred)?;
-            let gl: Vec<usize> = g.sentences.iter().map(|s| s.line).collect();
-            let pl: Vec<usize> = p.sentences.iter().map(|s| s.line).collect();
-            check_sentence_count(files, &gl, &pl)?;
+            if g.sentences.len() != p.sentences.len() {
+                let keys = |c: &Conllu| -> Vec<Sentence> {
+                    c.sentences
+                        .iter()
+                        .map(|s| Sentence {
+                            key: c
+                                .words_of(s)
+                                .iter()
+                                .map(|w| w.form())
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                            line: s.line,
+                        })
+                        .collect()
+                };
+                return Err(count_error(gold_path, pred_path, &keys(&g), &keys(&p)));
+            }
             for (k, (gs, ps)) in g.sentences.iter().zip(&p.sentences).enumerate() {
                 let (gw, pw) = (g.words_of(gs), p.words_of(ps));
                 for (a, b) in gw.iter().zip(pw) {
@@ -285,9 +315,23 @@ pub fn sentence_totals<'a>(
             }
             let g = Tagged::parse(gold_path, gold, opts.column)?;
             let p = Tagged::parse(pred_path, pred, opts.column)?;
-            let gl: Vec<usize> = g.sentences.iter().map(|s| s.line).collect();
-            let pl: Vec<usize> = p.sentences.iter().map(|s| s.line).collect();
-            check_sentence_count(files, &gl, &pl)?;
+            if g.sentences.len() != p.sentences.len() {
+                let keys = |t: &Tagged| -> Vec<Sentence> {
+                    t.sentences
+                        .iter()
+                        .map(|s| Sentence {
+                            key: t
+                                .rows_of(s)
+                                .iter()
+                                .map(|w| w.token)
+                                .collect::<Vec<_>>()
+                                .join(" "),
+                            line: s.line,
+                        })
+                        .collect()
+                };
+                return Err(count_error(gold_path, pred_path, &keys(&g), &keys(&p)));
+            }
             for (k, (gs, ps)) in g.sentences.iter().zip(&p.sentences).enumerate() {
                 let (gw, pw) = (g.rows_of(gs), p.rows_of(ps));
                 for (a, b) in gw.iter().zip(pw) {
@@ -310,6 +354,21 @@ pub fn sentence_totals<'a>(
     }
     let weighted = scorer.tags.has_weights();
     let mut warnings = Vec::new();
+    if let Some(ts) = opts.tagset.as_ref() {
+        for ((n, first), path) in outside.iter().zip([gold_path, pred_path]) {
+            if let Some((line, cell)) = first {
+                let piece = cell
+                    .split('|')
+                    .find_map(|t| ts.outside(t).map(|o| (t, o)))
+                    .map_or_else(String::new, |(t, o)| format!(": {o} of tag {t:?}"));
+                warnings.push(format!(
+                    "{}:{line}: {n} token(s) have tags outside the tag set, the first here{piece}; \
+                     their parts of speech and values are scored as written (docs/tagging.md, \"Tagsets\")",
+                    path.display()
+                ));
+            }
+        }
+    }
     let (values, listed) = scorer.tags.values_listed();
     if opts.tagset.is_some() && values > 0 && listed == 0 {
         warnings.push(format!(
@@ -321,26 +380,6 @@ pub fn sentence_totals<'a>(
         ));
     }
     Ok((units, weighted, warnings))
-}
-
-fn check_sentence_count(files: (&Path, &Path), gold: &[usize], pred: &[usize]) -> Result<()> {
-    if gold.len() == pred.len() {
-        return Ok(());
-    }
-    let (path, other, n, m, next) = if pred.len() < gold.len() {
-        (files.1, files.0, pred.len(), gold.len(), gold[pred.len()])
-    } else {
-        (files.0, files.1, gold.len(), pred.len(), pred[gold.len()])
-    };
-    Err(Error::input(
-        path,
-        0,
-        format!(
-            "ends after sentence {n}, but {} has {m} sentences (its sentence {} is at line {next}): gold and run must have the same sentences",
-            other.display(),
-            n + 1
-        ),
-    ))
 }
 
 fn check_length(

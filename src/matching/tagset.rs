@@ -81,6 +81,24 @@ impl Weights {
     }
 }
 
+/// What a tag set does not know about a tag ([`Tagset::outside`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outside<'x> {
+    /// A part of speech the tag set does not list.
+    PartOfSpeech(&'x str),
+    /// A value no category lists.
+    Value(&'x str),
+}
+
+impl std::fmt::Display for Outside<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Outside::PartOfSpeech(p) => write!(f, "part of speech {p:?}"),
+            Outside::Value(v) => write!(f, "value {v:?}"),
+        }
+    }
+}
+
 /// A parsed, validated tagset.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tagset {
@@ -89,6 +107,8 @@ pub struct Tagset {
     /// Category names, in file order.
     pub categories: Vec<String>,
     value_category: HashMap<String, u32>,
+    /// The parts of speech, when the file lists them (`parts_of_speech = [...]`).
+    pub parts_of_speech: Option<std::collections::BTreeSet<String>>,
     /// Present when the file has a `[weights]` table.
     pub weights: Option<Weights>,
 }
@@ -100,6 +120,7 @@ impl Tagset {
             separator: separator.to_string(),
             categories: Vec::new(),
             value_category: HashMap::new(),
+            parts_of_speech: None,
             weights: None,
         }
     }
@@ -122,7 +143,7 @@ impl Tagset {
         Tagset::parse(path, &text)
     }
 
-    /// The index of the category that lists `value`.
+    /// Every value a category lists.
     pub fn values(&self) -> impl Iterator<Item = &str> {
         self.value_category.keys().map(String::as_str)
     }
@@ -130,6 +151,27 @@ impl Tagset {
     /// The index of the category that lists `value`.
     pub fn category_of(&self, value: &str) -> Option<u32> {
         self.value_category.get(value).copied()
+    }
+
+    /// The first piece of `tag` the tag set does not know: its part of speech when the tag set
+    /// lists parts of speech and not this one, else its first value that no category lists
+    /// (when the tag set has categories). `None` for a tag inside the tag set.
+    pub fn outside<'x>(&self, tag: &'x str) -> Option<Outside<'x>> {
+        let mut parts = tag.split(self.separator.as_str());
+        let pos = parts.next().unwrap_or("");
+        if self
+            .parts_of_speech
+            .as_ref()
+            .is_some_and(|l| !l.contains(pos))
+        {
+            return Some(Outside::PartOfSpeech(pos));
+        }
+        if self.categories.is_empty() {
+            return None;
+        }
+        parts
+            .find(|v| self.category_of(v).is_none())
+            .map(Outside::Value)
     }
 
     /// Parses and validates TOML text; `path` is only used in messages.
@@ -205,10 +247,36 @@ impl Tagset {
             None => None,
             Some(w) => Some(build_weights(&categories, w, &err)?),
         };
+        let parts_of_speech = match raw.parts_of_speech {
+            None => None,
+            Some(list) => {
+                let mut set = std::collections::BTreeSet::new();
+                for v in list {
+                    let value = v.get_ref();
+                    if value.is_empty() || value.contains(separator.as_str()) || value.contains('|')
+                    {
+                        return Err(err(
+                            v.span(),
+                            format!(
+                                "parts_of_speech: {value:?}: expected a non-empty name without the separator {separator:?} or `|`"
+                            ),
+                        ));
+                    }
+                    if !set.insert(value.clone()) {
+                        return Err(err(
+                            v.span(),
+                            format!("parts_of_speech: {value:?} is listed twice"),
+                        ));
+                    }
+                }
+                Some(set)
+            }
+        };
         Ok(Tagset {
             separator,
             categories,
             value_category,
+            parts_of_speech,
             weights,
         })
     }
@@ -350,6 +418,7 @@ fn build_weights(
 #[serde(deny_unknown_fields)]
 struct RawTagset {
     separator: Option<Spanned<String>>,
+    parts_of_speech: Option<Vec<Spanned<String>>>,
     categories: Option<IndexMap<Spanned<String>, Vec<Spanned<String>>>>,
     weights: Option<IndexMap<Spanned<String>, Spanned<WeightItem>>>,
 }

@@ -118,6 +118,8 @@ impl<'a> Component<'a> {
 #[derive(Debug, Clone)]
 struct TagInfo<'a> {
     pos: &'a str,
+    /// The tag set does not know its part of speech or one of its values.
+    outside: bool,
     comps: Range<usize>,
     total_weight: f64,
 }
@@ -219,6 +221,7 @@ impl<'a, 't> TagScorer<'a, 't> {
         let id = self.tags.len() as u32;
         self.tags.push(TagInfo {
             pos,
+            outside: self.tagset.is_some_and(|ts| ts.outside(tag).is_some()),
             comps: start..self.comps.len(),
             total_weight,
         });
@@ -400,6 +403,10 @@ pub struct CellScorer<'a, 't> {
     cell_ids: HashMap<&'a str, u32>,
     cell_tags: Vec<u32>,
     cells: Vec<Range<usize>>,
+    /// Per cell: one of its tags is outside the tag set.
+    cell_outside: Vec<bool>,
+    /// Whether the gold and the run cell of the last segment had a tag outside the tag set.
+    last_outside: (bool, bool),
     memo: HashMap<(u32, u32), SegmentScores>,
     /// Scores of the current pair matrix, row-major (t, g).
     scratch: Vec<[f64; 4]>,
@@ -413,6 +420,8 @@ impl<'a, 't> CellScorer<'a, 't> {
             cell_ids: HashMap::new(),
             cell_tags: Vec::new(),
             cells: Vec::new(),
+            cell_outside: Vec::new(),
+            last_outside: (false, false),
             memo: HashMap::new(),
             scratch: Vec::new(),
         }
@@ -445,9 +454,19 @@ impl<'a, 't> CellScorer<'a, 't> {
             }
         }
         let id = self.cells.len() as u32;
+        let outside = self.cell_tags[start..]
+            .iter()
+            .any(|&t| self.tags.tags[t as usize].outside);
+        self.cell_outside.push(outside);
         self.cells.push(start..self.cell_tags.len());
         self.cell_ids.insert(cell, id);
         Ok(id)
+    }
+
+    /// Whether the gold cell and the run cell of the last [`CellScorer::segment`] hold a tag
+    /// outside the tag set ([`Tagset::outside`]; never without a tag set).
+    pub fn last_outside(&self) -> (bool, bool) {
+        self.last_outside
     }
 
     /// The scores of one segment: gold cell against run cell (computed once per distinct
@@ -459,6 +478,7 @@ impl<'a, 't> CellScorer<'a, 't> {
     ) -> Result<SegmentScores, (CellSide, CellError)> {
         let g = self.intern_cell(gold).map_err(|e| (CellSide::Gold, e))?;
         let p = self.intern_cell(pred).map_err(|e| (CellSide::Pred, e))?;
+        self.last_outside = (self.cell_outside[g as usize], self.cell_outside[p as usize]);
         if let Some(s) = self.memo.get(&(g, p)) {
             return Ok(*s);
         }
