@@ -123,6 +123,26 @@ fn a_segmentation_campaign_is_ranked_as_single_runs_score() {
         "{html}"
     );
     assert!(out.join("runs/alpha_1_seg.json").is_file());
+    // Each team's best run: beta's best is beta_2 (beta_1 is worse), teams ranked by it.
+    let teams = t["teams"].as_array().unwrap();
+    let best: Vec<(&str, &str)> = teams
+        .iter()
+        .map(|r| (r["team"].as_str().unwrap(), r["system"].as_str().unwrap()))
+        .collect();
+    assert_eq!(best, [("alpha", "alpha_1"), ("beta", "beta_2")]);
+    assert_eq!(teams[1]["rank"], 2);
+    assert_eq!(teams[1]["score"], rows[1]["scores"]["F1"]);
+    assert_eq!(teams[1]["ci"], rows[1]["ci"]["F1"]);
+    let tsv = std::fs::read_to_string(out.join("rankings/seg.teams.tsv")).unwrap();
+    assert!(
+        tsv.starts_with("rank\tteam\tsystem\tF1\tlo\thi\tshares_first\n1\talpha\talpha_1\t"),
+        "{tsv}"
+    );
+    assert_eq!(tsv.lines().count(), 3);
+    assert!(
+        md.contains("best run per team") && md.contains("| beta | beta_2 | 2 |"),
+        "{md}"
+    );
 
     // A file with the runs' extension that fits no pattern is an error (exit 1), the others
     // are still ranked.

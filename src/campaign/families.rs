@@ -29,7 +29,7 @@ use crate::api::{family_options, Setting, Settings};
 use crate::error::{snippet, Error, Result};
 use crate::family::{build, Family, Headline};
 use crate::metrics::resample::Resampler;
-use crate::table::Results;
+use crate::table::{Column, KeyKind, Kind, Results, Table, Value};
 
 const RUN_PLACEHOLDERS: &[Placeholder] = &[
     Placeholder::Team,
@@ -203,7 +203,8 @@ impl FamilyCampaign {
 
 /// The runs of one task by group (the placeholder values the gold pattern uses): (system,
 /// file) pairs.
-type Groups = BTreeMap<Vec<(String, String)>, Vec<(String, PathBuf)>>;
+/// Per group (placeholder values shared with the gold): the runs as (system, file, team).
+type Groups = BTreeMap<Vec<(String, String)>, Vec<(String, PathBuf, String)>>;
 
 /// One ranked table of a family campaign: a task on one gold file.
 pub struct TaskRanking {
@@ -217,8 +218,10 @@ pub struct TaskRanking {
     pub gold: PathBuf,
     /// The ranking.
     pub ranking: FamilyRanking,
-    /// The ranking as a result table.
+    /// The ranking as result tables: every run, then each team's best run.
     pub results: Results,
+    /// The team of every run (system name → team).
+    pub teams: BTreeMap<String, String>,
 }
 
 /// What a family campaign did.
@@ -276,10 +279,14 @@ pub fn run_family_campaign(
                 .strip_suffix(exts[k].as_deref().unwrap_or(""))
                 .unwrap_or(n)
                 .to_string();
+            let team = m
+                .iter()
+                .find(|(p, _)| *p == Placeholder::Team)
+                .map_or_else(|| system.clone(), |(_, v)| v.to_string());
             per_task[k]
                 .entry(group)
                 .or_default()
-                .push((system, runs_dir.join(n)));
+                .push((system, runs_dir.join(n), team));
         }
         if !fitted {
             let ext_of_runs = exts
@@ -312,7 +319,7 @@ pub fn run_family_campaign(
             // Runs that fail alone are reported; the others are ranked.
             let scored: Vec<(String, PathBuf, Result<crate::family::Statistics>)> = runs
                 .par_iter()
-                .map(|(system, path)| {
+                .map(|(system, path, _)| {
                     (
                         system.clone(),
                         path.clone(),
@@ -341,7 +348,12 @@ pub fn run_family_campaign(
                 Some(t.headline.clone()),
                 cfg.bootstrap.as_ref(),
             )?;
-            let results = ranking_results(t.family.as_ref(), &ranking);
+            let teams: BTreeMap<String, String> = runs
+                .iter()
+                .map(|(system, _, team)| (system.clone(), team.clone()))
+                .collect();
+            let mut results = ranking_results(t.family.as_ref(), &ranking);
+            results.tables.push(best_per_team(&ranking, &teams));
             report.rankings.push(TaskRanking {
                 task: t.name.clone(),
                 family: t.family.name().to_string(),
@@ -349,8 +361,51 @@ pub fn run_family_campaign(
                 gold,
                 ranking,
                 results,
+                teams,
             });
         }
     }
     Ok(report)
+}
+
+/// The best run of each team, teams ordered by it (equal values share a rank): the table
+/// `teams` with the team, its run, the team's rank, the ranked value (with its interval) and,
+/// with resampling, whether the run shares first place.
+pub fn best_per_team(r: &FamilyRanking, teams: &BTreeMap<String, String>) -> Table {
+    let mut cols = vec![
+        Column::new("rank", Kind::Count),
+        Column::new(r.headline.column.clone(), Kind::Ratio),
+    ];
+    if r.resampling.is_some() {
+        cols.push(Column::new("first", Kind::Count));
+    }
+    let mut t = Table::new(
+        "teams",
+        "Best run per team",
+        vec![KeyKind::Team, KeyKind::System],
+        cols,
+    );
+    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let (mut rank, mut last) = (0usize, None::<f64>);
+    for run in &r.runs {
+        let team = teams
+            .get(&run.system)
+            .map_or(run.system.as_str(), String::as_str);
+        if !seen.insert(team) {
+            continue;
+        }
+        if last != Some(run.value) {
+            rank = seen.len();
+            last = Some(run.value);
+        }
+        let mut v = vec![Value::Count(rank as u64), Value::ratio(run.value)];
+        if r.resampling.is_some() {
+            v.push(Value::Count(u64::from(run.shares_first)));
+        }
+        t.push(vec![team.to_string(), run.system.clone()], v);
+        if let (Some(ci), Some(row)) = (run.ci, t.rows.last_mut()) {
+            row.ci[1] = Some(ci);
+        }
+    }
+    t
 }

@@ -109,9 +109,61 @@ pub fn ranking_tsv(r: &TaskRanking) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| Error::output(Path::new("ranking.tsv"), e.to_string()))
 }
 
+/// The teams TSV: `rank`, `team`, `system` (the team's best run), the ranked metric, `lo`,
+/// `hi` and `shares_first` (fractions; tab-separated).
+pub fn teams_tsv(r: &TaskRanking) -> Result<String> {
+    let fail = |e: csv::Error| Error::output(Path::new("teams.tsv"), e.to_string());
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(b'\t')
+        .from_writer(Vec::new());
+    let h = &r.ranking.headline;
+    w.write_record([
+        "rank",
+        "team",
+        "system",
+        h.column.as_str(),
+        "lo",
+        "hi",
+        "shares_first",
+    ])
+    .map_err(fail)?;
+    let num = |x: Option<f64>| {
+        x.filter(|v| v.is_finite())
+            .map(|v| v.to_string())
+            .unwrap_or_default()
+    };
+    if let Some(t) = r.results.table("teams") {
+        for row in &t.rows {
+            let ci = row.ci.get(1).copied().flatten();
+            let first = match (
+                r.ranking.resampling,
+                row.values.get(2).and_then(|v| v.as_f64()),
+            ) {
+                (Some(_), Some(x)) => if x > 0.0 { "yes" } else { "no" }.to_string(),
+                _ => String::new(),
+            };
+            w.write_record([
+                num(row.values.first().and_then(|v| v.as_f64())),
+                row.key.first().cloned().unwrap_or_default(),
+                row.key.get(1).cloned().unwrap_or_default(),
+                num(row.values.get(1).and_then(|v| v.as_f64())),
+                num(ci.map(|c| c[0])),
+                num(ci.map(|c| c[1])),
+                first,
+            ])
+            .map_err(fail)?;
+        }
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| Error::output(Path::new("teams.tsv"), e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| Error::output(Path::new("teams.tsv"), e.to_string()))
+}
+
 /// `leaderboard.json`: `{"name", "tables": [{"task", "family", "metric", "unit", "group",
 /// "gold", "resampling"?, "rows": [{"rank", "system", "scores": {METRIC: value}, "ci":
-/// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}]}]}`; scores are fractions.
+/// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}], "teams": [{"rank", "team",
+/// "system", "score", "ci"?, "shares_first"?}]}]}`; scores are fractions.
 pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
     use serde_json::{json, Map, Value};
     let num = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
@@ -168,6 +220,7 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
                 );
             }
             t.insert("rows".into(), Value::Array(rows));
+            t.insert("teams".into(), Value::Array(team_rows(r, &num)));
             Value::Object(t)
         })
         .collect();
@@ -175,6 +228,43 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// The `teams` rows of a table of `leaderboard.json`: each team's best run, as the table
+/// `teams` of the ranking holds them.
+fn team_rows(r: &TaskRanking, num: &dyn Fn(f64) -> serde_json::Value) -> Vec<serde_json::Value> {
+    use serde_json::{json, Value};
+    let Some(t) = r.results.table("teams") else {
+        return Vec::new();
+    };
+    t.rows
+        .iter()
+        .map(|row| {
+            let mut o = serde_json::Map::new();
+            let rank = row
+                .values
+                .first()
+                .and_then(|v| v.as_f64())
+                .map(|x| x as u64);
+            o.insert("rank".into(), json!(rank));
+            o.insert("team".into(), json!(row.key.first()));
+            o.insert("system".into(), json!(row.key.get(1)));
+            let value = row.values.get(1).and_then(|v| v.as_f64());
+            o.insert("score".into(), value.map_or(Value::Null, num));
+            if let Some(Some([lo, hi])) = row.ci.get(1) {
+                o.insert("ci".into(), Value::Array(vec![num(*lo), num(*hi)]));
+            }
+            if r.ranking.resampling.is_some() {
+                let first = row
+                    .values
+                    .get(2)
+                    .and_then(|v| v.as_f64())
+                    .is_some_and(|x| x > 0.0);
+                o.insert("shares_first".into(), json!(first));
+            }
+            Value::Object(o)
+        })
+        .collect()
 }
 
 /// All rankings as one [`Results`] (a table per ranking, titled by task and group), for the
@@ -191,8 +281,13 @@ pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
     for r in &report.rankings {
         for t in &r.results.tables {
             let mut t = t.clone();
-            t.name = ranking_stem(r);
-            t.title = title(r);
+            if t.name == "teams" {
+                t.name = format!("{}-teams", ranking_stem(r));
+                t.title = format!("{}: best run per team", title(r));
+            } else {
+                t.name = ranking_stem(r);
+                t.title = title(r);
+            }
             out.tables.push(t);
         }
         for n in &r.results.notes {
@@ -215,6 +310,10 @@ pub fn write_family_outputs(
     let mut files: Vec<(String, String)> = Vec::new();
     for r in &report.rankings {
         files.push((format!("rankings/{}.tsv", ranking_stem(r)), ranking_tsv(r)?));
+        files.push((
+            format!("rankings/{}.teams.tsv", ranking_stem(r)),
+            teams_tsv(r)?,
+        ));
         for run in &r.ranking.runs {
             files.push((
                 format!("runs/{}_{}.json", run.system, ranking_stem(r)),

@@ -34,6 +34,8 @@ pub enum KeyKind {
     Table,
     /// A run (in rankings).
     System,
+    /// A participating team (in rankings of teams).
+    Team,
 }
 
 impl KeyKind {
@@ -49,6 +51,7 @@ impl KeyKind {
             KeyKind::Measure => "measure",
             KeyKind::Table => "table",
             KeyKind::System => "system",
+            KeyKind::Team => "team",
         }
     }
 }
