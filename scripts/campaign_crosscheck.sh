@@ -37,7 +37,11 @@ done
 
 venv="$root/.venv"
 want_nervaluate="nervaluate==1.2.1"
-if ! "$venv/bin/python" -c "import seqeval, nervaluate, scipy, numpy" 2>/dev/null; then
+have_packages() {
+    "$venv/bin/python" -c "import seqeval, scipy, numpy, importlib.metadata as m
+assert m.version('nervaluate').startswith('1.')" 2>/dev/null
+}
+if ! have_packages; then
     echo "campaign_crosscheck: installing seqeval, nervaluate, SciPy and NumPy into $venv" >&2
     { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } || skip "python3 -m venv failed"
     "$venv/bin/pip" install --quiet seqeval "scipy>=1.11" "numpy>=1.26" \
