@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Cross-checks `fairscore leaderboard` campaigns of family tasks (docs/campaigns.md) against
+# independent scorers on real outputs of real tools from ../shared: seqeval and nervaluate
+# (CoNLL NER, spans regimes), the FairEval reference result (fair), scripts/muc_crosscheck.py
+# (MUC-7), conll18_ud_eval.py (segmentation, tagging), SciPy's percentile bootstrap and a NumPy
+# randomization test (intervals, p_next, p_top). See scripts/campaign_crosscheck.py.
+#
+#   scripts/campaign_crosscheck.sh                 # 10,000 resamples
+#   BOOTSTRAP=0 scripts/campaign_crosscheck.sh     # scores only
+#   BOOTSTRAP=100000 SEED=7 scripts/campaign_crosscheck.sh
+#
+# Builds the release binary, writes the HIPE-2022 runs as CoNLL with
+# `cargo test --release --test conll_parity` when $CARGO_TARGET_DIR/tmp/conll_parity is absent,
+# makes or completes .venv (seqeval, nervaluate 1.x, SciPy, NumPy) and builds the campaigns in
+# $CARGO_TARGET_DIR/tmp/campaign_crosscheck. Exit status 1 on any unexplained difference.
+# Without ../shared or the Python packages: skip (exit 0) with a notice, or fail when CI or
+# FAIRSCORE_REQUIRE_SHARED is set.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+target="${CARGO_TARGET_DIR:-$root/target}"
+shared="$root/../shared"
+
+skip() {
+    if [ -n "${CI:-}" ] || [ -n "${FAIRSCORE_REQUIRE_SHARED:-}" ]; then
+        echo "campaign_crosscheck: $1 (required: CI or FAIRSCORE_REQUIRE_SHARED is set)" >&2
+        exit 1
+    fi
+    echo "campaign_crosscheck: skipped: $1"
+    exit 0
+}
+
+for d in data/hipe2022 data/faireval/ner data/ud data/peers/conll18; do
+    [ -d "$shared/$d" ] || skip "../shared/$d is absent"
+done
+
+venv="$root/.venv"
+want_nervaluate="nervaluate==1.2.1"
+have_packages() {
+    "$venv/bin/python" -c "import seqeval, scipy, numpy, importlib.metadata as m
+assert m.version('nervaluate').startswith('1.')" 2>/dev/null
+}
+if ! have_packages; then
+    echo "campaign_crosscheck: installing seqeval, nervaluate, SciPy and NumPy into $venv" >&2
+    { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } || skip "python3 -m venv failed"
+    "$venv/bin/pip" install --quiet seqeval "scipy>=1.11" "numpy>=1.26" \
+        || skip "seqeval, SciPy or NumPy could not be installed"
+    "$venv/bin/pip" install --quiet "$want_nervaluate" \
+        || "$venv/bin/pip" install --quiet "nervaluate>=1,<2" \
+        || skip "nervaluate 1.x could not be installed"
+fi
+
+cargo build --release --quiet --bin fairscore
+if [ ! -d "$target/tmp/conll_parity" ]; then
+    echo "campaign_crosscheck: writing the CoNLL runs (test conll_parity)" >&2
+    cargo test --release --quiet --test conll_parity >/dev/null
+fi
+
+"$venv/bin/python" -c 'import importlib.metadata as m
+print("campaign_crosscheck: " + ", ".join(
+    f"{p} {m.version(p)}" for p in ("seqeval", "nervaluate", "scipy", "numpy")))'
+exec "$venv/bin/python" scripts/campaign_crosscheck.py \
+    --fairscore "$target/release/fairscore" --shared "$shared" \
+    --conll "$target/tmp/conll_parity" --workdir "$target/tmp/campaign_crosscheck" \
+    --bootstrap "${BOOTSTRAP:-10000}" --seed "${SEED:-2026}"
