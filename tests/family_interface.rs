@@ -212,3 +212,32 @@ fn one_unit_gives_no_interval_but_says_why() {
     let e = family::evaluate(&Accuracy, &gold, &run, Some(&Resampler::new(100, 1))).unwrap_err();
     assert!(e.to_string().contains("at least two sentences"), "{e}");
 }
+
+/// The families of one campaign resample the same units of the same files: documents for a
+/// CoNLL file with `-DOCSTART-` (its sentences are only where spans end), sentences without.
+#[test]
+fn span_families_share_their_units_on_conll_files() {
+    let f = Files::new("units");
+    let doc = |body: &str| format!("-DOCSTART- O\n\n{body}");
+    let gold_text = doc("Anna B-PER\nlebt O\n\nBob B-PER\n. O\n\n")
+        + &doc("Carl B-PER\nx O\n\nDora B-LOC\ny O\n");
+    let run_text = gold_text
+        .replace("Dora B-LOC", "Dora B-PER")
+        .replace("Anna B-PER", "Anna O");
+    let gold = f.dir.join("gold.conll");
+    let run = f.dir.join("run.conll");
+    std::fs::write(&gold, &gold_text).unwrap();
+    std::fs::write(&run, &run_text).unwrap();
+    let (flat_gold, flat_run) = (f.dir.join("flat-gold.conll"), f.dir.join("flat-run.conll"));
+    std::fs::write(&flat_gold, gold_text.replace("-DOCSTART- O\n\n", "")).unwrap();
+    std::fs::write(&flat_run, run_text.replace("-DOCSTART- O\n\n", "")).unwrap();
+    let mut opts = family::Options::default();
+    opts.set("format", "conll").unwrap();
+    for name in ["spans", "fair", "muc"] {
+        let fam = family::build(name, &opts).unwrap();
+        let s = fam.statistics(&gold, &run).unwrap();
+        assert_eq!((s.unit, s.len()), (Unit::Document, 2), "{name}");
+        let s = fam.statistics(&flat_gold, &flat_run).unwrap();
+        assert_eq!((s.unit, s.len()), (Unit::Sentence, 4), "{name}");
+    }
+}

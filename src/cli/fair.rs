@@ -16,7 +16,7 @@ use super::args::{
 #[command(
     after_long_help = "Formats: auto (detect, default), spans (LABEL TAB begin TAB end [TAB \
 tokens], blank-line units), conll (FORM [POS …] TAG, BIO tags, stacked levels separated by |, \
-sentences as units) or hipe (HIPE TSV, documents as units, --column NE-COARSE-LIT by default; \
+sentences as units of matching, -DOCSTART- documents as units of resampling) or hipe (HIPE TSV, documents as units, --column NE-COARSE-LIT by default; \
 several columns, comma-separated, are annotation levels). With --bootstrap N or --table \
 FORMAT the results are the family table (units resampled). See docs/fair.md."
 )]

@@ -149,6 +149,10 @@ pub struct FairReport {
     /// Warnings (one line each): a `--labels` or `--exclude` label that occurs in neither
     /// file, with the closest label that does.
     pub warnings: Vec<String>,
+    /// For units that are sentences of a file with documents (CoNLL with `-DOCSTART-`): the
+    /// 0-based document of each unit. Empty when each unit is its own document (HIPE
+    /// documents, span-file units, a CoNLL file of one document).
+    pub unit_documents: Vec<usize>,
 }
 
 /// Reads and evaluates a target and a system file. HIPE files are read with the project's
@@ -165,7 +169,24 @@ pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Resul
     let gold = crate::formats::parse_text(target, t_text, Some(format), &ropts)?;
     let run = crate::formats::read(system, Some(format), &ropts)?;
     let (t_units, s_units) = corpus_units(&gold, &run, &opts.read)?;
-    evaluate_units(target, t_units, system, s_units, opts)
+    let mut report = evaluate_units(target, t_units, system, s_units, opts)?;
+    let sentences_of_documents = gold.annotations.is_empty()
+        && gold.n_tokens() > 0
+        && gold.column("TAG").is_some()
+        && gold.column("NE-COARSE-LIT").is_none()
+        && gold.docs.len() > 1;
+    if sentences_of_documents {
+        report.unit_documents = gold
+            .docs
+            .iter()
+            .enumerate()
+            .flat_map(|(d, doc)| std::iter::repeat_n(d, doc.segments.len()))
+            .collect();
+        if report.unit_documents.len() != report.units.len() {
+            report.unit_documents.clear();
+        }
+    }
+    Ok(report)
 }
 
 /// The units of a target and a system corpus: HIPE documents (the run aligned as `score`
@@ -396,6 +417,7 @@ pub fn evaluate_units(
         weights_given: opts.weights.is_some(),
         units,
         warnings: unmatched_labels(opts, &seen, target_path, system_path),
+        unit_documents: Vec::new(),
     })
 }
 

@@ -113,14 +113,23 @@ impl Family for FairFamily {
             Some(f) => f,
             None => crate::formats::detect(gold, &crate::io::read_text(gold)?)?,
         };
+        // Documents where the file has them (HIPE; CoNLL with -DOCSTART-), else sentences:
+        // the same units as the spans and muc families of the same files.
+        let by_document = !report.unit_documents.is_empty();
         let unit = match format {
             Format::Hipe => Unit::Document,
+            _ if by_document => Unit::Document,
             _ => Unit::Sentence,
         };
         let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
-        for u in &report.units {
-            let mut t = Tally::new();
+        let mut t = Tally::new();
+        for (k, u) in report.units.iter().enumerate() {
             t.add(&u.target.spans, &u.system.spans, &u.outcome);
+            let last_of_unit =
+                !by_document || report.unit_documents.get(k + 1) != report.unit_documents.get(k);
+            if !last_of_unit {
+                continue;
+            }
             let mut v = Vec::with_capacity(s.width());
             block(&t.overall, &mut v);
             for l in &s.labels {
@@ -130,6 +139,7 @@ impl Family for FairFamily {
                 }
             }
             s.push_unit(v);
+            t = Tally::new();
         }
         Ok(s)
     }
