@@ -401,3 +401,59 @@ fn fair_campaign_page_stays_small_and_fits_the_screen() {
     assert!(check.status.success(), "{stdout}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The evaluation repository's `submitted/` directory as organisers keep it: the runs beside
+/// the campaign's key file, per-team manifests and system files. Those are listed once as
+/// ignored and the campaign exits 0, with the same rankings as the runs alone.
+#[test]
+fn a_submitted_directory_with_manifests_and_key_files_exits_0() {
+    let Some(data) = hipe2022() else {
+        return;
+    };
+    let dir = tmp_dir("leaderboard_submitted");
+    let runs = dir.join("submitted");
+    std::fs::create_dir_all(&runs).unwrap();
+    for e in std::fs::read_dir(data.join("submissions")).unwrap().flatten() {
+        std::fs::copy(e.path(), runs.join(e.file_name())).unwrap();
+    }
+    for (name, text) in [
+        ("TEAM_KEYS.txt", "neurbsl\tteam-a\nteam1\tteam-b\n"),
+        ("neurbsl_bundle3_manifest.txt", "runs: 7\n"),
+        ("team1_bundle4_manifest.txt", "runs: 9\n"),
+        ("README.md", "# submitted runs\n"),
+        (".DS_Store", "\0\0"),
+    ] {
+        std::fs::write(runs.join(name), text).unwrap();
+    }
+    let leaderboard = |runs: &Path, out: &Path| {
+        common::fairscore(&[
+            "leaderboard",
+            "--quiet",
+            "--gold-dir",
+            &data.join("gold").display().to_string(),
+            "--runs-dir",
+            &runs.display().to_string(),
+            "--resources",
+            &data.join("resources").display().to_string(),
+            "--outdir",
+            &out.display().to_string(),
+        ])
+    };
+    let o = leaderboard(&runs, &dir.join("out"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("ignored 4 file(s) that are not runs")
+            && err.contains("TEAM_KEYS.txt")
+            && err.contains("neurbsl_bundle3_manifest.txt"),
+        "{err}"
+    );
+    let alone = leaderboard(&data.join("submissions"), &dir.join("alone"));
+    assert_eq!(alone.status.code(), Some(0));
+    let (a, b) = (
+        read_dir_bytes(&dir.join("out").join("rankings")),
+        read_dir_bytes(&dir.join("alone").join("rankings")),
+    );
+    assert!(!a.is_empty());
+    assert_eq!(a, b, "the rankings do not depend on the files that are not runs");
+}
