@@ -413,7 +413,10 @@ fn a_submitted_directory_with_manifests_and_key_files_exits_0() {
     let dir = tmp_dir("leaderboard_submitted");
     let runs = dir.join("submitted");
     std::fs::create_dir_all(&runs).unwrap();
-    for e in std::fs::read_dir(data.join("submissions")).unwrap().flatten() {
+    for e in std::fs::read_dir(data.join("submissions"))
+        .unwrap()
+        .flatten()
+    {
         std::fs::copy(e.path(), runs.join(e.file_name())).unwrap();
     }
     for (name, text) in [
@@ -455,5 +458,8 @@ fn a_submitted_directory_with_manifests_and_key_files_exits_0() {
         read_dir_bytes(&dir.join("alone").join("rankings")),
     );
     assert!(!a.is_empty());
-    assert_eq!(a, b, "the rankings do not depend on the files that are not runs");
+    assert_eq!(
+        a, b,
+        "the rankings do not depend on the files that are not runs"
+    );
 }

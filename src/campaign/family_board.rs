@@ -290,9 +290,11 @@ pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
             }
             out.tables.push(t);
         }
+        // Each note says which table it belongs to (tasks may differ in units and metrics).
         for n in &r.results.notes {
-            if !out.notes.contains(n) {
-                out.notes.push(n.clone());
+            let n = format!("{}: {n}", title(r));
+            if !out.notes.contains(&n) {
+                out.notes.push(n);
             }
         }
     }
