@@ -245,12 +245,12 @@ pub fn compare(
     let o = scoring_options(opts, copts)?;
     // A CoNLL file without document markers is compared sentence by sentence (the micro
     // scores are the same; the units of resampling are the sentences).
-    let unit = crate::eval::score::unit_name(gold, &o);
-    let ra = match crate::eval::score::sentence_units(gold, a, &o) {
+    let unit = crate::eval::units::unit_name(gold, &o);
+    let ra = match crate::eval::units::sentence_units(gold, a, &o) {
         Some((g, p)) => evaluate(&g, &p, &o)?,
         None => evaluate(gold, a, &o)?,
     };
-    let rb = match crate::eval::score::sentence_units(gold, b, &o) {
+    let rb = match crate::eval::units::sentence_units(gold, b, &o) {
         Some((g, p)) => evaluate(&g, &p, &o)?,
         None => evaluate(gold, b, &o)?,
     };

@@ -21,4 +21,5 @@ pub mod score;
 pub mod segmentation;
 pub mod tagging;
 pub mod tags;
+pub mod units;
 pub mod weights;

@@ -502,12 +502,16 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
     if let Some(resampler) = &opts.bootstrap {
         // A CoNLL file without document markers is resampled by sentences (its scores, the
         // document averages included, stay those of its one document).
-        if let Some((g, p)) = sentence_units(gold, pred, opts) {
+        if let Some((g, p)) = super::units::sentence_units(gold, pred, opts) {
             let mut o = opts.clone();
             o.bootstrap = None;
             o.errors = false;
             let by_sentence = evaluate(&g, &p, &o)?;
-            use_series_of(&mut results, &by_sentence.results);
+            for ((_, cols), (_, ucols)) in results.iter_mut().zip(&by_sentence.results) {
+                for (c, u) in cols.iter_mut().zip(ucols) {
+                    super::units::use_series_of(&mut c.eval, &u.eval);
+                }
+            }
         }
         let units = results
             .first()
@@ -517,7 +521,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
             warnings.push(format!(
                 "{}: resampling needs at least two {}; the gold has {units}: no interval is given",
                 gold.path.display(),
-                unit_name(gold, opts)
+                super::units::unit_name(gold, opts)
             ));
         } else {
             let evals = results
@@ -532,70 +536,4 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         warnings,
         errors,
     })
-}
-
-/// The resampling unit of a scoring: `sentences` for a CoNLL gold of one document with
-/// several sentences (a file without `-DOCSTART-`), else `documents`.
-pub fn unit_name(gold: &Corpus, opts: &ScoreOptions) -> &'static str {
-    if by_sentences(gold, opts) {
-        "sentences"
-    } else {
-        "documents"
-    }
-}
-
-fn by_sentences(gold: &Corpus, opts: &ScoreOptions) -> bool {
-    opts.format == crate::formats::Format::Conll
-        && gold.docs.len() == 1
-        && gold.docs.first().is_some_and(|d| d.segments.len() > 1)
-}
-
-/// For a CoNLL gold without document markers, copies of gold and run whose documents are the
-/// gold's sentences (the run read with the gold's breaks): the units of resampling.
-pub fn sentence_units(
-    gold: &Corpus,
-    pred: &Corpus,
-    opts: &ScoreOptions,
-) -> Option<(Corpus, Corpus)> {
-    if !by_sentences(gold, opts) || pred.docs.len() > 1 {
-        return None;
-    }
-    let like = gold.docs.first().map(|d| d.segments.clone());
-    let mut g = gold.clone();
-    g.sentences_as_documents(None);
-    let mut p = pred.clone();
-    p.sentences_as_documents(like.as_deref());
-    Some((g, p))
-}
-
-/// Gives `results` the per-unit counts of `units` (the same evaluation over other units).
-fn use_series_of(results: &mut [(usize, Vec<ColumnResult>)], units: &[(usize, Vec<ColumnResult>)]) {
-    for ((_, cols), (_, ucols)) in results.iter_mut().zip(units) {
-        for (c, u) in cols.iter_mut().zip(ucols) {
-            let (e, ue) = (&mut c.eval, &u.eval);
-            for (label, per) in e.per_label.iter_mut() {
-                if let Some(up) = ue.per_label.get(label) {
-                    for r in SpanRegime::ALL {
-                        per[r].docs = up[r].docs.clone();
-                    }
-                }
-            }
-            for r in SpanRegime::ALL {
-                e.all[r].docs = ue.all[r].docs.clone();
-            }
-            if let (Some(f), Some(uf)) = (e.fair.as_mut(), ue.fair.as_ref()) {
-                let pairs = std::iter::once((&mut f.all, &uf.all)).chain(
-                    f.per_label
-                        .iter_mut()
-                        .filter_map(|(l, s)| uf.per_label.get(l).map(|us| (s, us))),
-                );
-                for (s, us) in pairs {
-                    s.fair.docs = us.fair.docs.clone();
-                    if let (Some(w), Some(uw)) = (s.weighted.as_mut(), us.weighted.as_ref()) {
-                        w.docs = uw.docs.clone();
-                    }
-                }
-            }
-        }
-    }
 }
