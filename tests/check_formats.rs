@@ -203,6 +203,15 @@ fn tagging_and_segmentation_defects_are_found() {
             && out.contains("gold.conll:3, \"c\") and the 1 after it are missing"),
         "{out}"
     );
+    // A token that differs near the end is one difference, not a gap and an extra token.
+    let gold = "a O\nb O\nc O\nd O\ne O\nf O\ng O\n. O\n";
+    let run = "a O\nb O\nc O\nd O\ne O\nf O\n. O\n. O\n";
+    let (code, out) = check(&dir, "conll", gold, run, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("team_1.conll:7: token 7 of the run is \".\"") && out.contains("1 error,"),
+        "{out}"
+    );
     // CoNLL-U: a token that differs.
     let conllu =
         "# text = a b\n1\ta\ta\tX\tX\t_\t0\troot\t_\t_\n2\tb\tb\tY\tY\t_\t1\tdep\t_\t_\n\n";

@@ -94,7 +94,7 @@ fn a_file_without_documents_is_resampled_by_sentences() {
     let (v1, stderr1) = score_json(&dir1, &gold1, &run1);
     assert!(strict_f1(&v1).1.is_none(), "no interval over one unit");
     assert!(
-        stderr1.contains("resampling needs at least two documents")
+        stderr1.contains("resampling needs at least two sentences")
             && stderr1.contains("gold.conll"),
         "{stderr1}"
     );
@@ -160,4 +160,41 @@ fn compare_pairs_the_sentences_of_a_file_without_documents() {
         err.contains("at least two are needed") && err.contains("has 1"),
         "{err}"
     );
+}
+
+/// `compare` checks each run as `score` does before it resamples sentences: a run whose tokens
+/// differ, or with a token more, is refused, not cut to the gold's sentences.
+#[test]
+fn compare_checks_the_runs_as_score_does() {
+    let dir = temp_dir("conll_units_compare_checks");
+    let gold = dir.join("g.conll");
+    std::fs::write(&gold, "A B-PER\nb O\n\nc O\nd B-LOC\n").unwrap();
+    let g = gold.to_string_lossy().into_owned();
+    for (name, text) in [
+        ("other.conll", "A B-PER\nX O\nc O\nd B-LOC\n"),
+        ("longer.conll", "A B-PER\nb O\n\nc O\nd B-LOC\ne O\n"),
+    ] {
+        let run = dir.join(name);
+        std::fs::write(&run, text).unwrap();
+        let r = run.to_string_lossy().into_owned();
+        let out = fairscore(&[
+            "compare",
+            "--format",
+            "conll",
+            "--task",
+            "nerc_coarse",
+            "--gold",
+            &g,
+            "--pred",
+            &r,
+            "--pred",
+            &g,
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{name}: {err}");
+        assert!(
+            err.contains(name) && err.contains("does not line up"),
+            "{name}: {err}"
+        );
+    }
 }

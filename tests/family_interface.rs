@@ -233,8 +233,17 @@ fn span_families_share_their_units_on_conll_files() {
     std::fs::write(&flat_run, run_text.replace("-DOCSTART- O\n\n", "")).unwrap();
     let mut opts = family::Options::default();
     opts.set("format", "conll").unwrap();
+    // A file that ends with a `-DOCSTART-` line has a last document without a sentence.
+    let (ended_gold, ended_run) = (
+        f.dir.join("ended-gold.conll"),
+        f.dir.join("ended-run.conll"),
+    );
+    std::fs::write(&ended_gold, format!("{gold_text}-DOCSTART- O\n")).unwrap();
+    std::fs::write(&ended_run, format!("{run_text}-DOCSTART- O\n")).unwrap();
     for name in ["spans", "fair", "muc"] {
         let fam = family::build(name, &opts).unwrap();
+        let s = fam.statistics(&ended_gold, &ended_run).unwrap();
+        assert_eq!((s.unit, s.len()), (Unit::Document, 3), "{name}");
         let s = fam.statistics(&gold, &run).unwrap();
         assert_eq!((s.unit, s.len()), (Unit::Document, 2), "{name}");
         let s = fam.statistics(&flat_gold, &flat_run).unwrap();

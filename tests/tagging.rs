@@ -390,6 +390,28 @@ fn tags_outside_the_tag_set_are_reported_once_at_their_first_line() {
         "Ala\tsubst:sg:nom:f\nma\tfin:sg:ter:imperf\n\nkota\tsubst:sg:acc:m2\n",
     );
     assert!(!err.contains("outside"), "{err}");
+    // A tag set of parts of speech only: the unknown one is still reported.
+    let ts = dir.join("pos.toml");
+    std::fs::write(&ts, "parts_of_speech = [\"subst\", \"fin\"]\n").unwrap();
+    std::fs::write(
+        &pred,
+        "Ala\tsubst:sg:nom:f\nma\tzzz:sg\n\nkota\tsubst:sg:acc:m2\n",
+    )
+    .unwrap();
+    let o = common::fairscore(&[
+        "tagging",
+        "--gold",
+        &gold.to_string_lossy(),
+        "--pred",
+        &pred.to_string_lossy(),
+        "--tagset",
+        &ts.to_string_lossy(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(":2: 1 token(s) have tags outside the tag set") && err.contains("\"zzz\""),
+        "{err}"
+    );
 }
 
 // ---- tagsets ----

@@ -56,7 +56,7 @@ enum Command {
     /// the paired bootstrap (--test bootstrap); the interval of A - B is always the
     /// paired-bootstrap percentile interval. The table shows, per column and regime, A, B,
     /// A - B, the interval and the two-sided p-value (* p < 0.05, ** p < 0.01); --json writes
-    /// the same numbers. Documents are the unit of resampling (sentences in a CoNLL file without -DOCSTART-); see docs/statistics.md for the
+    /// the same numbers. Documents are the unit of resampling (sentences in a CoNLL file of one document); see docs/statistics.md for the
     /// methods, their assumptions and how to read them.
     Compare(compare::CompareArgs),
     /// Word segmentation: word and boundary P/R/F1 and true negative rate (Shao et al. 2017).

@@ -9,7 +9,7 @@
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
-use crate::eval::score::{evaluate, ColumnResult};
+use crate::eval::score::{evaluate, ColumnResult, ScoreResult};
 use crate::matching::SpanRegime;
 use crate::metrics::docs::DocSeries;
 use crate::metrics::resample::{ByMeasure, DocCounts, Interval, Resampler};
@@ -246,14 +246,22 @@ pub fn compare(
     // A CoNLL file without document markers is compared sentence by sentence (the micro
     // scores are the same; the units of resampling are the sentences).
     let unit = crate::eval::units::unit_name(gold, &o);
-    let ra = match crate::eval::units::sentence_units(gold, a, &o) {
-        Some((g, p)) => evaluate(&g, &p, &o)?,
-        None => evaluate(gold, a, &o)?,
+    // Each run is scored as it is (checked and aligned as `score` does), then, for a file of
+    // one document, its per-sentence counts replace the per-document ones.
+    let scored = |run: &Corpus| -> Result<ScoreResult> {
+        let mut r = evaluate(gold, run, &o)?;
+        if let Some((g, p)) = crate::eval::units::sentence_units(gold, run, &o) {
+            let by_sentence = evaluate(&g, &p, &o)?;
+            for ((_, cols), (_, ucols)) in r.results.iter_mut().zip(&by_sentence.results) {
+                for (c, u) in cols.iter_mut().zip(ucols) {
+                    crate::eval::units::use_series_of(&mut c.eval, &u.eval);
+                }
+            }
+        }
+        Ok(r)
     };
-    let rb = match crate::eval::units::sentence_units(gold, b, &o) {
-        Some((g, p)) => evaluate(&g, &p, &o)?,
-        None => evaluate(gold, b, &o)?,
-    };
+    let ra = scored(a)?;
+    let rb = scored(b)?;
     let (cols_a, cols_b) = (column_results(&ra.results), column_results(&rb.results));
     let mut columns = Vec::new();
     for (ca, cb) in cols_a.iter().zip(cols_b) {

@@ -153,6 +153,9 @@ pub struct FairReport {
     /// 0-based document of each unit. Empty when each unit is its own document (HIPE
     /// documents, span-file units, a CoNLL file of one document).
     pub unit_documents: Vec<usize>,
+    /// The number of documents `unit_documents` refers to (documents without a sentence
+    /// included); 0 when it is empty.
+    pub documents: usize,
 }
 
 /// Reads and evaluates a target and a system file. HIPE files are read with the project's
@@ -182,8 +185,10 @@ pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Resul
             .enumerate()
             .flat_map(|(d, doc)| std::iter::repeat_n(d, doc.segments.len()))
             .collect();
+        report.documents = gold.docs.len();
         if report.unit_documents.len() != report.units.len() {
             report.unit_documents.clear();
+            report.documents = 0;
         }
     }
     Ok(report)
@@ -418,6 +423,7 @@ pub fn evaluate_units(
         units,
         warnings: unmatched_labels(opts, &seen, target_path, system_path),
         unit_documents: Vec::new(),
+        documents: 0,
     })
 }
 

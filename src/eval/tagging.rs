@@ -355,9 +355,10 @@ pub fn sentence_totals<'a>(
     let weighted = scorer.tags.has_weights();
     let mut warnings = Vec::new();
     let (values, listed) = scorer.tags.values_listed();
-    // (A tag set that lists none of the values gets the one warning below instead.)
-    let lists_some = values == 0 || listed > 0;
-    if let Some(ts) = opts.tagset.as_ref().filter(|_| lists_some) {
+    // (A tag set whose categories list none of the values gets the one warning below.)
+    let lists_none = values > 0 && listed == 0;
+    let wrong_categories = |ts: &&Tagset| lists_none && !ts.categories.is_empty();
+    if let Some(ts) = opts.tagset.as_ref().filter(|ts| !wrong_categories(ts)) {
         for ((n, first), path) in outside.iter().zip([gold_path, pred_path]) {
             if let Some((line, cell)) = first {
                 let piece = cell
@@ -372,7 +373,7 @@ pub fn sentence_totals<'a>(
             }
         }
     }
-    if opts.tagset.is_some() && !lists_some {
+    if opts.tagset.is_some() && lists_none {
         warnings.push(format!(
             "the tagset lists none of the {values} values of the distinct tags of {} and {}: every value \
              is keyed by itself, not by its position or a category, so two tags agree on a value \

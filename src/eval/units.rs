@@ -1,16 +1,17 @@
 //! The units of resampling of a `score` or `compare`: documents, or the sentences of a CoNLL
-//! file without `-DOCSTART-` (its one document is split for the resampling only; the scores,
-//! document averages included, stay those of the file).
+//! gold of one document (a file without `-DOCSTART-`, or with a single one): that document is
+//! split for the resampling only; the scores, document averages included, stay those of the
+//! file, and the files are checked and aligned as they are.
 
 use super::options::ScoreOptions;
 use crate::corpus::Corpus;
 use crate::matching::SpanRegime;
 use crate::metrics::Evaluation;
 
-/// The resampling unit of a scoring: `sentences` for a CoNLL gold of one document with
-/// several sentences (a file without `-DOCSTART-`), else `documents`.
+/// The resampling unit of a scoring: `sentences` for a CoNLL gold of one document, else
+/// `documents`.
 pub fn unit_name(gold: &Corpus, opts: &ScoreOptions) -> &'static str {
-    if by_sentences(gold, opts) {
+    if opts.format == crate::formats::Format::Conll && gold.docs.len() == 1 {
         "sentences"
     } else {
         "documents"
@@ -23,8 +24,9 @@ fn by_sentences(gold: &Corpus, opts: &ScoreOptions) -> bool {
         && gold.docs.first().is_some_and(|d| d.segments.len() > 1)
 }
 
-/// For a CoNLL gold without document markers, copies of gold and run whose documents are the
-/// gold's sentences (the run read with the gold's breaks): the units of resampling.
+/// For a CoNLL gold of one document with several sentences, copies of gold and run whose
+/// documents are the gold's sentences (the run read with the gold's breaks): the units of
+/// resampling. Only for the per-unit counts of a pair already scored as it is.
 pub fn sentence_units(
     gold: &Corpus,
     pred: &Corpus,

@@ -122,14 +122,24 @@ impl Family for FairFamily {
             _ => Unit::Sentence,
         };
         let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
-        let mut t = Tally::new();
+        // One tally per unit: each sentence, or each document (those without a sentence too).
+        let n = if by_document {
+            report.documents
+        } else {
+            report.units.len()
+        };
+        let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::new()).collect();
         for (k, u) in report.units.iter().enumerate() {
-            t.add(&u.target.spans, &u.system.spans, &u.outcome);
-            let last_of_unit =
-                !by_document || report.unit_documents.get(k + 1) != report.unit_documents.get(k);
-            if !last_of_unit {
-                continue;
+            let at = if by_document {
+                report.unit_documents.get(k).copied().unwrap_or(0)
+            } else {
+                k
+            };
+            if let Some(t) = tallies.get_mut(at) {
+                t.add(&u.target.spans, &u.system.spans, &u.outcome);
             }
+        }
+        for t in &tallies {
             let mut v = Vec::with_capacity(s.width());
             block(&t.overall, &mut v);
             for l in &s.labels {
@@ -139,7 +149,6 @@ impl Family for FairFamily {
                 }
             }
             s.push_unit(v);
-            t = Tally::new();
         }
         Ok(s)
     }

@@ -50,19 +50,30 @@ pub(super) fn alignment(
     } else {
         "token"
     };
-    let same = |i: usize, j: usize| {
-        let (ta, tb) = (tok(g, gf[i]), tok(p, pf[j]));
+    // What is compared: the token, or a text sentence's characters without whitespace (made
+    // once per sentence, not per comparison).
+    let keys = |s: &Seq, f: &[(usize, usize)]| -> Vec<String> {
         if format == InputFormat::Text {
-            squeeze(ta.form) == squeeze(tb.form)
+            f.iter().map(|&x| squeeze(tok(s, x).form)).collect()
         } else {
-            ta.form == tb.form
+            Vec::new()
         }
     };
-    // `width` items in a row agree from gold item `i` and run item `j` (fewer at the ends).
+    let (gk, pk) = (keys(g, &gf), keys(p, &pf));
+    let same = |i: usize, j: usize| {
+        if format == InputFormat::Text {
+            gk[i] == pk[j]
+        } else {
+            tok(g, gf[i]).form == tok(p, pf[j]).form
+        }
+    };
+    // `window` items in a row agree from gold item `i` and run item `j`; fewer only where
+    // both files end together (so a substitution near the end is not taken for a gap).
     let window = if format == InputFormat::Text { 2 } else { 4 };
     let agree_from = |i: usize, j: usize| {
         let w = window.min(gf.len() - i).min(pf.len() - j);
-        w > 0 && (0..w).all(|k| same(i + k, j + k))
+        let full = w == window || (i + w == gf.len() && j + w == pf.len());
+        w > 0 && full && (0..w).all(|k| same(i + k, j + k))
     };
     let mut differ = 0usize;
     let mut first: Option<(usize, usize)> = None;
