@@ -10,6 +10,7 @@ averages, zero-division handling, warnings and the report are computed here as s
 computes them (NumPy's summation order included), without NumPy or scikit-learn.
 """
 
+import sys
 import warnings
 
 __all__ = [
@@ -30,12 +31,15 @@ __all__ = [
     "recall_score",
 ]
 
-try:  # the class seqeval warns with, so that filters written for it keep working
-    from sklearn.exceptions import UndefinedMetricWarning
-except Exception:  # pragma: no cover - depends on the environment
+class UndefinedMetricWarning(UserWarning):
+    """Warning used when a metric is ill-defined (as scikit-learn's, which seqeval uses)."""
 
-    class UndefinedMetricWarning(UserWarning):
-        """Warning used when a metric is ill-defined (as scikit-learn's)."""
+
+def _undefined_metric_warning():
+    """scikit-learn's class once it is imported (so that filters written for seqeval keep
+    working), else this module's: importing scikit-learn here would take seconds."""
+    sk = sys.modules.get("sklearn.exceptions")
+    return getattr(sk, "UndefinedMetricWarning", UndefinedMetricWarning)
 
 
 # --- schemes --------------------------------------------------------------------------------
@@ -332,7 +336,7 @@ def _warn_prf(average, modifier, msg_start, result_size):
         "control this behavior.".format(msg_start, modifier)
     )
     msg = msg.format("due to" if result_size == 1 else "in labels with")
-    warnings.warn(msg, UndefinedMetricWarning, stacklevel=4)
+    warnings.warn(msg, _undefined_metric_warning(), stacklevel=4)
 
 
 def _divide(num, den, metric, modifier, average, warn_for, zero_division):

@@ -102,6 +102,8 @@ def default_mode_checks(y_true, y_pred, suffix=False):
         n += same("classification_report", y_true, y_pred, digits=digits, suffix=suffix)
     n += same("accuracy_score", y_true, y_pred)
     n += same("performance_measure", y_true, y_pred)
+    # sample_weight is accepted and has no effect.
+    n += same("f1_score", y_true, y_pred, sample_weight=[2.0] * len(y_true))
     return n
 
 
@@ -198,6 +200,15 @@ def test_strict_without_scheme_is_the_default_mode_in_the_score_functions():
 def test_the_package_has_a_version_and_the_submodule():
     assert isinstance(fairscore.__version__, str) and fairscore.__version__
     assert fairscore.seqeval is ours
+
+
+def test_importing_fairscore_imports_neither_numpy_nor_sklearn():
+    import subprocess
+    import sys
+
+    code = "import sys, fairscore; print('numpy' in sys.modules, 'sklearn' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"]
 
 
 # --- the HIPE-2022 NERC runs ----------------------------------------------------------------
