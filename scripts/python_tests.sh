@@ -18,8 +18,8 @@ fail() {
 start=$(date +%s)
 rm -rf "$venv" "$wheels"
 python3 -m venv "$venv" || fail "cannot create the virtual environment $venv"
-"$venv/bin/pip" install -q --disable-pip-version-check maturin pytest seqeval \
-  || fail "pip install maturin pytest seqeval"
+"$venv/bin/pip" install -q --disable-pip-version-check maturin pytest seqeval==1.2.2 \
+  || fail "pip install maturin pytest seqeval==1.2.2"
 cargo build --release --bin fairscore || fail "cargo build --release (the CLI the tests compare with)"
 "$venv/bin/maturin" build --release -m python/Cargo.toml -i "$venv/bin/python" -o "$wheels" \
   || fail "maturin build"

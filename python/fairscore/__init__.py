@@ -7,10 +7,12 @@ Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fa
 :func:`leaderboard`, and for any metric family :func:`family` and :func:`compare`; every
 option is a keyword named as the CLI's flag and parsed by the library, as the CLI's are.
 Functions on Python data, for training loops: :func:`evaluate` and
-:func:`classification_report`. Errors are :class:`FairscoreError` subclasses carrying
+:func:`classification_report`; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``.
+Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
 """
 
+from . import seqeval
 from ._fairscore import (
     FairscoreError,
     InputError,
@@ -30,6 +32,13 @@ from ._fairscore import (
     tagging,
 )
 
+try:
+    from importlib.metadata import version as _version
+
+    __version__ = _version("fairscore")
+except Exception:  # not installed as a distribution (a source checkout)
+    __version__ = "0.1.0"
+
 __all__ = [
     "FairscoreError",
     "InputError",
@@ -46,5 +55,7 @@ __all__ = [
     "normalize",
     "score",
     "segmentation",
+    "seqeval",
     "tagging",
+    "__version__",
 ]

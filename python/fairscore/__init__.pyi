@@ -3,6 +3,10 @@
 import os
 from typing import Any, Dict, List, Literal, Optional, Sequence, Union, overload
 
+from . import seqeval as seqeval
+
+__version__: str
+
 StrPath = Union[str, "os.PathLike[str]"]
 #: A comma-separated list as one string (``"1,3"``, ``"fuzzy,strict"``) or as a list.
 ListArg = Union[str, int, Sequence[Union[str, int]]]

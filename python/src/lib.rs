@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyException, PyRuntimeError};
 use pyo3::prelude::*;
 
 mod files;
+mod seqeval;
 mod tags;
 
 create_exception!(
@@ -138,5 +139,6 @@ fn _fairscore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OutputError", py.get_type_bound::<OutputError>())?;
     files::register(m)?;
     tags::register(m)?;
+    seqeval::register(m)?;
     Ok(())
 }

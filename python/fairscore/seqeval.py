@@ -1,0 +1,511 @@
+"""A drop-in for ``seqeval.metrics`` (seqeval 1.2.2): ``from fairscore import seqeval as metrics``.
+
+The functions, signatures, numbers, report text and warnings are seqeval 1.2.2's, in its
+default (conlleval-like) mode and in its strict mode with a scheme (``IOB1``, ``IOB2``,
+``IOE1``, ``IOE2``, ``IOBES``, ``BILOU``; seqeval's scheme classes, these module's classes of
+the same names, or the names as strings). docs/seqeval.md describes the behaviour reproduced.
+
+Entities are counted per type by :func:`_counts` (the one place that reads tags); the
+averages, zero-division handling, warnings and the report are computed here as seqeval
+computes them (NumPy's summation order included), without NumPy or scikit-learn.
+"""
+
+import sys
+import warnings
+
+__all__ = [
+    "BILOU",
+    "IOB1",
+    "IOB2",
+    "IOBES",
+    "IOE1",
+    "IOE2",
+    "UndefinedMetricWarning",
+    "accuracy_score",
+    "classification_report",
+    "f1_score",
+    "get_entities",
+    "performance_measure",
+    "precision_recall_fscore_support",
+    "precision_score",
+    "recall_score",
+]
+
+class UndefinedMetricWarning(UserWarning):
+    """Warning used when a metric is ill-defined (as scikit-learn's, which seqeval uses)."""
+
+
+def _undefined_metric_warning():
+    """scikit-learn's class once it is imported (so that filters written for seqeval keep
+    working), else this module's: importing scikit-learn here would take seconds."""
+    sk = sys.modules.get("sklearn.exceptions")
+    return getattr(sk, "UndefinedMetricWarning", UndefinedMetricWarning)
+
+
+# --- schemes --------------------------------------------------------------------------------
+# A pattern is (previous prefixes, current prefixes, type condition): "same", "diff" or "any".
+_ANY = "IOBESUL"
+_SCHEMES = {
+    "IOB1": (
+        "IOB",
+        [("O", "I", "any"), ("I", "I", "diff"), ("B", "I", "any"), ("I", "B", "same"), ("B", "B", "same")],
+        [("B", "I", "same"), ("I", "I", "same")],
+        [("I", "I", "diff"), ("I", "O", "any"), ("I", "B", "any"), ("B", "O", "any"), ("B", "I", "diff"),
+         ("B", "B", "same")],
+    ),
+    "IOE1": (
+        "IOE",
+        [("O", "I", "any"), ("I", "I", "diff"), ("E", "I", "any"), ("E", "E", "same")],
+        [("I", "I", "same"), ("I", "E", "same")],
+        [("I", "I", "diff"), ("I", "O", "any"), ("I", "E", "diff"), ("E", "I", "same"), ("E", "E", "same")],
+    ),
+    "IOB2": (
+        "IOB",
+        [(_ANY, "B", "any")],
+        [("B", "I", "same"), ("I", "I", "same")],
+        [("I", "O", "any"), ("I", "I", "diff"), ("I", "B", "any"), ("B", "O", "any"), ("B", "I", "diff"),
+         ("B", "B", "any")],
+    ),
+    "IOE2": (
+        "IOE",
+        [("O", "I", "any"), ("O", "E", "any"), ("E", "I", "any"), ("E", "E", "any"), ("I", "I", "diff"),
+         ("I", "E", "diff")],
+        [("I", "E", "same"), ("I", "I", "same")],
+        [("E", _ANY, "any")],
+    ),
+    "IOBES": (
+        "IOBES",
+        [(_ANY, "B", "any"), (_ANY, "S", "any")],
+        [("B", "I", "same"), ("B", "E", "same"), ("I", "I", "same"), ("I", "E", "same")],
+        [("S", _ANY, "any"), ("E", _ANY, "any")],
+    ),
+    "BILOU": (
+        "BILOU",
+        [(_ANY, "B", "any"), (_ANY, "U", "any")],
+        [("B", "I", "same"), ("B", "L", "same"), ("I", "I", "same"), ("I", "L", "same")],
+        [("U", _ANY, "any"), ("L", _ANY, "any")],
+    ),
+}
+# How seqeval (Python >= 3.11) names the allowed prefixes in its error message.
+_ALLOWED_TEXT = {"IOB": "I|O|B", "IOE": "I|O|E", "IOBES": "I|O|B|E|S", "BILOU": "I|O|B|U|L"}
+
+
+class _Scheme:
+    """A tagging scheme, named as seqeval's class of the same name."""
+
+
+class IOB1(_Scheme):
+    pass
+
+
+class IOE1(_Scheme):
+    pass
+
+
+class IOB2(_Scheme):
+    pass
+
+
+class IOE2(_Scheme):
+    pass
+
+
+class IOBES(_Scheme):
+    pass
+
+
+class BILOU(_Scheme):
+    pass
+
+
+def _scheme_name(scheme):
+    name = scheme if isinstance(scheme, str) else getattr(scheme, "__name__", None)
+    if name not in _SCHEMES:
+        raise ValueError(
+            f"scheme {scheme!r}: expected one of {', '.join(_SCHEMES)} (a name or seqeval's class)"
+        )
+    return name
+
+
+# --- reading tags ---------------------------------------------------------------------------
+def _check_consistent_length(y_true, y_pred):
+    len_true = list(map(len, y_true))
+    len_pred = list(map(len, y_pred))
+    if not set(map(type, y_true)) | set(map(type, y_pred)) == {list}:
+        raise TypeError("Found input variables without list of list.")
+    if len(y_true) != len(y_pred) or len_true != len_pred:
+        raise ValueError(
+            "Found input variables with inconsistent numbers of samples:\n{}\n{}".format(len_true, len_pred)
+        )
+
+
+def _chunks(seq, suffix, warned):
+    """seqeval's default mode: (type, start, end) of the chunks of a flat tag list."""
+    out = []
+    prev_tag, prev_type, begin = "O", "", 0
+    n = len(seq)
+    for i in range(n + 1):
+        chunk = seq[i] if i < n else "O"
+        if chunk not in ("O", "B", "I", "E", "S") and chunk not in warned:
+            ok = chunk.endswith(("-B", "-I", "-E", "-S")) if suffix else chunk.startswith(("B-", "I-", "E-", "S-"))
+            if not ok:
+                warned.add(chunk)
+                warnings.warn("{} seems not to be NE tag.".format(chunk), stacklevel=4)
+        if suffix:
+            tag, type_ = chunk[-1], chunk[:-1].rsplit("-", 1)[0] or "_"
+        else:
+            tag, type_ = chunk[0], chunk[1:].split("-", 1)[-1] or "_"
+        if (
+            prev_tag in ("E", "S")
+            or (prev_tag in ("B", "I") and tag in ("B", "S", "O"))
+            or (prev_tag != "O" and prev_tag != "." and prev_type != type_)
+        ):
+            out.append((prev_type, begin, i - 1))
+        if (
+            tag in ("B", "S")
+            or (prev_tag in ("E", "S", "O") and tag in ("E", "I"))
+            or (tag != "O" and tag != "." and prev_type != type_)
+        ):
+            begin = i
+        prev_tag, prev_type = tag, type_
+    return out
+
+
+def _flatten(y):
+    if any(isinstance(s, list) for s in y):
+        return [t for s in y for t in s + ["O"]]
+    return list(y)
+
+
+def get_entities(seq, suffix=False):
+    """seqeval's ``get_entities``: (type, start, end) of the chunks of a tag list or of a list
+    of tag lists (read as one list with ``O`` after each)."""
+    return _chunks(_flatten(seq), suffix, set())
+
+
+def _token(token, suffix):
+    """(prefix, type) of a token as seqeval's strict mode reads it."""
+    prefix = token[-1] if suffix else token[0]
+    if prefix not in _ANY:
+        raise KeyError(prefix)
+    body = token[:-1] if suffix else token[1:]
+    return prefix, body.strip("-") or "_"
+
+
+def _matches(patterns, prev, cur):
+    for pp, cp, cond in patterns:
+        if prev[0] in pp and cur[0] in cp:
+            if cond == "any" or (cond == "same") == (prev[1] == cur[1]):
+                return True
+    return False
+
+
+def _strict_entities(sent_id, seq, name, suffix):
+    """seqeval's strict mode: (sentence, type, start, end) of the entities of one sentence
+    (end exclusive)."""
+    allowed, start_p, inside_p, end_p = _SCHEMES[name]
+    toks = [_token(t, suffix) for t in seq] + [("O", "_")]
+    out = []
+    i, prev = 0, ("O", "_")
+    while i < len(toks):
+        tok = toks[i]
+        if tok[0] not in allowed:
+            raise ValueError(
+                "Invalid token is found: {}. Allowed prefixes are: {}.".format(
+                    seq[i] if i < len(seq) else "O", _ALLOWED_TEXT[allowed]
+                )
+            )
+        if _matches(start_p, prev, tok):
+            end, p = i + 1, tok
+            while end < len(toks) and _matches(inside_p, p, toks[end]):
+                p = toks[end]
+                end += 1
+            if end == len(toks):  # cannot happen: the closing O is inside no entity
+                end = len(seq) - 1
+            if _matches(end_p, toks[end - 1], toks[end]):
+                out.append((sent_id, tok[1], i, end))
+            i = end
+        else:
+            i += 1
+        prev = toks[i - 1]
+    return out
+
+
+def _auto_detect(y_true, suffix):
+    prefixes = set()
+    for seq in y_true:
+        for token in seq:
+            p = token[-1] if suffix else token[0]
+            if p not in _ANY:
+                raise ValueError("This scheme is not supported: {}".format(token))
+            prefixes.add(p)
+    p = frozenset(prefixes)
+    for name, allowed in (
+        ("IOB2", ["IOB", "IB", "BO", "B"]),
+        ("IOE2", ["IOE", "IE", "EO", "E"]),
+        ("IOBES", ["IOBES", "IBES", "IOBE", "OBES", "IBE", "BES", "OBE", "BE", "S"]),
+        ("BILOU", ["IOBLU", "IBLU", "IOBL", "OBLU", "IBL", "BLU", "OBL", "BL", "U"]),
+    ):
+        if p in {frozenset(a) for a in allowed}:
+            return name
+    raise ValueError(
+        "This scheme is not supported: {}".format("{" + ", ".join(sorted(prefixes)) + "}" if prefixes else "set()")
+    )
+
+
+try:
+    from ._fairscore import _seqeval_counts as _native_counts
+except ImportError:  # pragma: no cover - an extension module built before it had it
+    _native_counts = None
+
+
+def _counts(y_true, y_pred, suffix, scheme):
+    """(types sorted, TP, predicted, true) per type: seqeval's default mode when ``scheme`` is
+    None, else its strict mode with that scheme's name. A predicted entity counts for its own
+    type; an entity is found when it has the same type and extent in the same sentence.
+
+    Counted natively; input the native code leaves to Python (tags that are not strings, tags
+    seqeval rejects, whose errors are raised here as seqeval raises them) is read by
+    :func:`_py_counts`."""
+    if _native_counts is not None:
+        try:
+            r = _native_counts(y_true, y_pred, bool(suffix), scheme)
+        except TypeError:
+            r = None
+        if r is not None:
+            names, tp, npred, ntrue, odd = r
+            for tag in odd:
+                warnings.warn("{} seems not to be NE tag.".format(tag), stacklevel=3)
+            return names, tp, npred, ntrue
+    return _py_counts(y_true, y_pred, suffix, scheme)
+
+
+def _py_counts(y_true, y_pred, suffix, scheme):
+    """:func:`_counts` in Python (the reference the native code is tested against)."""
+    if scheme is None:
+        w = set()
+        true = _chunks(_flatten(y_true), suffix, w)
+        pred = _chunks(_flatten(y_pred), suffix, w)
+        key = lambda e: e[0]  # noqa: E731
+    else:
+        true = [e for k, s in enumerate(y_true) for e in _strict_entities(k, s, scheme, suffix)]
+        pred = [e for k, s in enumerate(y_pred) for e in _strict_entities(k, s, scheme, suffix)]
+        key = lambda e: e[1]  # noqa: E731
+    true_by, pred_by = {}, {}
+    for e in true:
+        true_by.setdefault(key(e), set()).add(e)
+    for e in pred:
+        pred_by.setdefault(key(e), set()).add(e)
+    names = sorted(set(true_by) | set(pred_by))
+    empty = set()
+    tp = [len(true_by.get(n, empty) & pred_by.get(n, empty)) for n in names]
+    npred = [len(pred_by.get(n, empty)) for n in names]
+    ntrue = [len(true_by.get(n, empty)) for n in names]
+    return names, tp, npred, ntrue
+
+
+# --- averaging ------------------------------------------------------------------------------
+def _pairwise_sum(a):
+    """NumPy's summation of a float64 array (pairwise, blocks of 8 and 128)."""
+    n = len(a)
+    if n < 8:
+        res = 0.0
+        for x in a:
+            res += x
+        return res
+    if n <= 128:
+        r = list(a[:8])
+        i = 8
+        while i < n - n % 8:
+            for j in range(8):
+                r[j] += a[i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise_sum(a[:n2]) + _pairwise_sum(a[n2:])
+
+
+def _warn_prf(average, modifier, msg_start, result_size):
+    msg = (
+        "{0} ill-defined and being set to 0.0 {{0}} no {1} samples. Use `zero_division` parameter to "
+        "control this behavior.".format(msg_start, modifier)
+    )
+    msg = msg.format("due to" if result_size == 1 else "in labels with")
+    warnings.warn(msg, _undefined_metric_warning(), stacklevel=4)
+
+
+def _divide(num, den, metric, modifier, average, warn_for, zero_division):
+    zero = 0.0 if zero_division in ["warn", 0] else 1.0
+    out = [n / d if d != 0 else zero for n, d in zip(num, den)]
+    if all(d != 0 for d in den) or zero_division != "warn" or metric not in warn_for:
+        return out
+    if "f-score" in warn_for:
+        msg_start = "{0} and F-score are".format(metric.title())
+    else:
+        msg_start = "{0} is".format(metric.title())
+    _warn_prf(average, modifier, msg_start, len(out))
+    return out
+
+
+def _empty_mean():
+    """NumPy's mean of no value: NaN, with NumPy's two warnings."""
+    warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
+    warnings.warn("invalid value encountered in scalar divide", RuntimeWarning, stacklevel=4)
+    return float("nan")
+
+
+def _as_array(values, kind):
+    try:
+        import numpy as np
+    except ImportError:  # pragma: no cover - depends on the environment
+        return list(values)
+    return np.array(values, dtype=kind)
+
+
+def _prfs(counts, average, warn_for, beta, zero_division):
+    if beta < 0:
+        raise ValueError("beta should be >=0 in the F-beta score")
+    options = (None, "micro", "macro", "weighted")
+    if average not in options:
+        raise ValueError("average has to be one of {}".format(options))
+    _, tp, npred, ntrue = counts
+    if average == "micro":
+        tp, npred, ntrue = [sum(tp)], [sum(npred)], [sum(ntrue)]
+    beta2 = beta**2
+    p = _divide(tp, npred, "precision", "predicted", average, warn_for, zero_division)
+    r = _divide(tp, ntrue, "recall", "true", average, warn_for, zero_division)
+    if zero_division == "warn" and ("f-score",) == tuple(warn_for):
+        if any(np_ == 0 for np_, nt in zip(npred, ntrue) if nt == 0):
+            _warn_prf(average, "true nor predicted", "F-score is", len(ntrue))
+    if beta == float("inf"):
+        f = list(r)
+    else:
+        f = []
+        for pi, ri in zip(p, r):
+            denom = beta2 * pi + ri
+            f.append((1 + beta2) * pi * ri / (denom if denom != 0 else 1))
+    if average is None:
+        return _as_array(p, float), _as_array(r, float), _as_array(f, float), _as_array(ntrue, int)
+    support = sum(ntrue)
+    if average == "weighted":
+        if support == 0:
+            zero = 0.0 if zero_division in ["warn", 0] else 1.0
+            pz = zero if sum(npred) == 0 else 0.0
+            return pz, zero, pz, support
+        w = float(support)
+        avg = lambda v: _pairwise_sum([x * n for x, n in zip(v, ntrue)]) / w  # noqa: E731
+    else:
+        avg = lambda v: _pairwise_sum(v) / len(v) if v else _empty_mean()  # noqa: E731
+    return avg(p), avg(r), avg(f), support
+
+
+def _mode_counts(y_true, y_pred, suffix, mode, scheme):
+    _check_consistent_length(y_true, y_pred)
+    if mode == "strict" and scheme:
+        return _counts(y_true, y_pred, suffix, _scheme_name(scheme))
+    return _counts(y_true, y_pred, suffix, None)
+
+
+# --- public functions -----------------------------------------------------------------------
+def precision_recall_fscore_support(
+    y_true,
+    y_pred,
+    *,
+    average=None,
+    warn_for=("precision", "recall", "f-score"),
+    beta=1.0,
+    sample_weight=None,
+    zero_division="warn",
+    suffix=False,
+    mode=None,
+    scheme=None,
+):
+    """Precision, recall, F-beta and support per type (``average=None``) or averaged."""
+    counts = _mode_counts(y_true, y_pred, suffix, mode, scheme)
+    return _prfs(counts, average, warn_for, beta, zero_division)
+
+
+def _one(y_true, y_pred, which, average, suffix, mode, sample_weight, zero_division, scheme):
+    warn_for = {0: ("precision",), 1: ("recall",), 2: ("f-score",)}[which]
+    counts = _mode_counts(y_true, y_pred, suffix, mode, scheme)
+    return _prfs(counts, average, warn_for, 1, zero_division)[which]
+
+
+def precision_score(y_true, y_pred, *, average="micro", suffix=False, mode=None, sample_weight=None,
+                    zero_division="warn", scheme=None):
+    """Precision of the entities (seqeval's ``precision_score``)."""
+    return _one(y_true, y_pred, 0, average, suffix, mode, sample_weight, zero_division, scheme)
+
+
+def recall_score(y_true, y_pred, *, average="micro", suffix=False, mode=None, sample_weight=None,
+                 zero_division="warn", scheme=None):
+    """Recall of the entities (seqeval's ``recall_score``)."""
+    return _one(y_true, y_pred, 1, average, suffix, mode, sample_weight, zero_division, scheme)
+
+
+def f1_score(y_true, y_pred, *, average="micro", suffix=False, mode=None, sample_weight=None,
+             zero_division="warn", scheme=None):
+    """F1 of the entities (seqeval's ``f1_score``)."""
+    return _one(y_true, y_pred, 2, average, suffix, mode, sample_weight, zero_division, scheme)
+
+
+def accuracy_score(y_true, y_pred):
+    """Share of tokens whose tags are equal (seqeval's ``accuracy_score``)."""
+    if any(isinstance(s, list) for s in y_true):
+        y_true = [t for s in y_true for t in s]
+        y_pred = [t for s in y_pred for t in s]
+    return sum(a == b for a, b in zip(y_true, y_pred)) / len(y_true)
+
+
+def performance_measure(y_true, y_pred):
+    """Token counts TP, FP, FN and TN as seqeval's ``performance_measure`` counts them."""
+    if any(isinstance(s, list) for s in y_true):
+        y_true = [t for s in y_true for t in s]
+        y_pred = [t for s in y_pred for t in s]
+    pairs = list(zip(y_true, y_pred))
+    return {
+        "TP": sum(a == b for a, b in pairs if a != "O" or b != "O"),
+        "FP": sum(a != b and b != "O" for a, b in pairs),
+        "FN": sum(a != "O" and b == "O" for a, b in pairs),
+        "TN": sum(a == b == "O" for a, b in pairs),
+    }
+
+
+def _row(name, p, r, f, s, width, digits):
+    return "{:>{w}s}  {:>9.{d}f} {:>9.{d}f} {:>9.{d}f} {:>9}".format(name, p, r, f, s, w=width, d=digits)
+
+
+def classification_report(y_true, y_pred, digits=2, suffix=False, output_dict=False, mode=None,
+                          sample_weight=None, zero_division="warn", scheme=None):
+    """Per type precision, recall, F1 and support, then the micro, macro and support-weighted
+    averages, as seqeval's ``classification_report`` (text, or a dict with ``output_dict``)."""
+    if mode == "strict":
+        _check_consistent_length(y_true, y_pred)
+        if isinstance(scheme, str) or (isinstance(scheme, type) and scheme.__name__ in _SCHEMES):
+            name = _scheme_name(scheme)
+        else:
+            name = _auto_detect(y_true, suffix)
+        counts = _counts(y_true, y_pred, suffix, name)
+    else:
+        counts = _mode_counts(y_true, y_pred, suffix, None, None)
+    names = counts[0]
+    if not output_dict:  # before the scores, as seqeval (no entity: ValueError, no warning)
+        width = max(max(map(len, names)), len("weighted avg"), digits)
+    rows = list(zip(names, *_prfs(counts, None, ("precision", "recall", "f-score"), 1, zero_division)))
+    averages = [
+        ("{} avg".format(a),) + tuple(_prfs(counts, a, ("precision", "recall", "f-score"), 1, zero_division))
+        for a in ("micro", "macro", "weighted")
+    ]
+    if output_dict:
+        return {
+            n: {"precision": p, "recall": r, "f1-score": f, "support": s} for n, p, r, f, s in rows + averages
+        }
+    head = "{:>{w}s}  {:>9} {:>9} {:>9} {:>9}\n\n".format("", "precision", "recall", "f1-score", "support", w=width)
+    lines = [_row(*row, width, digits) for row in rows] + [""]
+    lines += [_row(*row, width, digits) for row in averages] + [""]
+    return head + "\n".join(lines)
