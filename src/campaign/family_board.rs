@@ -47,10 +47,6 @@ fn headline_scores(run: &Results, h: &Headline) -> Vec<(String, f64, Option<[f64
 /// The ranking TSV: rank, system, the ranked metric and its interval, the tests and the
 /// shares-first mark, then every other score of the headline row (fractions).
 pub fn ranking_tsv(r: &TaskRanking) -> Result<String> {
-    let fail = |e: csv::Error| Error::output(Path::new("ranking.tsv"), e.to_string());
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(b'\t')
-        .from_writer(Vec::new());
     let h = &r.ranking.headline;
     let others: Vec<String> = r
         .ranking
@@ -76,48 +72,61 @@ pub fn ranking_tsv(r: &TaskRanking) -> Result<String> {
     .map(|s| s.to_string())
     .collect();
     head.extend(others.iter().cloned());
-    w.write_record(&head).map_err(fail)?;
-    let num = |x: Option<f64>| {
-        x.filter(|v| v.is_finite())
-            .map(|v| v.to_string())
-            .unwrap_or_default()
-    };
+    let mut rows = vec![head];
     for run in &r.ranking.runs {
         let scores = headline_scores(&run.results, h);
         let mut rec = vec![
             run.rank.to_string(),
             run.system.clone(),
-            num(Some(run.value)),
-            num(run.ci.map(|c| c[0])),
-            num(run.ci.map(|c| c[1])),
-            num(run.p_next),
-            num(run.p_top),
-            if r.ranking.resampling.is_some() {
-                if run.shares_first { "yes" } else { "no" }.to_string()
-            } else {
-                String::new()
-            },
+            cell(Some(run.value)),
+            cell(run.ci.map(|c| c[0])),
+            cell(run.ci.map(|c| c[1])),
+            cell(run.p_next),
+            cell(run.p_top),
+            yes_no(r.ranking.resampling.is_some(), run.shares_first),
         ];
         for o in &others {
-            rec.push(num(scores.iter().find(|(c, _, _)| c == o).map(|x| x.1)));
+            rec.push(cell(scores.iter().find(|(c, _, _)| c == o).map(|x| x.1)));
         }
-        w.write_record(&rec).map_err(fail)?;
+        rows.push(rec);
     }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| Error::output(Path::new("ranking.tsv"), e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| Error::output(Path::new("ranking.tsv"), e.to_string()))
+    tsv(&rows)
+}
+
+/// A number of a TSV file: its shortest exact form, empty when absent or not finite.
+fn cell(x: Option<f64>) -> String {
+    x.filter(|v| v.is_finite())
+        .map(|v| v.to_string())
+        .unwrap_or_default()
+}
+
+/// `yes`/`no` with resampling, else empty.
+fn yes_no(resampled: bool, v: bool) -> String {
+    match (resampled, v) {
+        (false, _) => String::new(),
+        (true, true) => "yes".into(),
+        (true, false) => "no".into(),
+    }
+}
+
+/// Rows (the first is the header) as tab-separated text (csv crate).
+fn tsv(rows: &[Vec<String>]) -> Result<String> {
+    let fail = |e: String| Error::output(Path::new("ranking.tsv"), e);
+    let mut w = csv::WriterBuilder::new()
+        .delimiter(b'\t')
+        .from_writer(Vec::new());
+    for r in rows {
+        w.write_record(r).map_err(|e| fail(e.to_string()))?;
+    }
+    let bytes = w.into_inner().map_err(|e| fail(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| fail(e.to_string()))
 }
 
 /// The teams TSV: `rank`, `team`, `system` (the team's best run), the ranked metric, `lo`,
 /// `hi` and `shares_first` (fractions; tab-separated).
 pub fn teams_tsv(r: &TaskRanking) -> Result<String> {
-    let fail = |e: csv::Error| Error::output(Path::new("teams.tsv"), e.to_string());
-    let mut w = csv::WriterBuilder::new()
-        .delimiter(b'\t')
-        .from_writer(Vec::new());
     let h = &r.ranking.headline;
-    w.write_record([
+    let head = [
         "rank",
         "team",
         "system",
@@ -125,39 +134,27 @@ pub fn teams_tsv(r: &TaskRanking) -> Result<String> {
         "lo",
         "hi",
         "shares_first",
-    ])
-    .map_err(fail)?;
-    let num = |x: Option<f64>| {
-        x.filter(|v| v.is_finite())
-            .map(|v| v.to_string())
-            .unwrap_or_default()
-    };
+    ];
+    let mut rows = vec![head.iter().map(|s| s.to_string()).collect::<Vec<_>>()];
     if let Some(t) = r.results.table("teams") {
+        let value = |row: &crate::table::Row, i: usize| row.values.get(i).and_then(|v| v.as_f64());
         for row in &t.rows {
             let ci = row.ci.get(1).copied().flatten();
-            let first = match (
-                r.ranking.resampling,
-                row.values.get(2).and_then(|v| v.as_f64()),
-            ) {
-                (Some(_), Some(x)) => if x > 0.0 { "yes" } else { "no" }.to_string(),
-                _ => String::new(),
-            };
-            w.write_record([
-                num(row.values.first().and_then(|v| v.as_f64())),
+            rows.push(vec![
+                cell(value(row, 0)),
                 row.key.first().cloned().unwrap_or_default(),
                 row.key.get(1).cloned().unwrap_or_default(),
-                num(row.values.get(1).and_then(|v| v.as_f64())),
-                num(ci.map(|c| c[0])),
-                num(ci.map(|c| c[1])),
-                first,
-            ])
-            .map_err(fail)?;
+                cell(value(row, 1)),
+                cell(ci.map(|c| c[0])),
+                cell(ci.map(|c| c[1])),
+                yes_no(
+                    r.ranking.resampling.is_some(),
+                    value(row, 2).is_some_and(|x| x > 0.0),
+                ),
+            ]);
         }
     }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| Error::output(Path::new("teams.tsv"), e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| Error::output(Path::new("teams.tsv"), e.to_string()))
+    tsv(&rows)
 }
 
 /// `leaderboard.json`: `{"name", "tables": [{"task", "family", "metric", "unit", "group",

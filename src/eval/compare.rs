@@ -9,7 +9,7 @@
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
-use crate::eval::score::{evaluate, ColumnResult, ScoreResult};
+use crate::eval::score::{evaluate, sentence_series, ColumnResult, ScoreResult};
 use crate::matching::SpanRegime;
 use crate::metrics::docs::DocSeries;
 use crate::metrics::resample::{ByMeasure, DocCounts, Interval, Resampler};
@@ -250,14 +250,7 @@ pub fn compare(
     // one document, its per-sentence counts replace the per-document ones.
     let scored = |run: &Corpus| -> Result<ScoreResult> {
         let mut r = evaluate(gold, run, &o)?;
-        if let Some((g, p)) = crate::eval::units::sentence_units(gold, run, &o) {
-            let by_sentence = evaluate(&g, &p, &o)?;
-            for ((_, cols), (_, ucols)) in r.results.iter_mut().zip(&by_sentence.results) {
-                for (c, u) in cols.iter_mut().zip(ucols) {
-                    crate::eval::units::use_series_of(&mut c.eval, &u.eval);
-                }
-            }
-        }
+        sentence_series(gold, run, &o, &mut r.results)?;
         Ok(r)
     };
     let ra = scored(a)?;

@@ -149,13 +149,11 @@ pub struct FairReport {
     /// Warnings (one line each): a `--labels` or `--exclude` label that occurs in neither
     /// file, with the closest label that does.
     pub warnings: Vec<String>,
-    /// For units that are sentences of a file with documents (CoNLL with `-DOCSTART-`): the
-    /// 0-based document of each unit. Empty when each unit is its own document (HIPE
-    /// documents, span-file units, a CoNLL file of one document).
-    pub unit_documents: Vec<usize>,
-    /// The number of documents `unit_documents` refers to (documents without a sentence
-    /// included); 0 when it is empty.
-    pub documents: usize,
+    /// For units that are sentences of a file with documents (CoNLL with `-DOCSTART-`): how
+    /// many units each document has, in order (0 for a document without a sentence); they
+    /// sum to the number of units. Empty when each unit is its own document (HIPE documents,
+    /// span-file units, a CoNLL file of one document).
+    pub document_sentences: Vec<usize>,
 }
 
 /// Reads and evaluates a target and a system file. HIPE files are read with the project's
@@ -179,16 +177,9 @@ pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Resul
         && gold.column("NE-COARSE-LIT").is_none()
         && gold.docs.len() > 1;
     if sentences_of_documents {
-        report.unit_documents = gold
-            .docs
-            .iter()
-            .enumerate()
-            .flat_map(|(d, doc)| std::iter::repeat_n(d, doc.segments.len()))
-            .collect();
-        report.documents = gold.docs.len();
-        if report.unit_documents.len() != report.units.len() {
-            report.unit_documents.clear();
-            report.documents = 0;
+        let sizes: Vec<usize> = gold.docs.iter().map(|d| d.segments.len()).collect();
+        if sizes.iter().sum::<usize>() == report.units.len() {
+            report.document_sentences = sizes;
         }
     }
     Ok(report)
@@ -422,8 +413,7 @@ pub fn evaluate_units(
         weights_given: opts.weights.is_some(),
         units,
         warnings: unmatched_labels(opts, &seen, target_path, system_path),
-        unit_documents: Vec::new(),
-        documents: 0,
+        document_sentences: Vec::new(),
     })
 }
 

@@ -366,6 +366,26 @@ pub struct ScoreResult {
     pub errors: Option<Vec<SpanRecord>>,
 }
 
+/// For a CoNLL gold of one document ([`super::units::sentence_units`]): replaces the
+/// per-document counts of `results` (a scoring of `gold` and `pred` with `opts`, which must
+/// not resample) by per-sentence ones, the units of resampling. Otherwise does nothing.
+pub(crate) fn sentence_series(
+    gold: &Corpus,
+    pred: &Corpus,
+    opts: &ScoreOptions,
+    results: &mut [(usize, Vec<ColumnResult>)],
+) -> Result<()> {
+    if let Some((g, p)) = super::units::sentence_units(gold, pred, opts) {
+        let by_sentence = evaluate(&g, &p, opts)?;
+        for ((_, cols), (_, ucols)) in results.iter_mut().zip(&by_sentence.results) {
+            for (c, u) in cols.iter_mut().zip(ucols) {
+                super::units::use_series_of(&mut c.eval, &u.eval);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Aligns and scores a parsed run against the parsed gold.
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<ScoreResult> {
     opts.validate()?;
@@ -502,17 +522,10 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
     if let Some(resampler) = &opts.bootstrap {
         // A CoNLL file without document markers is resampled by sentences (its scores, the
         // document averages included, stay those of its one document).
-        if let Some((g, p)) = super::units::sentence_units(gold, pred, opts) {
-            let mut o = opts.clone();
-            o.bootstrap = None;
-            o.errors = false;
-            let by_sentence = evaluate(&g, &p, &o)?;
-            for ((_, cols), (_, ucols)) in results.iter_mut().zip(&by_sentence.results) {
-                for (c, u) in cols.iter_mut().zip(ucols) {
-                    super::units::use_series_of(&mut c.eval, &u.eval);
-                }
-            }
-        }
+        let mut o = opts.clone();
+        o.bootstrap = None;
+        o.errors = false;
+        sentence_series(gold, pred, &o, &mut results)?;
         let units = results
             .first()
             .and_then(|(_, cols)| cols.first())

@@ -115,31 +115,26 @@ impl Family for FairFamily {
         };
         // Documents where the file has them (HIPE; CoNLL with -DOCSTART-), else sentences:
         // the same units as the spans and muc families of the same files.
-        let by_document = !report.unit_documents.is_empty();
+        let by_document = !report.document_sentences.is_empty();
         let unit = match format {
             Format::Hipe => Unit::Document,
             _ if by_document => Unit::Document,
             _ => Unit::Sentence,
         };
         let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
-        // One tally per unit: each sentence, or each document (those without a sentence too).
-        let n = if by_document {
-            report.documents
+        // One tally per unit: each sentence, or each document's sentences (a document without
+        // a sentence is a unit too).
+        let sizes = if by_document {
+            report.document_sentences.clone()
         } else {
-            report.units.len()
+            vec![1; report.units.len()]
         };
-        let mut tallies: Vec<Tally> = (0..n).map(|_| Tally::new()).collect();
-        for (k, u) in report.units.iter().enumerate() {
-            let at = if by_document {
-                report.unit_documents.get(k).copied().unwrap_or(0)
-            } else {
-                k
-            };
-            if let Some(t) = tallies.get_mut(at) {
+        let mut units = report.units.iter();
+        for n in sizes {
+            let mut t = Tally::new();
+            for u in units.by_ref().take(n) {
                 t.add(&u.target.spans, &u.system.spans, &u.outcome);
             }
-        }
-        for t in &tallies {
             let mut v = Vec::with_capacity(s.width());
             block(&t.overall, &mut v);
             for l in &s.labels {
