@@ -7,9 +7,11 @@
 //! A new format is a new file here with a `parse(path, text) -> Result<Corpus>` and a
 //! [`Format`] variant.
 
+pub mod brat;
 pub mod conll;
 pub mod conllu;
 pub mod hipe;
+pub mod jsonl;
 pub mod plain;
 pub mod spanfile;
 pub mod split;
@@ -139,6 +141,14 @@ pub fn detect(path: &Path, text: &str) -> Result<Format> {
         return Err(Error::input(path, 0, "the file is empty"));
     };
     let fields: Vec<&str> = line.trim().split('\t').collect();
+    if brat::looks_like_ann(line) {
+        return Err(Error::input(
+            path,
+            n + 1,
+            "this is a brat .ann file (character offsets); token-based commands do not read \
+             it (its ids would be taken for tokens): use `fairscore agree`, see docs/standoff.md",
+        ));
+    }
     if fields[0] == "TOKEN" {
         Ok(Format::Hipe)
     } else if (fields.len() == 4 || fields.len() == 3)
@@ -183,6 +193,55 @@ pub fn read(path: &Path, format: Option<Format>, opts: &ReadOptions) -> Result<C
     parse_text(path, text, format, opts)
 }
 
+/// A standoff (character-offset) format: brat, or a JSON export of doccano, Label Studio or
+/// Prodigy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StandoffFormat {
+    /// brat `.ann` beside `.txt` (a file or a directory).
+    Brat,
+    /// A JSON layout.
+    Json(jsonl::Layout),
+}
+
+impl StandoffFormat {
+    /// Parses a `--format` value for standoff inputs (`auto` is `None`).
+    pub fn parse(s: &str) -> Result<Option<StandoffFormat>> {
+        Ok(Some(match s.to_ascii_lowercase().as_str() {
+            "auto" => return Ok(None),
+            "brat" => StandoffFormat::Brat,
+            "doccano" => StandoffFormat::Json(jsonl::Layout::Doccano),
+            "labelstudio" | "label-studio" => StandoffFormat::Json(jsonl::Layout::LabelStudio),
+            "prodigy" => StandoffFormat::Json(jsonl::Layout::Prodigy),
+            _ => {
+                return Err(Error::usage(format!(
+                    "format: unknown standoff format {}; use auto, brat, doccano, labelstudio \
+                     or prodigy",
+                    crate::error::snippet(s)
+                )))
+            }
+        }))
+    }
+}
+
+/// Reads standoff documents from `path` (`None`: detect by content: a directory or a file
+/// whose first line is a brat annotation is brat, else a JSON layout).
+pub fn read_standoff(
+    path: &Path,
+    format: Option<StandoffFormat>,
+) -> Result<Vec<crate::corpus::standoff::StandoffDoc>> {
+    if path.is_dir() || format == Some(StandoffFormat::Brat) {
+        return brat::read(path);
+    }
+    let text = crate::io::read_text(path)?;
+    match format {
+        Some(StandoffFormat::Json(l)) => jsonl::parse(path, &text, Some(l)),
+        _ if path.extension().is_some_and(|x| x == "ann") || brat::looks_like_ann(&text) => {
+            brat::read(path)
+        }
+        _ => jsonl::parse(path, &text, None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +262,7 @@ mod tests {
         assert_eq!(fmt("Paris B-LOC\n"), Some(Format::Conll));
         assert_eq!(fmt("Paris\n"), None);
         assert_eq!(fmt("  \n"), None);
+        // A brat file is refused, not read as CoNLL with ids for tokens.
+        assert_eq!(fmt("T1\tPER 0 4\tAnna\n"), None);
     }
 }

@@ -1,0 +1,216 @@
+//! Standoff documents: a text and the spans annotated on it by character offsets (brat,
+//! doccano, Label Studio, Prodigy). Offsets are stored as Unicode code points, as brat and
+//! Python count them; readers of formats that count otherwise (Label Studio counts UTF-16
+//! code units, as JavaScript does) convert through [`OffsetIndex`], which also refuses offsets
+//! out of range, reversed, or inside a character.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// One annotated span: a label over one or more fragments of the text (several fragments:
+/// a discontinuous span, brat's `start end;start end`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandoffSpan {
+    /// The annotation's id in its file (`T3`), or its position for formats without ids.
+    pub id: String,
+    /// The label (entity type).
+    pub label: String,
+    /// Half-open `[start, end)` ranges in code points, in the order the file gives them.
+    pub fragments: Vec<(usize, usize)>,
+    /// The 1-based line of the file that holds it.
+    pub line: usize,
+}
+
+/// One document: its text and its spans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandoffDoc {
+    /// The document's name: its path relative to the directory read (brat), or its position
+    /// or id in a JSONL file.
+    pub name: String,
+    /// The annotation file it was read from.
+    pub path: PathBuf,
+    /// The text the offsets refer to.
+    pub text: String,
+    /// The spans, in file order.
+    pub spans: Vec<StandoffSpan>,
+}
+
+impl StandoffDoc {
+    /// Number of characters (code points) of the text.
+    pub fn n_chars(&self) -> usize {
+        self.text.chars().count()
+    }
+}
+
+/// How a format counts offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OffsetUnit {
+    /// Unicode code points (brat, doccano, Prodigy: Python string indices).
+    CodePoint,
+    /// UTF-16 code units (Label Studio: JavaScript string indices).
+    Utf16,
+}
+
+/// Checks and converts offsets of one text.
+#[derive(Debug, Clone)]
+pub struct OffsetIndex {
+    unit: OffsetUnit,
+    n_chars: usize,
+    /// For UTF-16: the code unit offset where each character starts, then the total.
+    utf16: Vec<usize>,
+}
+
+impl OffsetIndex {
+    /// The index of `text` for offsets counted in `unit`.
+    pub fn new(text: &str, unit: OffsetUnit) -> Self {
+        let n_chars = text.chars().count();
+        let utf16 = match unit {
+            OffsetUnit::CodePoint => Vec::new(),
+            OffsetUnit::Utf16 => {
+                let mut v = Vec::with_capacity(n_chars + 1);
+                let mut at = 0;
+                for c in text.chars() {
+                    v.push(at);
+                    at += c.len_utf16();
+                }
+                v.push(at);
+                v
+            }
+        };
+        OffsetIndex {
+            unit,
+            n_chars,
+            utf16,
+        }
+    }
+
+    /// The text's length in the unit.
+    pub fn len(&self) -> usize {
+        match self.unit {
+            OffsetUnit::CodePoint => self.n_chars,
+            OffsetUnit::Utf16 => self.utf16.last().copied().unwrap_or(0),
+        }
+    }
+
+    /// Whether the text is empty.
+    pub fn is_empty(&self) -> bool {
+        self.n_chars == 0
+    }
+
+    /// The code point offset of `off`, or None when it is not on a character boundary.
+    fn to_char(&self, off: usize) -> Option<usize> {
+        match self.unit {
+            OffsetUnit::CodePoint => Some(off),
+            OffsetUnit::Utf16 => self.utf16.binary_search(&off).ok(),
+        }
+    }
+
+    /// `[start, end)` in code points, or an input error at `path:line` saying what is wrong:
+    /// an end before its start, an offset beyond the text, an offset inside a character.
+    pub fn check(
+        &self,
+        path: &Path,
+        line: usize,
+        start: usize,
+        end: usize,
+    ) -> Result<(usize, usize)> {
+        if end < start {
+            return Err(Error::input(
+                path,
+                line,
+                format!("span end {end} is before its start {start}"),
+            ));
+        }
+        if end > self.len() {
+            return Err(Error::input(
+                path,
+                line,
+                format!(
+                    "span {start}-{end} is beyond the end of the text ({} characters)",
+                    self.len()
+                ),
+            ));
+        }
+        let conv = |o: usize| {
+            self.to_char(o).ok_or_else(|| {
+                Error::input(
+                    path,
+                    line,
+                    format!(
+                        "offset {o} is inside a character (offsets count UTF-16 code units here)"
+                    ),
+                )
+            })
+        };
+        Ok((conv(start)?, conv(end)?))
+    }
+}
+
+/// The text of `[start, end)` in code points (empty when out of range).
+pub fn slice_chars(text: &str, start: usize, end: usize) -> &str {
+    let mut idx = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()));
+    let Some(a) = idx.nth(start) else { return "" };
+    let b = if end > start {
+        idx.nth(end - start - 1).unwrap_or(text.len())
+    } else {
+        a
+    };
+    text.get(a..b).unwrap_or("")
+}
+
+/// Whitespace as Python's `str.split()` and `re` `\s` see it: Unicode `White_Space` and the
+/// four information separators U+001C–U+001F.
+pub fn is_py_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The whitespace-separated tokens of `text` as code point ranges (`\S+`, as bratiaa
+/// tokenizes).
+pub fn whitespace_tokens(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut n = 0;
+    for (i, c) in text.chars().enumerate() {
+        n = i + 1;
+        match (is_py_space(c), start) {
+            (true, Some(s)) => {
+                out.push((s, i));
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, n));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_checked_and_converted() {
+        let p = Path::new("x");
+        let ix = OffsetIndex::new("a😀b", OffsetUnit::Utf16);
+        assert_eq!(ix.len(), 4);
+        assert_eq!(ix.check(p, 1, 0, 3).ok(), Some((0, 2)));
+        assert!(ix.check(p, 1, 0, 2).is_err());
+        assert!(ix.check(p, 1, 3, 1).is_err());
+        assert!(ix.check(p, 1, 0, 5).is_err());
+        let ix = OffsetIndex::new("a😀b", OffsetUnit::CodePoint);
+        assert_eq!(ix.check(p, 1, 1, 2).ok(), Some((1, 2)));
+        assert_eq!(slice_chars("a😀bc", 1, 3), "😀b");
+        assert_eq!(slice_chars("abc", 1, 1), "");
+        assert_eq!(
+            whitespace_tokens(" ab  c\u{1f}d"),
+            vec![(1, 3), (5, 6), (7, 8)]
+        );
+    }
+}

@@ -1,0 +1,351 @@
+//! brat standoff: an `.ann` file beside the `.txt` it annotates, or a directory of such pairs
+//! (matched by relative path), read into [`StandoffDoc`]s.
+//!
+//! Lines of an `.ann` file, by the first character of their id:
+//! - `T` text-bound annotations, `T1<TAB>LABEL start end[;start end…]<TAB>text`: the spans.
+//!   Offsets are code points of the `.txt`; every fragment is checked against the text (in
+//!   range, end not before start) and the third column against the text it covers (fragments
+//!   joined by a space, whitespace compared as a space).
+//! - `E` events: read; the trigger of an event (`E1<TAB>TYPE:T4 …`) is a `T` line too, and is
+//!   not counted as an entity.
+//! - `R` relations, `A`/`M` attributes, `N` normalizations, `*` equivalences, `#` notes: read
+//!   for their id and skipped; they are never entities.
+//!
+//! Any other line, a `T` line of the wrong shape and an id given twice are errors naming the
+//! file and line; so is an `.ann` file without its `.txt`.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::corpus::standoff::{slice_chars, OffsetIndex, OffsetUnit, StandoffDoc, StandoffSpan};
+use crate::error::{snippet, Error, Result};
+
+/// Most `.ann` files read from one directory.
+pub const MAX_FILES: usize = 1 << 20;
+
+/// Whether `text` looks like a brat `.ann` file: its first non-blank line starts with an id
+/// such as `T1` followed by a tab.
+pub fn looks_like_ann(text: &str) -> bool {
+    let Some(line) = text.lines().find(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let id = line.split('\t').next().unwrap_or("");
+    line.contains('\t')
+        && matches!(
+            id.chars().next(),
+            Some('T' | 'R' | 'E' | 'A' | 'M' | 'N' | '#' | '*')
+        )
+        && (id == "*" || id[1..].bytes().all(|b| b.is_ascii_digit()) && id.len() > 1)
+}
+
+/// Parses an `.ann` file's text against the text of its `.txt`.
+pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<StandoffDoc> {
+    let ann = ann.strip_prefix('\u{feff}').unwrap_or(ann);
+    let index = OffsetIndex::new(&text, OffsetUnit::CodePoint);
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut triggers: HashSet<String> = HashSet::new();
+    let mut spans = Vec::new();
+    for (i, raw) in ann.split('\n').enumerate() {
+        let ln = i + 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.splitn(3, '\t').collect();
+        let id = fields[0];
+        let kind = id.chars().next().unwrap_or(' ');
+        if !matches!(kind, 'T' | 'R' | 'E' | 'A' | 'M' | 'N' | '#' | '*') || fields.len() < 2 {
+            return Err(Error::input(
+                ann_path,
+                ln,
+                format!(
+                    "expected a brat annotation line (an id T1, R1, E1, A1, M1, N1, #1 or *, a \
+                     tab, then the annotation), found {}",
+                    snippet(line)
+                ),
+            ));
+        }
+        if kind != '*' {
+            if let Some(first) = ids.insert(id.to_string(), ln) {
+                return Err(Error::input(
+                    ann_path,
+                    ln,
+                    format!("duplicate id {} (first on line {first})", snippet(id)),
+                ));
+            }
+        }
+        match kind {
+            'T' => spans.push(text_bound(ann_path, ln, &fields, &text, &index)?),
+            'E' => {
+                // `TYPE:TRIGGER Role:ARG …`: the trigger is the first argument.
+                let trigger = fields[1]
+                    .split_whitespace()
+                    .next()
+                    .and_then(|t| t.split_once(':'))
+                    .map(|(_, t)| t.to_string());
+                match trigger {
+                    Some(t) => {
+                        triggers.insert(t);
+                    }
+                    None => {
+                        return Err(Error::input(
+                            ann_path,
+                            ln,
+                            format!(
+                                "expected an event TYPE:TRIGGER [ROLE:ARG …], found {}",
+                                snippet(fields[1])
+                            ),
+                        ))
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    spans.retain(|s| !triggers.contains(&s.id));
+    Ok(StandoffDoc {
+        name: name.to_string(),
+        path: ann_path.to_path_buf(),
+        text,
+        spans,
+    })
+}
+
+/// One `T` line.
+fn text_bound(
+    path: &Path,
+    ln: usize,
+    fields: &[&str],
+    text: &str,
+    index: &OffsetIndex,
+) -> Result<StandoffSpan> {
+    let shape = || {
+        Error::input(
+            path,
+            ln,
+            format!(
+                "expected T<id><TAB>LABEL start end[;start end…]<TAB>text, found {}",
+                snippet(fields.get(1).copied().unwrap_or(""))
+            ),
+        )
+    };
+    let (label, offsets) = fields[1].split_once(' ').ok_or_else(shape)?;
+    if label.is_empty() {
+        return Err(shape());
+    }
+    let mut fragments = Vec::new();
+    for frag in offsets.split(';') {
+        let mut it = frag.split_whitespace();
+        let (Some(a), Some(b), None) = (it.next(), it.next(), it.next()) else {
+            return Err(shape());
+        };
+        let num = |s: &str| {
+            s.parse::<usize>().map_err(|_| {
+                Error::input(
+                    path,
+                    ln,
+                    format!("expected a character offset, found {}", snippet(s)),
+                )
+            })
+        };
+        fragments.push(index.check(path, ln, num(a)?, num(b)?)?);
+    }
+    if let Some(given) = fields.get(2) {
+        let covered: Vec<&str> = fragments
+            .iter()
+            .map(|&(s, e)| slice_chars(text, s, e))
+            .collect();
+        let covered = covered.join(" ");
+        let norm = |s: &str| -> String {
+            s.chars()
+                .map(|c| if c.is_whitespace() { ' ' } else { c })
+                .collect()
+        };
+        if norm(given) != norm(&covered) {
+            return Err(Error::input(
+                path,
+                ln,
+                format!(
+                    "text mismatch: the annotation says {} but the .txt has {} at {}",
+                    snippet(given),
+                    snippet(&covered),
+                    offsets
+                ),
+            ));
+        }
+    }
+    Ok(StandoffSpan {
+        id: fields[0].to_string(),
+        label: label.to_string(),
+        fragments,
+        line: ln,
+    })
+}
+
+/// The `.txt` beside an `.ann` file.
+pub fn text_path(ann: &Path) -> PathBuf {
+    ann.with_extension("txt")
+}
+
+/// Reads one `.ann` file and the `.txt` beside it.
+pub fn read_pair(ann: &Path, name: &str) -> Result<StandoffDoc> {
+    let ann_text = crate::io::read_text(ann)?;
+    let txt = text_path(ann);
+    if !txt.is_file() {
+        return Err(Error::input(
+            ann,
+            0,
+            format!(
+                "missing text file {}: a brat .ann file is read beside its .txt",
+                txt.display()
+            ),
+        ));
+    }
+    // The text as brat and Python read it: a byte-order mark, if any, is a character.
+    let text = crate::io::into_utf8(&txt, crate::io::read_input(&txt)?)?;
+    parse(ann, &ann_text, text, name)
+}
+
+/// The `.ann` files under `dir` (any depth, symbolic links to directories not followed), as
+/// relative paths with `/` separators, sorted.
+pub fn ann_files(dir: &Path) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&d).map_err(|e| Error::input(&d, 0, crate::io::io_reason(&e)))?;
+        for e in entries.flatten() {
+            let p = e.path();
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ann") {
+                let rel = p.strip_prefix(dir).unwrap_or(&p);
+                let parts: Vec<String> = rel
+                    .iter()
+                    .map(|c| c.to_string_lossy().into_owned())
+                    .collect();
+                out.push(parts.join("/"));
+                if out.len() > MAX_FILES {
+                    return Err(Error::input(
+                        dir,
+                        0,
+                        format!("more than {MAX_FILES} .ann files"),
+                    ));
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Reads every `.ann`/`.txt` pair under `dir`, named by relative path, in name order.
+pub fn read_dir(dir: &Path) -> Result<Vec<StandoffDoc>> {
+    ann_files(dir)?
+        .iter()
+        .map(|rel| read_pair(&dir.join(rel), rel))
+        .collect()
+}
+
+/// Reads a file or a directory of brat annotations.
+pub fn read(path: &Path) -> Result<Vec<StandoffDoc>> {
+    if path.is_dir() {
+        read_dir(path)
+    } else {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(vec![read_pair(path, &name)?])
+    }
+}
+
+/// The entity types of a brat `annotation.conf` (its `[entities]` section; `!` marks of
+/// abstract types removed, hierarchy indentation ignored, comments and macros skipped).
+pub fn entity_types(conf: &Path) -> Result<Vec<String>> {
+    let text = crate::io::read_text(conf)?;
+    let mut out = Vec::new();
+    let mut section = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if t.starts_with('[') && t.ends_with(']') {
+            section = t.to_string();
+            continue;
+        }
+        if section != "[entities]" || t.starts_with('<') || t.starts_with('-') {
+            continue;
+        }
+        let name = t.split_whitespace().next().unwrap_or("");
+        let name = name.trim_start_matches('!');
+        if !name.is_empty() && !out.iter().any(|x| x == name) {
+            out.push(name.to_string());
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(ann: &str, text: &str) -> Result<StandoffDoc> {
+        parse(Path::new("a.ann"), ann, text.to_string(), "a")
+    }
+
+    #[test]
+    fn reads_entities_and_skips_the_rest() {
+        let text = "Anna met Bob in Paris today.";
+        let ann = "T1\tPER 0 4\tAnna\nT2\tPER 9 12\tBob\nT3\tMeet 5 8\tmet\n\
+                   E1\tMeet:T3 Agent:T1\nR1\tKnows Arg1:T1 Arg2:T2\nA1\tNeg E1\n\
+                   M2\tConf T1 High\nN1\tRef T1 Wiki:1\tAnna\n*\tEquiv T1 T2\n\
+                   #1\tAnnotatorNotes T1\tnote\nT4\tLOC 16 18;19 21\tPa ri\n";
+        let d = doc(ann, text).ok().unwrap_or_else(|| panic!("parses"));
+        let got: Vec<(&str, &[(usize, usize)])> = d
+            .spans
+            .iter()
+            .map(|s| (s.label.as_str(), s.fragments.as_slice()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("PER", &[(0, 4)][..]),
+                ("PER", &[(9, 12)][..]),
+                ("LOC", &[(16, 18), (19, 21)][..])
+            ]
+        );
+    }
+
+    #[test]
+    fn refuses_malformed_lines() {
+        let text = "Anna met Bob.";
+        for (ann, needle) in [
+            ("T1\tPER 0 40\tAnna\n", "beyond the end"),
+            ("T1\tPER 4 0\tAnna\n", "before its start"),
+            ("T1\tPER 0 4\tAnne\n", "text mismatch"),
+            ("T1\tPER 0 4\tAnna\nT1\tPER 9 12\tBob\n", "duplicate id"),
+            ("T1\tPER 0 x\tAnna\n", "character offset"),
+            ("T1\tPER\tAnna\n", "expected T<id>"),
+            ("X1\tfoo\n", "expected a brat annotation line"),
+            ("E1\tMeet\n", "expected an event"),
+        ] {
+            let e = doc(ann, text)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(needle), "{ann:?}: {e}");
+            assert!(e.starts_with("a.ann:"), "{e}");
+        }
+    }
+
+    #[test]
+    fn detection() {
+        assert!(looks_like_ann("\nT1\tPER 0 4\tAnna\n"));
+        assert!(looks_like_ann("#1\tAnnotatorNotes T1\tx\n"));
+        assert!(!looks_like_ann("PER\t1\t2\n"));
+        assert!(!looks_like_ann("TOKEN\tNE-COARSE-LIT\n"));
+    }
+}
