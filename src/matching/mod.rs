@@ -7,6 +7,7 @@
 //! (categories and weights) that tagging evaluation scores with (`metrics::tagging`); `muc`
 //! judges tokens as MUC-7 (correct, incorrect, partial, missing, spurious).
 
+pub mod agreement;
 pub mod fair;
 pub mod muc;
 pub mod regime;

@@ -2,6 +2,7 @@
 //! documents (mean and population standard deviation, NumPy-compatible) and macro over labels,
 //! with the official scorer's int/float/None distinctions kept (see [`py::PyNum`]).
 
+pub mod agreement;
 pub mod docs;
 pub mod fair;
 pub mod prf;

@@ -1,0 +1,194 @@
+//! Inter-annotator agreement numbers: pairwise F1 (Hripcsak and Rothschild 2005) with the mean
+//! and population standard deviation over annotator pairs (as bratiaa reports them), and
+//! chance-corrected coefficients over a matrix of labels, items × annotators, `None` where an
+//! annotator gave no label: Cohen's kappa averaged over pairs, Fleiss' kappa (Scott's multi-pi),
+//! Davies and Fleiss' multi-kappa, and Krippendorff's alpha (nominal). The definitions are
+//! those of Artstein and Poesio (2008) as NLTK's `AnnotationTask` implements them
+//! (`kappa`, `pi`, `multi_kappa`, `alpha`); alpha equals the `krippendorff` package's nominal
+//! alpha. A coefficient whose expected agreement is 1 (every label the same) is undefined:
+//! `None`, never NaN.
+
+use std::collections::BTreeMap;
+
+/// F1 of `tp`, `fp`, `fn` counts, `2tp / (2tp + fp + fn)`; `None` when all are zero.
+pub fn f1(tp: u64, fp: u64, fn_: u64) -> Option<f64> {
+    let d = 2 * tp + fp + fn_;
+    (d > 0).then(|| (2 * tp) as f64 / d as f64)
+}
+
+/// Mean and population standard deviation (NumPy's `mean`, `std` with `ddof=0`) of `xs`;
+/// `None` for no values.
+pub fn mean_sd(xs: &[f64]) -> Option<(f64, f64)> {
+    if xs.is_empty() {
+        return None;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+    Some((mean, var.sqrt()))
+}
+
+/// The chance-corrected coefficients of one label matrix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Coefficients {
+    /// Items every annotator labelled (the items of the kappas).
+    pub complete_items: usize,
+    /// Items at least two annotators labelled (the items of alpha).
+    pub pairable_items: usize,
+    /// Observed agreement, averaged over pairs, on complete items.
+    pub observed: Option<f64>,
+    /// Cohen's kappa averaged over annotator pairs (Cohen's kappa for two annotators).
+    pub cohen: Option<f64>,
+    /// Fleiss' kappa (Scott's multi-pi; NLTK's `pi`).
+    pub fleiss: Option<f64>,
+    /// Davies and Fleiss' multi-kappa (NLTK's `multi_kappa`).
+    pub davies_fleiss: Option<f64>,
+    /// Krippendorff's alpha, nominal, missing labels allowed.
+    pub alpha: Option<f64>,
+}
+
+fn ratio(num: f64, den: f64) -> Option<f64> {
+    let x = num / den;
+    (den != 0.0 && x.is_finite()).then_some(x)
+}
+
+/// The coefficients of `matrix`: one row per item, one entry per annotator (label index or
+/// `None`), every row as long as the number of annotators.
+pub fn coefficients(matrix: &[Vec<Option<u32>>], n_coders: usize) -> Coefficients {
+    let complete: Vec<&Vec<Option<u32>>> = matrix
+        .iter()
+        .filter(|r| r.len() == n_coders && r.iter().all(Option::is_some))
+        .collect();
+    let n_items = complete.len() as f64;
+    // Per-coder label counts on complete items.
+    let mut per_coder: Vec<BTreeMap<u32, f64>> = vec![BTreeMap::new(); n_coders];
+    let mut overall: BTreeMap<u32, f64> = BTreeMap::new();
+    for r in &complete {
+        for (c, l) in r.iter().enumerate() {
+            if let Some(l) = l {
+                *per_coder[c].entry(*l).or_default() += 1.0;
+                *overall.entry(*l).or_default() += 1.0;
+            }
+        }
+    }
+    let mut ao_sum = 0.0;
+    let mut ae_sum = 0.0;
+    let mut kappa_sum = 0.0;
+    let mut kappa_ok = true;
+    let mut pairs = 0.0;
+    for a in 0..n_coders {
+        for b in a + 1..n_coders {
+            let agree = complete.iter().filter(|r| r[a] == r[b]).count() as f64;
+            let ao = agree / n_items;
+            let ae: f64 = per_coder[a]
+                .iter()
+                .map(|(l, na)| {
+                    (na / n_items) * (per_coder[b].get(l).copied().unwrap_or(0.0) / n_items)
+                })
+                .sum();
+            match ratio(ao - ae, 1.0 - ae) {
+                Some(k) => kappa_sum += k,
+                None => kappa_ok = false,
+            }
+            ao_sum += ao;
+            ae_sum += ae;
+            pairs += 1.0;
+        }
+    }
+    let defined = n_items > 0.0 && pairs > 0.0;
+    let avg_ao = ao_sum / pairs;
+    let ae_pi = overall.values().map(|f| f * f).sum::<f64>()
+        / ((n_items * n_coders as f64) * (n_items * n_coders as f64));
+    let ae_df = ae_sum / pairs;
+    let (pairable, alpha) = alpha(matrix);
+    Coefficients {
+        complete_items: complete.len(),
+        pairable_items: pairable,
+        observed: defined.then_some(avg_ao).filter(|x| x.is_finite()),
+        cohen: (defined && kappa_ok)
+            .then_some(kappa_sum / pairs)
+            .filter(|x| x.is_finite()),
+        fleiss: if defined {
+            ratio(avg_ao - ae_pi, 1.0 - ae_pi)
+        } else {
+            None
+        },
+        davies_fleiss: if defined {
+            ratio(avg_ao - ae_df, 1.0 - ae_df)
+        } else {
+            None
+        },
+        alpha,
+    }
+}
+
+/// Krippendorff's nominal alpha and the number of items it uses (those with two or more
+/// labels).
+fn alpha(matrix: &[Vec<Option<u32>>]) -> (usize, Option<f64>) {
+    let mut totals: BTreeMap<u32, f64> = BTreeMap::new();
+    let mut observed = 0.0;
+    let mut n = 0.0;
+    let mut items = 0;
+    for r in matrix {
+        let mut counts: BTreeMap<u32, f64> = BTreeMap::new();
+        for l in r.iter().flatten() {
+            *counts.entry(*l).or_default() += 1.0;
+        }
+        let m: f64 = counts.values().sum();
+        if m < 2.0 {
+            continue;
+        }
+        items += 1;
+        // Disagreeing ordered pairs within the item, weighted 1 / (m - 1).
+        let same: f64 = counts.values().map(|c| c * c).sum();
+        observed += (m * m - same) / (m - 1.0);
+        n += m;
+        for (l, c) in counts {
+            *totals.entry(l).or_default() += c;
+        }
+    }
+    if n < 2.0 {
+        return (items, None);
+    }
+    let same: f64 = totals.values().map(|c| c * c).sum();
+    let expected = (n * n - same) / (n * (n - 1.0));
+    let d_o = observed / n;
+    (items, ratio(d_o, expected).map(|r| 1.0 - r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn artstein_poesio_style_numbers() {
+        // Two coders, 10 items: 8 agreements.
+        let m: Vec<Vec<Option<u32>>> = [
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (0, 0),
+            (1, 1),
+            (1, 1),
+            (1, 1),
+            (1, 1),
+            (0, 1),
+            (1, 0),
+        ]
+        .iter()
+        .map(|&(a, b)| vec![Some(a), Some(b)])
+        .collect();
+        let c = coefficients(&m, 2);
+        assert_eq!(c.observed, Some(0.8));
+        assert!((c.cohen.unwrap_or(0.0) - 0.6).abs() < 1e-12);
+        assert!((c.fleiss.unwrap_or(0.0) - 0.6).abs() < 1e-12);
+        // alpha = 1 - (n - 1) Do / De with n = 20: 1 - 19 * 0.2 / 10 = 0.62.
+        assert!((c.alpha.unwrap_or(0.0) - 0.62).abs() < 1e-12);
+        // All the same label: undefined, not NaN.
+        let same = vec![vec![Some(0), Some(0)]; 3];
+        let c = coefficients(&same, 2);
+        assert_eq!((c.cohen, c.fleiss, c.alpha), (None, None, None));
+        assert_eq!(mean_sd(&[1.0, 3.0]), Some((2.0, 1.0)));
+        assert_eq!(f1(0, 0, 0), None);
+    }
+}
