@@ -250,6 +250,20 @@ pub struct FairFlags {
     pub continuation: Option<String>,
 }
 
+/// The inputs of `agree`: a brat project or one annotation file per annotator.
+#[derive(Args, Debug, Clone)]
+pub struct AgreeInputs {
+    /// A brat project directory: one sub-directory per annotator, holding the same `.ann`
+    /// files (with their `.txt`) by relative path, as bratiaa reads it; labels from its
+    /// annotation.conf.
+    #[arg(long = "project", value_name = "DIR")]
+    pub project: Option<PathBuf>,
+    /// One annotator's annotations (a brat .ann file or directory, or a doccano, Label Studio
+    /// or Prodigy JSON/JSONL file); give it once per annotator, two or more times.
+    #[arg(long = "annotator", value_name = "PATH")]
+    pub annotator: Vec<PathBuf>,
+}
+
 macro_rules! put_text {
     ($t:ty, $($field:ident),+) => {
         impl Put for $t {

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use fairscore::{Error, ErrorClass};
 
+mod agree;
 mod args;
 mod check;
 mod compare;
@@ -68,6 +69,9 @@ enum Command {
     /// Any metric family on two files, as one result table (text, JSON, CSV, TSV, Markdown or
     /// HTML) with optional bootstrap intervals: spans, fair, muc, segmentation or tagging.
     Evaluate(evaluate::EvaluateArgs),
+    /// Inter-annotator agreement of two or more annotators (brat project, or one span file
+    /// per annotator): pairwise F1 as bratiaa, kappas, alpha, error types, confusion.
+    Agree(agree::AgreeArgs),
 }
 
 /// Exit status for an error of the given class.
@@ -264,6 +268,7 @@ pub fn run() -> i32 {
         Command::Tagging(args) => tagging::run(args),
         Command::Muc(args) => muc::run(args),
         Command::Evaluate(args) => evaluate::run(args),
+        Command::Agree(args) => agree::run(args),
     };
     match result {
         Ok(code) => code,

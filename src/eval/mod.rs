@@ -9,6 +9,7 @@
 //! (issue 14). [`tags`] scores tag sequences held in memory (the Python package's `evaluate`
 //! and `classification_report`).
 
+pub mod agree;
 pub mod bootstrap;
 pub mod compare;
 pub mod fair;

@@ -36,6 +36,10 @@ pub enum KeyKind {
     System,
     /// A participating team (in rankings of teams).
     Team,
+    /// A document (agreement per document).
+    Document,
+    /// An annotator (agreement between annotators).
+    Annotator,
 }
 
 impl KeyKind {
@@ -52,6 +56,8 @@ impl KeyKind {
             KeyKind::Table => "table",
             KeyKind::System => "system",
             KeyKind::Team => "team",
+            KeyKind::Document => "document",
+            KeyKind::Annotator => "annotator",
         }
     }
 }

@@ -12,11 +12,27 @@ use crate::table::{Kind, Results};
 const TEMPLATE: &str = include_str!("../../../templates/table.html");
 
 #[derive(Serialize)]
+struct PageCell {
+    text: String,
+    /// An inline background for heatmap cells (tables named `matrix-…`), else empty.
+    style: String,
+}
+
+#[derive(Serialize)]
 struct PageTable {
     title: String,
     head: Vec<String>,
     n_keys: usize,
-    rows: Vec<Vec<String>>,
+    rows: Vec<Vec<PageCell>>,
+}
+
+/// The background of a heatmap cell holding the fraction `x` (clamped to [0, 1]): from white
+/// (0) to a dark blue (1), with white text on the darker half.
+fn heat(x: f64) -> String {
+    let x = x.clamp(0.0, 1.0);
+    let light = 97.0 - 62.0 * x;
+    let text = if light < 60.0 { "#fff" } else { "#1b1b1b" };
+    format!("background:hsl(210,70%,{light:.0}%);color:{text}")
 }
 
 /// Renders the page.
@@ -33,15 +49,27 @@ pub fn render(r: &Results) -> Result<String> {
                     head.push(format!("{} CI", c.name));
                 }
             }
+            let heatmap = t.name.starts_with("matrix-");
+            let plain = |text: String| PageCell {
+                text,
+                style: String::new(),
+            };
             let rows = t
                 .rows
                 .iter()
                 .map(|row| {
-                    let mut cells = row.key.clone();
+                    let mut cells: Vec<PageCell> = row.key.iter().cloned().map(plain).collect();
                     for ((c, v), i) in t.columns.iter().zip(&row.values).zip(&row.ci) {
-                        cells.push(cell(c.kind, *v));
+                        let style = match v.as_f64() {
+                            Some(x) if heatmap && c.kind == Kind::Ratio => heat(x),
+                            _ => String::new(),
+                        };
+                        cells.push(PageCell {
+                            text: cell(c.kind, *v),
+                            style,
+                        });
                         if c.kind == Kind::Ratio && ci {
-                            cells.push(i.map(interval).unwrap_or_default());
+                            cells.push(plain(i.map(interval).unwrap_or_default()));
                         }
                     }
                     cells

@@ -1,0 +1,329 @@
+//! Inter-annotator agreement of two or more annotators on the same documents, as tables of
+//! the one result model (`agree`):
+//! - pairwise F1 agreement (Hripcsak and Rothschild 2005), instance- and token-based, per
+//!   document, per label and overall: the mean and population SD over annotator pairs, as
+//!   bratiaa reports them, and the annotator × annotator matrix of overall F1;
+//! - chance-corrected coefficients over token labels: Cohen's kappa (averaged over pairs),
+//!   Fleiss' kappa, Davies and Fleiss' kappa and Krippendorff's alpha;
+//! - Ortmann's error types between each pair on character ranges, and the token label
+//!   confusion matrix summed over pairs.
+
+pub mod project;
+
+use std::collections::BTreeMap;
+
+use crate::corpus::standoff::{whitespace_tokens, StandoffSpan};
+use crate::matching::agreement::{pair_counts, token_labels, Agreement, LabelCounts};
+use crate::matching::fair::{evaluate, ErrorType, Focus};
+use crate::metrics::agreement::{coefficients, f1, mean_sd, Coefficients};
+use crate::spans::labeled::Span;
+use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
+
+pub use project::Project;
+
+/// Pair counts of one mode: `[pair][document]`, `None` where one of the two lacks the
+/// document.
+struct Counts {
+    how: Agreement,
+    per: Vec<Vec<Option<LabelCounts>>>,
+}
+
+/// The annotator pairs `(a, b)` with `a < b`, in order.
+fn pairs(n: usize) -> Vec<(usize, usize)> {
+    (0..n)
+        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+        .collect()
+}
+
+fn spans_of(p: &Project, d: usize, a: usize) -> Option<&[StandoffSpan]> {
+    p.docs[d][a].as_ref().map(|x| x.spans.as_slice())
+}
+
+fn count(p: &Project, how: Agreement, tokens: &[Vec<(usize, usize)>]) -> Counts {
+    let per = pairs(p.annotators.len())
+        .into_iter()
+        .map(|(a, b)| {
+            (0..p.documents.len())
+                .map(|d| match (spans_of(p, d, a), spans_of(p, d, b)) {
+                    (Some(x), Some(y)) => Some(pair_counts(x, y, how, &tokens[d])),
+                    _ => None,
+                })
+                .collect()
+        })
+        .collect();
+    Counts { how, per }
+}
+
+/// Sums the counts of one pair over the documents `docs` and the labels `labels`.
+fn sum(c: &[Option<LabelCounts>], docs: &[usize], labels: Option<&str>) -> Option<[u64; 3]> {
+    let mut out = [0u64; 3];
+    let mut any = false;
+    for &d in docs {
+        let Some(lc) = &c[d] else { continue };
+        any = true;
+        for (l, v) in lc {
+            if labels.is_none_or(|x| x == l) {
+                for i in 0..3 {
+                    out[i] += v[i];
+                }
+            }
+        }
+    }
+    any.then_some(out)
+}
+
+/// Mean and SD of the pairs' F1 over the pairs where it is defined, and how many.
+fn summary(c: &Counts, docs: &[usize], label: Option<&str>) -> (u64, Value, Value) {
+    let f: Vec<f64> = c
+        .per
+        .iter()
+        .filter_map(|p| sum(p, docs, label))
+        .filter_map(|[tp, fp, fn_]| f1(tp, fp, fn_))
+        .collect();
+    match mean_sd(&f) {
+        Some((m, s)) => (f.len() as u64, Value::ratio(m), Value::ratio(s)),
+        None => (0, Value::Missing, Value::Missing),
+    }
+}
+
+fn summary_columns() -> Vec<Column> {
+    vec![
+        Column::new("pairs", Kind::Count),
+        Column::new("mean F1", Kind::Ratio),
+        Column::new("SD F1", Kind::Ratio),
+    ]
+}
+
+fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
+    let how = c.how.name();
+    let all: Vec<usize> = (0..p.documents.len()).collect();
+    let mut t = Table::new(
+        &format!("{how}-documents"),
+        &format!("{how}-based F1 agreement per document (mean and SD over pairs)"),
+        vec![KeyKind::Document],
+        summary_columns(),
+    );
+    for (d, name) in p.documents.iter().enumerate() {
+        let (n, m, s) = summary(c, &[d], None);
+        t.push(vec![name.clone()], vec![Value::Count(n), m, s]);
+    }
+    out.push(t);
+    let mut t = Table::new(
+        &format!("{how}-labels"),
+        &format!("{how}-based F1 agreement per label (mean and SD over pairs)"),
+        vec![KeyKind::Label],
+        summary_columns(),
+    );
+    for l in &p.labels {
+        let (n, m, s) = summary(c, &all, Some(l));
+        t.push(vec![l.clone()], vec![Value::Count(n), m, s]);
+    }
+    let (n, m, s) = summary(c, &all, None);
+    t.push(vec!["ALL".into()], vec![Value::Count(n), m, s]);
+    out.push(t);
+    // Pairs and the annotator × annotator matrix.
+    let names = &p.annotators;
+    let mut cols = vec![
+        Column::new("TP", Kind::Count),
+        Column::new("FP", Kind::Count),
+        Column::new("FN", Kind::Count),
+        Column::new("F1", Kind::Ratio),
+    ];
+    let mut t = Table::new(
+        &format!("{how}-pairs"),
+        &format!("{how}-based F1 agreement per pair (the first annotator as gold)"),
+        vec![KeyKind::Annotator, KeyKind::Annotator],
+        std::mem::take(&mut cols),
+    );
+    let mut matrix = vec![vec![Value::Missing; names.len()]; names.len()];
+    for (i, (a, b)) in pairs(names.len()).into_iter().enumerate() {
+        let s = sum(&c.per[i], &all, None);
+        let f = s.and_then(|[tp, fp, fn_]| f1(tp, fp, fn_));
+        let v = f.map_or(Value::Missing, Value::ratio);
+        matrix[a][b] = v;
+        matrix[b][a] = v;
+        let [tp, fp, fn_] = s.unwrap_or([0; 3]);
+        t.push(
+            vec![names[a].clone(), names[b].clone()],
+            vec![Value::Count(tp), Value::Count(fp), Value::Count(fn_), v],
+        );
+    }
+    out.push(t);
+    let mut t = Table::new(
+        &format!("matrix-{how}"),
+        &format!("{how}-based F1 agreement, annotator × annotator"),
+        vec![KeyKind::Annotator],
+        names.iter().map(|n| Column::new(n, Kind::Ratio)).collect(),
+    );
+    for (a, row) in matrix.into_iter().enumerate() {
+        let mut row = row;
+        row[a] = Value::Ratio(1.0);
+        t.push(vec![names[a].clone()], row);
+    }
+    out.push(t);
+}
+
+/// The token label matrix (items × annotators) and the label names.
+pub fn label_matrix(
+    p: &Project,
+    tokens: &[Vec<(usize, usize)>],
+) -> (Vec<String>, Vec<Vec<Option<u32>>>) {
+    let mut names: BTreeMap<String, u32> = BTreeMap::new();
+    let mut rows = Vec::new();
+    for (d, toks) in tokens.iter().enumerate() {
+        let per: Vec<Option<Vec<String>>> = (0..p.annotators.len())
+            .map(|a| spans_of(p, d, a).map(|s| token_labels(s, toks)))
+            .collect();
+        for t in 0..toks.len() {
+            let row = per
+                .iter()
+                .map(|l| {
+                    l.as_ref().map(|l| {
+                        let next = names.len() as u32;
+                        *names.entry(l[t].clone()).or_insert(next)
+                    })
+                })
+                .collect();
+            rows.push(row);
+        }
+    }
+    let mut by_index: Vec<(u32, String)> = names.into_iter().map(|(k, v)| (v, k)).collect();
+    by_index.sort();
+    (by_index.into_iter().map(|x| x.1).collect(), rows)
+}
+
+fn coefficient_table(c: &Coefficients) -> Table {
+    let mut t = Table::new(
+        "coefficients",
+        "Chance-corrected agreement on token labels",
+        vec![KeyKind::Measure],
+        vec![
+            Column::new("value", Kind::Ratio),
+            Column::new("items", Kind::Count),
+        ],
+    );
+    let v = |x: Option<f64>| x.map_or(Value::Missing, Value::ratio);
+    let complete = Value::Count(c.complete_items as u64);
+    t.push(
+        vec!["observed agreement".into()],
+        vec![v(c.observed), complete],
+    );
+    t.push(
+        vec!["Cohen's kappa (mean over pairs)".into()],
+        vec![v(c.cohen), complete],
+    );
+    t.push(vec!["Fleiss' kappa".into()], vec![v(c.fleiss), complete]);
+    t.push(
+        vec!["Davies and Fleiss' kappa".into()],
+        vec![v(c.davies_fleiss), complete],
+    );
+    t.push(
+        vec!["Krippendorff's alpha".into()],
+        vec![v(c.alpha), Value::Count(c.pairable_items as u64)],
+    );
+    t
+}
+
+fn confusion_table(labels: &[String], m: &[Vec<Option<u32>>], n: usize) -> Table {
+    let k = labels.len();
+    let mut cells = vec![vec![0u64; k]; k];
+    for row in m {
+        for (a, b) in pairs(n) {
+            if let (Some(x), Some(y)) = (row[a], row[b]) {
+                cells[x as usize][y as usize] += 1;
+                cells[y as usize][x as usize] += 1;
+            }
+        }
+    }
+    let mut t = Table::new(
+        "confusion",
+        "Token label confusion, summed over ordered annotator pairs",
+        vec![KeyKind::Label],
+        labels.iter().map(|l| Column::new(l, Kind::Count)).collect(),
+    );
+    for (i, l) in labels.iter().enumerate() {
+        t.push(
+            vec![l.clone()],
+            cells[i].iter().map(|&c| Value::Count(c)).collect(),
+        );
+    }
+    t
+}
+
+/// A span as Ortmann's algorithm reads it: character positions, inclusive, fragments as the
+/// list of covered positions.
+fn char_span(s: &StandoffSpan) -> Span {
+    let begin = s.fragments.iter().map(|f| f.0).min().unwrap_or(0);
+    let end = s.fragments.iter().map(|f| f.1).max().unwrap_or(0);
+    let span = Span::new(s.label.clone(), begin, end.saturating_sub(1).max(begin));
+    if s.fragments.len() > 1 {
+        span.with_tokens(s.fragments.iter().flat_map(|&(a, b)| a..b))
+    } else {
+        span
+    }
+}
+
+fn error_table(p: &Project) -> Table {
+    let mut cols: Vec<Column> = ErrorType::ALL
+        .iter()
+        .map(|e| Column::new(e.as_str(), Kind::Count))
+        .collect();
+    cols.push(Column::new("disagreements", Kind::Count));
+    let mut t = Table::new(
+        "errors",
+        "Ortmann's error types between each pair on character ranges (first annotator as gold)",
+        vec![KeyKind::Annotator, KeyKind::Annotator],
+        cols,
+    );
+    for (a, b) in pairs(p.annotators.len()) {
+        let mut n = [0u64; 8];
+        for d in 0..p.documents.len() {
+            let (Some(x), Some(y)) = (spans_of(p, d, a), spans_of(p, d, b)) else {
+                continue;
+            };
+            let xs: Vec<Span> = x.iter().map(char_span).collect();
+            let ys: Vec<Span> = y.iter().map(char_span).collect();
+            for asg in evaluate(&xs, &ys, Focus::Target).assignments {
+                if let Some(i) = ErrorType::ALL.iter().position(|e| *e == asg.kind) {
+                    n[i] += 1;
+                }
+            }
+        }
+        let mut v: Vec<Value> = n.iter().map(|&c| Value::Count(c)).collect();
+        v.push(Value::Count(n[1..].iter().sum()));
+        t.push(vec![p.annotators[a].clone(), p.annotators[b].clone()], v);
+    }
+    t
+}
+
+/// Every agreement table of a project.
+pub fn agreement(p: &Project) -> Results {
+    let tokens: Vec<Vec<(usize, usize)>> = (0..p.documents.len())
+        .map(|d| whitespace_tokens(p.text(d)))
+        .collect();
+    let mut r = Results::new("agree", Unit::Document, p.documents.len());
+    r.warnings = p.warnings.clone();
+    r.notes.push(format!(
+        "{} annotators: {}; {} documents; {} labels: {}",
+        p.annotators.len(),
+        p.annotators.join(", "),
+        p.documents.len(),
+        p.labels.len(),
+        p.labels.join(", ")
+    ));
+    r.notes.push(
+        "F1 agreement: 2TP / (2TP + FP + FN) per annotator pair; mean and population SD over \
+         the pairs where it is defined (as bratiaa); tokens: whitespace-separated"
+            .into(),
+    );
+    for how in [Agreement::Instance, Agreement::Token] {
+        f1_tables(p, &count(p, how, &tokens), &mut r.tables);
+    }
+    let (labels, m) = label_matrix(p, &tokens);
+    let c = coefficients(&m, p.annotators.len());
+    r.tables.push(coefficient_table(&c));
+    r.tables.push(error_table(p));
+    r.tables
+        .push(confusion_table(&labels, &m, p.annotators.len()));
+    r
+}
