@@ -1,0 +1,154 @@
+//! `fairscore agree` reproduces bratiaa 0.1.4: every mean and SD of its instance- and
+//! token-based reports on its example project (../shared/data/brat/bratiaa-example), read
+//! from the Markdown reports bratiaa wrote; and the CLI on the tiny project of tests/data.
+
+mod common;
+
+use std::path::Path;
+
+use fairscore::eval::agree::{agreement, project::brat_project};
+use fairscore::table::{Results, Value};
+
+/// `(section, key, mean, sd)` of a bratiaa Markdown report, numbers as printed.
+fn report_numbers(text: &str) -> Vec<(String, String, String, String)> {
+    let mut out = Vec::new();
+    let mut section = String::new();
+    for line in text.lines() {
+        if let Some(s) = line.strip_prefix("## ") {
+            section = s.trim().to_string();
+        } else if line.starts_with('|') && !line.starts_with("|--") {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            if cells.len() == 3 && cells[1] != "Mean F1" {
+                out.push((
+                    section.clone(),
+                    cells[0].into(),
+                    cells[1].into(),
+                    cells[2].into(),
+                ));
+            }
+        } else if let Some(rest) = line.strip_prefix("* Mean F1: ") {
+            if let Some((m, sd)) = rest.split_once(", SD F1: ") {
+                out.push((
+                    section.clone(),
+                    "ALL".into(),
+                    m.trim().into(),
+                    sd.trim().into(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn cell(r: &Results, table: &str, key: &str, col: &str) -> Option<f64> {
+    let t = r.table(table)?;
+    t.row(&[key])?.values[t.column(col)?].as_f64()
+}
+
+#[test]
+fn reproduces_bratiaa_reports() {
+    let Some(shared) = common::shared_data("agree::reproduces_bratiaa_reports") else {
+        return;
+    };
+    let dir = shared.join("brat/bratiaa-example");
+    let project = brat_project(&dir.join("example-project")).expect("read the example project");
+    assert_eq!(project.annotators, ["Lisa", "Maria", "Max", "Peter"]);
+    assert_eq!(project.labels, ["LOC", "MISC", "ORG", "PER"]);
+    let r = agreement(&project);
+    let mut compared = 0;
+    for how in ["instance", "token"] {
+        let text = std::fs::read_to_string(dir.join(format!("{how}-agreement-report.md")))
+            .expect("bratiaa's report");
+        let numbers = report_numbers(&text);
+        assert_eq!(numbers.len(), 7 + 4 + 1, "{how}: rows of the report");
+        for (section, key, mean, sd) in numbers {
+            let table = match section.as_str() {
+                "Agreement per Document" => format!("{how}-documents"),
+                _ => format!("{how}-labels"),
+            };
+            for (col, want) in [("mean F1", mean), ("SD F1", sd)] {
+                let got = cell(&r, &table, &key, col)
+                    .unwrap_or_else(|| panic!("{how}: no {col} for {key} in {table}"));
+                assert_eq!(
+                    format!("{got:.3}"),
+                    want,
+                    "{how} {section} {key} {col}: {got}"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert_eq!(compared, 48);
+    // Token-based agreement is higher than instance-based for Max (long spans).
+    let m = r.table("matrix-token").expect("matrix");
+    assert_eq!(m.rows.len(), 4);
+    assert_eq!(m.rows[2].values[2], Value::Ratio(1.0));
+}
+
+fn tiny() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/brat-tiny")
+}
+
+#[test]
+fn tiny_project_counts_and_skips_non_entities() {
+    let p = brat_project(&tiny()).expect("tiny project");
+    assert_eq!(p.annotators, ["ann1", "ann2", "ann3"]);
+    assert_eq!(p.documents, ["doc1.ann", "doc2.ann"]);
+    // Relations, attributes, notes and normalizations are not entities.
+    assert_eq!(p.docs[0][0].as_ref().map(|d| d.spans.len()), Some(6));
+    let r = agreement(&p);
+    let pairs = r.table("instance-pairs").expect("pairs");
+    let row = pairs.row(&["ann1", "ann3"]).expect("ann1-ann3");
+    // doc1: 4 of 6 identical (the discontinuous Anna+Berg and The Nordic Bank differ); doc2 all.
+    assert_eq!(
+        row.values[..3],
+        [Value::Count(8), Value::Count(2), Value::Count(2)]
+    );
+    let tok = r.table("token-pairs").expect("token pairs");
+    let row = tok.row(&["ann1", "ann3"]).expect("ann1-ann3");
+    // Tokens: "The" is the only extra ORG token of ann3.
+    assert_eq!(
+        row.values[..3],
+        [Value::Count(13), Value::Count(1), Value::Count(0)]
+    );
+    let errors = r.table("errors").expect("errors");
+    let row = errors.row(&["ann1", "ann2"]).expect("ann1-ann2");
+    let col = |n: &str| row.values[errors.column(n).expect("column")];
+    assert_eq!(col("LE"), Value::Count(2)); // Nordic Bank ORG/LOC, Lima LOC/ORG
+    assert_eq!(col("BES"), Value::Count(1)); // Carl Dahl / Carl
+    assert!(r.table("coefficients").is_some());
+}
+
+#[test]
+fn cli_writes_every_table_format() {
+    let dir = tiny();
+    let d = dir.to_string_lossy();
+    for table in ["text", "json", "html", "markdown"] {
+        let out = common::fairscore(&["agree", "--project", &d, "--table", table]);
+        assert!(
+            out.status.success(),
+            "{table}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let s = String::from_utf8_lossy(&out.stdout);
+        assert!(s.contains("ann3"), "{table}");
+        assert!(!s.contains("NaN") && !s.contains("inf"), "{table}");
+    }
+    let a = dir.join("ann1/doc1.ann");
+    let b = dir.join("ann2/doc1.ann");
+    let out = common::fairscore(&[
+        "agree",
+        "--annotator",
+        &a.to_string_lossy(),
+        "--annotator",
+        &b.to_string_lossy(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = common::fairscore(&["agree", "--annotator", &a.to_string_lossy()]);
+    assert_eq!(out.status.code(), Some(2));
+}
