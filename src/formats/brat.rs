@@ -302,7 +302,7 @@ mod tests {
         let ann = "T1\tPER 0 4\tAnna\nT2\tPER 9 12\tBob\nT3\tMeet 5 8\tmet\n\
                    E1\tMeet:T3 Agent:T1\nR1\tKnows Arg1:T1 Arg2:T2\nA1\tNeg E1\n\
                    M2\tConf T1 High\nN1\tRef T1 Wiki:1\tAnna\n*\tEquiv T1 T2\n\
-                   #1\tAnnotatorNotes T1\tnote\nT4\tLOC 16 18;19 21\tPa ri\n";
+                   #1\tAnnotatorNotes T1\tnote\nT4\tLOC 16 18;19 21\tPa is\n";
         let d = doc(ann, text).ok().unwrap_or_else(|| panic!("parses"));
         let got: Vec<(&str, &[(usize, usize)])> = d
             .spans
