@@ -152,3 +152,93 @@ fn cli_writes_every_table_format() {
     let out = common::fairscore(&["agree", "--annotator", &a.to_string_lossy()]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Every malformed input is refused with exit status 3 and a message naming the file and
+/// line (or the file, for a missing .txt).
+#[test]
+fn malformed_inputs_are_refused_with_file_and_line() {
+    let dir = common::temp_dir("agree_malformed");
+    let text = "Anna met Bob.\n";
+    let good = dir.join("good.ann");
+    std::fs::write(&good, "T1\tPER 0 4\tAnna\n").expect("write");
+    std::fs::write(dir.join("good.txt"), text).expect("write");
+    let cases: &[(&str, &str, Option<&str>, &str)] = &[
+        (
+            "range.ann",
+            "T1\tPER 0 4\tAnna\nT2\tPER 9 99\tBob\n",
+            Some(text),
+            "range.ann:2: span 9-99 is beyond",
+        ),
+        (
+            "reversed.ann",
+            "T1\tPER 4 0\tAnna\n",
+            Some(text),
+            "reversed.ann:1: span end 0 is before",
+        ),
+        (
+            "mismatch.ann",
+            "T1\tPER 0 4\tAnne\n",
+            Some(text),
+            "mismatch.ann:1: text mismatch",
+        ),
+        (
+            "dup.ann",
+            "T1\tPER 0 4\tAnna\nT1\tPER 9 12\tBob\n",
+            Some(text),
+            "dup.ann:2: duplicate id \"T1\"",
+        ),
+        (
+            "notext.ann",
+            "T1\tPER 0 4\tAnna\n",
+            None,
+            "notext.ann: missing text file",
+        ),
+        (
+            "bad.jsonl",
+            "{\"text\": \"Anna\", \"labels\": [[0, 4, \"PER\"]]}\n{\"text\": \n",
+            None,
+            "bad.jsonl:2: bad JSON",
+        ),
+        (
+            "off.jsonl",
+            "{\"text\": \"Anna\", \"spans\": [{\"start\": 0, \"end\": 7, \"label\": \"PER\"}]}\n",
+            None,
+            "off.jsonl:1: span 0-7 is beyond",
+        ),
+    ];
+    for (name, content, txt, want) in cases {
+        let p = dir.join(name);
+        std::fs::write(&p, content).expect("write");
+        if let Some(t) = txt {
+            std::fs::write(p.with_extension("txt"), t).expect("write");
+        }
+        let other = if name.ends_with(".jsonl") {
+            let q = dir.join("other.jsonl");
+            std::fs::write(&q, "{\"text\": \"Anna\", \"labels\": []}\n").expect("write");
+            q
+        } else {
+            good.clone()
+        };
+        let out = common::fairscore(&[
+            "agree",
+            "--annotator",
+            &other.to_string_lossy(),
+            "--annotator",
+            &p.to_string_lossy(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{name}: {err}");
+        assert!(err.contains(want), "{name}: {err}");
+    }
+    // A brat file given to a token-based command is refused, not read as CoNLL.
+    let out = common::fairscore(&[
+        "fair",
+        "--gold",
+        &good.to_string_lossy(),
+        "--pred",
+        &good.to_string_lossy(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("brat .ann file"), "{err}");
+}
