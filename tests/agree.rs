@@ -242,3 +242,88 @@ fn malformed_inputs_are_refused_with_file_and_line() {
     assert_eq!(out.status.code(), Some(3), "{err}");
     assert!(err.contains("brat .ann file"), "{err}");
 }
+
+/// The same annotations exported as doccano, Prodigy and Label Studio JSON give the same
+/// agreement tables as the brat files.
+#[test]
+fn json_exports_agree_with_brat() {
+    use serde_json::json;
+    let dir = common::temp_dir("agree_json");
+    let tiny = tiny();
+    let mut paths: Vec<Vec<String>> = vec![Vec::new(); 4];
+    for ann in ["ann1", "ann2"] {
+        let docs = fairscore::formats::brat::read_dir(&tiny.join(ann)).expect("brat");
+        paths[0].push(tiny.join(ann).to_string_lossy().into_owned());
+        let mut doccano = String::new();
+        let mut prodigy = String::new();
+        let mut studio = Vec::new();
+        for d in &docs {
+            // Discontinuous spans cannot be written in these formats; the tiny ann1/ann2 have none.
+            let triples: Vec<(usize, usize, &str)> = d
+                .spans
+                .iter()
+                .map(|s| (s.fragments[0].0, s.fragments[0].1, s.label.as_str()))
+                .collect();
+            let labels: Vec<_> = triples.iter().map(|t| json!([t.0, t.1, t.2])).collect();
+            doccano.push_str(&format!(
+                "{}\n",
+                json!({"id": d.name, "text": d.text, "labels": labels})
+            ));
+            let spans: Vec<_> = triples
+                .iter()
+                .map(|t| json!({"start": t.0, "end": t.1, "label": t.2}))
+                .collect();
+            prodigy.push_str(&format!(
+                "{}\n",
+                json!({"id": d.name, "text": d.text, "spans": spans})
+            ));
+            // Label Studio counts UTF-16 units; the tiny texts are ASCII.
+            let result: Vec<_> = triples
+                .iter()
+                .map(|t| json!({"type": "labels", "value": {"start": t.0, "end": t.1, "labels": [t.2]}}))
+                .collect();
+            studio.push(json!({"id": d.name, "data": {"text": d.text}, "annotations": [{"result": result}]}));
+        }
+        for (i, (ext, body)) in [
+            ("doccano.jsonl", doccano),
+            ("prodigy.jsonl", prodigy),
+            ("studio.json", serde_json::to_string(&studio).expect("json")),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let sub = dir.join(ext);
+            std::fs::create_dir_all(&sub).expect("mkdir");
+            let suffix = if ext == "studio.json" {
+                "json"
+            } else {
+                "jsonl"
+            };
+            let p = sub.join(format!("{ann}.{suffix}"));
+            std::fs::write(&p, body).expect("write");
+            paths[i + 1].push(p.to_string_lossy().into_owned());
+        }
+    }
+    let tables = |files: &[String]| -> serde_json::Value {
+        let out = common::fairscore(&[
+            "agree",
+            "--annotator",
+            &files[0],
+            "--annotator",
+            &files[1],
+            "--json",
+            "-",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        v["tables"].clone()
+    };
+    let brat = tables(&paths[0]);
+    for files in &paths[1..] {
+        assert_eq!(tables(files), brat, "{files:?}");
+    }
+}

@@ -40,6 +40,8 @@ pub enum KeyKind {
     Document,
     /// An annotator (agreement between annotators).
     Annotator,
+    /// The second annotator of a pair (beside [`KeyKind::Annotator`]).
+    OtherAnnotator,
 }
 
 impl KeyKind {
@@ -58,6 +60,7 @@ impl KeyKind {
             KeyKind::Team => "team",
             KeyKind::Document => "document",
             KeyKind::Annotator => "annotator",
+            KeyKind::OtherAnnotator => "other_annotator",
         }
     }
 }

@@ -132,7 +132,7 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
     let mut t = Table::new(
         &format!("{how}-pairs"),
         &format!("{how}-based F1 agreement per pair (the first annotator as gold)"),
-        vec![KeyKind::Annotator, KeyKind::Annotator],
+        vec![KeyKind::Annotator, KeyKind::OtherAnnotator],
         std::mem::take(&mut cols),
     );
     let mut matrix = vec![vec![Value::Missing; names.len()]; names.len()];
@@ -235,16 +235,22 @@ fn confusion_table(labels: &[String], m: &[Vec<Option<u32>>], n: usize) -> Table
             }
         }
     }
+    // Labels in name order, `O` last.
+    let mut order: Vec<usize> = (0..k).collect();
+    order.sort_by_key(|&i| (labels[i] == "O", labels[i].as_str()));
     let mut t = Table::new(
         "confusion",
         "Token label confusion, summed over ordered annotator pairs",
         vec![KeyKind::Label],
-        labels.iter().map(|l| Column::new(l, Kind::Count)).collect(),
+        order
+            .iter()
+            .map(|&i| Column::new(&labels[i], Kind::Count))
+            .collect(),
     );
-    for (i, l) in labels.iter().enumerate() {
+    for &i in &order {
         t.push(
-            vec![l.clone()],
-            cells[i].iter().map(|&c| Value::Count(c)).collect(),
+            vec![labels[i].clone()],
+            order.iter().map(|&j| Value::Count(cells[i][j])).collect(),
         );
     }
     t
@@ -272,7 +278,7 @@ fn error_table(p: &Project) -> Table {
     let mut t = Table::new(
         "errors",
         "Ortmann's error types between each pair on character ranges (first annotator as gold)",
-        vec![KeyKind::Annotator, KeyKind::Annotator],
+        vec![KeyKind::Annotator, KeyKind::OtherAnnotator],
         cols,
     );
     for (a, b) in pairs(p.annotators.len()) {
