@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Cross-checks the kappas and alpha of `fairscore agree` against NLTK and the krippendorff
 # package (scripts/agreement_crosscheck.py) on the tiny project of tests/data, a copy of it with
-# a missing document (alpha only), a copy with two annotators (Cohen's kappa proper) and, when ../shared is there, bratiaa's example project.
+# a missing document (alpha only), a copy with two annotators (Cohen's kappa proper) and,
+# when ../shared is there, bratiaa's example project.
 # Makes its own virtual environment under $CARGO_TARGET_DIR; skips with a notice when the
 # packages cannot be installed (fails instead under FAIRSCORE_REQUIRE_SHARED).
 set -euo pipefail
