@@ -12,6 +12,8 @@ Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
 """
 
+import os as _os
+
 from . import seqeval
 from ._fairscore import (
     FairscoreError,
@@ -32,6 +34,12 @@ from ._fairscore import (
     tagging,
 )
 
+from .ids import from_ids, tags_from_ids
+
+#: The directory of fairscore's Hugging Face ``evaluate`` metric module:
+#: ``evaluate.load(fairscore.HF_METRIC_PATH)`` (offline; the keys of HF's seqeval metric).
+HF_METRIC_PATH = _os.path.join(_os.path.dirname(__file__), "hf_metric")
+
 try:
     from importlib.metadata import version as _version
 
@@ -41,6 +49,7 @@ except Exception:  # not installed as a distribution (a source checkout)
 
 __all__ = [
     "FairscoreError",
+    "HF_METRIC_PATH",
     "InputError",
     "OutputError",
     "UsageError",
@@ -50,6 +59,7 @@ __all__ = [
     "evaluate",
     "family",
     "fair",
+    "from_ids",
     "leaderboard",
     "muc",
     "normalize",
@@ -57,5 +67,6 @@ __all__ = [
     "segmentation",
     "seqeval",
     "tagging",
+    "tags_from_ids",
     "__version__",
 ]
