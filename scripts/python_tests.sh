@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package (python/): builds its wheel with maturin (from PyPI), installs it into a
-# fresh virtual environment with pytest and seqeval, runs python/tests against the release CLI
-# (built here if needed) and measures the Python overhead over the CLI on one large run.
+# fresh virtual environment with pytest, seqeval 1.2.2 and nervaluate 1.2.1 (the references of
+# fairscore.seqeval and fairscore.nervaluate), runs python/tests against the release CLI (built
+# here if needed) and measures the Python overhead over the CLI on one large run.
 # Tests needing ../shared skip locally and fail under CI (CI or FAIRSCORE_REQUIRE_SHARED set).
 # Prints "python_tests: OK" or "python_tests: FAILED: why" last; exits non-zero on failure.
 set -uo pipefail
@@ -18,8 +19,8 @@ fail() {
 start=$(date +%s)
 rm -rf "$venv" "$wheels"
 python3 -m venv "$venv" || fail "cannot create the virtual environment $venv"
-"$venv/bin/pip" install -q --disable-pip-version-check maturin pytest seqeval==1.2.2 \
-  || fail "pip install maturin pytest seqeval==1.2.2"
+"$venv/bin/pip" install -q --disable-pip-version-check maturin pytest seqeval==1.2.2 nervaluate==1.2.1 \
+  || fail "pip install maturin pytest seqeval==1.2.2 nervaluate==1.2.1"
 cargo build --release --bin fairscore || fail "cargo build --release (the CLI the tests compare with)"
 "$venv/bin/maturin" build --release -m python/Cargo.toml -i "$venv/bin/python" -o "$wheels" \
   || fail "maturin build"

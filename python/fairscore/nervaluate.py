@@ -32,8 +32,6 @@ first overlapping one. Both stay available: this module for nervaluate's numbers
 they differ).
 """
 
-import csv
-import io
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, fields
@@ -538,6 +536,9 @@ class Evaluator:
         """The results as CSV: one row per strategy (``mode="overall"``) or per label for one
         ``scenario`` (``mode="entities"``); written to ``file_path`` (returning None) or
         returned as a string."""
+        import csv
+        import io
+
         self._check_report_args(mode, scenario)
         results = self.evaluate()
         head = ["Correct", "Incorrect", "Partial", "Missed", "Spurious", "Precision", "Recall", "F1-Score"]

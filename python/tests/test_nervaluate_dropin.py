@@ -330,6 +330,16 @@ def test_result_objects_are_alike():
     assert fairscore.nervaluate is ours
 
 
+def test_the_submodule_is_imported_on_first_use():
+    import subprocess
+    import sys
+
+    code = ("import sys, fairscore; a = 'fairscore.nervaluate' in sys.modules; "
+            "from fairscore import *; print(a, fairscore.nervaluate.Evaluator.__module__, nervaluate.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "fairscore.nervaluate", "fairscore.nervaluate"]
+
+
 def test_csv_file(tmp_path):
     true, pred = [["B-PER", "I-PER", "O"]], [["B-PER", "O", "B-LOC"]]
     for mod, name in ((ours, "a.csv"), (theirs, "b.csv")):
@@ -390,3 +400,34 @@ def test_the_31_nerc_runs():
         if k % 3 == 1:  # a tag list that leaves one label out, and a stricter overlap
             same(y_true, y_pred, labels[1:], loader="list", min_overlap_percentage=50)
     assert (accepted, refused) == (21, 10)
+
+
+def test_the_stub_is_in_step():
+    """nervaluate.pyi declares the names of __all__ and, for each function and method, the
+    parameters of the implementation."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    stub = ast.parse(Path(ours.__file__).with_suffix(".pyi").read_text(encoding="utf-8"))
+
+    def params(fn):
+        a = fn.args
+        return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+
+    declared = {}
+    for node in stub.body:
+        if isinstance(node, ast.FunctionDef):
+            declared[node.name] = params(node)
+        elif isinstance(node, ast.ClassDef):
+            declared[node.name] = {n.name: params(n) for n in node.body if isinstance(n, ast.FunctionDef)}
+    assert sorted(declared) == sorted(ours.__all__)
+    for name, decl in declared.items():
+        obj = getattr(ours, name)
+        if isinstance(decl, list):
+            assert decl == list(inspect.signature(obj).parameters), name
+            continue
+        methods = {m for m in dir(obj) if not m.startswith("_") and callable(getattr(obj, m))}
+        assert methods <= set(decl), (name, methods - set(decl))
+        for method, ps in decl.items():
+            assert ps == list(inspect.signature(getattr(obj, method)).parameters), (name, method)
