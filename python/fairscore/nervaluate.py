@@ -147,7 +147,7 @@ class EvaluationIndices:
 def _overlaps_enough(pred: Entity, true: Entity, min_pct: float) -> bool:
     """At least ``min_pct`` % of the gold entity's tokens are in the predicted entity."""
     if pred.start > true.end or pred.end < true.start:
-        return False  # 0 %, and min_pct is at least 1
+        return 0.0 >= min_pct  # 0 %: False, as min_pct is at least 1 (unless set afterwards)
     shared = min(pred.end, true.end) - max(pred.start, true.start) + 1
     return (shared / (true.end - true.start + 1)) * 100.0 >= min_pct
 
@@ -160,7 +160,7 @@ def _match(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, 
     first one of another label -> incorrect. Nothing -> spurious; gold entities left: missed."""
     res, ix = EvaluationResult(), EvaluationIndices()
     taken = [False] * len(golds)
-    near = _candidates(golds, preds)
+    near = _candidates(golds, preds) if min_pct > 0 else None
     every = list(range(len(golds)))
     for j, p in enumerate(preds):
         hit = alt = None
@@ -221,9 +221,10 @@ def _match(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, 
 
 
 def _candidates(golds: List[Entity], preds: List[Entity]):
-    """For larger documents whose entities all have int offsets, start <= end: a function giving, in list
-    order, the gold entities a predicted entity can overlap (the others neither overlap it nor
-    have its offsets, so skipping them changes nothing); None: try them all."""
+    """For larger documents whose entities all have int offsets, start <= end: a function
+    giving, in list order, the gold entities a predicted entity can overlap (the others
+    neither overlap it nor have its offsets, so skipping them changes nothing); None: try
+    them all."""
     if len(golds) * len(preds) < 64:
         return None
     for side in (golds, preds):
@@ -603,7 +604,10 @@ class Evaluator:
                 for doc, k in pairs:
                     if self.pred != [[]]:
                         e = self.pred[doc][k]
-                        info = f"Label={e.label}, Start={e.start}, End={e.end}" if isinstance(e, Entity) else f"Tag={e}"
+                        if isinstance(e, Entity):
+                            info = f"Label={e.label}, Start={e.start}, End={e.end}"
+                        else:
+                            info = f"Tag={e}"
                     else:
                         info = "No prediction info"
                     text += f"{cat:<20} {str(doc):<10} {str(k):<8} {info:<10}\n"
@@ -611,7 +615,8 @@ class Evaluator:
 
         if mode == "overall":
             ix = results["overall_indices"][scenario]
-            return f"\n{paint('Indices for error schema', 'bold')} '{paint(scenario, 'cyan')}':\n\n" + head + table(ix)
+            title = f"\n{paint('Indices for error schema', 'bold')} '{paint(scenario, 'cyan')}':\n\n"
+            return title + head + table(ix)
         out = ""
         for label, by in results["entity_indices"].items():
             out += f"\n{paint('Entity Type', 'bold')}: {paint(label, 'cyan')}\n"
@@ -645,7 +650,13 @@ _ANSI = {
     "cyan": "\033[96m",
     "white": "\033[97m",
 }
-_CATEGORY_COLORS = {"Correct": "green", "Incorrect": "red", "Partial": "yellow", "Missed": "magenta", "Spurious": "blue"}
+_CATEGORY_COLORS = {
+    "Correct": "green",
+    "Incorrect": "red",
+    "Partial": "yellow",
+    "Missed": "magenta",
+    "Spurious": "blue",
+}
 
 
 # --- utilities ------------------------------------------------------------------------------
@@ -680,7 +691,8 @@ def collect_named_entities(tokens: List[str]) -> List[Dict[str, Any]]:
     >>> collect_named_entities(["O", "B-PER", "I-PER", "B-LOC"])
     [{'label': 'PER', 'start': 1, 'end': 2}, {'label': 'LOC', 'start': 3, 'end': 3}]
     """
-    return [{"label": e.label, "start": e.start, "end": e.end} for e in _entities(enumerate(tokens), len(tokens), False)]
+    ents = _entities(enumerate(tokens), len(tokens), checked=False)
+    return [{"label": e.label, "start": e.start, "end": e.end} for e in ents]
 
 
 def list_to_spans(doc: List[List[str]]) -> List[List[Dict[str, Any]]]:

@@ -295,7 +295,8 @@ def test_hand_made_cases_and_errors(case):
 
 
 def test_utilities():
-    for args in ([[]], [[""]], [["a", "", "b"]], [["a", ""]], [["", "a"]], [["a", "", ""]], [["a", "x", "b"], ["x"]]):
+    lists = ([[]], [[""]], [["a", "", "b"]], [["a", ""]], [["", "a"]], [["a", "", ""]], [["a", "x", "b"], ["x"]])
+    for args in lists:
         assert outcome(ours.split_list, *args) == outcome(their_utils.split_list, *args)
     for doc in ("a\tB-PER\nb\tI-PER\n\nc\tO", "a\tB-PER\n", "", "a\tB-PER\n\n\nb\tI-LOC", "ab", "a\tX\nb\tI-X"):
         assert outcome(ours.conll_to_spans, doc) == outcome(their_utils.conll_to_spans, doc)
