@@ -7,7 +7,8 @@ Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fa
 :func:`leaderboard`, and for any metric family :func:`family` and :func:`compare`; every
 option is a keyword named as the CLI's flag and parsed by the library, as the CLI's are.
 Functions on Python data, for training loops: :func:`evaluate` and
-:func:`classification_report`; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``.
+:func:`classification_report`; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``
+and :mod:`fairscore.nervaluate` one for nervaluate 1.2.1 (its ``Evaluator``).
 Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
 """
@@ -40,6 +41,16 @@ from .ids import from_ids, tags_from_ids
 #: ``evaluate.load(fairscore.HF_METRIC_PATH)`` (offline; the keys of HF's seqeval metric).
 HF_METRIC_PATH = _os.path.join(_os.path.dirname(__file__), "hf_metric")
 
+def __getattr__(name):
+    """``fairscore.nervaluate`` is imported on first use (its dataclasses would add to the
+    import time of every ``import fairscore``)."""
+    if name == "nervaluate":
+        import importlib
+
+        return importlib.import_module(".nervaluate", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 try:
     from importlib.metadata import version as _version
 
@@ -62,6 +73,7 @@ __all__ = [
     "from_ids",
     "leaderboard",
     "muc",
+    "nervaluate",
     "normalize",
     "score",
     "segmentation",

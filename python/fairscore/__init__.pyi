@@ -3,6 +3,7 @@
 import os
 from typing import Any, Dict, List, Literal, Optional, Sequence, Union, overload
 
+from . import nervaluate as nervaluate
 from . import seqeval as seqeval
 
 __version__: str
