@@ -180,3 +180,27 @@ def test_docstring_examples(module):
     m = importlib.import_module(module)
     r = doctest.testmod(m, optionflags=doctest.ELLIPSIS)
     assert r.attempted > 0 and r.failed == 0, r
+
+
+@pytest.mark.parametrize("module", ["fairscore.ids", "fairscore.seqeval"])
+def test_the_stubs_are_in_step(module):
+    """The module's .pyi declares every name of __all__, and each function with the
+    implementation's parameters."""
+    import ast
+    import importlib
+    import inspect
+    from pathlib import Path
+
+    m = importlib.import_module(module)
+    stub = ast.parse(Path(m.__file__).with_suffix(".pyi").read_text(encoding="utf-8"))
+    declared = {}
+    for node in stub.body:
+        if isinstance(node, ast.FunctionDef):
+            a = node.args
+            declared[node.name] = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+        elif isinstance(node, ast.ClassDef):
+            declared[node.name] = None
+    assert set(m.__all__) <= set(declared), set(m.__all__) - set(declared)
+    for name, params in declared.items():
+        if params is not None:
+            assert params == list(inspect.signature(getattr(m, name)).parameters), name
