@@ -10,6 +10,8 @@
 //! [`replay_scorer`] serves outputs computed earlier (e.g. the official ones).
 
 pub mod board;
+pub mod codabench;
+pub mod codabench_bundle;
 pub mod config;
 pub mod confusion;
 pub mod discover;
