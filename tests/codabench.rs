@@ -252,9 +252,14 @@ struct Worker {
 }
 
 impl Worker {
-    /// Writes the bundle with the test binary as its program and unpacks it.
+    /// Writes the bundle with the test binary (or `FAIRSCORE_CODABENCH_BINARY`) as its program
+    /// and unpacks it.
     fn new(dir: &Path, gold: &Path, campaign: &Path) -> Worker {
         let zip = dir.join("bundle.zip");
+        // FAIRSCORE_CODABENCH_BINARY: ship another build (the glibc-2.17 one of
+        // scripts/codabench_bundle.sh) instead of the test binary.
+        let binary = std::env::var("FAIRSCORE_CODABENCH_BINARY")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_fairscore").to_string());
         let out = fairscore(&[
             "codabench-bundle",
             "--campaign",
@@ -262,7 +267,7 @@ impl Worker {
             "--gold-dir",
             &gold.display().to_string(),
             "--binary",
-            env!("CARGO_BIN_EXE_fairscore"),
+            &binary,
             &zip.display().to_string(),
         ]);
         assert!(

@@ -2,7 +2,8 @@
 //! submission (`INPUT/res`, the participant's zip unpacked, runs possibly in subfolders) scored
 //! against the gold (`INPUT/ref`), written as `OUTPUT/scores.json` (one number per leaderboard
 //! column) and `OUTPUT/detailed_results.html` (this submission's page). The bundle that
-//! declares the same columns is written by [`super::codabench_bundle`].
+//! declares the same columns is written by [`super::codabench_bundle`], the outputs by
+//! [`super::codabench_outputs`].
 //!
 //! **Columns.** Every task of the campaign, on every gold file its pattern fits (one per
 //! `{dataset}`/`{lang}` value), is one leaderboard column holding the task's ranked metric
@@ -29,7 +30,7 @@ use super::names::{Placeholder, GOLD_PLACEHOLDERS};
 use crate::check::{CheckReport, ColumnCheck};
 use crate::error::{Error, Result};
 use crate::formats::InputFormat;
-use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
+use crate::table::Results;
 
 /// The file names of the scoring program's outputs.
 pub const SCORES_FILE: &str = "scores.json";
@@ -302,10 +303,20 @@ fn assign(
             }
         }
     }
-    let patterns: Vec<String> = cfg
-        .tasks
+    // Each pattern once, with the tasks that share it.
+    let mut by_pattern: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in &cfg.tasks {
+        match by_pattern.iter_mut().find(|(p, _)| *p == t.runs.as_str()) {
+            Some((_, names)) => names.push(&t.name),
+            None => by_pattern.push((t.runs.as_str(), vec![&t.name])),
+        }
+    }
+    let patterns: Vec<String> = by_pattern
         .iter()
-        .map(|t| format!("{} for task {}", t.runs, t.name))
+        .map(|(p, names)| {
+            let s = if names.len() == 1 { "" } else { "s" };
+            format!("{p} (task{s} {})", names.join(", "))
+        })
         .collect();
     if per.iter().all(Vec::is_empty) && problems.is_empty() {
         // One column and one file: the file is the run, whatever its name.
@@ -354,6 +365,15 @@ fn assign(
     Ok((runs, ignored.into_iter().map(|(s, _)| s).collect()))
 }
 
+/// What makes two checks of a run the same: gold, run, format, column and tag set.
+type CheckKey = (
+    PathBuf,
+    PathBuf,
+    Option<InputFormat>,
+    Option<String>,
+    Option<String>,
+);
+
 /// The participants' check of a run, for the formats `check` reads as columns.
 fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
     match t.options.format {
@@ -396,6 +416,9 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         }
     };
     let mut refusal = Refusal::default();
+    // A file that is the run of several tasks (spans, fair and muc of one CoNLL file) is
+    // checked once per way of checking it.
+    let mut checked: Vec<(CheckKey, bool)> = Vec::new();
     let mut scores = Vec::with_capacity(cols.len());
     let mut notes = Vec::new();
     for (c, run) in cols.iter().zip(runs) {
@@ -411,11 +434,30 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
             continue;
         };
         let gold = gold_dir.join(&c.gold);
-        if let Some(report) = check_run(t, &gold, &path)? {
-            if !report.ok() {
-                refusal.reports.push(report);
-                continue;
+        let o = &t.options;
+        let how = (
+            gold.clone(),
+            path.clone(),
+            o.format,
+            o.column.clone(),
+            o.tagset.clone(),
+        );
+        let passed = match checked.iter().find(|(k, _)| *k == how) {
+            Some((_, ok)) => *ok,
+            None => {
+                let ok = match check_run(t, &gold, &path)? {
+                    Some(report) if !report.ok() => {
+                        refusal.reports.push(report);
+                        false
+                    }
+                    _ => true,
+                };
+                checked.push((how, ok));
+                ok
             }
+        };
+        if !passed {
+            continue;
         }
         let results = match crate::family::evaluate(t.family.as_ref(), &gold, &path, None) {
             Ok(r) => r,
@@ -456,98 +498,4 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         ignored,
         notes,
     }))
-}
-
-/// `scores.json`: a flat object of every column's key and value (a fraction), in leaderboard
-/// order.
-pub fn scores_json(s: &Scored) -> String {
-    let mut m = serde_json::Map::new();
-    for c in &s.scores {
-        let n =
-            serde_json::Number::from_f64(c.value).unwrap_or_else(|| serde_json::Number::from(0));
-        m.insert(c.column.key.clone(), serde_json::Value::Number(n));
-    }
-    let mut text = serde_json::to_string_pretty(&serde_json::Value::Object(m)).unwrap_or_default();
-    text.push('\n');
-    text
-}
-
-/// The page's results: the leaderboard columns (key, run, value), then every run's tables
-/// titled by its column.
-pub fn page_results(cfg: &FamilyCampaign, s: &Scored) -> Results {
-    let mut out = Results::new(&cfg.name, Unit::Document, 0);
-    let mut t = Table::new(
-        "scores",
-        "Leaderboard columns (scores.json)",
-        vec![KeyKind::Column, KeyKind::System],
-        vec![Column::new("score", Kind::Ratio)],
-    );
-    for c in &s.scores {
-        t.push(
-            vec![
-                c.column.key.clone(),
-                c.run.clone().unwrap_or_else(|| "(no run: 0)".into()),
-            ],
-            vec![Value::ratio(c.value)],
-        );
-    }
-    out.tables.push(t);
-    for c in &s.scores {
-        let Some(r) = &c.results else { continue };
-        for tb in &r.tables {
-            let mut tb = tb.clone();
-            tb.name = format!("{}-{}", c.column.key, tb.name);
-            tb.title = format!("{} ({}): {}", c.column.title, r.family, tb.title);
-            out.tables.push(tb);
-        }
-        for n in &r.notes {
-            let n = format!("{} ({}): {n}", cfg.tasks[c.column.task].name, r.family);
-            if !out.notes.contains(&n) {
-                out.notes.push(n);
-            }
-        }
-    }
-    out.notes.extend(s.notes.iter().cloned());
-    if !s.ignored.is_empty() {
-        out.notes.push(format!(
-            "files that are no runs, ignored: {}",
-            s.ignored.join(", ")
-        ));
-    }
-    out
-}
-
-/// `detailed_results.html`: [`page_results`] as a standalone page, with the marked place of a
-/// signature ([`SIGNATURE_SPOT`]) before `</body>`.
-pub fn detailed_html(cfg: &FamilyCampaign, s: &Scored) -> Result<String> {
-    let r = page_results(cfg, s);
-    #[cfg(feature = "html")]
-    let page = crate::report::table::html::render(&r)?;
-    #[cfg(not(feature = "html"))]
-    let page = format!(
-        "<!DOCTYPE html>\n<html><body><pre>{}</pre></body></html>\n",
-        crate::report::table::render(&r, crate::table::TableFormat::Markdown)?
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-    );
-    Ok(match page.rfind("</body>") {
-        Some(i) => format!("{}{SIGNATURE_SPOT}\n{}", &page[..i], &page[i..]),
-        None => format!("{page}{SIGNATURE_SPOT}\n"),
-    })
-}
-
-/// Writes `scores.json` and `detailed_results.html` into `output` (created if needed), both
-/// or neither, each atomically (the worker uploads the page whenever it changes). Never
-/// writes `metadata`, the worker's own file.
-pub fn write_outputs(cfg: &FamilyCampaign, s: &Scored, output: &Path) -> Result<()> {
-    std::fs::create_dir_all(output)
-        .map_err(|e| Error::output(output, format!("cannot create the directory: {e}")))?;
-    let scores = scores_json(s);
-    let page = detailed_html(cfg, s)?;
-    let (a, b) = (output.join(SCORES_FILE), output.join(DETAILED_FILE));
-    crate::io::write_atomic_all(&[
-        (a.as_path(), scores.as_bytes()),
-        (b.as_path(), page.as_bytes()),
-    ])
 }

@@ -12,6 +12,7 @@
 pub mod board;
 pub mod codabench;
 pub mod codabench_bundle;
+pub mod codabench_outputs;
 pub mod config;
 pub mod confusion;
 pub mod discover;

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use fairscore::campaign::codabench::{score_submission, write_outputs, Verdict};
+use fairscore::campaign::codabench::{score_submission, Verdict};
 use fairscore::campaign::codabench_bundle::{self, BundleOptions};
+use fairscore::campaign::codabench_outputs::write_outputs;
 use fairscore::campaign::families::{is_family_campaign, FamilyCampaign};
 use fairscore::io::escape_controls;
 use fairscore::{Error, Result};
@@ -88,13 +89,16 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
                 eprintln!("fairscore: submission refused: {}", escape_controls(p));
             }
             for rep in &r.reports {
-                eprint!("{}", escape_controls(&rep.to_text()));
-                eprintln!();
+                for line in rep.to_text().lines() {
+                    eprintln!("{}", escape_controls(line));
+                }
             }
-            eprintln!(
-                "fairscore: the submission was not scored; fix the problems above (`fairscore \
-                 check` shows the same findings)"
-            );
+            let check = if r.reports.is_empty() {
+                ""
+            } else {
+                " (`fairscore check --format FORMAT --gold GOLD --pred RUN` shows the same findings)"
+            };
+            eprintln!("fairscore: the submission was not scored; fix the problems above{check}");
             Ok(1)
         }
     }
