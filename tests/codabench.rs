@@ -536,3 +536,53 @@ fn a_one_column_campaign_takes_one_file_of_any_name() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(scores.unwrap()["seg__F1"], own["seg__F1"]);
 }
+
+#[test]
+fn the_bundle_is_the_same_bytes_each_time_and_hipe_campaigns_are_refused() {
+    let dir = temp_dir("codabench_bytes");
+    let (gold, campaign, _) = fixture(&dir);
+    let write = |name: &str| {
+        let zip = dir.join(name);
+        let out = fairscore(&[
+            "codabench-bundle",
+            "--campaign",
+            &campaign.display().to_string(),
+            "--gold-dir",
+            &gold.display().to_string(),
+            "--binary",
+            env!("CARGO_BIN_EXE_fairscore"),
+            "--phase-end",
+            "2026-12-31",
+            &zip.display().to_string(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(zip).unwrap()
+    };
+    assert_eq!(write("a.zip"), write("b.zip"));
+    let bad_date = fairscore(&[
+        "codabench-bundle",
+        "--campaign",
+        &campaign.display().to_string(),
+        "--gold-dir",
+        &gold.display().to_string(),
+        "--phase-start",
+        "March 1st",
+        &dir.join("c.zip").display().to_string(),
+    ]);
+    assert_eq!(bad_date.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_date.stderr).contains("YYYY-MM-DD"));
+    let hipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("presets/hipe-2022.toml");
+    let out = fairscore(&[
+        "codabench",
+        "--campaign",
+        &hipe.display().to_string(),
+        &dir.display().to_string(),
+        &dir.join("out").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a campaign of family tasks"));
+}

@@ -127,9 +127,9 @@ pub fn competition_yaml(
     y.push_str("  - title: Evaluation\n    file: pages/evaluation.md\n");
     y.push_str("phases:\n  - index: 0\n    name: Evaluation\n");
     y.push_str("    description: Submit a zip of your run files.\n");
-    y.push_str(&format!("    start: {}\n", date("start", &o.start)?));
+    y.push_str(&format!("    start: {}\n", date("phase_start", &o.start)?));
     if let Some(end) = &o.end {
-        y.push_str(&format!("    end: {}\n", date("end", end)?));
+        y.push_str(&format!("    end: {}\n", date("phase_end", end)?));
     }
     y.push_str("    accepts_only_result_submissions: True\n    tasks:\n      - 0\n");
     y.push_str(&format!(
