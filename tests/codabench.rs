@@ -563,6 +563,16 @@ fn the_bundle_is_the_same_bytes_each_time_and_hipe_campaigns_are_refused() {
         std::fs::read(zip).unwrap()
     };
     assert_eq!(write("a.zip"), write("b.zip"));
+    // docs/codabench.md shows the command as the bundle has it.
+    unzip(&dir.join("a.zip"), &dir.join("a"));
+    let meta = std::fs::read_to_string(dir.join("a/scoring_program/metadata.yaml")).unwrap();
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/codabench.md"))
+            .unwrap();
+    assert!(
+        docs.contains(meta.trim()),
+        "docs/codabench.md does not show {meta}"
+    );
     let bad_date = fairscore(&[
         "codabench-bundle",
         "--campaign",

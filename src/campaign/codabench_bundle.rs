@@ -52,15 +52,17 @@ pub struct BundleOptions {
     pub end: Option<String>,
 }
 
-/// The command of `scoring_program/metadata.yaml`: the binary run through `sh` (made
-/// executable in `/tmp` when unpacking lost its mode), scoring `/app/input` into `/app/output`.
+/// The command of `scoring_program/metadata.yaml`: the binary run through `sh` (copied to
+/// `/tmp` with mode 755 when unpacking lost its mode, and removed after), scoring `/app/input`
+/// into `/app/output`, with the program's exit status.
 /// It uses no `$input`, `$output` or `$program`: the worker would substitute them anywhere in
 /// the text.
 pub fn command() -> String {
     format!(
-        "sh -c 'B=/app/program/{PROGRAM}; if [ ! -x \"$B\" ]; then T=/tmp/{PROGRAM}.$$; \
-         cp \"$B\" \"$T\" && chmod 755 \"$T\" && B=\"$T\"; fi; exec \"$B\" codabench \
-         --campaign /app/program/{CAMPAIGN_FILE} /app/input /app/output'"
+        "sh -c 'B=/app/program/{PROGRAM}; T=; if [ ! -x \"$B\" ]; then T=/tmp/{PROGRAM}.$$; \
+         cp \"$B\" \"$T\" && chmod 755 \"$T\" && B=\"$T\"; fi; \"$B\" codabench \
+         --campaign /app/program/{CAMPAIGN_FILE} /app/input /app/output; R=$?; \
+         [ -z \"$T\" ] || rm -f \"$T\"; exit $R'"
     )
 }
 
