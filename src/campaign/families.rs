@@ -52,6 +52,8 @@ pub struct FamilyTask {
     pub runs: Pattern,
     /// The ranked cell.
     pub headline: Headline,
+    /// The task's family options (format, column, tag set, …), as the family was built with.
+    pub options: crate::family::Options,
 }
 
 /// A campaign of family tasks.
@@ -191,6 +193,7 @@ impl FamilyCampaign {
                 gold,
                 runs,
                 headline,
+                options: opts,
             });
         }
         Ok(FamilyCampaign {

@@ -6,6 +6,7 @@ use fairscore::{Error, ErrorClass};
 
 mod args;
 mod check;
+mod codabench;
 mod compare;
 mod evaluate;
 mod fair;
@@ -68,6 +69,15 @@ enum Command {
     /// Any metric family on two files, as one result table (text, JSON, CSV, TSV, Markdown or
     /// HTML) with optional bootstrap intervals: spans, fair, muc, segmentation or tagging.
     Evaluate(evaluate::EvaluateArgs),
+    /// Codabench scoring program: score the submission in INPUT/res against INPUT/ref and
+    /// write OUTPUT/scores.json and OUTPUT/detailed_results.html (docs/codabench.md).
+    ///
+    /// Exit 0 when scored; 1 when the submission is refused (no run found, two runs for one
+    /// column, or a run that fails the participants' check), with the reasons on stderr.
+    Codabench(codabench::CodabenchArgs),
+    /// Write a Codabench competition bundle (zip) of a campaign of family tasks:
+    /// competition.yaml, the scoring program (with a fairscore binary) and the gold.
+    CodabenchBundle(codabench::BundleArgs),
 }
 
 /// Exit status for an error of the given class.
@@ -264,6 +274,8 @@ pub fn run() -> i32 {
         Command::Tagging(args) => tagging::run(args),
         Command::Muc(args) => muc::run(args),
         Command::Evaluate(args) => evaluate::run(args),
+        Command::Codabench(args) => codabench::run(args),
+        Command::CodabenchBundle(args) => codabench::run_bundle(args),
     };
     match result {
         Ok(code) => code,
