@@ -13,11 +13,11 @@ use std::process::Command;
 /// CoNLL NER of four documents; run `k` drops an entity in every k-th sentence.
 fn conll(k: usize) -> String {
     let mut s = String::new();
-    for d in 0..4 {
+    for d in 0..4usize {
         s.push_str("-DOCSTART- -X- O\n\n");
         for i in 0..3 {
             let n = d * 3 + i;
-            let drop = k > 0 && n % k == 0;
+            let drop = k > 0 && n.is_multiple_of(k);
             let loc = if drop { "O" } else { "B-LOC" };
             s.push_str(&format!(
                 "Anna B-PER\nSchmidt I-PER\nlebt O\nin O\nBerlin {loc}\nbei O\nSiemens B-ORG\n\n"
@@ -30,7 +30,7 @@ fn conll(k: usize) -> String {
 fn segmented(k: usize) -> String {
     (0..24usize)
         .map(|i| {
-            if k > 0 && i % k == 0 {
+            if k > 0 && i.is_multiple_of(k) {
                 "abcd ef gh\n"
             } else {
                 "ab cd ef gh\n"
@@ -42,7 +42,7 @@ fn segmented(k: usize) -> String {
 fn tagged(k: usize) -> String {
     (0..20usize)
         .map(|i| {
-            let noun = if k > 0 && i % k == 0 {
+            let noun = if k > 0 && i.is_multiple_of(k) {
                 "NOUN:acc"
             } else {
                 "NOUN:nom"
@@ -521,4 +521,90 @@ fn hipe_campaign_leaderboard_tex_compiles_and_holds_the_rankings() {
         return;
     }
     compile(&out.join("leaderboard.tex"));
+}
+
+/// `score --signature` prints the signature and writes nothing: the official outputs of a
+/// scoring stay byte-identical to the official scorer's, with or without it; `compare
+/// --signature` (HIPE runs) names both runs and the test.
+#[test]
+fn hipe_score_and_compare_signatures_leave_the_official_outputs_alone() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hipe2022-ajmc-en");
+    let dir = temp_dir("signature_score");
+    let gold = data
+        .join("HIPE-2022-v2.1-ajmc-test-en.tsv")
+        .display()
+        .to_string();
+    let run_a = data
+        .join("team2_bundle1_ajmc_en_1.tsv")
+        .display()
+        .to_string();
+    let run_b = data
+        .join("neurbsl_bundle3_ajmc_en_1.tsv")
+        .display()
+        .to_string();
+    let tagset = data.join("tagset-hipe2022-all.txt").display().to_string();
+    let out = dir.display().to_string();
+    let base = [
+        "score",
+        "--ref",
+        &gold,
+        "--pred",
+        &run_a,
+        "--task",
+        "nerc_coarse",
+        "--hipe_edition",
+        "hipe-2022",
+        "--tagset",
+        &tagset,
+        "--outdir",
+        &out,
+    ];
+    let with = |extra: &[&str]| {
+        let mut a = base.to_vec();
+        a.extend_from_slice(extra);
+        run(&a)
+    };
+    let sig = with(&["--signature"]);
+    assert_eq!(sig, with(&["--signature"]));
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "--signature wrote files"
+    );
+    let s = Signature::parse(sig.trim_end()).unwrap();
+    assert_eq!(s.get("family"), Some("hipe"));
+    assert_eq!(s.get("task"), Some("nerc_coarse"));
+    assert_eq!(s.get("edition"), Some("hipe-2022"));
+    assert_eq!(s.get("tagset").map(|t| t.starts_with("file-")), Some(true));
+    assert_ne!(
+        sig,
+        with(&["--signature", "--n_best", "1", "--original_nel"])
+    );
+    with(&[]);
+    for ext in ["tsv", "json"] {
+        let name = format!("team2_bundle1_ajmc_en_1_nerc_coarse.{ext}");
+        assert_eq!(
+            std::fs::read(dir.join(&name)).unwrap(),
+            std::fs::read(data.join("official").join(&name)).unwrap(),
+            "{name}"
+        );
+    }
+    let cmp = run(&[
+        "compare",
+        "--gold",
+        &gold,
+        "--pred",
+        &run_a,
+        "--pred",
+        &run_b,
+        "--hipe_edition",
+        "hipe-2022",
+        "--bootstrap",
+        "100",
+        "--signature",
+    ]);
+    let c = Signature::parse(cmp.trim_end()).unwrap();
+    assert_eq!(c.get("test"), Some("permutation"));
+    assert_eq!(c.get("n"), Some("100"));
+    assert_eq!(c.get("run").map(|r| r.split(',').count()), Some(2));
 }

@@ -83,6 +83,76 @@ pub fn family_signature(
     signature(name, &opts, resampled, gold, runs)
 }
 
+/// Settings of `score` and `compare` that name outputs or checks, not how numbers are made.
+const NOT_SIGNED: [&str; 10] = [
+    "outdir",
+    "log",
+    "errors",
+    "json",
+    "table",
+    "skip_check",
+    "suffix",
+    "summary",
+    "bootstrap",
+    "samples",
+];
+
+/// The signature of a HIPE scoring (`score`, or `compare` with `test`) of `runs` against
+/// `gold`: `family:hipe`, the task and edition (defaults written out), every other setting
+/// given that changes the numbers, in the order given (a file by its content hash), the
+/// resampling (`default_samples` when none is given), the hashes and the version.
+pub fn hipe_signature(
+    s: &Settings,
+    gold: &Path,
+    runs: &[&Path],
+    default_samples: Option<usize>,
+    test: Option<crate::metrics::resample::PairedTest>,
+) -> Result<Signature> {
+    use crate::family::sign::{file_hash, resampling_fields};
+    let mut sig = Signature::new();
+    sig.push("family", "hipe");
+    sig.push(
+        "task",
+        s.get("task").unwrap_or_else(|| "nerc_coarse".into()),
+    );
+    sig.push(
+        "edition",
+        Edition::parse(&s.get("hipe_edition").unwrap_or_else(|| "hipe-2020".into()))?.name(),
+    );
+    let rs = resampling(s, "bootstrap", default_samples)?;
+    let names: Vec<String> = s.names().map(str::to_string).collect();
+    for n in names {
+        if matches!(n.as_str(), "task" | "hipe_edition" | "seed" | "confidence")
+            || NOT_SIGNED.contains(&n.as_str())
+        {
+            continue;
+        }
+        let Some(v) = s.get(&n) else { continue };
+        let p = Path::new(&v);
+        let v = match (matches!(n.as_str(), "tagset" | "relaxed") && p.is_file())
+            .then(|| file_hash(p))
+        {
+            Some(h) => format!("file-{}", h?),
+            None => v,
+        };
+        sig.push(&n.replace('_', "-"), v);
+    }
+    let resampled = rs.as_ref().map(|r| Resampled {
+        resampler: r,
+        unit: crate::table::Unit::Document,
+        test,
+    });
+    resampling_fields(resampled, &mut sig);
+    sig.push("gold", file_hash(gold)?);
+    let hashes = runs
+        .iter()
+        .map(|r| file_hash(r))
+        .collect::<Result<Vec<_>>>()?;
+    sig.push("run", hashes.join(","));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
+    Ok(sig)
+}
+
 fn beta(s: &Settings) -> Result<Option<f64>> {
     s.get("beta")
         .map(|b| crate::family::options::parse_beta(&b))

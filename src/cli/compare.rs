@@ -156,6 +156,25 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     ]);
     let (opts, copts) = api::compare_options(&s)?;
     s.finish("compare")?;
+    if args.signature.signature {
+        let test = match copts.test {
+            fairscore::eval::compare::Test::Permutation => {
+                fairscore::metrics::resample::PairedTest::Permutation
+            }
+            fairscore::eval::compare::Test::Bootstrap => {
+                fairscore::metrics::resample::PairedTest::Bootstrap
+            }
+        };
+        let sig = api::hipe_signature(
+            &s,
+            reference,
+            &[a.as_path(), b.as_path()],
+            Some(10_000),
+            Some(test),
+        )?;
+        super::print(&format!("{sig}\n"))?;
+        return Ok(0);
+    }
     if args.table.table.is_some() || args.beta.beta.is_some() {
         return Err(Error::usage(
             "table and beta go with --family; without it compare gives its own table",

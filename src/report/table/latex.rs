@@ -82,7 +82,7 @@ pub fn booktabs(
     }
     let _ = writeln!(out, "\\bottomrule\n\\end{{tabular}}\n\\end{{table}}");
     // Floats are flushed every few tables so that many tables never overflow LaTeX's queue.
-    if out.matches("\\begin{table}").count() % 6 == 0 {
+    if out.matches("\\begin{table}").count().is_multiple_of(6) {
         out.push_str("\\clearpage\n");
     }
     out.push('\n');
