@@ -29,6 +29,7 @@ pub mod ranking;
 pub mod rows;
 pub mod runner;
 pub mod scorer;
+pub mod sign;
 mod tables;
 
 pub use config::{Campaign, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpec};

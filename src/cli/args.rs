@@ -222,10 +222,19 @@ pub struct Json {
 /// `--table`.
 #[derive(Args, Debug, Clone)]
 pub struct TableFlag {
-    /// Print the results as this table format: text, json, csv, tsv, markdown or html (the
-    /// one result table of every family, with intervals when resampled).
+    /// Print the results as this table format: text, json, csv, tsv, markdown, html or latex
+    /// (the one result table of every family, with intervals when resampled).
     #[arg(long = "table", value_name = "FORMAT")]
     pub table: Option<String>,
+}
+
+/// `--signature`.
+#[derive(Args, Debug, Clone)]
+pub struct SignatureFlag {
+    /// Print only the signature of this scoring (family, options, resampling, short hashes
+    /// of gold and run, version; docs/signatures.md) and exit; nothing is scored.
+    #[arg(long = "signature")]
+    pub signature: bool,
 }
 
 /// `--test`.

@@ -216,6 +216,33 @@ pub fn run_family(
     family_output(&results, json, table, inputs)
 }
 
+/// `--signature`: prints the signature of scoring `runs` against `gold` with family `name`
+/// and the settings (see [`fairscore::api::family_signature`]), nothing else.
+pub fn print_signature(
+    name: &str,
+    s: &fairscore::api::Settings,
+    gold: &std::path::Path,
+    runs: &[&std::path::Path],
+    default_samples: Option<usize>,
+    test: Option<fairscore::metrics::resample::PairedTest>,
+) -> fairscore::Result<i32> {
+    let sig = fairscore::api::family_signature(name, s, gold, runs, default_samples, test)?;
+    print(&format!("{sig}\n"))?;
+    Ok(0)
+}
+
+/// The signature of a command's own JSON output, computed only when JSON is written.
+pub fn json_signature(
+    json: Option<&std::path::Path>,
+    name: &str,
+    s: &fairscore::api::Settings,
+    gold: &std::path::Path,
+    pred: &std::path::Path,
+) -> fairscore::Result<Option<fairscore::table::Signature>> {
+    json.map(|_| fairscore::api::family_signature(name, s, gold, &[pred], None, None))
+        .transpose()
+}
+
 /// Writes a family's results: the table on stdout (`--table FORMAT`, default text), the JSON
 /// to `--json PATH` (or instead of the table with `--json -`); warnings on stderr.
 pub fn family_output(
