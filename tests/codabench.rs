@@ -447,6 +447,17 @@ fn every_family_scores_on_codabench_as_fairscore_does() {
         page.contains("fairscore:signature"),
         "the signature's place is marked"
     );
+    // Each column's scoring signed: family, the gold's and the run's hashes.
+    for k in &worker.keys {
+        let at = page
+            .find(&format!("<code>{k}</code>: <code"))
+            .unwrap_or_else(|| panic!("no signature of {k} on the page"));
+        let line = &page[at..page[at..].find("</p>").map_or(page.len(), |e| at + e)];
+        assert!(
+            line.contains("fairscore|family:") && line.contains("|gold:") && line.contains("|run:"),
+            "{k}: {line}"
+        );
+    }
     // Each column's score, as a percentage, on the page.
     for k in &worker.keys {
         let pct = format!("{:.2}", obj[k].as_f64().unwrap() * 100.0);

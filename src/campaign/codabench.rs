@@ -36,9 +36,8 @@ use crate::table::Results;
 pub const SCORES_FILE: &str = "scores.json";
 /// The detailed results page Codabench's worker watches for and uploads.
 pub const DETAILED_FILE: &str = "detailed_results.html";
-/// Where the HTML page leaves room for a signature of the scores (marked, empty here).
-pub const SIGNATURE_SPOT: &str =
-    "<!-- fairscore:signature (reserved: the signed scores go here) -->";
+/// Marks the signatures of the scores on the HTML page (one line per column).
+pub const SIGNATURE_SPOT: &str = "<!-- fairscore:signature -->";
 
 /// One leaderboard column: a task on one gold file, and its ranked metric.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -460,7 +459,17 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
             continue;
         }
         let results = match crate::family::evaluate(t.family.as_ref(), &gold, &path, None) {
-            Ok(r) => r,
+            Ok(mut r) => {
+                let family = t.family.name();
+                r.signature = Some(crate::family::sign::signature(
+                    family,
+                    &t.options,
+                    None,
+                    &gold,
+                    &[path.as_path()],
+                )?);
+                r
+            }
             Err(e) => {
                 refusal.problems.push(format!("{shown}: {e}"));
                 continue;

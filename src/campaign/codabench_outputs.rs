@@ -68,8 +68,8 @@ pub fn page_results(cfg: &FamilyCampaign, s: &Scored) -> Results {
     out
 }
 
-/// `detailed_results.html`: [`page_results`] as a standalone page, with the marked place of a
-/// signature ([`SIGNATURE_SPOT`]) before `</body>`.
+/// `detailed_results.html`: [`page_results`] as a standalone page, with the signature of each
+/// column's scoring (marked by [`SIGNATURE_SPOT`]) before `</body>`.
 pub fn detailed_html(cfg: &FamilyCampaign, s: &Scored) -> Result<String> {
     let r = page_results(cfg, s);
     #[cfg(feature = "html")]
@@ -82,9 +82,21 @@ pub fn detailed_html(cfg: &FamilyCampaign, s: &Scored) -> Result<String> {
             .replace('<', "&lt;")
             .replace('>', "&gt;")
     );
+    let mut signed =
+        format!("{SIGNATURE_SPOT}\n<section class=\"signatures\"><h2>Signatures</h2>\n");
+    for c in &s.scores {
+        if let Some(sig) = c.results.as_ref().and_then(|r| r.signature.as_ref()) {
+            signed.push_str(&format!(
+                "<p><code>{}</code>: <code style=\"overflow-wrap:anywhere\">{}</code></p>\n",
+                escape(&c.column.key),
+                escape(&sig.to_string())
+            ));
+        }
+    }
+    signed.push_str("</section>\n");
     Ok(match page.rfind("</body>") {
-        Some(i) => format!("{}{SIGNATURE_SPOT}\n{}", &page[..i], &page[i..]),
-        None => format!("{page}{SIGNATURE_SPOT}\n"),
+        Some(i) => format!("{}{signed}{}", &page[..i], &page[i..]),
+        None => format!("{page}{signed}"),
     })
 }
 
@@ -101,4 +113,12 @@ pub fn write_outputs(cfg: &FamilyCampaign, s: &Scored, output: &Path) -> Result<
         (a.as_path(), scores.as_bytes()),
         (b.as_path(), page.as_bytes()),
     ])
+}
+
+/// Text as HTML.
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
