@@ -32,6 +32,7 @@ pub mod report;
 pub mod score;
 pub mod spans;
 pub mod table;
+pub mod zip;
 
 pub use error::{Error, ErrorClass, Result};
 

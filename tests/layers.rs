@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// every layer below.
 const LAYERS: &[&[&str]] = &[
     &["error"],
-    &["io"],
+    &["io", "zip"],
     &["corpus"],
     &["formats"],
     &["spans"],

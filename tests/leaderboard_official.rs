@@ -272,7 +272,7 @@ fn leaderboard_command_with_the_real_scorer_reproduces_the_official_campaign() {
             "{sub} differ between 1 and 2 threads"
         );
     }
-    for f in ["index.html", "leaderboard.md"] {
+    for f in ["index.html", "leaderboard.md", "leaderboard.tex"] {
         assert_eq!(
             std::fs::read(outputs[0].join(f)).unwrap(),
             std::fs::read(outputs[1].join(f)).unwrap(),

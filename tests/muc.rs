@@ -185,7 +185,17 @@ fn judgements_follow_the_guide_token_by_token() {
     assert_eq!(v["per_type"]["PER"]["actual"], 5);
     assert_eq!(v["per_type"]["PER"]["R"], 0.625);
     let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["beta", "overall", "per_type", "macro"]);
+    assert_eq!(
+        keys,
+        [
+            "beta",
+            "overall",
+            "per_type",
+            "macro",
+            "signature",
+            "signature_fields"
+        ]
+    );
     assert!((v["macro"]["P"].as_f64().unwrap() - 4.0 / 9.0).abs() < 1e-15);
     // The table names every type and the ALL and macro rows.
     let table = String::from_utf8_lossy(&o.stdout);

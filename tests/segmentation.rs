@@ -244,7 +244,17 @@ fn table1_through_the_binary_sums_both_sentences() {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(keys, ["sentences", "words", "tnr", "boundaries"]);
+    assert_eq!(
+        keys,
+        [
+            "sentences",
+            "words",
+            "tnr",
+            "boundaries",
+            "signature",
+            "signature_fields"
+        ]
+    );
     let w = &v["words"];
     let wk: Vec<&str> = w.as_object().unwrap().keys().map(|k| k.as_str()).collect();
     assert_eq!(wk, ["TP", "gold", "pred", "P", "R", "F1", "F2"]);

@@ -130,7 +130,18 @@ fn paper_example_through_the_binary() {
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(keys, ["segments", "exact", "pos", "positional", "weighted"]);
+    assert_eq!(
+        keys,
+        [
+            "segments",
+            "exact",
+            "pos",
+            "positional",
+            "weighted",
+            "signature",
+            "signature_fields"
+        ]
+    );
     let pk: Vec<&str> = v["positional"]
         .as_object()
         .unwrap()

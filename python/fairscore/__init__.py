@@ -7,10 +7,13 @@ Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fa
 :func:`leaderboard`, and for any metric family :func:`family` and :func:`compare`; every
 option is a keyword named as the CLI's flag and parsed by the library, as the CLI's are.
 Functions on Python data, for training loops: :func:`evaluate` and
-:func:`classification_report`; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``.
+:func:`classification_report`; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``
+and :mod:`fairscore.nervaluate` one for nervaluate 1.2.1 (its ``Evaluator``).
 Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
 """
+
+import os as _os
 
 from . import seqeval
 from ._fairscore import (
@@ -32,6 +35,22 @@ from ._fairscore import (
     tagging,
 )
 
+from .ids import from_ids, tags_from_ids
+
+#: The directory of fairscore's Hugging Face ``evaluate`` metric module:
+#: ``evaluate.load(fairscore.HF_METRIC_PATH)`` (offline; the keys of HF's seqeval metric).
+HF_METRIC_PATH = _os.path.join(_os.path.dirname(__file__), "hf_metric")
+
+def __getattr__(name):
+    """``fairscore.nervaluate`` is imported on first use (its dataclasses would add to the
+    import time of every ``import fairscore``)."""
+    if name == "nervaluate":
+        import importlib
+
+        return importlib.import_module(".nervaluate", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 try:
     from importlib.metadata import version as _version
 
@@ -41,6 +60,7 @@ except Exception:  # not installed as a distribution (a source checkout)
 
 __all__ = [
     "FairscoreError",
+    "HF_METRIC_PATH",
     "InputError",
     "OutputError",
     "UsageError",
@@ -50,12 +70,15 @@ __all__ = [
     "evaluate",
     "family",
     "fair",
+    "from_ids",
     "leaderboard",
     "muc",
+    "nervaluate",
     "normalize",
     "score",
     "segmentation",
     "seqeval",
     "tagging",
+    "tags_from_ids",
     "__version__",
 ]

@@ -3,9 +3,13 @@
 import os
 from typing import Any, Dict, List, Literal, Optional, Sequence, Union, overload
 
+from . import nervaluate as nervaluate
 from . import seqeval as seqeval
+from .ids import from_ids as from_ids, tags_from_ids as tags_from_ids
 
 __version__: str
+#: The directory of fairscore's Hugging Face ``evaluate`` metric module.
+HF_METRIC_PATH: str
 
 StrPath = Union[str, "os.PathLike[str]"]
 #: A comma-separated list as one string (``"1,3"``, ``"fuzzy,strict"``) or as a list.

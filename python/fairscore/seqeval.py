@@ -118,6 +118,15 @@ class BILOU(_Scheme):
     pass
 
 
+def _known_scheme(scheme):
+    """The name of a scheme given as a known name or a class of a known name, else None."""
+    if isinstance(scheme, str):
+        return scheme if scheme in _SCHEMES else None
+    if isinstance(scheme, type) and scheme.__name__ in _SCHEMES:
+        return scheme.__name__
+    return None
+
+
 def _scheme_name(scheme):
     name = scheme if isinstance(scheme, str) else getattr(scheme, "__name__", None)
     if name not in _SCHEMES:
@@ -254,9 +263,9 @@ def _auto_detect(y_true, suffix):
 
 
 try:
-    from ._fairscore import _seqeval_counts as _native_counts
-except ImportError:  # pragma: no cover - an extension module built before it had it
-    _native_counts = None
+    from ._fairscore import _seqeval_counts as _native_counts, _seqeval_tokens as _native_tokens
+except ImportError:  # pragma: no cover - an extension module built before it had them
+    _native_counts = _native_tokens = None
 
 
 def _counts(y_true, y_pred, suffix, scheme):
@@ -264,20 +273,25 @@ def _counts(y_true, y_pred, suffix, scheme):
     None, else its strict mode with that scheme's name. A predicted entity counts for its own
     type; an entity is found when it has the same type and extent in the same sentence.
 
-    Counted natively; input the native code leaves to Python (tags that are not strings, tags
-    seqeval rejects, whose errors are raised here as seqeval raises them) is read by
-    :func:`_py_counts`."""
+    Counted natively: the tags cross into Rust once, interned. Input the native code leaves
+    to Python (not lists of lists of ``str`` of one shape, tags seqeval rejects) is checked
+    and read by :func:`_py_counts`, which raises seqeval's errors."""
     if _native_counts is not None:
-        try:
-            r = _native_counts(y_true, y_pred, bool(suffix), scheme)
-        except TypeError:
-            r = None
+        r = _native_counts(y_true, y_pred, bool(suffix), scheme)
         if r is not None:
             names, tp, npred, ntrue, odd = r
             for tag in odd:
-                warnings.warn("{} seems not to be NE tag.".format(tag), stacklevel=3)
+                warnings.warn("{} seems not to be NE tag.".format(tag), stacklevel=4)
             return names, tp, npred, ntrue
+    _check_consistent_length(y_true, y_pred)
     return _py_counts(y_true, y_pred, suffix, scheme)
+
+
+def _token_tallies(y_true, y_pred):
+    """(equal tags, tokens, TP, FP, FN, TN) natively, or None (flat lists, ragged input)."""
+    if _native_tokens is None:
+        return None
+    return _native_tokens(y_true, y_pred)
 
 
 def _py_counts(y_true, y_pred, suffix, scheme):
@@ -405,8 +419,9 @@ def _prfs(counts, average, warn_for, beta, zero_division):
 
 
 def _mode_counts(y_true, y_pred, suffix, mode, scheme):
-    _check_consistent_length(y_true, y_pred)
     if mode == "strict" and scheme:
+        if _known_scheme(scheme) is None:  # seqeval checks the lengths before the scheme
+            _check_consistent_length(y_true, y_pred)
         return _counts(y_true, y_pred, suffix, _scheme_name(scheme))
     return _counts(y_true, y_pred, suffix, None)
 
@@ -455,7 +470,14 @@ def f1_score(y_true, y_pred, *, average="micro", suffix=False, mode=None, sample
 
 
 def accuracy_score(y_true, y_pred):
-    """Share of tokens whose tags are equal (seqeval's ``accuracy_score``)."""
+    """Share of tokens whose tags are equal (seqeval's ``accuracy_score``).
+
+    >>> accuracy_score([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]])
+    0.6666666666666666
+    """
+    c = _token_tallies(y_true, y_pred)
+    if c is not None:
+        return c[0] / c[1]
     if any(isinstance(s, list) for s in y_true):
         y_true = [t for s in y_true for t in s]
         y_pred = [t for s in y_pred for t in s]
@@ -463,7 +485,14 @@ def accuracy_score(y_true, y_pred):
 
 
 def performance_measure(y_true, y_pred):
-    """Token counts TP, FP, FN and TN as seqeval's ``performance_measure`` counts them."""
+    """Token counts TP, FP, FN and TN as seqeval's ``performance_measure`` counts them.
+
+    >>> performance_measure([["B-PER", "O", "B-LOC"]], [["B-PER", "B-ORG", "O"]])
+    {'TP': 1, 'FP': 1, 'FN': 1, 'TN': 0}
+    """
+    c = _token_tallies(y_true, y_pred)
+    if c is not None:
+        return {"TP": c[2], "FP": c[3], "FN": c[4], "TN": c[5]}
     if any(isinstance(s, list) for s in y_true):
         y_true = [t for s in y_true for t in s]
         y_pred = [t for s in y_pred for t in s]
@@ -476,6 +505,20 @@ def performance_measure(y_true, y_pred):
     }
 
 
+def _report_rows(counts, zero_division):
+    """The report's rows per type and its averages, with seqeval's warnings."""
+    rows = list(zip(counts[0], *_prfs(counts, None, ("precision", "recall", "f-score"), 1, zero_division)))
+    averages = [
+        ("{} avg".format(a),) + tuple(_prfs(counts, a, ("precision", "recall", "f-score"), 1, zero_division))
+        for a in ("micro", "macro", "weighted")
+    ]
+    return rows, averages
+
+
+def _report_dict(rows, averages):
+    return {n: {"precision": p, "recall": r, "f1-score": f, "support": s} for n, p, r, f, s in rows + averages}
+
+
 def _row(name, p, r, f, s, width, digits):
     return "{:>{w}s}  {:>9.{d}f} {:>9.{d}f} {:>9.{d}f} {:>9}".format(name, p, r, f, s, w=width, d=digits)
 
@@ -485,8 +528,9 @@ def classification_report(y_true, y_pred, digits=2, suffix=False, output_dict=Fa
     """Per type precision, recall, F1 and support, then the micro, macro and support-weighted
     averages, as seqeval's ``classification_report`` (text, or a dict with ``output_dict``)."""
     if mode == "strict":
-        _check_consistent_length(y_true, y_pred)
-        if isinstance(scheme, str) or (isinstance(scheme, type) and scheme.__name__ in _SCHEMES):
+        if _known_scheme(scheme) is None:  # else the counting checks the lengths
+            _check_consistent_length(y_true, y_pred)
+        if isinstance(scheme, str) or _known_scheme(scheme) is not None:
             name = _scheme_name(scheme)
         else:
             name = _auto_detect(y_true, suffix)
@@ -496,15 +540,9 @@ def classification_report(y_true, y_pred, digits=2, suffix=False, output_dict=Fa
     names = counts[0]
     if not output_dict:  # before the scores, as seqeval (no entity: ValueError, no warning)
         width = max(max(map(len, names)), len("weighted avg"), digits)
-    rows = list(zip(names, *_prfs(counts, None, ("precision", "recall", "f-score"), 1, zero_division)))
-    averages = [
-        ("{} avg".format(a),) + tuple(_prfs(counts, a, ("precision", "recall", "f-score"), 1, zero_division))
-        for a in ("micro", "macro", "weighted")
-    ]
+    rows, averages = _report_rows(counts, zero_division)
     if output_dict:
-        return {
-            n: {"precision": p, "recall": r, "f1-score": f, "support": s} for n, p, r, f, s in rows + averages
-        }
+        return _report_dict(rows, averages)
     head = "{:>{w}s}  {:>9} {:>9} {:>9} {:>9}\n\n".format("", "precision", "recall", "f1-score", "support", w=width)
     lines = [_row(*row, width, digits) for row in rows] + [""]
     lines += [_row(*row, width, digits) for row in averages] + [""]

@@ -75,13 +75,41 @@ fn family_json(
     pred: &Path,
 ) -> PyResult<PyObject> {
     let (fam, rs) = lift(py, api::prepare_family(name, s))?;
+    let opts = lift(py, api::family_options(s))?;
     let (gold, pred) = (gold.to_path_buf(), pred.to_path_buf());
+    let (g, p) = (gold.clone(), pred.clone());
     let r = crate::interruptible(py, move || {
-        fairscore::family::evaluate(fam.as_ref(), &gold, &pred, rs.as_ref())
+        fairscore::family::evaluate(fam.as_ref(), &g, &p, rs.as_ref())
     })?;
-    let r = lift(py, r)?;
+    let mut r = lift(py, r)?;
+    // The signature, as `fairscore evaluate --table json` gives it.
+    let resampled = rs.as_ref().map(|x| fairscore::family::sign::Resampled {
+        resampler: x,
+        unit: r.unit,
+        test: None,
+    });
+    r.signature = Some(lift(
+        py,
+        fairscore::family::sign::signature(name, &opts, resampled, &gold, &[pred.as_path()]),
+    )?);
     warn_all(py, &r.warnings)?;
     loads(py, &fairscore::report::table::json::render(&r))
+}
+
+/// A command's own JSON document with its signature, as the CLI's `--json` writes it.
+fn signed(
+    py: Python<'_>,
+    name: &str,
+    s: &Settings,
+    gold: &Path,
+    pred: &Path,
+    doc: serde_json::Value,
+) -> PyResult<PyObject> {
+    let sig = lift(py, api::family_signature(name, s, gold, &[pred], None, None))?;
+    loads(
+        py,
+        &fairscore::report::table::json::signed_text(doc, Some(&sig)),
+    )
 }
 
 /// Scores one run as `fairscore score` and returns the JSON it writes, as Python objects;
@@ -157,8 +185,8 @@ fn fair(
         let listing = fairscore::report::fair::errors_tsv(&report);
         lift(py, fairscore::report::fair::write_file(p, &listing))?;
     }
-    let json = fairscore::report::fair::to_json_beta(&report, beta).to_string();
-    loads(py, &json)
+    let doc = fairscore::report::fair::to_json_beta(&report, beta);
+    signed(py, "fair", &s, &target, &system, doc)
 }
 
 /// The participant self-check: the findings `fairscore check --json` lists.
@@ -241,11 +269,13 @@ fn segmentation(
     }
     let opts = lift(py, api::segmentation_options(&s, &gold))?;
     lift(py, s.finish("segmentation"))?;
+    let (g, p) = (gold.clone(), pred.clone());
     let r = crate::interruptible(py, move || {
-        fairscore::eval::segmentation::evaluate_files(&gold, &pred, &opts)
+        fairscore::eval::segmentation::evaluate_files(&g, &p, &opts)
     })?;
     let r = lift(py, r)?;
-    loads(py, &fairscore::report::segmentation::json_text(&r))
+    let doc = fairscore::report::segmentation::to_json(&r);
+    signed(py, "segmentation", &s, &gold, &pred, doc)
 }
 
 /// Tagging beyond accuracy as `fairscore tagging --json`; with `bootstrap=N` (or `table=…`)
@@ -266,12 +296,14 @@ fn tagging(
     }
     let opts = lift(py, api::tagging_options(&s, &gold))?;
     lift(py, s.finish("tagging"))?;
+    let (g, p) = (gold.clone(), pred.clone());
     let r = crate::interruptible(py, move || {
-        fairscore::eval::tagging::evaluate_files(&gold, &pred, &opts)
+        fairscore::eval::tagging::evaluate_files(&g, &p, &opts)
     })?;
     let r = lift(py, r)?;
     warn_all(py, &r.warnings)?;
-    loads(py, &fairscore::report::tagging::json_text(&r))
+    let doc = fairscore::report::tagging::to_json(&r);
+    signed(py, "tagging", &s, &gold, &pred, doc)
 }
 
 /// MUC-7 judgement of a run against the gold: returns what `fairscore muc --json` writes
@@ -318,7 +350,8 @@ fn muc(
         let listing = fairscore::report::muc::judgements_tsv(&r);
         lift(py, fairscore::io::write_atomic(out, listing.as_bytes()))?;
     }
-    loads(py, &fairscore::report::muc::json_text(&r))
+    let doc = fairscore::report::muc::to_json(&r);
+    signed(py, "muc", &s, &reference, &pred, doc)
 }
 
 /// Any metric family on two files, as `fairscore evaluate --family NAME --json -`: the one
@@ -358,10 +391,27 @@ fn compare(
         let test = lift(py, api::paired_test(&s))?;
         lift(py, s.finish("compare"))?;
         let rs = rs.ok_or_else(|| to_usage(py, "bootstrap: no resampling".into()))?;
+        let opts = lift(py, api::family_options(&s))?;
+        let (g, ra, rb) = (gold.clone(), a.clone(), b.clone());
         let r = crate::interruptible(py, move || {
-            fairscore::family::compare(fam.as_ref(), &gold, &a, &b, &rs, test)
+            fairscore::family::compare(fam.as_ref(), &g, &ra, &rb, &rs, test)
         })?;
-        let r = lift(py, r)?;
+        let mut r = lift(py, r)?;
+        let resampled = fairscore::family::sign::Resampled {
+            resampler: &rs,
+            unit: r.unit,
+            test: Some(test),
+        };
+        r.signature = Some(lift(
+            py,
+            fairscore::family::sign::signature(
+                &name,
+                &opts,
+                Some(resampled),
+                &gold,
+                &[a.as_path(), b.as_path()],
+            ),
+        )?);
         warn_all(py, &r.warnings)?;
         return loads(py, &fairscore::report::table::json::render(&r));
     }

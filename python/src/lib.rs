@@ -13,6 +13,7 @@ use pyo3::exceptions::{PyException, PyRuntimeError};
 use pyo3::prelude::*;
 
 mod files;
+mod intern;
 mod seqeval;
 mod tags;
 

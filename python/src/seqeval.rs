@@ -1,35 +1,39 @@
 //! The counting core of `fairscore.seqeval`: per-type TP, predicted and true entity counts as
 //! seqeval 1.2.2 finds entities, in its default (conlleval-like) mode or in strict mode with a
-//! scheme, in one pass per side with types interned. docs/seqeval.md describes the reading.
-//! Input that seqeval rejects (a tag with no first character, a prefix outside `IOBESUL`, a
-//! prefix the scheme does not allow) gives `None`: the Python code then reads it itself and
-//! raises seqeval's exact error.
+//! scheme, on tags interned once (`crate::intern`): what a tag means (prefix, type, whether
+//! seqeval warns about it) is worked out once per distinct tag, then each token costs a table
+//! lookup, and the entities of gold and run are paired by a merge (both come out in order).
+//! docs/seqeval.md describes the reading. Input that seqeval rejects (a tag with no first
+//! character, a prefix outside `IOBESUL`, a prefix the scheme does not allow) gives `None`:
+//! the Python code then reads it itself and raises seqeval's exact error.
 
+use crate::intern::{label_table, read_ids, read_lists, IdsError, Seqs, Vocab};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use std::collections::{HashMap, HashSet};
+use pyo3::types::PyBytes;
+use std::collections::HashMap;
 
-/// Types interned as ids (`u32::MAX`: no type yet).
+/// Entity types interned as ids.
 #[derive(Default)]
-struct Types<'a> {
-    ids: HashMap<&'a str, u32>,
-    names: Vec<&'a str>,
+struct Types {
+    ids: HashMap<String, u32>,
+    names: Vec<String>,
 }
 
-impl<'a> Types<'a> {
-    fn id(&mut self, name: &'a str) -> u32 {
+impl Types {
+    fn id(&mut self, name: &str) -> u32 {
         if let Some(&k) = self.ids.get(name) {
             return k;
         }
         let k = self.names.len() as u32;
-        self.ids.insert(name, k);
-        self.names.push(name);
+        self.ids.insert(name.to_string(), k);
+        self.names.push(name.to_string());
         k
     }
 }
 
-/// An entity: (type, sentence, start, end); `sentence` is 0 in the default mode, whose offsets
-/// run over all sentences.
-type Entity = (u32, usize, usize, usize);
+/// An entity: (start, end, type), offsets over all tokens of one side.
+type Entity = (usize, usize, u32);
 
 /// Prefix and type of a tag in the default mode (`None`: an empty tag).
 fn default_split(tag: &str, suffix: bool) -> Option<(char, &str)> {
@@ -57,24 +61,40 @@ fn odd_tag(tag: &str, suffix: bool) -> bool {
     }
 }
 
-/// seqeval's `get_entities` over the sentences read as one list with `O` after each.
-fn default_entities<'a>(
-    seqs: &'a [Vec<String>],
-    suffix: bool,
-    types: &mut Types<'a>,
-    odd: &mut Vec<&'a str>,
-    seen: &mut HashSet<&'a str>,
+/// What the default mode reads in each distinct tag: (prefix, type), `None` for an empty tag;
+/// and whether seqeval warns about it.
+struct DefaultTags {
+    read: Vec<Option<(char, u32)>>,
+    odd: Vec<bool>,
+}
+
+fn default_tags(vocab: &Vocab, suffix: bool, types: &mut Types) -> DefaultTags {
+    let read = vocab
+        .names
+        .iter()
+        .map(|t| default_split(t, suffix).map(|(p, ty)| (p, types.id(ty))))
+        .collect();
+    let odd = vocab.names.iter().map(|t| odd_tag(t, suffix)).collect();
+    DefaultTags { read, odd }
+}
+
+/// seqeval's `get_entities` over the sentences read as one list with `O` after each; the tags
+/// seqeval warns about are added to `odd` in order of first appearance.
+fn default_entities(
+    seqs: &Seqs,
+    tags: &DefaultTags,
+    outside: u32,
+    warned: &mut [bool],
+    odd: &mut Vec<u32>,
 ) -> Option<Vec<Entity>> {
     let mut out = Vec::new();
     let (mut prev_tag, mut prev_type, mut begin) = ('O', u32::MAX, 0usize);
-    let outside = types.id("_");
-    let mut i = 0usize;
     let mut step = |tag: char, ty: u32, i: usize, out: &mut Vec<Entity>| {
         let end = matches!(prev_tag, 'E' | 'S')
             || (matches!(prev_tag, 'B' | 'I') && matches!(tag, 'B' | 'S' | 'O'))
             || (prev_tag != 'O' && prev_tag != '.' && prev_type != ty);
         if end {
-            out.push((prev_type, 0, begin, i - 1));
+            out.push((begin, i - 1, prev_type));
         }
         let start = matches!(tag, 'B' | 'S')
             || (matches!(prev_tag, 'E' | 'S' | 'O') && matches!(tag, 'E' | 'I'))
@@ -84,13 +104,16 @@ fn default_entities<'a>(
         }
         (prev_tag, prev_type) = (tag, ty);
     };
-    for seq in seqs {
-        for tag in seq {
-            if odd_tag(tag, suffix) && seen.insert(tag) {
+    let mut i = 0usize;
+    for seq in seqs.sentences() {
+        for &tag in seq {
+            let k = tag as usize;
+            if tags.odd[k] && !warned[k] {
+                warned[k] = true;
                 odd.push(tag);
             }
-            let (p, ty) = default_split(tag, suffix)?;
-            step(p, types.id(ty), i, &mut out);
+            let (p, ty) = tags.read[k]?;
+            step(p, ty, i, &mut out);
             i += 1;
         }
         step('O', outside, i, &mut out);
@@ -242,33 +265,38 @@ fn matches(patterns: &[(u8, u8, Cond)], prev: Token, cur: Token) -> bool {
     })
 }
 
-/// seqeval's strict-mode entities of every sentence (`end` exclusive); `None` on a token it
-/// rejects.
-fn strict_entities<'a>(
-    seqs: &'a [Vec<String>],
+/// What strict mode reads in a tag: (prefix bit, type), `None` when seqeval rejects it.
+fn strict_token(tag: &str, suffix: bool, types: &mut Types) -> Option<Token> {
+    let p = if suffix {
+        tag.chars().next_back()?
+    } else {
+        tag.chars().next()?
+    };
+    let bit = 1u8 << PREFIXES.find(p)?;
+    let body = if suffix {
+        &tag[..tag.len() - p.len_utf8()]
+    } else {
+        &tag[p.len_utf8()..]
+    };
+    let ty = body.trim_matches('-');
+    Some((bit, types.id(if ty.is_empty() { "_" } else { ty })))
+}
+
+/// seqeval's strict-mode entities of every sentence (`end` exclusive, offsets over all tokens
+/// of the side); `None` on a token it rejects.
+fn strict_entities(
+    seqs: &Seqs,
+    read: &[Option<Token>],
     s: &Scheme,
-    suffix: bool,
-    types: &mut Types<'a>,
+    outside: Token,
 ) -> Option<Vec<Entity>> {
-    let outside: Token = (mask("O"), types.id("_"));
     let mut out = Vec::new();
     let mut toks: Vec<Token> = Vec::new();
-    for (k, seq) in seqs.iter().enumerate() {
+    let mut base = 0usize;
+    for seq in seqs.sentences() {
         toks.clear();
-        for tag in seq {
-            let p = if suffix {
-                tag.chars().next_back()?
-            } else {
-                tag.chars().next()?
-            };
-            let bit = 1u8 << PREFIXES.find(p)?;
-            let body = if suffix {
-                &tag[..tag.len() - p.len_utf8()]
-            } else {
-                &tag[p.len_utf8()..]
-            };
-            let ty = body.trim_matches('-');
-            toks.push((bit, types.id(if ty.is_empty() { "_" } else { ty })));
+        for &tag in seq {
+            toks.push(read[tag as usize]?);
         }
         toks.push(outside);
         let (mut i, mut prev) = (0usize, outside);
@@ -284,7 +312,7 @@ fn strict_entities<'a>(
                 }
                 // The closing O is inside no entity, so `end` is a token.
                 if matches(&s.end, toks[end - 1], toks[end]) {
-                    out.push((tok.1, k, i, end));
+                    out.push((base + i, base + end, tok.1));
                 }
                 i = end;
             } else {
@@ -292,79 +320,236 @@ fn strict_entities<'a>(
             }
             prev = toks[i - 1];
         }
+        base += seq.len();
     }
     Some(out)
 }
 
-/// Per-type counts: (types sorted, TP, predicted, true, odd tags warned about in the default
-/// mode, in order of first appearance); `None` when the Python code must read the input.
-#[allow(clippy::type_complexity)]
-fn counts(
-    y_true: &[Vec<String>],
-    y_pred: &[Vec<String>],
+/// Per-type counts: (types sorted, TP, predicted, true, tags warned about in the default
+/// mode in order of first appearance).
+pub(crate) type Counts = (Vec<String>, Vec<u64>, Vec<u64>, Vec<u64>, Vec<String>);
+
+/// Entities of both sides paired: an entity is found when one of the same extent and type
+/// is on the other side. Both lists are in order of start (at most one entity starts at a
+/// token), so a merge pairs them.
+fn tally(t: &[Entity], p: &[Entity], types: &Types) -> (Vec<usize>, Vec<u64>, Vec<u64>, Vec<u64>) {
+    let n = types.names.len();
+    let (mut tp, mut np, mut nt) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+    let mut present = vec![false; n];
+    for e in t {
+        nt[e.2 as usize] += 1;
+        present[e.2 as usize] = true;
+    }
+    for e in p {
+        np[e.2 as usize] += 1;
+        present[e.2 as usize] = true;
+    }
+    let (mut i, mut j) = (0, 0);
+    while i < t.len() && j < p.len() {
+        match t[i].0.cmp(&p[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                if t[i] == p[j] {
+                    tp[t[i].2 as usize] += 1;
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..n).filter(|&k| present[k]).collect();
+    order.sort_by(|&a, &b| types.names[a].cmp(&types.names[b]));
+    (order, tp, np, nt)
+}
+
+/// Per-type counts of two sides read into one vocabulary; `None` when the Python code must
+/// read the input (seqeval rejects a tag).
+pub(crate) fn counts(
+    vocab: &Vocab,
+    y_true: &Seqs,
+    y_pred: &Seqs,
     suffix: bool,
     scheme_name: Option<&str>,
-) -> Option<(Vec<String>, Vec<u64>, Vec<u64>, Vec<u64>, Vec<String>)> {
+) -> Option<Counts> {
     let mut types = Types::default();
     let mut odd = Vec::new();
     let (t, p) = match scheme_name {
         None => {
-            let mut seen = HashSet::new();
-            let t = default_entities(y_true, suffix, &mut types, &mut odd, &mut seen)?;
-            let p = default_entities(y_pred, suffix, &mut types, &mut odd, &mut seen)?;
+            let tags = default_tags(vocab, suffix, &mut types);
+            let outside = types.id("_");
+            let mut warned = vec![false; vocab.len()];
+            let t = default_entities(y_true, &tags, outside, &mut warned, &mut odd)?;
+            let p = default_entities(y_pred, &tags, outside, &mut warned, &mut odd)?;
             (t, p)
         }
         Some(name) => {
             let s = scheme(name)?;
-            let t = strict_entities(y_true, &s, suffix, &mut types)?;
-            let p = strict_entities(y_pred, &s, suffix, &mut types)?;
+            let read: Vec<Option<Token>> = vocab
+                .names
+                .iter()
+                .map(|t| strict_token(t, suffix, &mut types))
+                .collect();
+            let outside: Token = (mask("O"), types.id("_"));
+            let t = strict_entities(y_true, &read, &s, outside)?;
+            let p = strict_entities(y_pred, &read, &s, outside)?;
             (t, p)
         }
     };
-    let n = types.names.len();
-    let (mut tp, mut np, mut nt) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
-    let mut present = vec![false; n];
-    let gold: HashSet<Entity> = t.iter().copied().collect();
-    for e in &gold {
-        nt[e.0 as usize] += 1;
-        present[e.0 as usize] = true;
-    }
-    let pred: HashSet<Entity> = p.iter().copied().collect();
-    for e in &pred {
-        np[e.0 as usize] += 1;
-        present[e.0 as usize] = true;
-        if gold.contains(e) {
-            tp[e.0 as usize] += 1;
-        }
-    }
-    let mut order: Vec<usize> = (0..n).filter(|&k| present[k]).collect();
-    order.sort_by(|&a, &b| types.names[a].cmp(types.names[b]));
+    let (order, tp, np, nt) = tally(&t, &p, &types);
     Some((
-        order.iter().map(|&k| types.names[k].to_string()).collect(),
+        order.iter().map(|&k| types.names[k].clone()).collect(),
         order.iter().map(|&k| tp[k]).collect(),
         order.iter().map(|&k| np[k]).collect(),
         order.iter().map(|&k| nt[k]).collect(),
-        odd.into_iter().map(str::to_string).collect(),
+        odd.iter().map(|&k| vocab.names[k as usize].to_string()).collect(),
     ))
 }
 
-/// `fairscore.seqeval`'s counting core (see the module's documentation).
+/// Token tallies of two sides of one shape: (equal tags, tokens, then seqeval's
+/// `performance_measure` TP, FP, FN, TN).
+pub(crate) fn token_tally(vocab: &Vocab, y_true: &Seqs, y_pred: &Seqs) -> [u64; 6] {
+    let o = vocab.names.iter().position(|n| &**n == "O").map(|k| k as u32);
+    let mut c = [0u64; 6];
+    for (&a, &b) in y_true.tags.iter().zip(&y_pred.tags) {
+        let (ao, bo) = (Some(a) == o, Some(b) == o);
+        c[0] += u64::from(a == b);
+        c[2] += u64::from(a == b && !ao);
+        c[3] += u64::from(a != b && !bo);
+        c[4] += u64::from(!ao && bo);
+        c[5] += u64::from(a == b && ao);
+    }
+    c[1] = y_true.tags.len() as u64;
+    c
+}
+
+/// Both sides read as lists of lists of `str` of the same shape (seqeval's consistency
+/// check), or `None` for the Python code to read and reject as seqeval does.
+fn read_pair(y_true: &Bound<'_, PyAny>, y_pred: &Bound<'_, PyAny>) -> Option<(Vocab, Seqs, Seqs)> {
+    let mut vocab = Vocab::default();
+    let t = read_lists(y_true, &mut vocab)?;
+    let p = read_lists(y_pred, &mut vocab)?;
+    if !t.shape().eq(p.shape()) {
+        return None;
+    }
+    Some((vocab, t, p))
+}
+
+/// `fairscore.seqeval`'s counting core (see the module's documentation): the counts, or None
+/// when Python must read the input.
 #[pyfunction]
 #[pyo3(signature = (y_true, y_pred, suffix, scheme = None))]
-#[allow(clippy::type_complexity)]
 fn _seqeval_counts(
     py: Python<'_>,
-    y_true: Vec<Vec<String>>,
-    y_pred: Vec<Vec<String>>,
+    y_true: &Bound<'_, PyAny>,
+    y_pred: &Bound<'_, PyAny>,
     suffix: bool,
     scheme: Option<&str>,
-) -> Option<(Vec<String>, Vec<u64>, Vec<u64>, Vec<u64>, Vec<String>)> {
-    py.allow_threads(|| counts(&y_true, &y_pred, suffix, scheme))
+) -> Option<Counts> {
+    let (vocab, t, p) = read_pair(y_true, y_pred)?;
+    py.allow_threads(|| counts(&vocab, &t, &p, suffix, scheme))
+}
+
+/// Token tallies (see [`token_tally`]) of two lists of tag lists of one shape, or None.
+#[pyfunction]
+fn _seqeval_tokens(
+    py: Python<'_>,
+    y_true: &Bound<'_, PyAny>,
+    y_pred: &Bound<'_, PyAny>,
+) -> Option<[u64; 6]> {
+    let (vocab, t, p) = read_pair(y_true, y_pred)?;
+    py.allow_threads(|| Some(token_tally(&vocab, &t, &p)))
+}
+
+/// Label ids of one grid: little-endian `int64` bytes of a row-major array with `cols`
+/// columns (NumPy's `tobytes()`).
+fn grid(bytes: &[u8]) -> Vec<i64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect()
+}
+
+/// The counts and token tallies of two grids of label ids (predictions already argmaxed),
+/// positions whose gold id is `ignore` left out: (counts, token tallies), or None when Python
+/// must read the tags (seqeval rejects one); a label id `id2label` lacks is a ValueError.
+#[pyfunction]
+#[pyo3(signature = (predictions, label_ids, cols, id2label, ignore_index, suffix, scheme = None))]
+#[allow(clippy::too_many_arguments)]
+fn _ids_counts(
+    py: Python<'_>,
+    predictions: &Bound<'_, PyBytes>,
+    label_ids: &Bound<'_, PyBytes>,
+    cols: usize,
+    id2label: &Bound<'_, PyAny>,
+    ignore_index: i64,
+    suffix: bool,
+    scheme: Option<&str>,
+) -> PyResult<Option<(Counts, [u64; 6])>> {
+    let (pb, gb) = (predictions.as_bytes(), label_ids.as_bytes());
+    if pb.len() != gb.len() || pb.len() % 8 != 0 || (cols > 0 && gb.len() / 8 % cols != 0) {
+        return Err(PyValueError::new_err(format!(
+            "predictions and label_ids: expected two int64 grids of one shape ({} and {} bytes, {cols} columns)",
+            pb.len(),
+            gb.len()
+        )));
+    }
+    let mut vocab = Vocab::default();
+    let table = label_table(id2label, &mut vocab)?;
+    let (pred, gold) = (grid(pb), grid(gb));
+    let read = py.allow_threads(|| read_ids(&pred, &gold, cols, ignore_index, &table));
+    let (t, p) = read.map_err(|e| match e {
+        IdsError::Unknown { pred, row, col, id } => PyValueError::new_err(format!(
+            "{}[{row}][{col}]: label id {id} is not in id2label (nor the ignore index {ignore_index})",
+            if pred { "predictions" } else { "label_ids" }
+        )),
+    })?;
+    Ok(py.allow_threads(|| {
+        let c = counts(&vocab, &t, &p, suffix, scheme)?;
+        Some((c, token_tally(&vocab, &t, &p)))
+    }))
+}
+
+/// Tag lists of two grids of label ids, as the `compute_metrics` boilerplate builds them.
+#[pyfunction]
+fn _ids_tags(
+    py: Python<'_>,
+    predictions: &Bound<'_, PyBytes>,
+    label_ids: &Bound<'_, PyBytes>,
+    cols: usize,
+    id2label: &Bound<'_, PyAny>,
+    ignore_index: i64,
+) -> PyResult<(Vec<Vec<String>>, Vec<Vec<String>>)> {
+    let (pb, gb) = (predictions.as_bytes(), label_ids.as_bytes());
+    if pb.len() != gb.len() || pb.len() % 8 != 0 || (cols > 0 && gb.len() / 8 % cols != 0) {
+        return Err(PyValueError::new_err(
+            "predictions and label_ids: expected two int64 grids of one shape",
+        ));
+    }
+    let mut vocab = Vocab::default();
+    let table = label_table(id2label, &mut vocab)?;
+    let (pred, gold) = (grid(pb), grid(gb));
+    let read = py.allow_threads(|| read_ids(&pred, &gold, cols, ignore_index, &table));
+    let (t, p) = read.map_err(|e| match e {
+        IdsError::Unknown { pred, row, col, id } => PyValueError::new_err(format!(
+            "{}[{row}][{col}]: label id {id} is not in id2label (nor the ignore index {ignore_index})",
+            if pred { "predictions" } else { "label_ids" }
+        )),
+    })?;
+    let lists = |s: &Seqs| -> Vec<Vec<String>> {
+        s.sentences()
+            .map(|seq| seq.iter().map(|&k| vocab.names[k as usize].to_string()).collect())
+            .collect()
+    };
+    Ok((lists(&t), lists(&p)))
 }
 
 /// Adds the counting core to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_seqeval_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(_seqeval_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(_ids_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(_ids_tags, m)?)?;
     Ok(())
 }
 
@@ -372,17 +557,23 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 mod tests {
     use super::*;
 
-    fn seqs(s: &[&str]) -> Vec<Vec<String>> {
-        s.iter()
-            .map(|l| l.split_whitespace().map(String::from).collect())
-            .collect()
+    fn seqs(vocab: &mut Vocab, s: &[&str]) -> Seqs {
+        let mut out = Seqs::default();
+        for l in s {
+            for t in l.split_whitespace() {
+                out.tags.push(vocab.id(t));
+            }
+            out.ends.push(out.tags.len());
+        }
+        out
     }
 
     #[test]
     fn default_mode_counts_each_predicted_entity_for_its_own_type() {
-        let t = seqs(&["B-PER I-PER O B-LOC", "I-ORG"]);
-        let p = seqs(&["B-PER I-PER O B-ORG", "B-ORG"]);
-        let (names, tp, np, nt, odd) = counts(&t, &p, false, None).unwrap();
+        let mut v = Vocab::default();
+        let t = seqs(&mut v, &["B-PER I-PER O B-LOC", "I-ORG"]);
+        let p = seqs(&mut v, &["B-PER I-PER O B-ORG", "B-ORG"]);
+        let (names, tp, np, nt, odd) = counts(&v, &t, &p, false, None).unwrap();
         assert_eq!(names, ["LOC", "ORG", "PER"]);
         assert_eq!((tp, np, nt), (vec![0, 1, 1], vec![0, 2, 1], vec![1, 1, 1]));
         assert!(odd.is_empty());
@@ -390,10 +581,24 @@ mod tests {
 
     #[test]
     fn strict_iob2_drops_an_i_without_b_and_rejects_s() {
-        let t = seqs(&["I-PER I-PER O B-LOC"]);
-        let (names, _, _, nt, _) = counts(&t, &t, false, Some("IOB2")).unwrap();
+        let mut v = Vocab::default();
+        let t = seqs(&mut v, &["I-PER I-PER O B-LOC"]);
+        let (names, _, _, nt, _) = counts(&v, &t, &t, false, Some("IOB2")).unwrap();
         assert_eq!((names, nt), (vec!["LOC".to_string()], vec![1]));
-        assert!(counts(&seqs(&["S-PER"]), &seqs(&["O"]), false, Some("IOB2")).is_none());
-        assert!(counts(&seqs(&["XPER"]), &seqs(&["O"]), false, Some("IOBES")).is_none());
+        let mut v = Vocab::default();
+        let (s, o) = (seqs(&mut v, &["S-PER"]), seqs(&mut v, &["O"]));
+        assert!(counts(&v, &s, &o, false, Some("IOB2")).is_none());
+        let mut v = Vocab::default();
+        let (s, o) = (seqs(&mut v, &["XPER"]), seqs(&mut v, &["O"]));
+        assert!(counts(&v, &s, &o, false, Some("IOBES")).is_none());
+    }
+
+    #[test]
+    fn token_tallies_follow_performance_measure() {
+        let mut v = Vocab::default();
+        let t = seqs(&mut v, &["B-PER O O B-LOC"]);
+        let p = seqs(&mut v, &["B-PER B-ORG O O"]);
+        // equal 2 of 4; TP 1 (B-PER), FP 1 (B-ORG), FN 1 (B-LOC), TN 1.
+        assert_eq!(token_tally(&v, &t, &p), [2, 4, 1, 1, 1, 1]);
     }
 }

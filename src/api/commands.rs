@@ -10,13 +10,14 @@ use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
 use crate::eval::muc::MucOptions;
 use crate::eval::segmentation::{SegmentationFormat, SegmentationOptions};
 use crate::eval::tagging::{column_index, TaggingFormat, TaggingOptions};
+use crate::family::sign::{signature, Resampled};
 use crate::family::Family;
 use crate::formats::{conllu, Format};
 use crate::hipe::Edition;
 use crate::matching::tagset::Tagset;
 use crate::metrics::resample::Resampler;
 use crate::normalize::{read_map, NormalizeOptions};
-use crate::table::Results;
+use crate::table::{Results, Signature};
 
 /// Whether a family command gives the family table (and intervals): with `bootstrap` or
 /// `table` given.
@@ -35,10 +36,121 @@ pub fn prepare_family(name: &str, s: &Settings) -> Result<(Box<dyn Family>, Opti
     Ok((fam, rs))
 }
 
-/// Scores `gold` and `pred` with family `name` as [`prepare_family`] makes it.
+/// Scores `gold` and `pred` with family `name` as [`prepare_family`] makes it; the results
+/// carry their signature.
 pub fn run_family(name: &str, s: &Settings, gold: &Path, pred: &Path) -> Result<Results> {
     let (fam, rs) = prepare_family(name, s)?;
-    crate::family::evaluate(fam.as_ref(), gold, pred, rs.as_ref())
+    let mut r = crate::family::evaluate(fam.as_ref(), gold, pred, rs.as_ref())?;
+    let resampled = rs.as_ref().map(|x| Resampled {
+        resampler: x,
+        unit: r.unit,
+        test: None,
+    });
+    r.signature = Some(signature(
+        name,
+        &family_options(s)?,
+        resampled,
+        gold,
+        &[pred],
+    )?);
+    Ok(r)
+}
+
+/// The signature of scoring `runs` (one, or two for a comparison with `test`) against `gold`
+/// with family `name` and the family options and resampling of `s` (with `default_samples`
+/// resamples when none is given, as `compare` has), without scoring: with resampling, the
+/// unit is read from the files.
+pub fn family_signature(
+    name: &str,
+    s: &Settings,
+    gold: &Path,
+    runs: &[&Path],
+    default_samples: Option<usize>,
+    test: Option<crate::metrics::resample::PairedTest>,
+) -> Result<Signature> {
+    let opts = family_options(s)?;
+    let fam = crate::family::build(name, &opts)?;
+    let rs = resampling(s, "bootstrap", default_samples)?;
+    let unit = match (&rs, runs.first()) {
+        (Some(_), Some(run)) => Some(fam.statistics(gold, run)?.unit),
+        _ => None,
+    };
+    let resampled = rs.as_ref().zip(unit).map(|(x, unit)| Resampled {
+        resampler: x,
+        unit,
+        test,
+    });
+    signature(name, &opts, resampled, gold, runs)
+}
+
+/// Settings of `score` and `compare` that name outputs or checks, not how numbers are made.
+const NOT_SIGNED: [&str; 10] = [
+    "outdir",
+    "log",
+    "errors",
+    "json",
+    "table",
+    "skip_check",
+    "suffix",
+    "summary",
+    "bootstrap",
+    "samples",
+];
+
+/// The signature of a HIPE scoring (`score`, or `compare` with `test`) of `runs` against
+/// `gold`: `family:hipe`, the task and edition (defaults written out), every other setting
+/// given that changes the numbers, in the order given (a file by its content hash), the
+/// resampling (`default_samples` when none is given), the hashes and the version.
+pub fn hipe_signature(
+    s: &Settings,
+    gold: &Path,
+    runs: &[&Path],
+    default_samples: Option<usize>,
+    test: Option<crate::metrics::resample::PairedTest>,
+) -> Result<Signature> {
+    use crate::family::sign::{file_hash, resampling_fields};
+    let mut sig = Signature::new();
+    sig.push("family", "hipe");
+    sig.push(
+        "task",
+        s.get("task").unwrap_or_else(|| "nerc_coarse".into()),
+    );
+    sig.push(
+        "edition",
+        Edition::parse(&s.get("hipe_edition").unwrap_or_else(|| "hipe-2020".into()))?.name(),
+    );
+    let rs = resampling(s, "bootstrap", default_samples)?;
+    let names: Vec<String> = s.names().map(str::to_string).collect();
+    for n in names {
+        if matches!(n.as_str(), "task" | "hipe_edition" | "seed" | "confidence")
+            || NOT_SIGNED.contains(&n.as_str())
+        {
+            continue;
+        }
+        let Some(v) = s.get(&n) else { continue };
+        let p = Path::new(&v);
+        let v = match (matches!(n.as_str(), "tagset" | "relaxed") && p.is_file())
+            .then(|| file_hash(p))
+        {
+            Some(h) => format!("file-{}", h?),
+            None => v,
+        };
+        sig.push(&n.replace('_', "-"), v);
+    }
+    let resampled = rs.as_ref().map(|r| Resampled {
+        resampler: r,
+        unit: crate::table::Unit::Document,
+        test,
+    });
+    resampling_fields(resampled, &mut sig);
+    sig.push("gold", file_hash(gold)?);
+    let hashes = runs
+        .iter()
+        .map(|r| file_hash(r))
+        .collect::<Result<Vec<_>>>()?;
+    sig.push("run", hashes.join(","));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
+    Ok(sig)
 }
 
 fn beta(s: &Settings) -> Result<Option<f64>> {

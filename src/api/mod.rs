@@ -12,8 +12,8 @@ mod commands;
 mod settings;
 
 pub use commands::{
-    fair_options, muc_options, normalize_options, prepare_family, run_family, segmentation_options,
-    tagging_options, wants_family_table,
+    fair_options, family_signature, hipe_signature, muc_options, normalize_options, prepare_family,
+    run_family, segmentation_options, tagging_options, wants_family_table,
 };
 
 pub use crate::family::options::parse_beta;

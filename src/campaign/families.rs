@@ -52,6 +52,9 @@ pub struct FamilyTask {
     pub runs: Pattern,
     /// The ranked cell.
     pub headline: Headline,
+    /// The task's family options (format, column, tag set, …), as the family was built with
+    /// (for the participants' check and the signature).
+    pub options: crate::family::Options,
 }
 
 /// A campaign of family tasks.
@@ -191,6 +194,7 @@ impl FamilyCampaign {
                 gold,
                 runs,
                 headline,
+                options: opts,
             });
         }
         Ok(FamilyCampaign {
@@ -222,6 +226,11 @@ pub struct TaskRanking {
     pub results: Results,
     /// The team of every run (system name → team).
     pub teams: BTreeMap<String, String>,
+    /// What the numbers depend on: the family, its options, the resampling, the gold, one
+    /// hash over the runs ranked and the version.
+    pub signature: crate::table::Signature,
+    /// Each ranked run's short content hash, by system.
+    pub run_hashes: BTreeMap<String, String>,
 }
 
 /// What a family campaign did.
@@ -317,20 +326,25 @@ pub fn run_family_campaign(
                 .collect();
             let gold = gold_dir.join(t.gold.fill(&values));
             // Runs that fail alone are reported; the others are ranked.
-            let scored: Vec<(String, PathBuf, Result<crate::family::Statistics>)> = runs
+            type Scored = (String, PathBuf, Result<(crate::family::Statistics, String)>);
+            let scored: Vec<Scored> = runs
                 .par_iter()
                 .map(|(system, path, _)| {
-                    (
-                        system.clone(),
-                        path.clone(),
-                        t.family.statistics(&gold, path),
-                    )
+                    let st = t
+                        .family
+                        .statistics(&gold, path)
+                        .and_then(|st| crate::family::sign::file_hash(path).map(|h| (st, h)));
+                    (system.clone(), path.clone(), st)
                 })
                 .collect();
             let mut ok = Vec::new();
+            let mut run_hashes = BTreeMap::new();
             for (system, path, st) in scored {
                 match st {
-                    Ok(s) => ok.push((system, s)),
+                    Ok((s, h)) => {
+                        run_hashes.insert(system.clone(), h);
+                        ok.push((system, s));
+                    }
                     Err(e) => report.failed.push((
                         path.file_name()
                             .map(|f| f.to_string_lossy().into_owned())
@@ -354,6 +368,8 @@ pub fn run_family_campaign(
                 .collect();
             let mut results = ranking_results(t.family.as_ref(), &ranking);
             results.tables.push(best_per_team(&ranking, &teams));
+            let signature = task_signature(t, cfg, results.unit, &gold, &run_hashes)?;
+            results.signature = Some(signature.clone());
             report.rankings.push(TaskRanking {
                 task: t.name.clone(),
                 family: t.family.name().to_string(),
@@ -362,10 +378,43 @@ pub fn run_family_campaign(
                 ranking,
                 results,
                 teams,
+                signature,
+                run_hashes,
             });
         }
     }
     Ok(report)
+}
+
+/// The signature of a family task's ranking: the family signature with `runs` (how many)
+/// and `run`, one hash over the runs' names and hashes.
+fn task_signature(
+    t: &FamilyTask,
+    cfg: &FamilyCampaign,
+    unit: crate::table::Unit,
+    gold: &Path,
+    run_hashes: &BTreeMap<String, String>,
+) -> Result<crate::table::Signature> {
+    use crate::family::sign;
+    let mut sig = crate::table::Signature::new();
+    let name = t.family.name();
+    sig.push("family", name);
+    sign::option_fields(name, &t.options, &mut sig);
+    let resampled = cfg.bootstrap.as_ref().map(|r| sign::Resampled {
+        resampler: r,
+        unit,
+        test: Some(crate::metrics::resample::PairedTest::Permutation),
+    });
+    sign::resampling_fields(resampled, &mut sig);
+    sig.push("gold", sign::file_hash(gold)?);
+    let items: Vec<(String, String)> = run_hashes
+        .iter()
+        .map(|(a, b)| (a.clone(), b.clone()))
+        .collect();
+    sig.push("runs", items.len().to_string());
+    sig.push("run", sign::set_hash(&items));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
+    Ok(sig)
 }
 
 /// The best run of each team, teams ordered by it (equal values share a rank): the table

@@ -1,5 +1,6 @@
 //! The outputs of a campaign of family tasks ([`super::families`]): ranking TSV files, the
-//! runs' result JSON, `leaderboard.json`, `leaderboard.md` and `index.html`, written together.
+//! runs' result JSON, `leaderboard.json`, `leaderboard.md`, `leaderboard.tex` and `index.html`,
+//! written together.
 
 use std::path::{Path, PathBuf};
 
@@ -158,7 +159,8 @@ pub fn teams_tsv(r: &TaskRanking) -> Result<String> {
 }
 
 /// `leaderboard.json`: `{"name", "tables": [{"task", "family", "metric", "unit", "group",
-/// "gold", "resampling"?, "rows": [{"rank", "system", "scores": {METRIC: value}, "ci":
+/// "gold", "resampling"?, "signature", "signature_fields", "rows": [{"rank", "system",
+/// "run_hash", "scores": {METRIC: value}, "ci":
 /// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}], "teams": [{"rank", "team",
 /// "system", "score", "ci"?, "shares_first"?}]}]}`; scores are fractions.
 pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
@@ -185,6 +187,7 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
                     let mut o = Map::new();
                     o.insert("rank".into(), json!(run.rank));
                     o.insert("system".into(), json!(run.system));
+                    o.insert("run_hash".into(), json!(r.run_hashes.get(&run.system)));
                     o.insert("scores".into(), Value::Object(scores));
                     o.insert("ci".into(), Value::Object(ci));
                     if r.ranking.resampling.is_some() {
@@ -216,6 +219,7 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
                            "test": "paired approximate randomization"}),
                 );
             }
+            crate::report::table::json::signature_into(&mut t, &r.signature);
             t.insert("rows".into(), Value::Array(rows));
             t.insert("teams".into(), Value::Array(team_rows(r, &num)));
             Value::Object(t)
@@ -288,7 +292,8 @@ pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
             out.tables.push(t);
         }
         // Each note says which table it belongs to (tasks may differ in units and metrics).
-        for n in &r.results.notes {
+        let sig = format!("signature {}", r.signature);
+        for n in r.results.notes.iter().chain([&sig]) {
             let n = format!("{}: {n}", title(r));
             if !out.notes.contains(&n) {
                 out.notes.push(n);
@@ -298,8 +303,28 @@ pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
     out
 }
 
-/// Writes `rankings/*.tsv`, `runs/*.json`, `leaderboard.json`, `leaderboard.md` and
-/// `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
+/// `leaderboard.tex`: a standalone LaTeX document, one booktabs table per ranked table and
+/// its teams table, captioned with the task, group and signature.
+pub fn leaderboard_tex(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
+    use crate::report::table::latex;
+    let mut out = latex::document_start(&cfg.name);
+    for r in &report.rankings {
+        let mut res = r.results.clone();
+        for t in &mut res.tables {
+            t.title = if t.name == "teams" {
+                format!("{}: best run per team", title(r))
+            } else {
+                title(r)
+            };
+        }
+        latex::fragment_into(&mut out, &res);
+    }
+    out.push_str(latex::DOCUMENT_END);
+    out
+}
+
+/// Writes `rankings/*.tsv`, `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
+/// `leaderboard.tex` and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
 /// written, relative to `outdir`.
 pub fn write_family_outputs(
     outdir: &Path,
@@ -330,6 +355,7 @@ pub fn write_family_outputs(
             crate::report::table::markdown::render(&board)
         ),
     ));
+    files.push(("leaderboard.tex".into(), leaderboard_tex(cfg, report)));
     #[cfg(feature = "html")]
     files.push((
         "index.html".into(),

@@ -10,6 +10,9 @@
 //! [`replay_scorer`] serves outputs computed earlier (e.g. the official ones).
 
 pub mod board;
+pub mod codabench;
+pub mod codabench_bundle;
+pub mod codabench_outputs;
 pub mod config;
 pub mod confusion;
 pub mod discover;
@@ -26,6 +29,7 @@ pub mod ranking;
 pub mod rows;
 pub mod runner;
 pub mod scorer;
+pub mod sign;
 mod tables;
 
 pub use config::{Campaign, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpec};

@@ -4,7 +4,7 @@
 //! aggregated, so the bytes written do not depend on the thread count.
 //!
 //! Layout of OUTDIR: `runs/` (per-run outputs, named by the scorer), `rankings/`
-//! (`ranking-DATASET-LANG-KIND-all.tsv`), `leaderboard.md`, `index.html`. Per-run outputs and
+//! (`ranking-DATASET-LANG-KIND-all.tsv`), `leaderboard.md`, `leaderboard.tex`, `index.html`. Per-run outputs and
 //! ranking files of earlier invocations that this one did not write are removed, so the
 //! directory holds what the reports describe.
 
@@ -81,12 +81,18 @@ pub fn run_campaign_with(
     let mut found = discover(cfg, &dirs.runs)?;
     // An output directory that is the runs directory: its own reports are not runs.
     if same_dir(&dirs.runs, &dirs.outdir) {
-        found
-            .rejected
-            .retain(|r| !matches!(r.file_name.as_str(), "leaderboard.md" | "index.html"));
-        found
-            .ignored
-            .retain(|n| !matches!(n.as_str(), "leaderboard.md" | "index.html"));
+        found.rejected.retain(|r| {
+            !matches!(
+                r.file_name.as_str(),
+                "leaderboard.md" | "leaderboard.tex" | "index.html"
+            )
+        });
+        found.ignored.retain(|n| {
+            !matches!(
+                n.as_str(),
+                "leaderboard.md" | "leaderboard.tex" | "index.html"
+            )
+        });
     }
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let mut not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
@@ -118,6 +124,9 @@ pub fn run_campaign_with(
         });
     }
     let order = plan(&mut jobs);
+    let mut golds: Vec<PathBuf> = jobs.iter().map(|(_, j)| j.gold_path.clone()).collect();
+    golds.sort();
+    golds.dedup();
     let runs_out = dirs.outdir.join("runs");
     outdir::create_dir(&runs_out)?;
     // Temporary files of an earlier campaign that was killed (SIGKILL leaves them): removed
@@ -223,9 +232,12 @@ pub fn run_campaign_with(
         removed,
     };
     let names = super::board::InputNames::new(dirs, opts.replay_dir.as_deref());
-    let board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
+    let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
+    board.signature = super::sign::hipe_signature(cfg, &report, &golds)?.to_string();
     let md = crate::report::markdown::render(&board);
     write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
+    let tex = crate::report::latex::render(&board);
+    write_atomic(&dirs.outdir.join("leaderboard.tex"), tex.as_bytes())?;
     // The HTML page needs the template engine (feature `html`, on by default).
     #[cfg(feature = "html")]
     {

@@ -157,6 +157,24 @@ pub struct ErrorsFlag {
     pub errors: Option<PathBuf>,
 }
 
+/// `--gold-dir`.
+#[derive(Args, Debug, Clone)]
+pub struct GoldDir {
+    /// Directory of the gold files (named by the campaign's gold pattern).
+    #[arg(long, value_name = "DIR")]
+    pub gold_dir: PathBuf,
+}
+
+/// `--campaign`.
+#[derive(Args, Debug, Clone)]
+pub struct CampaignFile {
+    /// Campaign TOML file: a HIPE campaign (see presets/hipe-2022.toml) or a campaign of any
+    /// family's tasks (`[[task]]` with `family`, `gold`, `runs`, `rank_by`; docs/campaigns.md).
+    /// codabench and codabench-bundle take campaigns of family tasks.
+    #[arg(long, value_name = "FILE")]
+    pub campaign: Option<PathBuf>,
+}
+
 /// `--outdir`.
 #[derive(Args, Debug, Clone)]
 pub struct Outdir {
@@ -204,10 +222,19 @@ pub struct Json {
 /// `--table`.
 #[derive(Args, Debug, Clone)]
 pub struct TableFlag {
-    /// Print the results as this table format: text, json, csv, tsv, markdown or html (the
-    /// one result table of every family, with intervals when resampled).
+    /// Print the results as this table format: text, json, csv, tsv, markdown, html or latex
+    /// (the one result table of every family, with intervals when resampled).
     #[arg(long = "table", value_name = "FORMAT")]
     pub table: Option<String>,
+}
+
+/// `--signature`.
+#[derive(Args, Debug, Clone)]
+pub struct SignatureFlag {
+    /// Print only the signature of this scoring (family, options, resampling, short hashes
+    /// of gold and run, version; docs/signatures.md) and exit; nothing is scored.
+    #[arg(long = "signature")]
+    pub signature: bool,
 }
 
 /// `--test`.

@@ -9,7 +9,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, Json, OriginalNel,
-    Pred, RegimesFlag, Resampling, TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag, TagsetFlag, TaskFlag, TestFlag,
+    WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.
@@ -54,6 +55,8 @@ pub struct CompareArgs {
     pub json: Json,
     #[command(flatten)]
     pub table: TableFlag,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 fn two(args: &CompareArgs) -> Result<(&PathBuf, &PathBuf)> {
@@ -85,14 +88,36 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         .ok_or_else(|| Error::usage("bootstrap: no resampling"))?;
     let test = api::paired_test(&s)?;
     s.finish(&format!("compare --family {name}"))?;
+    if args.signature.signature {
+        return super::print_signature(
+            name,
+            &s,
+            &args.gold.gold,
+            &[a.as_path(), b.as_path()],
+            Some(10_000),
+            Some(test),
+        );
+    }
     let inputs = [
         ("--gold", args.gold.gold.as_path()),
         ("--pred", a.as_path()),
         ("--pred", b.as_path()),
     ];
     let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
-    let results = fairscore::family::compare(fam.as_ref(), &args.gold.gold, a, b, &rs, test)?;
+    let mut results = fairscore::family::compare(fam.as_ref(), &args.gold.gold, a, b, &rs, test)?;
     spinner.finish();
+    let resampled = fairscore::family::sign::Resampled {
+        resampler: &rs,
+        unit: results.unit,
+        test: Some(test),
+    };
+    results.signature = Some(fairscore::family::sign::signature(
+        name,
+        &api::family_options(&s)?,
+        Some(resampled),
+        &args.gold.gold,
+        &[a.as_path(), b.as_path()],
+    )?);
     super::family_output(&results, &args.json, &args.table, &inputs)
 }
 
@@ -131,6 +156,25 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     ]);
     let (opts, copts) = api::compare_options(&s)?;
     s.finish("compare")?;
+    if args.signature.signature {
+        let test = match copts.test {
+            fairscore::eval::compare::Test::Permutation => {
+                fairscore::metrics::resample::PairedTest::Permutation
+            }
+            fairscore::eval::compare::Test::Bootstrap => {
+                fairscore::metrics::resample::PairedTest::Bootstrap
+            }
+        };
+        let sig = api::hipe_signature(
+            &s,
+            reference,
+            &[a.as_path(), b.as_path()],
+            Some(10_000),
+            Some(test),
+        )?;
+        super::print(&format!("{sig}\n"))?;
+        return Ok(0);
+    }
     if args.table.table.is_some() || args.beta.beta.is_some() {
         return Err(Error::usage(
             "table and beta go with --family; without it compare gives its own table",

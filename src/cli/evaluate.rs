@@ -6,7 +6,7 @@ use fairscore::{Error, Result};
 
 use super::args::{
     settings, Beta, ColumnFlag, FairFlags, FamilyFlag, Format, Gold, Json, Pred, RegimesFlag,
-    Resampling, TableFlag, TagsetFlag, WeightsFlag,
+    Resampling, SignatureFlag, TableFlag, TagsetFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -45,6 +45,8 @@ pub struct EvaluateArgs {
     pub json: Json,
     #[command(flatten)]
     pub table: TableFlag,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 pub fn run(args: EvaluateArgs) -> Result<i32> {
@@ -66,6 +68,9 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.beta,
         &args.resampling,
     ]);
+    if args.signature.signature {
+        return super::print_signature(&name, &s, &gold, &[pred.as_path()], None, None);
+    }
     let mut inputs = vec![("--gold", gold.as_path()), ("--pred", pred.as_path())];
     let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));

@@ -9,7 +9,7 @@ use fairscore::report::fair as output;
 
 use super::args::{
     settings, Beta, ColumnFlag, ErrorsFlag, FairFlags, Format, Gold, Json, Pred, Resampling,
-    TableFlag, WeightsFlag,
+    SignatureFlag, TableFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -43,6 +43,8 @@ pub struct FairArgs {
     pub resampling: Resampling,
     #[command(flatten)]
     pub table: TableFlag,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 pub fn run(args: FairArgs) -> fairscore::Result<i32> {
@@ -57,6 +59,9 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
         &args.beta,
         &args.resampling,
     ]);
+    if args.signature.signature {
+        return super::print_signature("fair", &s, &target, &[system.as_path()], None, None);
+    }
     if super::wants_table(&s, &args.table) {
         if args.errors.errors.is_some() {
             return Err(fairscore::Error::usage(
@@ -91,14 +96,13 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
     for w in &report.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
-    let json_text = match &json {
-        Some(path) => Some(
-            serde_json::to_string_pretty(&output::to_json_beta(&report, beta))
-                .map_err(|e| fairscore::Error::output(path, e.to_string()))?
-                + "\n",
-        ),
-        None => None,
-    };
+    let sig = super::json_signature(json.as_deref(), "fair", &s, &target, &system)?;
+    let json_text = json.as_ref().map(|_| {
+        fairscore::report::table::json::signed_text(
+            output::to_json_beta(&report, beta),
+            sig.as_ref(),
+        )
+    });
     if let (Some(path), Some(text)) = (json.as_deref().filter(|_| !to_stdout), &json_text) {
         output::write_file(path, text)?;
     }

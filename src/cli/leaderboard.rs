@@ -12,9 +12,8 @@ use fairscore::campaign::{
 
 #[derive(Args, Debug)]
 pub struct LeaderboardArgs {
-    /// Directory of the gold files (named by the campaign's gold pattern).
-    #[arg(long, value_name = "DIR")]
-    pub gold_dir: PathBuf,
+    #[command(flatten)]
+    pub gold_dir: super::args::GoldDir,
     /// Directory of the submitted runs (named by the campaign's run pattern).
     #[arg(long, value_name = "DIR")]
     pub runs_dir: PathBuf,
@@ -27,10 +26,8 @@ pub struct LeaderboardArgs {
     /// Embedded campaign (default hipe-2022).
     #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
     pub preset: Option<String>,
-    /// Campaign TOML file: a HIPE campaign (see presets/hipe-2022.toml) or a campaign of any
-    /// family's tasks (`[[task]]` with `family`, `gold`, `runs`, `rank_by`; docs/campaigns.md).
-    #[arg(long, value_name = "FILE")]
-    pub campaign: Option<PathBuf>,
+    #[command(flatten)]
+    pub campaign: super::args::CampaignFile,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -64,7 +61,7 @@ pub fn run_with(
         .outdir
         .clone()
         .ok_or_else(|| fairscore::Error::usage("outdir: required (the output directory)"))?;
-    if let Some(file) = &args.campaign {
+    if let Some(file) = &args.campaign.campaign {
         let text = fairscore::io::read_text(file)?;
         if campaign::families::is_family_campaign(&text) {
             return run_families(&args, file, &text, &outdir);
@@ -75,7 +72,7 @@ pub fn run_with(
             "resources: required for a HIPE campaign (the tagset and QID map files)",
         )
     })?;
-    let mut cfg = match (&args.campaign, &args.preset) {
+    let mut cfg = match (&args.campaign.campaign, &args.preset) {
         (Some(file), _) => Campaign::from_file(file)?,
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };
@@ -88,7 +85,7 @@ pub fn run_with(
             .build_global();
     }
     let dirs = CampaignDirs {
-        gold: args.gold_dir.clone(),
+        gold: args.gold_dir.gold_dir.clone(),
         runs: args.runs_dir.clone(),
         resources,
         outdir: outdir.clone(),
@@ -244,7 +241,7 @@ fn run_families(
             .build_global();
     }
     let spinner = super::progress::Progress::spinner(args.quiet, "scoring the campaign");
-    let report = run_family_campaign(&cfg, &args.gold_dir, &args.runs_dir)?;
+    let report = run_family_campaign(&cfg, &args.gold_dir.gold_dir, &args.runs_dir)?;
     spinner.finish();
     if !report.ignored.is_empty() {
         eprintln!(

@@ -7,6 +7,7 @@ use fairscore::{Error, ErrorClass};
 mod agree;
 mod args;
 mod check;
+mod codabench;
 mod compare;
 mod evaluate;
 mod fair;
@@ -72,6 +73,15 @@ enum Command {
     /// Inter-annotator agreement of two or more annotators (brat project, or one span file
     /// per annotator): pairwise F1 as bratiaa, kappas, alpha, error types, confusion.
     Agree(agree::AgreeArgs),
+    /// Codabench scoring program: score the submission in INPUT/res against INPUT/ref and
+    /// write OUTPUT/scores.json and OUTPUT/detailed_results.html (docs/codabench.md).
+    ///
+    /// Exit 0 when scored; 1 when the submission is refused (no run found, two runs for one
+    /// column, or a run that fails the participants' check), with the reasons on stderr.
+    Codabench(codabench::CodabenchArgs),
+    /// Write a Codabench competition bundle (zip) of a campaign of family tasks:
+    /// competition.yaml, the scoring program (with a fairscore binary) and the gold.
+    CodabenchBundle(codabench::BundleArgs),
 }
 
 /// Exit status for an error of the given class.
@@ -210,6 +220,33 @@ pub fn run_family(
     family_output(&results, json, table, inputs)
 }
 
+/// `--signature`: prints the signature of scoring `runs` against `gold` with family `name`
+/// and the settings (see [`fairscore::api::family_signature`]), nothing else.
+pub fn print_signature(
+    name: &str,
+    s: &fairscore::api::Settings,
+    gold: &std::path::Path,
+    runs: &[&std::path::Path],
+    default_samples: Option<usize>,
+    test: Option<fairscore::metrics::resample::PairedTest>,
+) -> fairscore::Result<i32> {
+    let sig = fairscore::api::family_signature(name, s, gold, runs, default_samples, test)?;
+    print(&format!("{sig}\n"))?;
+    Ok(0)
+}
+
+/// The signature of a command's own JSON output, computed only when JSON is written.
+pub fn json_signature(
+    json: Option<&std::path::Path>,
+    name: &str,
+    s: &fairscore::api::Settings,
+    gold: &std::path::Path,
+    pred: &std::path::Path,
+) -> fairscore::Result<Option<fairscore::table::Signature>> {
+    json.map(|_| fairscore::api::family_signature(name, s, gold, &[pred], None, None))
+        .transpose()
+}
+
 /// Writes a family's results: the table on stdout (`--table FORMAT`, default text), the JSON
 /// to `--json PATH` (or instead of the table with `--json -`); warnings on stderr.
 pub fn family_output(
@@ -269,6 +306,8 @@ pub fn run() -> i32 {
         Command::Muc(args) => muc::run(args),
         Command::Evaluate(args) => evaluate::run(args),
         Command::Agree(args) => agree::run(args),
+        Command::Codabench(args) => codabench::run(args),
+        Command::CodabenchBundle(args) => codabench::run_bundle(args),
     };
     match result {
         Ok(code) => code,

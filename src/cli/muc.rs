@@ -10,7 +10,8 @@ use fairscore::report::muc as report;
 use fairscore::{Error, Result};
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition as EditionFlag, Gold, Json, Pred, Resampling, TableFlag,
+    settings, Beta, ColumnFlag, Edition as EditionFlag, Gold, Json, Pred, Resampling,
+    SignatureFlag, TableFlag,
 };
 
 #[derive(Args, Debug)]
@@ -52,6 +53,8 @@ pub struct MucArgs {
     pub resampling: Resampling,
     #[command(flatten)]
     pub table: TableFlag,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 pub fn run(args: MucArgs) -> Result<i32> {
@@ -61,6 +64,9 @@ pub fn run(args: MucArgs) -> Result<i32> {
     let mut s = settings(&[&args.format, &args.column, &args.beta, &args.resampling]);
     if s.get("format").is_none() {
         s.text("format", Some("hipe"));
+    }
+    if args.signature.signature {
+        return super::print_signature("muc", &s, &gold, &[pred.as_path()], None, None);
     }
     if super::wants_table(&s, &args.table) {
         if args.judgements.is_some() || args.edition.hipe_edition.is_some() {
@@ -85,7 +91,10 @@ pub fn run(args: MucArgs) -> Result<i32> {
     for w in &result.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
-    let json = json_out.as_ref().map(|_| report::json_text(&result));
+    let sig = super::json_signature(json_out.as_deref(), "muc", &s, &gold, &pred)?;
+    let json = json_out.as_ref().map(|_| {
+        fairscore::report::table::json::signed_text(report::to_json(&result), sig.as_ref())
+    });
     let listing = args
         .judgements
         .as_ref()

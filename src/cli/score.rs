@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, ErrorsFlag, Format, Gold, Json, OriginalNel, Outdir, Pred,
-    RegimesFlag, Resampling, SkipCheck, TagsetFlag, TaskFlag, WeightsFlag,
+    RegimesFlag, Resampling, SignatureFlag, SkipCheck, TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 /// Score one run against the gold standard and write `<run>_<task>[_<suffix>].tsv/.json`
@@ -78,6 +78,8 @@ pub struct ScoreArgs {
     pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 impl ScoreArgs {
@@ -128,6 +130,12 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     let s = args.settings();
     let opts = api::score_options(&s, tasks[0])?;
     s.finish("score")?;
+    if args.signature.signature {
+        // Beside the official outputs, never inside them: nothing is scored or written.
+        let sig = api::hipe_signature(&s, &reference, &[pred.as_path()], None, None)?;
+        super::print(&format!("{sig}\n"))?;
+        return Ok(0);
+    }
     for &t in &tasks[1..] {
         api::score_options(&s, t)?;
     }

@@ -6,9 +6,10 @@ use clap::Args;
 use fairscore::api;
 use fairscore::eval::segmentation::evaluate_files;
 use fairscore::report::segmentation as report;
+use fairscore::report::table::json::signed_text;
 use fairscore::Result;
 
-use super::args::{settings, Beta, Format, Gold, Json, Pred, Resampling, TableFlag};
+use super::args::{settings, Beta, Format, Gold, Json, Pred, Resampling, SignatureFlag, TableFlag};
 
 #[derive(Args, Debug)]
 #[command(
@@ -37,6 +38,8 @@ pub struct SegmentationArgs {
     pub resampling: Resampling,
     #[command(flatten)]
     pub table: TableFlag,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 pub fn run(args: SegmentationArgs) -> Result<i32> {
@@ -44,6 +47,9 @@ pub fn run(args: SegmentationArgs) -> Result<i32> {
     let gold = args.gold.gold.clone();
     let s = settings(&[&args.format, &args.beta, &args.resampling]);
     let inputs = [("--gold", gold.as_path()), ("--pred", pred.as_path())];
+    if args.signature.signature {
+        return super::print_signature("segmentation", &s, &gold, &[pred.as_path()], None, None);
+    }
     if super::wants_table(&s, &args.table) {
         return super::run_family(
             "segmentation",
@@ -58,8 +64,9 @@ pub fn run(args: SegmentationArgs) -> Result<i32> {
     let opts = api::segmentation_options(&s, &gold)?;
     s.finish("segmentation")?;
     let json = super::json_path(&args.json, &inputs)?;
+    let sig = super::json_signature(json.as_deref(), "segmentation", &s, &gold, &pred)?;
     let result = evaluate_files(&gold, &pred, &opts)?;
     super::command_output(json.as_deref(), &report::table(&result), || {
-        report::json_text(&result)
+        signed_text(report::to_json(&result), sig.as_ref())
     })
 }

@@ -12,7 +12,8 @@ use fairscore::report::tagging as report;
 use fairscore::Result;
 
 use super::args::{
-    settings, Beta, ColumnFlag, Format, Gold, Json, Pred, Resampling, TableFlag, TagsetFlag,
+    settings, Beta, ColumnFlag, Format, Gold, Json, Pred, Resampling, SignatureFlag, TableFlag,
+    TagsetFlag,
 };
 
 #[derive(Args, Debug)]
@@ -50,6 +51,8 @@ pub struct TaggingArgs {
     pub resampling: Resampling,
     #[command(flatten)]
     pub table: TableFlag,
+    #[command(flatten)]
+    pub signature: SignatureFlag,
 }
 
 pub fn run(args: TaggingArgs) -> Result<i32> {
@@ -70,6 +73,9 @@ pub fn run(args: TaggingArgs) -> Result<i32> {
         .filter(|t| !PRESETS.contains(&t.as_str()))
         .map(PathBuf::from);
     inputs.extend(tagset_path.as_deref().map(|p| ("--tagset", p)));
+    if args.signature.signature {
+        return super::print_signature("tagging", &s, &gold, &[pred.as_path()], None, None);
+    }
     if super::wants_table(&s, &args.table) {
         return super::run_family(
             "tagging",
@@ -84,11 +90,12 @@ pub fn run(args: TaggingArgs) -> Result<i32> {
     let opts = api::tagging_options(&s, &gold)?;
     s.finish("tagging")?;
     let json = super::json_path(&args.json, &inputs)?;
+    let sig = super::json_signature(json.as_deref(), "tagging", &s, &gold, &pred)?;
     let result = evaluate_files(&gold, &pred, &opts)?;
     for w in &result.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
     super::command_output(json.as_deref(), &report::table(&result), || {
-        report::json_text(&result)
+        fairscore::report::table::json::signed_text(report::to_json(&result), sig.as_ref())
     })
 }

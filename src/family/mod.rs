@@ -34,6 +34,7 @@ mod fair;
 mod muc;
 pub mod options;
 mod segmentation;
+pub mod sign;
 mod spans;
 mod tagging;
 

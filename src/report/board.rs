@@ -33,6 +33,8 @@ pub struct Board {
     pub rankings: Vec<RankingLink>,
     /// The resampling behind the intervals and marks, when the board has them.
     pub resampling: Option<Resampling>,
+    /// The campaign's signature (`fairscore|family:hipe|…`; empty when not known).
+    pub signature: String,
 }
 
 /// How the intervals and significance marks of a board were computed.

@@ -147,6 +147,9 @@ pub fn render(board: &Board) -> String {
             let _ = writeln!(s, "- rankings/{} ({} rows)", esc(&f.file), f.rows);
         }
     }
+    if !board.signature.is_empty() {
+        let _ = writeln!(s, "\nSignature: `{}`", board.signature.replace('`', "'"));
+    }
     s
 }
 

@@ -1,6 +1,6 @@
 //! Writing results: typed results in, bytes out. The official per-run JSON and TSV layouts
 //! ([`official`]), the `--errors` listing ([`errors`]), fair-evaluation tables ([`fair`]), and
-//! the campaign reports ([`markdown`], [`html`]), the `compare` table and JSON ([`compare`]), the
+//! the campaign reports ([`markdown`], [`html`], [`latex`]), the `compare` table and JSON ([`compare`]), the
 //! `muc` table, JSON and judgements ([`muc`]), and the summary `score` prints on a terminal
 //! ([`summary`]).
 
@@ -11,6 +11,7 @@ pub mod fair;
 #[cfg(feature = "html")]
 pub mod html;
 pub mod json;
+pub mod latex;
 pub mod markdown;
 pub mod muc;
 pub mod official;

@@ -13,6 +13,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
+pub mod signature;
+pub use signature::Signature;
+
 /// What a row key names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyKind {
@@ -249,6 +252,8 @@ pub struct Results {
     pub warnings: Vec<String>,
     /// The tables, in report order.
     pub tables: Vec<Table>,
+    /// What the numbers depend on, as one line (`fairscore|family:…`), when known.
+    pub signature: Option<Signature>,
 }
 
 impl Results {
@@ -262,6 +267,7 @@ impl Results {
             notes: Vec::new(),
             warnings: Vec::new(),
             tables: Vec::new(),
+            signature: None,
         }
     }
 
@@ -315,17 +321,20 @@ pub enum TableFormat {
     Markdown,
     /// A standalone HTML page.
     Html,
+    /// LaTeX tables (booktabs) in a standalone document.
+    Latex,
 }
 
 impl TableFormat {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [TableFormat; 6] = [
+    pub const ALL: [TableFormat; 7] = [
         TableFormat::Text,
         TableFormat::Json,
         TableFormat::Csv,
         TableFormat::Tsv,
         TableFormat::Markdown,
         TableFormat::Html,
+        TableFormat::Latex,
     ];
 
     /// The name on the command line.
@@ -337,6 +346,7 @@ impl TableFormat {
             TableFormat::Tsv => "tsv",
             TableFormat::Markdown => "markdown",
             TableFormat::Html => "html",
+            TableFormat::Latex => "latex",
         }
     }
 }
@@ -354,6 +364,7 @@ impl FromStr for TableFormat {
         let name = match lower.as_str() {
             "md" => "markdown",
             "txt" => "text",
+            "tex" => "latex",
             other => other,
         };
         TableFormat::ALL
@@ -361,7 +372,7 @@ impl FromStr for TableFormat {
             .find(|f| f.name() == name)
             .ok_or_else(|| {
                 Error::usage(format!(
-                    "table: unknown format {}; use text, json, csv, tsv, markdown or html",
+                    "table: unknown format {}; use text, json, csv, tsv, markdown, html or latex",
                     crate::error::snippet(s)
                 ))
             })

@@ -94,5 +94,12 @@ pub fn render(r: &Results) -> Result<String> {
     ctx.insert("warnings", &r.warnings);
     ctx.insert("tables", &tables);
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
+    ctx.insert(
+        "signature",
+        &r.signature
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+    );
     tera.render("table.html", &ctx).map_err(fail)
 }

@@ -1,11 +1,12 @@
 //! JSON: `{"family", "unit", "units", "resampling"?, "notes", "warnings", "tables": [{"name",
 //! "title", "keys", "columns": [{"name", "kind"}], "rows": [{"key": {KIND: value},
-//! "scores": {COLUMN: number|null}, "ci": {COLUMN: [lo, hi]}}]}]}`. Scores are fractions; no
+//! "scores": {COLUMN: number|null}, "ci": {COLUMN: [lo, hi]}}]}], "signature"?,
+//! "signature_fields"?}`. Scores are fractions; no
 //! number is ever NaN or Infinity ([`crate::table::Value`] keeps them finite).
 
 use serde_json::{Map, Value as Json};
 
-use crate::table::{Kind, Results, Table, Value};
+use crate::table::{Kind, Results, Signature, Table, Value};
 
 fn num(x: f64) -> Json {
     serde_json::Number::from_f64(x).map_or(Json::Null, Json::Number)
@@ -113,7 +114,32 @@ pub fn to_json(r: &Results) -> Json {
         "tables".into(),
         Json::Array(r.tables.iter().map(table).collect()),
     );
+    if let Some(sig) = &r.signature {
+        signature_into(&mut m, sig);
+    }
     Json::Object(m)
+}
+
+/// Adds `"signature": TEXT` and `"signature_fields": {NAME: VALUE}` to a JSON object.
+pub fn signature_into(m: &mut Map<String, Json>, sig: &Signature) {
+    m.insert("signature".into(), Json::from(sig.to_string()));
+    let fields: Map<String, Json> = sig
+        .fields()
+        .iter()
+        .map(|(n, v)| (n.clone(), Json::from(v.as_str())))
+        .collect();
+    m.insert("signature_fields".into(), Json::Object(fields));
+}
+
+/// A command's own JSON document as pretty text with a final newline, with the signature's
+/// two keys added when there is one (and the document is an object).
+pub fn signed_text(mut doc: Json, sig: Option<&Signature>) -> String {
+    if let (Json::Object(m), Some(sig)) = (&mut doc, sig) {
+        signature_into(m, sig);
+    }
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// The document as pretty text with a final newline.

@@ -46,5 +46,8 @@ pub fn render(r: &Results) -> String {
             let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
     }
+    if let Some(sig) = &r.signature {
+        let _ = writeln!(out, "\nSignature: `{sig}`");
+    }
     out
 }

@@ -1,11 +1,12 @@
 //! Any family's [`Results`] as bytes: aligned text ([`text`]), JSON ([`json`]), CSV and TSV
-//! ([`delimited`], with the csv crate), Markdown ([`markdown`]) and a standalone HTML page
-//! ([`html`], Tera). A new output format is one more file here and one [`TableFormat`] variant.
+//! ([`delimited`], with the csv crate), Markdown ([`markdown`]), a standalone HTML page
+//! ([`html`], Tera) and LaTeX ([`latex`], booktabs). A new output format is one more file here and one [`TableFormat`] variant.
 
 pub mod delimited;
 #[cfg(feature = "html")]
 pub mod html;
 pub mod json;
+pub mod latex;
 pub mod markdown;
 pub mod text;
 
@@ -22,6 +23,7 @@ pub fn render(results: &Results, format: TableFormat) -> Result<String> {
         TableFormat::Csv => delimited::render(results, b','),
         TableFormat::Tsv => delimited::render(results, b'\t'),
         TableFormat::Markdown => Ok(markdown::render(results)),
+        TableFormat::Latex => Ok(latex::render(results)),
         #[cfg(feature = "html")]
         TableFormat::Html => html::render(results),
         #[cfg(not(feature = "html"))]

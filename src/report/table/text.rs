@@ -16,6 +16,9 @@ pub fn render(r: &Results) -> String {
         out.push('\n');
         table(&mut out, t, r.resampling.map(|s| s.confidence));
     }
+    if let Some(sig) = &r.signature {
+        let _ = writeln!(out, "\nsignature: {sig}");
+    }
     out
 }
 

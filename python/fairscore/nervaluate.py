@@ -1,0 +1,732 @@
+"""A drop-in for nervaluate 1.2.1: ``from fairscore.nervaluate import Evaluator``.
+
+``Evaluator(true, pred, tags, loader="default", min_overlap_percentage=1.0)`` takes the same
+inputs (tag lists, a CoNLL string or span dicts), raises the same errors and its
+``evaluate()`` returns the same dict: ``"overall"`` and ``"entities"`` (per label) results of
+the four strategies ``strict``, ``partial``, ``ent_type`` and ``exact`` as
+:class:`EvaluationResult` objects, and ``"overall_indices"`` and ``"entity_indices"`` as
+:class:`EvaluationIndices`, with nervaluate's counting (docs/nervaluate.md describes it).
+``results_to_csv``, ``summary_report`` and ``summary_report_indices`` give nervaluate's text.
+The names nervaluate users import (``Evaluator``, ``collect_named_entities``,
+``conll_to_spans``, ``list_to_spans``, ``split_list``, and from its submodules ``Entity``,
+``EvaluationResult``, ``EvaluationIndices``, the strategies and the loaders) are all here,
+in this one module.
+
+>>> from fairscore.nervaluate import Evaluator
+>>> true = [["O", "B-PER", "I-PER", "O", "B-LOC"]]
+>>> pred = [["O", "B-PER", "I-PER", "O", "B-ORG"]]
+>>> results = Evaluator(true, pred, tags=["PER", "LOC", "ORG"], loader="list").evaluate()
+>>> results["overall"]["strict"]
+EvaluationResult(correct=1, incorrect=1, partial=0, missed=0, spurious=0, precision=0.5, recall=0.5, f1=0.5, actual=2, possible=2)
+>>> results["overall"]["exact"].correct
+2
+>>> results["entities"]["LOC"]["strict"].missed, results["entities"]["ORG"]["strict"].spurious
+(1, 1)
+>>> results["overall_indices"]["strict"].incorrect_indices
+[(0, 1)]
+
+nervaluate's ``ent_type`` pairs a predicted entity with the overlapping gold entity of its own
+label with the closest boundaries; the HIPE scorer, and :func:`fairscore.evaluate`, with the
+first overlapping one. Both stay available: this module for nervaluate's numbers,
+:func:`fairscore.evaluate` for the HIPE attribution (docs/nervaluate.md has an example where
+they differ).
+"""
+
+from abc import ABC, abstractmethod
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, fields
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+__all__ = [
+    "ConllLoader",
+    "DataLoader",
+    "DictLoader",
+    "Entity",
+    "EntityTypeEvaluation",
+    "EvaluationIndices",
+    "EvaluationResult",
+    "EvaluationStrategy",
+    "Evaluator",
+    "ExactEvaluation",
+    "ListLoader",
+    "PartialEvaluation",
+    "StrictEvaluation",
+    "clean_entities",
+    "collect_named_entities",
+    "conll_to_spans",
+    "find_overlap",
+    "list_to_spans",
+    "split_list",
+]
+
+_SCENARIOS = ("strict", "partial", "ent_type", "exact")  # the order of the results' dicts
+
+
+# --- result objects -------------------------------------------------------------------------
+@dataclass
+class Entity:
+    """An entity: its label and its first and last token (``end`` is inclusive).
+
+    >>> Entity("PER", 1, 2) == Entity(label="PER", start=1, end=2)
+    True
+    """
+
+    label: str
+    start: int
+    end: int
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Entity):
+            return NotImplemented
+        return (self.label, self.start, self.end) == (other.label, other.start, other.end)
+
+    def __hash__(self) -> int:
+        return hash((self.label, self.start, self.end))
+
+
+@dataclass
+class EvaluationResult:
+    """The counts of one strategy (overall or for one label), with ``actual`` (correct +
+    incorrect + partial + spurious), ``possible`` (correct + incorrect + partial + missed) and
+    precision, recall and F1 (0, an ``int``, when undefined, as in nervaluate).
+
+    >>> r = EvaluationResult(correct=1, partial=1, missed=1)
+    >>> r.compute_metrics(partial_or_type=True)
+    >>> r.precision, r.recall, r.actual, r.possible
+    (0.75, 0.5, 2, 3)
+    """
+
+    correct: int = 0
+    incorrect: int = 0
+    partial: int = 0
+    missed: int = 0
+    spurious: int = 0
+    precision: float = 0.0
+    recall: float = 0.0
+    f1: float = 0.0
+    actual: int = 0
+    possible: int = 0
+
+    def compute_metrics(self, partial_or_type: bool = False) -> None:
+        """Sets ``actual``, ``possible``, ``precision``, ``recall`` and ``f1`` from the counts;
+        with ``partial_or_type`` (the ``partial`` and ``ent_type`` strategies) a partial match
+        counts one half."""
+        found = self.correct + self.incorrect + self.partial
+        self.actual = found + self.spurious
+        self.possible = found + self.missed
+        hits = self.correct + 0.5 * self.partial if partial_or_type else self.correct
+        p = hits / self.actual if self.actual > 0 else 0
+        r = hits / self.possible if self.possible > 0 else 0
+        self.precision, self.recall = p, r
+        self.f1 = 2 * (p * r) / (p + r) if (p + r) > 0 else 0
+
+
+@dataclass
+class EvaluationIndices:
+    """Where each outcome happened: ``(document, entity)`` pairs, the entity numbered among the
+    predicted entities of the document (``missed``: among the gold entities) that are counted,
+    i.e. of a label in ``tags`` (per label: of that label).
+
+    >>> EvaluationIndices().missed_indices
+    []
+    """
+
+    correct_indices: List[Tuple[int, int]] = None  # type: ignore[assignment]
+    incorrect_indices: List[Tuple[int, int]] = None  # type: ignore[assignment]
+    partial_indices: List[Tuple[int, int]] = None  # type: ignore[assignment]
+    missed_indices: List[Tuple[int, int]] = None  # type: ignore[assignment]
+    spurious_indices: List[Tuple[int, int]] = None  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if getattr(self, f.name) is None:
+                setattr(self, f.name, [])
+
+
+# --- strategies -----------------------------------------------------------------------------
+def _overlaps_enough(pred: Entity, true: Entity, min_pct: float) -> bool:
+    """At least ``min_pct`` % of the gold entity's tokens are in the predicted entity."""
+    if pred.start > true.end or pred.end < true.start:
+        return 0.0 >= min_pct  # 0 %: False, as min_pct is at least 1 (unless set afterwards)
+    shared = min(pred.end, true.end) - max(pred.start, true.start) + 1
+    return (shared / (true.end - true.start + 1)) * 100.0 >= min_pct
+
+
+def _match(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, doc: int):
+    """One document under one strategy. Each predicted entity, in order, takes one gold
+    entity not taken yet: strict/exact/partial the first one with its offsets (strict: and
+    label) -> correct, else the first one it overlaps enough -> incorrect (partial: partial);
+    ent_type among those it overlaps enough the closest one of its label -> correct, else the
+    first one of another label -> incorrect. Nothing -> spurious; gold entities left: missed."""
+    res, ix = EvaluationResult(), EvaluationIndices()
+    taken = [False] * len(golds)
+    near = _candidates(golds, preds) if min_pct > 0 else None
+    every = list(range(len(golds)))
+    for j, p in enumerate(preds):
+        hit = alt = None
+        cands = every if near is None else near(p)
+        if kind == "ent_type":
+            best = None
+            for i in cands:
+                g = golds[i]
+                if taken[i] or not _overlaps_enough(p, g, min_pct):
+                    continue
+                if p.label == g.label:
+                    d = abs(p.start - g.start) + abs(p.end - g.end)
+                    if best is None or d < best:
+                        hit, best = i, d
+                elif alt is None:
+                    alt = i
+        elif kind == "partial":
+            for i in cands:
+                g = golds[i]
+                if taken[i] or not _overlaps_enough(p, g, min_pct):
+                    continue
+                if p.start == g.start and p.end == g.end:
+                    hit = i
+                    break
+                if alt is None:
+                    alt = i
+        else:
+            for i in cands:
+                g = golds[i]
+                if taken[i]:
+                    continue
+                if p.start == g.start and p.end == g.end and (kind == "exact" or p.label == g.label):
+                    hit = i
+                    break
+                if _overlaps_enough(p, g, min_pct) and alt is None:
+                    alt = i
+        if hit is not None:
+            taken[hit] = True
+            res.correct += 1
+            ix.correct_indices.append((doc, j))
+        elif alt is not None:
+            taken[alt] = True
+            if kind == "partial":
+                res.partial += 1
+                ix.partial_indices.append((doc, j))
+            else:
+                res.incorrect += 1
+                ix.incorrect_indices.append((doc, j))
+        else:
+            res.spurious += 1
+            ix.spurious_indices.append((doc, j))
+    for i, t in enumerate(taken):
+        if not t:
+            res.missed += 1
+            ix.missed_indices.append((doc, i))
+    res.compute_metrics(partial_or_type=kind in ("partial", "ent_type"))
+    return res, ix
+
+
+def _candidates(golds: List[Entity], preds: List[Entity]):
+    """For larger documents whose entities all have int offsets, start <= end: a function
+    giving, in list order, the gold entities a predicted entity can overlap (the others
+    neither overlap it nor have its offsets, so skipping them changes nothing); None: try
+    them all."""
+    if len(golds) * len(preds) < 64:
+        return None
+    for side in (golds, preds):
+        for e in side:
+            if not (isinstance(e.start, int) and isinstance(e.end, int) and e.start <= e.end):
+                return None
+    order = sorted(range(len(golds)), key=lambda i: golds[i].start)
+    starts = [golds[i].start for i in order]
+    longest = max(e.end - e.start for e in golds)
+
+    def near(p: Entity) -> List[int]:
+        lo = bisect_left(starts, p.start - longest)
+        hi = bisect_right(starts, p.end, lo)
+        return sorted(order[lo:hi])
+
+    return near
+
+
+class EvaluationStrategy(ABC):
+    """A way of counting; ``min_overlap_percentage`` (1 to 100) is the share of a gold
+    entity's tokens a predicted entity must cover to be paired with it short of a match."""
+
+    _kind = ""
+
+    def __init__(self, min_overlap_percentage: float = 1.0):
+        if not 1.0 <= min_overlap_percentage <= 100.0:
+            raise ValueError("min_overlap_percentage must be between 1.0 and 100.0")
+        self.min_overlap_percentage = min_overlap_percentage
+
+    @abstractmethod
+    def evaluate(
+        self, true_entities: List[Entity], pred_entities: List[Entity], tags: List[str], instance_index: int = 0
+    ) -> Tuple[EvaluationResult, EvaluationIndices]:
+        """The counts and indices of one document (``tags`` is not used)."""
+
+
+class _Strategy(EvaluationStrategy):
+    def evaluate(self, true_entities, pred_entities, tags, instance_index=0):
+        return _match(self._kind, true_entities, pred_entities, self.min_overlap_percentage, instance_index)
+
+
+class StrictEvaluation(_Strategy):
+    """Correct: same offsets and label; incorrect: an overlap otherwise.
+
+    >>> StrictEvaluation().evaluate([Entity("PER", 0, 1)], [Entity("LOC", 0, 1)], ["PER", "LOC"])[0].incorrect
+    1
+    """
+
+    _kind = "strict"
+
+
+class PartialEvaluation(_Strategy):
+    """Correct: same offsets, whatever the labels; partial: an overlap otherwise (counts 1/2)."""
+
+    _kind = "partial"
+
+
+class EntityTypeEvaluation(_Strategy):
+    """Correct: an overlap with a gold entity of the same label (the closest one: least
+    |start difference| + |end difference|); incorrect: an overlap with another label only.
+    The HIPE scorer (:func:`fairscore.evaluate`) takes the first overlapping gold entity."""
+
+    _kind = "ent_type"
+
+
+class ExactEvaluation(_Strategy):
+    """Correct: same offsets, whatever the labels; incorrect: an overlap otherwise."""
+
+    _kind = "exact"
+
+
+# --- loaders --------------------------------------------------------------------------------
+def _entities(tagged, n: int, checked: bool, typed: bool = False) -> List[Entity]:
+    """Entities of ``(offset, tag)`` pairs as nervaluate reads them: ``O`` ends an entity; any
+    other tag continues the open entity when its type (``tag[2:]``) is the same and it does
+    not begin with ``B``, and otherwise starts one (``checked``: it must begin with ``B-`` or
+    ``I-``); an entity open at the end ends at offset ``n - 1``. ``typed``: tags must be str."""
+    out = []
+    label = None
+    start = 0
+    for off, tag in tagged:
+        if typed and not isinstance(tag, str):
+            raise ValueError(f"Invalid tag type: {type(tag)}")
+        if tag == "O":
+            if label is not None:
+                out.append(Entity(label, start, off - 1))
+                label = None
+            continue
+        kind = tag[2:]
+        if label is not None:
+            if kind == label and tag[:1] != "B":
+                continue
+            out.append(Entity(label, start, off - 1))
+        if checked and not (tag.startswith("B-") or tag.startswith("I-")):
+            raise ValueError(f"Invalid tag format: {tag}")
+        label, start = kind, off
+    if label is not None:
+        out.append(Entity(label, start, n - 1))
+    return out
+
+
+class DataLoader(ABC):
+    """Reads one side (gold or predicted) into one list of :class:`Entity` per document."""
+
+    @abstractmethod
+    def load(self, data: Any) -> List[List[Entity]]:
+        """The entities of each document."""
+
+
+class ConllLoader(DataLoader):
+    """A string of ``token<TAB>tag`` lines, documents separated by a blank line. Offsets are
+    line numbers within the document (lines of white space are skipped but numbered).
+
+    >>> ConllLoader().load("a\\tB-PER\\nb\\tI-PER\\n\\nc\\tO\\n")
+    [[Entity(label='PER', start=0, end=1)], []]
+    """
+
+    def load(self, data: str) -> List[List[Entity]]:
+        if not isinstance(data, str):
+            raise ValueError("ConllLoader expects string input")
+        if not data:
+            return []
+        out = []
+        for doc in data.rstrip().split("\n\n"):
+            if not doc.strip():
+                out.append([])
+                continue
+            lines = doc.split("\n")
+            out.append(_entities(_conll_tags(lines), len(lines), checked=True))
+        return out
+
+
+def _conll_tags(lines):
+    for off, line in enumerate(lines):
+        if not line.strip():
+            continue
+        cells = line.split("\t")
+        if len(cells) < 2:
+            raise ValueError(f"Invalid CoNLL format: line '{line}' does not contain a tab separator")
+        yield off, cells[1]
+
+
+class ListLoader(DataLoader):
+    """A list of documents, each a list of tags (``O``, ``B-X``, ``I-X``).
+
+    >>> ListLoader().load([["B-PER", "I-PER", "O", "I-LOC"]])
+    [[Entity(label='PER', start=0, end=1), Entity(label='LOC', start=3, end=3)]]
+    """
+
+    def load(self, data: List[List[str]]) -> List[List[Entity]]:
+        if not isinstance(data, list):
+            raise ValueError("ListLoader expects list input")
+        out = []
+        for doc in data:
+            if not isinstance(doc, list):
+                raise ValueError("Each document must be a list of tags")
+            out.append(_entities(enumerate(doc), len(doc), checked=True, typed=True))
+        return out
+
+
+class DictLoader(DataLoader):
+    """A list of documents, each a list of ``{"label": str, "start": int, "end": int}``
+    (other keys are ignored; ``end`` is inclusive).
+
+    >>> DictLoader().load([[{"label": "PER", "start": 2, "end": 3, "text": "Ada Lovelace"}]])
+    [[Entity(label='PER', start=2, end=3)]]
+    """
+
+    def load(self, data: List[List[Dict[str, Any]]]) -> List[List[Entity]]:
+        if not isinstance(data, list):
+            raise ValueError("DictLoader expects list input")
+        out = []
+        for doc in data:
+            if not isinstance(doc, list):
+                raise ValueError("Each document must be a list of entity dictionaries")
+            ents = []
+            for span in doc:
+                if not isinstance(span, dict):
+                    raise ValueError(f"Invalid entity type: {type(span)}")
+                keys = {"label", "start", "end"}
+                if not all(k in span for k in keys):
+                    raise ValueError(f"Entity missing required keys: {keys}")
+                if not isinstance(span["label"], str):
+                    raise ValueError("Entity label must be a string")
+                if not isinstance(span["start"], int) or not isinstance(span["end"], int):
+                    raise ValueError("Entity start and end must be integers")
+                ents.append(Entity(span["label"], span["start"], span["end"]))
+            out.append(ents)
+        return out
+
+
+# --- the evaluator --------------------------------------------------------------------------
+class Evaluator:
+    """nervaluate's evaluator.
+
+    ``true`` and ``pred`` are read by ``loader``: ``"list"`` (lists of tags), ``"conll"`` (a
+    string), ``"dict"`` (lists of span dicts) or ``"default"`` (chosen from ``true``: a string
+    is CoNLL, a list of lists of dicts spans, another list of lists tags). Entities whose
+    label is not in ``tags`` are left out. ``min_overlap_percentage`` (1 to 100): the share of
+    a gold entity's tokens a predicted entity must cover to be paired with it.
+
+    >>> true = [[{"label": "PER", "start": 0, "end": 1}], []]
+    >>> pred = [[{"label": "PER", "start": 1, "end": 1}], [{"label": "LOC", "start": 4, "end": 4}]]
+    >>> ev = Evaluator(true, pred, tags=["PER", "LOC"])
+    >>> r = ev.evaluate()["overall"]
+    >>> r["partial"].partial, r["strict"].incorrect, r["ent_type"].correct, r["strict"].spurious
+    (1, 1, 1, 1)
+    >>> Evaluator(true, pred, ["PER"], min_overlap_percentage=60).evaluate()["overall"]["partial"].missed
+    1
+    >>> print(ev.results_to_csv(mode="entities", scenario="exact").splitlines()[0])
+    Entity,Correct,Incorrect,Partial,Missed,Spurious,Precision,Recall,F1-Score
+    """
+
+    def __init__(
+        self, true: Any, pred: Any, tags: List[str], loader: str = "default", min_overlap_percentage: float = 1.0
+    ) -> None:
+        self.tags = tags
+        self.min_overlap_percentage = min_overlap_percentage
+        self.loaders: Dict[str, DataLoader] = {"conll": ConllLoader(), "list": ListLoader(), "dict": DictLoader()}
+        self._load_data(true, pred, loader)
+        self.strategies: Dict[str, EvaluationStrategy] = {
+            "strict": StrictEvaluation(min_overlap_percentage),
+            "partial": PartialEvaluation(min_overlap_percentage),
+            "ent_type": EntityTypeEvaluation(min_overlap_percentage),
+            "exact": ExactEvaluation(min_overlap_percentage),
+        }
+
+    def _load_data(self, true: Any, pred: Any, loader: str) -> None:
+        if loader == "default":
+            if isinstance(true, str):
+                loader = "conll"
+            elif isinstance(true, list) and true and isinstance(true[0], list):
+                loader = "dict" if isinstance(true[0][0], dict) else "list"
+            else:
+                raise ValueError("Could not infer loader from input type")
+        if loader not in self.loaders:
+            raise ValueError(f"Unknown loader: {loader}")
+        if loader == "list":
+            if len(true) != len(pred):
+                raise ValueError("Number of predicted documents does not equal true")
+            for i, (t, p) in enumerate(zip(true, pred)):
+                if len(t) != len(p):
+                    raise ValueError(f"Document {i} has different lengths: true={len(t)}, pred={len(p)}")
+        self.true = self.loaders[loader].load(true)
+        self.pred = self.loaders[loader].load(pred)
+        if len(self.true) != len(self.pred):
+            raise ValueError("Number of predicted documents does not equal true")
+
+    def evaluate(self) -> Dict[str, Any]:
+        """``{"overall": {strategy: EvaluationResult}, "entities": {label: {strategy:
+        EvaluationResult}}, "overall_indices": {strategy: EvaluationIndices},
+        "entity_indices": {label: {strategy: EvaluationIndices}}}``; the labels are those of
+        ``tags`` found on either side (in the order of a set, as nervaluate's); no documents,
+        no strategies. Every call counts anew and returns new objects."""
+        tags = self.tags
+        used: set = set()
+        for doc in self.true:
+            used.update(e.label for e in doc)
+        for doc in self.pred:
+            used.update(e.label for e in doc)
+        used = used.intersection(set(tags))
+        allowed = tags if isinstance(tags, str) else set(tags)
+
+        overall: Dict[str, EvaluationResult] = {}
+        overall_ix: Dict[str, EvaluationIndices] = {}
+        per: Dict[str, Dict[str, EvaluationResult]] = {t: {} for t in used}
+        per_ix: Dict[str, Dict[str, EvaluationIndices]] = {t: {} for t in used}
+        if self.true:
+            for name in self.strategies:
+                overall[name], overall_ix[name] = EvaluationResult(), EvaluationIndices()
+                for t in used:
+                    per[t][name], per_ix[t][name] = EvaluationResult(), EvaluationIndices()
+
+        for d, (golds, preds) in enumerate(zip(self.true, self.pred)):
+            golds = [e for e in golds if e.label in allowed]
+            preds = [e for e in preds if e.label in allowed]
+            by_label: Dict[str, Tuple[list, list]] = {}
+            for side, ents in ((0, golds), (1, preds)):
+                for e in ents:
+                    if e.label in used:
+                        by_label.setdefault(e.label, ([], []))[side].append(e)
+            for name, strategy in self.strategies.items():
+                _add(overall[name], overall_ix[name], *strategy.evaluate(golds, preds, tags, d))
+                for t, (g, p) in by_label.items():
+                    _add(per[t][name], per_ix[t][name], *strategy.evaluate(g, p, [t], d))
+
+        for name in self.strategies:
+            half = name in ("partial", "ent_type")
+            if name in overall:
+                overall[name].compute_metrics(partial_or_type=half)
+            for t in used:
+                if name in per[t]:
+                    per[t][name].compute_metrics(partial_or_type=half)
+        return {"overall": overall, "entities": per, "overall_indices": overall_ix, "entity_indices": per_ix}
+
+    # --- reports --------------------------------------------------------------------------
+    @staticmethod
+    def _check_report_args(mode: str, scenario: str) -> None:
+        # (The order of the sets in the messages varies between Python processes, as nervaluate's.)
+        modes = {"overall", "entities"}
+        scenarios = {"strict", "ent_type", "partial", "exact"}
+        if mode not in modes:
+            raise ValueError(f"Invalid mode: must be one of {modes}")
+        if mode == "entities" and scenario not in scenarios:
+            raise ValueError(f"Invalid scenario: must be one of {scenarios}")
+
+    def results_to_csv(
+        self, mode: str = "overall", scenario: str = "strict", file_path: Optional[str] = None
+    ) -> Union[str, None]:
+        """The results as CSV: one row per strategy (``mode="overall"``) or per label for one
+        ``scenario`` (``mode="entities"``); written to ``file_path`` (returning None) or
+        returned as a string."""
+        import csv
+        import io
+
+        self._check_report_args(mode, scenario)
+        results = self.evaluate()
+        head = ["Correct", "Incorrect", "Partial", "Missed", "Spurious", "Precision", "Recall", "F1-Score"]
+        if mode == "overall":
+            rows = [["Strategy", *head]] + [[name, *_row(r)] for name, r in results["overall"].items()]
+        else:
+            rows = [["Entity", *head]] + [
+                [label, *_row(by[scenario])] for label, by in results["entities"].items() if scenario in by
+            ]
+        if file_path:
+            with open(file_path, "w", newline="", encoding="utf-8") as f:
+                csv.writer(f).writerows(rows)
+            return None
+        buf = io.StringIO()
+        csv.writer(buf).writerows(rows)
+        return buf.getvalue()
+
+    def summary_report(self, mode: str = "overall", scenario: str = "strict", digits: int = 2) -> str:
+        """A text table: the four strategies (``mode="overall"``, in alphabetical order) or
+        the labels, sorted, for one ``scenario`` (``mode="entities"``); P, R and F1 with
+        ``digits`` decimals."""
+        self._check_report_args(mode, scenario)
+        results = self.evaluate()
+        if mode == "overall":
+            rows = [(s, results["overall"][s]) for s in sorted(_SCENARIOS) if s in results["overall"]]
+        else:
+            ents = results["entities"]
+            rows = [(label, ents[label][scenario]) for label in sorted(ents) if scenario in ents[label]]
+        width = max(max(len(str(n)) for n in ["correct"] + [n for n, _ in rows]), digits)
+        headers = ["correct", "incorrect", "partial", "missed", "spurious", "precision", "recall", "f1-score"]
+        out = f"Scenario: {scenario if mode == 'entities' else 'all'}\n\n"
+        out += f"{'':>{width}s} " + "".join(f" {h:>11}" for h in headers) + "\n\n"
+        for name, r in rows:
+            out += f"{name:>{width}s} " + "".join(f" {v:>11}" for v in _row(r)[:5])
+            out += "".join(f" {v:>11.{digits}f}" for v in _row(r)[5:]) + "\n"
+        return out
+
+    def summary_report_indices(self, mode: str = "overall", scenario: str = "strict", colors: bool = False) -> str:
+        """Which predicted entity (document, index) fell in which category, for ``scenario``:
+        overall or per label (``mode="entities"``); ``colors`` adds ANSI colours. As in
+        nervaluate, an index is looked up in the unfiltered predicted entities of the document
+        (a missed entity's index is a gold entity's)."""
+        self._check_report_args(mode, scenario)
+
+        def paint(text: str, color: str) -> str:
+            return f"{_ANSI[color]}{text}{_ANSI['reset']}" if colors else text
+
+        results = self.evaluate()
+        head = paint(f"{'Category':<20} {'Instance':<10} {'Entity':<8} {'Details':<25}", "bold") + "\n"
+        head += paint("-" * 78, "white") + "\n"
+
+        def table(ix: EvaluationIndices) -> str:
+            text = ""
+            for f in fields(ix):
+                if not f.name.endswith("_indices"):
+                    continue
+                name = f.name[: -len("_indices")].replace("_", " ").capitalize()
+                cat = paint(name, _CATEGORY_COLORS.get(name, "white"))
+                pairs = getattr(ix, f.name)
+                if not pairs:
+                    text += f"{cat:<20} {'-':<10} {'-':<8} {'None':<10}\n"
+                for doc, k in pairs:
+                    if self.pred != [[]]:
+                        e = self.pred[doc][k]
+                        if isinstance(e, Entity):
+                            info = f"Label={e.label}, Start={e.start}, End={e.end}"
+                        else:
+                            info = f"Tag={e}"
+                    else:
+                        info = "No prediction info"
+                    text += f"{cat:<20} {str(doc):<10} {str(k):<8} {info:<10}\n"
+            return text
+
+        if mode == "overall":
+            ix = results["overall_indices"][scenario]
+            title = f"\n{paint('Indices for error schema', 'bold')} '{paint(scenario, 'cyan')}':\n\n"
+            return title + head + table(ix)
+        out = ""
+        for label, by in results["entity_indices"].items():
+            out += f"\n{paint('Entity Type', 'bold')}: {paint(label, 'cyan')}\n"
+            out += f"{paint('Error Schema', 'bold')}: '{paint(scenario, 'cyan')}'\n\n" + head
+            out += table(by[scenario])
+        return out
+
+
+def _add(total: EvaluationResult, total_ix: EvaluationIndices, r: EvaluationResult, ix: EvaluationIndices) -> None:
+    total.correct += r.correct
+    total.incorrect += r.incorrect
+    total.partial += r.partial
+    total.missed += r.missed
+    total.spurious += r.spurious
+    for f in fields(ix):
+        getattr(total_ix, f.name).extend(getattr(ix, f.name))
+
+
+def _row(r: EvaluationResult) -> list:
+    return [r.correct, r.incorrect, r.partial, r.missed, r.spurious, r.precision, r.recall, r.f1]
+
+
+_ANSI = {
+    "reset": "\033[0m",
+    "bold": "\033[1m",
+    "red": "\033[91m",
+    "green": "\033[92m",
+    "yellow": "\033[93m",
+    "blue": "\033[94m",
+    "magenta": "\033[95m",
+    "cyan": "\033[96m",
+    "white": "\033[97m",
+}
+_CATEGORY_COLORS = {
+    "Correct": "green",
+    "Incorrect": "red",
+    "Partial": "yellow",
+    "Missed": "magenta",
+    "Spurious": "blue",
+}
+
+
+# --- utilities ------------------------------------------------------------------------------
+def split_list(token: List[str], split_chars: Optional[List[str]] = None) -> List[List[str]]:
+    """Splits a list at the items in ``split_chars`` (default ``[""]``); as nervaluate's, a
+    split item at the very end opens no further (empty) part.
+
+    >>> split_list(["a", "b", "", "c"])
+    [['a', 'b'], ['c']]
+    >>> split_list(["a", "", "b", ""])
+    [['a'], ['b']]
+    """
+    seps = [""] if split_chars is None else split_chars
+    out: List[List[str]] = []
+    part: List[str] = []
+    last = len(token) - 1
+    for i, item in enumerate(token):
+        if item in seps:
+            out.append(part)
+            part = []
+        else:
+            part.append(item)
+            if i == last:
+                out.append(part)
+    return out
+
+
+def collect_named_entities(tokens: List[str]) -> List[Dict[str, Any]]:
+    """The entities of one list of tags as ``{"label", "start", "end"}`` dicts, read as the
+    loaders read them but without checking the prefixes (``X`` starts an entity of label ``""``).
+
+    >>> collect_named_entities(["O", "B-PER", "I-PER", "B-LOC"])
+    [{'label': 'PER', 'start': 1, 'end': 2}, {'label': 'LOC', 'start': 3, 'end': 3}]
+    """
+    ents = _entities(enumerate(tokens), len(tokens), checked=False)
+    return [{"label": e.label, "start": e.start, "end": e.end} for e in ents]
+
+
+def list_to_spans(doc: List[List[str]]) -> List[List[Dict[str, Any]]]:
+    """:func:`collect_named_entities` of each list of tags.
+
+    >>> list_to_spans([["B-PER"], ["O", "I-LOC"]])
+    [[{'label': 'PER', 'start': 0, 'end': 0}], [{'label': 'LOC', 'start': 1, 'end': 1}]]
+    """
+    return [collect_named_entities(tokens) for tokens in doc]
+
+
+def conll_to_spans(doc: str) -> List[List[Dict[str, Any]]]:
+    """The spans of a CoNLL string (``token<TAB>tag`` lines, an empty line between documents),
+    as :func:`list_to_spans` reads the tags.
+
+    >>> conll_to_spans("a\\tB-PER\\nb\\tO\\n\\nc\\tB-LOC")
+    [[{'label': 'PER', 'start': 0, 'end': 0}], [{'label': 'LOC', 'start': 0, 'end': 0}]]
+    """
+    return list_to_spans([[line.split("\t")[1] for line in part] for part in split_list(doc.split("\n"))])
+
+
+def find_overlap(true_range: range, pred_range: range) -> set:
+    """The values two ranges share.
+
+    >>> find_overlap(range(1, 3), range(2, 4))
+    {2}
+    """
+    return set(true_range) & set(pred_range)
+
+
+def clean_entities(ent: dict) -> dict:
+    """Only ``start``, ``end`` and ``label`` of a span dict (as Prodigy's carry more keys).
+
+    >>> clean_entities({"label": "PER", "start": 0, "end": 1, "token_start": 0})
+    {'start': 0, 'end': 1, 'label': 'PER'}
+    """
+    return {"start": ent["start"], "end": ent["end"], "label": ent["label"]}

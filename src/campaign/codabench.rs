@@ -1,0 +1,510 @@
+//! A campaign of family tasks ([`super::families`]) as a Codabench scoring program: one
+//! submission (`INPUT/res`, the participant's zip unpacked, runs possibly in subfolders) scored
+//! against the gold (`INPUT/ref`), written as `OUTPUT/scores.json` (one number per leaderboard
+//! column) and `OUTPUT/detailed_results.html` (this submission's page). The bundle that
+//! declares the same columns is written by [`super::codabench_bundle`], the outputs by
+//! [`super::codabench_outputs`].
+//!
+//! **Columns.** Every task of the campaign, on every gold file its pattern fits (one per
+//! `{dataset}`/`{lang}` value), is one leaderboard column holding the task's ranked metric
+//! (`rank_by`, else the family's headline). Its key is [`column_key`]: the task name, each
+//! group value after `_`, then `__` and the metric, every character other than ASCII letters,
+//! digits and `_` turned into `_` (`seg__F1`, `ner_de__F1`). [`columns`] makes the list for
+//! both the scores and `competition.yaml`, so the two cannot differ.
+//!
+//! **Runs.** Every file under `INPUT/res` (hidden files, `__MACOSX/` and the worker's own
+//! `metadata` left out) whose name fits a task's `runs` pattern is that task's run for the
+//! gold its `{dataset}`/`{lang}` name; a campaign of one column also takes a submission of
+//! exactly one file whatever its name. A column without a run scores 0 (Codabench needs a
+//! number for every column), and the page says so; a submission with no run at all, two runs
+//! for one column, or a file with a run extension that fits no pattern is refused.
+//!
+//! **Check.** Each run is checked as `fairscore check --format F` checks it (formats conll,
+//! conllu, tsv and text); a run that fails (errors or warnings) refuses the submission with the
+//! check's findings. Other formats are refused only when they cannot be scored.
+
+use std::path::{Path, PathBuf};
+
+use super::families::{FamilyCampaign, FamilyTask};
+use super::names::{Placeholder, GOLD_PLACEHOLDERS};
+use crate::check::{CheckReport, ColumnCheck};
+use crate::error::{Error, Result};
+use crate::formats::InputFormat;
+use crate::table::Results;
+
+/// The file names of the scoring program's outputs.
+pub const SCORES_FILE: &str = "scores.json";
+/// The detailed results page Codabench's worker watches for and uploads.
+pub const DETAILED_FILE: &str = "detailed_results.html";
+/// Marks the signatures of the scores on the HTML page (one line per column).
+pub const SIGNATURE_SPOT: &str = "<!-- fairscore:signature -->";
+
+/// One leaderboard column: a task on one gold file, and its ranked metric.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderboardColumn {
+    /// The key of `scores.json` and of `competition.yaml` ([`column_key`]).
+    pub key: String,
+    /// The column's title on the leaderboard.
+    pub title: String,
+    /// The task's position in the campaign.
+    pub task: usize,
+    /// The placeholder values of its gold file (`lang` = `de`), if any.
+    pub group: Vec<(Placeholder, String)>,
+    /// The gold file's name.
+    pub gold: String,
+    /// The metric (a column of the family's headline table).
+    pub metric: String,
+}
+
+/// `s` with every character other than ASCII letters, digits and `_` turned into `_`.
+pub fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The leaderboard key of a task's metric on one gold file: `TASK[_VALUE…]__METRIC`,
+/// sanitized ([`sanitize`]).
+pub fn column_key(task: &str, group: &[(Placeholder, String)], metric: &str) -> String {
+    let mut k = sanitize(task);
+    for (_, v) in group {
+        k.push('_');
+        k.push_str(&sanitize(v));
+    }
+    k.push_str("__");
+    k.push_str(&sanitize(metric));
+    k
+}
+
+/// The names of the regular, not hidden files directly in `dir`, sorted.
+pub fn file_names(dir: &Path) -> Result<Vec<String>> {
+    let list = std::fs::read_dir(dir)
+        .map_err(|e| Error::input(dir, 0, format!("cannot list the directory: {e}")))?;
+    let mut names: Vec<String> = list
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort();
+    Ok(names)
+}
+
+/// The leaderboard columns of `cfg` with the gold files of `gold_dir`: per task, in campaign
+/// order, one column per gold file its pattern fits (in name order). A task no gold file fits,
+/// or two columns of the same key, are input errors.
+pub fn columns(cfg: &FamilyCampaign, gold_dir: &Path) -> Result<Vec<LeaderboardColumn>> {
+    let files = file_names(gold_dir)?;
+    let mut out: Vec<LeaderboardColumn> = Vec::new();
+    for (k, t) in cfg.tasks.iter().enumerate() {
+        let before = out.len();
+        for f in &files {
+            let Some(m) = t.gold.matches(f).into_iter().next() else {
+                continue;
+            };
+            let group: Vec<(Placeholder, String)> = GOLD_PLACEHOLDERS
+                .iter()
+                .filter_map(|p| {
+                    m.iter()
+                        .find(|(q, _)| q == p)
+                        .map(|(_, v)| (*p, v.to_string()))
+                })
+                .collect();
+            let metric = t.headline.column.clone();
+            let mut title = t.name.clone();
+            for (_, v) in &group {
+                title.push('-');
+                title.push_str(v);
+            }
+            title.push(' ');
+            title.push_str(&metric);
+            let key = column_key(&t.name, &group, &metric);
+            if let Some(other) = out.iter().find(|c| c.key == key) {
+                return Err(Error::input(
+                    gold_dir,
+                    0,
+                    format!(
+                        "task {}: its leaderboard key {key} is also that of task {} (rename a task)",
+                        t.name, cfg.tasks[other.task].name
+                    ),
+                ));
+            }
+            out.push(LeaderboardColumn {
+                key,
+                title,
+                task: k,
+                group,
+                gold: f.clone(),
+                metric,
+            });
+        }
+        if out.len() == before {
+            return Err(Error::input(
+                gold_dir,
+                0,
+                format!("task {}: no gold file fits {}", t.name, t.gold),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The score of one column.
+#[derive(Debug, Clone)]
+pub struct ColumnScore {
+    /// The column.
+    pub column: LeaderboardColumn,
+    /// Its value (a fraction; 0 without a run).
+    pub value: f64,
+    /// The run scored, as named in the submission; `None`: the submission has none.
+    pub run: Option<String>,
+    /// The run's result tables.
+    pub results: Option<Results>,
+}
+
+/// Why a submission was refused: what is wrong with it (one line each), and the reports of
+/// the runs that failed the check.
+#[derive(Debug, Clone, Default)]
+pub struct Refusal {
+    /// Problems of the submission as a whole (no run, two runs for a column, …).
+    pub problems: Vec<String>,
+    /// Check reports of the runs that did not pass.
+    pub reports: Vec<CheckReport>,
+}
+
+/// What the scoring program made of a submission.
+#[derive(Debug, Clone)]
+pub enum Verdict {
+    /// Scored: every column's score and the files to write.
+    Scored(Scored),
+    /// Refused: nothing is written.
+    Refused(Refusal),
+}
+
+/// A scored submission.
+#[derive(Debug, Clone)]
+pub struct Scored {
+    /// The columns' scores, in leaderboard order.
+    pub scores: Vec<ColumnScore>,
+    /// Files of the submission that are no runs (listed, without effect).
+    pub ignored: Vec<String>,
+    /// Notes for the page (columns without a run, warnings of the scorer).
+    pub notes: Vec<String>,
+}
+
+/// A file of the submission: its path relative to `res` (`/`-separated) and on disk.
+type Found = (String, PathBuf);
+
+/// Every file under `res` (at most 16 folders deep and 10,000 files), in path order; hidden
+/// files and folders, `__MACOSX/` and the worker's `metadata` at the top are left out.
+fn submission_files(res: &Path) -> Result<Vec<Found>> {
+    let mut out: Vec<Found> = Vec::new();
+    let mut stack: Vec<(PathBuf, String, usize)> = vec![(res.to_path_buf(), String::new(), 0)];
+    while let Some((dir, rel, depth)) = stack.pop() {
+        let list = std::fs::read_dir(&dir)
+            .map_err(|e| Error::input(&dir, 0, format!("cannot list the directory: {e}")))?;
+        for e in list.flatten() {
+            let Some(name) = e.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            if name.starts_with('.') || name == "__MACOSX" || (depth == 0 && name == "metadata") {
+                continue;
+            }
+            let shown = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                if depth >= 16 {
+                    return Err(Error::input(&e.path(), 0, "folders nested too deep"));
+                }
+                stack.push((e.path(), shown, depth + 1));
+            } else if e.path().is_file() {
+                out.push((shown, e.path()));
+                if out.len() > 10_000 {
+                    return Err(Error::input(res, 0, "more than 10,000 files"));
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The extension of a run pattern (`.txt`), if any.
+fn extension(p: &str) -> Option<String> {
+    let last = p.rsplit('}').next().unwrap_or("");
+    last.rfind('.').map(|i| last[i..].to_ascii_lowercase())
+}
+
+/// The runs of the submission per column (`None`: no run), the ignored files, or what is
+/// wrong with the submission.
+type Assignment = (Vec<Option<Found>>, Vec<String>);
+
+fn assign(
+    cfg: &FamilyCampaign,
+    cols: &[LeaderboardColumn],
+    files: Vec<Found>,
+) -> std::result::Result<Assignment, Vec<String>> {
+    let mut per: Vec<Vec<Found>> = vec![Vec::new(); cols.len()];
+    let (mut problems, mut unfit, mut ignored) = (Vec::new(), Vec::new(), Vec::new());
+    let exts: Vec<String> = cfg
+        .tasks
+        .iter()
+        .filter_map(|t| extension(t.runs.as_str()))
+        .collect();
+    let n_files = files.len();
+    for (shown, path) in files {
+        let name = shown.rsplit('/').next().unwrap_or(&shown).to_string();
+        let mut fitted = false;
+        for (k, t) in cfg.tasks.iter().enumerate() {
+            let Some(m) = t.runs.matches(&name).into_iter().next() else {
+                continue;
+            };
+            fitted = true;
+            let group: Vec<(Placeholder, String)> = GOLD_PLACEHOLDERS
+                .iter()
+                .filter(|p| t.gold.has(**p))
+                .filter_map(|p| {
+                    m.iter()
+                        .find(|(q, _)| q == p)
+                        .map(|(_, v)| (*p, v.to_string()))
+                })
+                .collect();
+            match cols.iter().position(|c| c.task == k && c.group == group) {
+                Some(i) => per[i].push((shown.clone(), path.clone())),
+                None => problems.push(format!(
+                    "{shown}: a run of task {} for {}, which has no gold file here",
+                    t.name,
+                    t.gold.fill(
+                        &group
+                            .iter()
+                            .map(|(p, v)| (*p, v.as_str()))
+                            .collect::<Vec<_>>()
+                    )
+                )),
+            }
+        }
+        if !fitted {
+            let lower = name.to_ascii_lowercase();
+            if exts.iter().any(|e| lower.ends_with(e.as_str())) {
+                unfit.push((shown, path));
+            } else {
+                ignored.push((shown, path));
+            }
+        }
+    }
+    // Each pattern once, with the tasks that share it.
+    let mut by_pattern: Vec<(&str, Vec<&str>)> = Vec::new();
+    for t in &cfg.tasks {
+        match by_pattern.iter_mut().find(|(p, _)| *p == t.runs.as_str()) {
+            Some((_, names)) => names.push(&t.name),
+            None => by_pattern.push((t.runs.as_str(), vec![&t.name])),
+        }
+    }
+    let patterns: Vec<String> = by_pattern
+        .iter()
+        .map(|(p, names)| {
+            let s = if names.len() == 1 { "" } else { "s" };
+            format!("{p} (task{s} {})", names.join(", "))
+        })
+        .collect();
+    if per.iter().all(Vec::is_empty) && problems.is_empty() {
+        // One column and one file: the file is the run, whatever its name.
+        if cols.len() == 1 && n_files == 1 {
+            if let Some(f) = unfit.pop().or_else(|| ignored.pop()) {
+                return Ok((vec![Some(f)], Vec::new()));
+            }
+        }
+        let listed: Vec<&str> = unfit
+            .iter()
+            .chain(&ignored)
+            .map(|(s, _)| s.as_str())
+            .collect();
+        problems.push(format!(
+            "no run found in the submission ({}); name each run file as {}",
+            if listed.is_empty() {
+                "it holds no file".to_string()
+            } else {
+                format!("files: {}", listed.join(", "))
+            },
+            patterns.join(", or ")
+        ));
+        return Err(problems);
+    }
+    for (shown, _) in &unfit {
+        problems.push(format!(
+            "{shown}: fits no run pattern ({})",
+            patterns.join(", ")
+        ));
+    }
+    for (c, runs) in cols.iter().zip(&per) {
+        if runs.len() > 1 {
+            let names: Vec<&str> = runs.iter().map(|(s, _)| s.as_str()).collect();
+            problems.push(format!(
+                "{} runs for the column {} ({}): submit one",
+                runs.len(),
+                c.key,
+                names.join(", ")
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let runs = per.into_iter().map(|mut v| v.pop()).collect();
+    Ok((runs, ignored.into_iter().map(|(s, _)| s).collect()))
+}
+
+/// What makes two checks of a run the same: gold, run, format, column and tag set.
+type CheckKey = (
+    PathBuf,
+    PathBuf,
+    Option<InputFormat>,
+    Option<String>,
+    Option<String>,
+);
+
+/// The participants' check of a run, for the formats `check` reads as columns.
+fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
+    match t.options.format {
+        Some(
+            f @ (InputFormat::Conll | InputFormat::Conllu | InputFormat::Tsv | InputFormat::Text),
+        ) => {
+            let opts = ColumnCheck {
+                column: t.options.column.clone(),
+                tagset: t.options.tagset.clone(),
+            };
+            crate::check::check_columns(gold, run, f, &opts).map(Some)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Scores the submission in `input/res` against the gold in `input/ref` (see the module
+/// documentation). Errors of the gold or the campaign are errors; what is wrong with the
+/// submission is a [`Verdict::Refused`].
+pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
+    let (gold_dir, res) = (input.join("ref"), input.join("res"));
+    for d in [&gold_dir, &res] {
+        if !d.is_dir() {
+            return Err(Error::input(
+                d,
+                0,
+                "no such directory (the Codabench input layout has ref/ and res/)",
+            ));
+        }
+    }
+    let cols = columns(cfg, &gold_dir)?;
+    let files = submission_files(&res)?;
+    let (runs, ignored) = match assign(cfg, &cols, files) {
+        Ok(a) => a,
+        Err(problems) => {
+            return Ok(Verdict::Refused(Refusal {
+                problems,
+                reports: Vec::new(),
+            }))
+        }
+    };
+    let mut refusal = Refusal::default();
+    // A file that is the run of several tasks (spans, fair and muc of one CoNLL file) is
+    // checked once per way of checking it.
+    let mut checked: Vec<(CheckKey, bool)> = Vec::new();
+    let mut scores = Vec::with_capacity(cols.len());
+    let mut notes = Vec::new();
+    for (c, run) in cols.iter().zip(runs) {
+        let t = &cfg.tasks[c.task];
+        let Some((shown, path)) = run else {
+            notes.push(format!("{}: no run in the submission, scored 0", c.key));
+            scores.push(ColumnScore {
+                column: c.clone(),
+                value: 0.0,
+                run: None,
+                results: None,
+            });
+            continue;
+        };
+        let gold = gold_dir.join(&c.gold);
+        let o = &t.options;
+        let how = (
+            gold.clone(),
+            path.clone(),
+            o.format,
+            o.column.clone(),
+            o.tagset.clone(),
+        );
+        let passed = match checked.iter().find(|(k, _)| *k == how) {
+            Some((_, ok)) => *ok,
+            None => {
+                let ok = match check_run(t, &gold, &path)? {
+                    Some(report) if !report.ok() => {
+                        refusal.reports.push(report);
+                        false
+                    }
+                    _ => true,
+                };
+                checked.push((how, ok));
+                ok
+            }
+        };
+        if !passed {
+            continue;
+        }
+        let results = match crate::family::evaluate(t.family.as_ref(), &gold, &path, None) {
+            Ok(mut r) => {
+                let family = t.family.name();
+                r.signature = Some(crate::family::sign::signature(
+                    family,
+                    &t.options,
+                    None,
+                    &gold,
+                    &[path.as_path()],
+                )?);
+                r
+            }
+            Err(e) => {
+                refusal.problems.push(format!("{shown}: {e}"));
+                continue;
+            }
+        };
+        let h = &t.headline;
+        if results
+            .table(&h.table)
+            .and_then(|tb| tb.column(&h.column))
+            .is_none()
+        {
+            return Err(Error::usage(format!(
+                "rank_by: the {} family has no column {} in table {}",
+                t.family.name(),
+                h.column,
+                h.table
+            )));
+        }
+        let value = crate::family::headline_value(&results, h);
+        for w in &results.warnings {
+            notes.push(format!("{}: {w}", c.key));
+        }
+        scores.push(ColumnScore {
+            column: c.clone(),
+            value: if value.is_finite() { value } else { 0.0 },
+            run: Some(shown),
+            results: Some(results),
+        });
+    }
+    if !refusal.problems.is_empty() || !refusal.reports.is_empty() {
+        return Ok(Verdict::Refused(refusal));
+    }
+    Ok(Verdict::Scored(Scored {
+        scores,
+        ignored,
+        notes,
+    }))
+}

@@ -1,0 +1,278 @@
+//! A Codabench competition bundle of a campaign of family tasks: one zip holding
+//! `competition.yaml` (version 2: title, pages, one phase of result submissions, one Codabench
+//! task, one leaderboard whose columns are [`super::codabench::columns`]), `scoring_program/`
+//! (`metadata.yaml`, the fairscore binary and the campaign file) and `reference_data/` (the
+//! gold files the columns use), plus the logo and pages Codabench requires.
+//!
+//! The scoring program's command runs in the worker's container with the program at
+//! `/app/program` (also the working directory), the submission and gold at `/app/input/res`
+//! and `/app/input/ref`, and the outputs in `/app/output`. The worker unpacks bundles with
+//! Python's `zipfile`, which drops the executable bit, so the command runs the binary through
+//! `sh`, copying it to `/tmp` with mode 755 when it is not executable.
+
+use std::path::{Path, PathBuf};
+
+use super::codabench::{columns, LeaderboardColumn};
+use super::families::FamilyCampaign;
+use crate::error::{Error, Result};
+use crate::zip::ZipWriter;
+
+/// The name of the binary and of the campaign file in `scoring_program/`.
+pub const PROGRAM: &str = "fairscore";
+/// The campaign file's name in `scoring_program/`.
+pub const CAMPAIGN_FILE: &str = "campaign.toml";
+/// The Docker image of the bundle when none is given (Codabench's own default).
+pub const DEFAULT_IMAGE: &str = "codalab/codalab-legacy:py3";
+/// The phase's start when none is given.
+pub const DEFAULT_START: &str = "2026-01-01 00:00:00";
+
+/// A 16×16 PNG of one colour: Codabench requires a logo.
+const LOGO: &[u8] = &[
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x10, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x91, 0x68,
+    0x36, 0x00, 0x00, 0x00, 0x16, 0x49, 0x44, 0x41, 0x54, 0x78, 0xda, 0x63, 0xd0, 0x0e, 0x9f, 0x45,
+    0x12, 0x62, 0x18, 0xd5, 0x30, 0xaa, 0x61, 0xf8, 0x6a, 0x00, 0x00, 0x8d, 0x7e, 0x1c, 0x10, 0x89,
+    0x59, 0xb3, 0x16, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+];
+
+/// What the bundle is made of, besides the campaign.
+#[derive(Debug, Clone)]
+pub struct BundleOptions {
+    /// The campaign file (copied into the scoring program).
+    pub campaign_file: PathBuf,
+    /// The directory of the gold files.
+    pub gold_dir: PathBuf,
+    /// The fairscore binary to ship (it must run on the competition's Docker image).
+    pub binary: PathBuf,
+    /// The competition's Docker image.
+    pub docker_image: String,
+    /// The phase's start and, optionally, end (`YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS`, UTC).
+    pub start: String,
+    /// The phase's end, if any.
+    pub end: Option<String>,
+}
+
+/// The command of `scoring_program/metadata.yaml`: the binary run through `sh` (copied to
+/// `/tmp` with mode 755 when unpacking lost its mode, and removed after), scoring `/app/input`
+/// into `/app/output`, with the program's exit status.
+/// It uses no `$input`, `$output` or `$program`: the worker would substitute them anywhere in
+/// the text.
+pub fn command() -> String {
+    format!(
+        "sh -c 'B=/app/program/{PROGRAM}; T=; if [ ! -x \"$B\" ]; then T=/tmp/{PROGRAM}.$$; \
+         cp \"$B\" \"$T\" && chmod 755 \"$T\" && B=\"$T\"; fi; \"$B\" codabench \
+         --campaign /app/program/{CAMPAIGN_FILE} /app/input /app/output; R=$?; \
+         [ -z \"$T\" ] || rm -f \"$T\"; exit $R'"
+    )
+}
+
+/// A YAML double-quoted scalar of `s` (a JSON string is one).
+fn q(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// A date of the phase as YAML reads it (a timestamp): `YYYY-MM-DD[ HH:MM:SS]`, else a usage
+/// error naming the flag.
+fn date(flag: &str, s: &str) -> Result<String> {
+    let b = s.trim().as_bytes();
+    let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b[i].is_ascii_digit());
+    let day = b.len() >= 10
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10);
+    let ok = match b.len() {
+        10 => day,
+        19 => {
+            day && b[10] == b' '
+                && digits(11..13)
+                && b[13] == b':'
+                && digits(14..16)
+                && b[16] == b':'
+                && digits(17..19)
+        }
+        _ => false,
+    };
+    if ok {
+        Ok(s.trim().to_string())
+    } else {
+        Err(Error::usage(format!(
+            "{flag}: {s:?} is not a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"
+        )))
+    }
+}
+
+/// `competition.yaml`.
+pub fn competition_yaml(
+    cfg: &FamilyCampaign,
+    cols: &[LeaderboardColumn],
+    o: &BundleOptions,
+) -> Result<String> {
+    let tasks: Vec<String> = cfg.tasks.iter().map(|t| t.name.clone()).collect();
+    let mut y = String::new();
+    y.push_str(
+        "# Written by `fairscore codabench-bundle` (docs/codabench.md). The leaderboard's\n",
+    );
+    y.push_str("# column keys are those of scores.json: change a task's name or rank_by in the\n");
+    y.push_str("# campaign and write the bundle again rather than editing them here.\n");
+    y.push_str("version: 2\n");
+    y.push_str(&format!("title: {}\n", q(&cfg.name)));
+    y.push_str(&format!(
+        "description: {}\n",
+        q(&format!("Scored by fairscore: {}", tasks.join(", ")))
+    ));
+    y.push_str("image: logo.png\nterms: pages/terms.md\n");
+    y.push_str(&format!("docker_image: {}\n", q(&o.docker_image)));
+    y.push_str("enable_detailed_results: True\n");
+    y.push_str("pages:\n  - title: Overview\n    file: pages/overview.md\n");
+    y.push_str("  - title: Evaluation\n    file: pages/evaluation.md\n");
+    y.push_str("phases:\n  - index: 0\n    name: Evaluation\n");
+    y.push_str("    description: Submit a zip of your run files.\n");
+    y.push_str(&format!("    start: {}\n", date("phase_start", &o.start)?));
+    if let Some(end) = &o.end {
+        y.push_str(&format!("    end: {}\n", date("phase_end", end)?));
+    }
+    y.push_str("    accepts_only_result_submissions: True\n    tasks:\n      - 0\n");
+    y.push_str(&format!(
+        "tasks:\n  - index: 0\n    name: {}\n    description: {}\n",
+        q(&cfg.name),
+        q(&format!("The campaign's tasks: {}", tasks.join(", ")))
+    ));
+    y.push_str("    scoring_program: scoring_program\n    reference_data: reference_data\n");
+    y.push_str("leaderboards:\n  - title: Results\n    key: main\n    columns:\n");
+    for (i, c) in cols.iter().enumerate() {
+        y.push_str(&format!(
+            "      - title: {}\n        key: {}\n        index: {i}\n        sorting: desc\n        precision: 4\n",
+            q(&c.title),
+            q(&c.key)
+        ));
+    }
+    Ok(y)
+}
+
+fn overview(cfg: &FamilyCampaign) -> String {
+    let mut s = format!(
+        "# {}\n\nSubmit one zip of your run files, one per task",
+        cfg.name
+    );
+    s.push_str(" (and per data set or language where a task has several); folders inside the zip are fine.\n\n");
+    s.push_str("| task | family | format | name your run file |\n|---|---|---|---|\n");
+    for t in &cfg.tasks {
+        let format = t
+            .options
+            .format
+            .map_or_else(|| "auto".to_string(), |f| f.to_string());
+        s.push_str(&format!(
+            "| {} | {} | {} | `{}` |\n",
+            t.name,
+            t.family.name(),
+            format,
+            t.runs
+        ));
+    }
+    s.push_str("\n`{team}` is your team's name, `{run}` the run's number; `{lang}` and `{dataset}` name the gold the run is for.\n");
+    s
+}
+
+fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
+    let mut s = String::from(
+        "# Evaluation\n\nEvery run is scored by fairscore against the gold file of its column. ",
+    );
+    s.push_str(
+        "The leaderboard ranks by the first column, then the next ones; scores are fractions.\n\n",
+    );
+    s.push_str("| column | task | family | metric | gold |\n|---|---|---|---|---|\n");
+    for c in cols {
+        let t = &cfg.tasks[c.task];
+        s.push_str(&format!(
+            "| {} | {} | {} | {} of {} {} | {} |\n",
+            c.key,
+            t.name,
+            t.family.name(),
+            c.metric,
+            t.headline.table,
+            t.headline.row.join(" "),
+            c.gold
+        ));
+    }
+    s.push_str("\nA column for which the submission has no run scores 0 (the submission's detailed results say so). ");
+    s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text are first checked as `fairscore check` checks them: ");
+    s.push_str("a run with errors or warnings fails the submission, and the check's findings are in its error log. ");
+    s.push_str("You can run the same check before submitting: `fairscore check --format FORMAT --gold GOLD --pred RUN`.\n");
+    s
+}
+
+/// The bundle's files: `(path in the zip, bytes, executable)`, in a fixed order.
+pub fn bundle_files(
+    cfg: &FamilyCampaign,
+    o: &BundleOptions,
+) -> Result<Vec<(String, Vec<u8>, bool)>> {
+    let cols = columns(cfg, &o.gold_dir)?;
+    let mut files: Vec<(String, Vec<u8>, bool)> = vec![
+        (
+            "competition.yaml".into(),
+            competition_yaml(cfg, &cols, o)?.into_bytes(),
+            false,
+        ),
+        ("logo.png".into(), LOGO.to_vec(), false),
+        (
+            "pages/terms.md".into(),
+            b"# Terms\n\nThe organisers' terms of participation go here.\n".to_vec(),
+            false,
+        ),
+        (
+            "pages/overview.md".into(),
+            overview(cfg).into_bytes(),
+            false,
+        ),
+        (
+            "pages/evaluation.md".into(),
+            evaluation(cfg, &cols).into_bytes(),
+            false,
+        ),
+        (
+            "scoring_program/metadata.yaml".into(),
+            format!("command: {}\n", q(&command())).into_bytes(),
+            false,
+        ),
+        (
+            format!("scoring_program/{CAMPAIGN_FILE}"),
+            crate::io::read_input(&o.campaign_file)?,
+            false,
+        ),
+    ];
+    let binary = std::fs::read(&o.binary)
+        .map_err(|e| Error::input(&o.binary, 0, format!("cannot read the binary: {e}")))?;
+    if !binary.starts_with(b"\x7fELF") {
+        return Err(Error::input(
+            &o.binary,
+            0,
+            "not an ELF executable (Codabench runs Linux containers)",
+        ));
+    }
+    files.push((format!("scoring_program/{PROGRAM}"), binary, true));
+    let mut golds: Vec<&str> = cols.iter().map(|c| c.gold.as_str()).collect();
+    golds.sort_unstable();
+    golds.dedup();
+    for g in golds {
+        files.push((
+            format!("reference_data/{g}"),
+            crate::io::read_input(&o.gold_dir.join(g))?,
+            false,
+        ));
+    }
+    Ok(files)
+}
+
+/// Writes the bundle to `out` (atomically); returns the paths in the zip.
+pub fn write_bundle(cfg: &FamilyCampaign, o: &BundleOptions, out: &Path) -> Result<Vec<String>> {
+    let files = bundle_files(cfg, o)?;
+    let mut z = ZipWriter::new();
+    for (name, bytes, exec) in &files {
+        z.add(name, bytes, *exec)?;
+    }
+    let bytes = z.finish(out)?;
+    crate::io::write_atomic(out, &bytes)?;
+    Ok(files.into_iter().map(|(n, _, _)| n).collect())
+}

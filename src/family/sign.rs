@@ -1,0 +1,137 @@
+//! The signature of a family scoring ([`crate::table::Signature`]): the family, its options as
+//! the family applies them (defaults written out where the family has one), the resampling,
+//! short content hashes of the gold and run files and the fairscore version.
+
+use std::path::Path;
+
+use super::Options;
+use crate::error::Result;
+use crate::matching::SpanRegime;
+use crate::metrics::resample::{PairedTest, Resampler};
+use crate::spans::stacked::Continuation;
+use crate::table::signature::short_hash;
+use crate::table::{Signature, Unit};
+
+/// How the numbers were resampled, for the signature.
+#[derive(Debug, Clone, Copy)]
+pub struct Resampled<'a> {
+    /// The resampler.
+    pub resampler: &'a Resampler,
+    /// The unit resampled.
+    pub unit: Unit,
+    /// The paired test (comparisons only).
+    pub test: Option<PairedTest>,
+}
+
+/// The short content hash of a file (read through the input guard).
+pub fn file_hash(path: &Path) -> Result<String> {
+    Ok(short_hash(&crate::io::read_input(path)?))
+}
+
+/// One short hash over several (name, hash) pairs, in the order given: the hash of a run set.
+pub fn set_hash(items: &[(String, String)]) -> String {
+    let mut text = String::new();
+    for (n, h) in items {
+        text.push_str(n);
+        text.push('\t');
+        text.push_str(h);
+        text.push('\n');
+    }
+    short_hash(text.as_bytes())
+}
+
+/// The option fields of `family` with `opts`, in a fixed order.
+pub fn option_fields(family: &str, opts: &Options, sig: &mut Signature) {
+    if let Some(c) = &opts.column {
+        sig.push("column", c.clone());
+    }
+    if let Some(t) = &opts.tagset {
+        // A tag set file by its content, a preset by its name.
+        let p = Path::new(t);
+        let v = match p.is_file().then(|| file_hash(p)) {
+            Some(Ok(h)) => format!("file-{h}"),
+            _ => t.clone(),
+        };
+        sig.push("tagset", v);
+    }
+    let regimes = match (&opts.regimes, family) {
+        (Some(r), _) => Some(r.clone()),
+        (None, "spans") => Some(SpanRegime::ALL.to_vec()),
+        _ => None,
+    };
+    if let Some(r) = regimes {
+        let names: Vec<&str> = r.iter().map(|x| x.json_name()).collect();
+        sig.push("regimes", names.join(","));
+    }
+    if let Some(w) = &opts.weights {
+        let v = crate::eval::weights::parse_weights(w)
+            .map(|w| crate::eval::weights::format_weights(&w))
+            .unwrap_or_else(|_| w.clone());
+        sig.push("weights", v);
+    }
+    if let Some(l) = &opts.labels {
+        sig.push("labels", l.join(","));
+    }
+    if !opts.exclude.is_empty() {
+        sig.push("exclude", opts.exclude.join(","));
+    }
+    if family == "fair" {
+        sig.push("focus", opts.focus.unwrap_or_default().as_str());
+        sig.push(
+            "repair",
+            match opts.continuation.unwrap_or_default() {
+                Continuation::Conlleval => "conlleval",
+                Continuation::Reference => "reference",
+            },
+        );
+        sig.push("ignore-punct", if opts.ignore_punct { "yes" } else { "no" });
+    }
+    sig.push("format", opts.format.map_or("auto", |f| f.name()));
+    sig.push("beta", format!("{}", opts.beta()));
+}
+
+/// The signature of a scoring of `runs` against `gold` by `family` with `opts`.
+pub fn signature(
+    family: &str,
+    opts: &Options,
+    resampled: Option<Resampled<'_>>,
+    gold: &Path,
+    runs: &[&Path],
+) -> Result<Signature> {
+    let mut sig = Signature::new();
+    sig.push("family", family);
+    option_fields(family, opts, &mut sig);
+    resampling_fields(resampled, &mut sig);
+    sig.push("gold", file_hash(gold)?);
+    let hashes = runs
+        .iter()
+        .map(|r| file_hash(r))
+        .collect::<Result<Vec<_>>>()?;
+    sig.push("run", hashes.join(","));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
+    Ok(sig)
+}
+
+/// The resampling fields: `resample:none`, or `resample:bootstrap|n|seed|conf|unit` (and
+/// `test` for comparisons).
+pub fn resampling_fields(resampled: Option<Resampled<'_>>, sig: &mut Signature) {
+    match resampled {
+        None => sig.push("resample", "none"),
+        Some(r) => {
+            sig.push("resample", "bootstrap");
+            sig.push("n", r.resampler.samples.to_string());
+            sig.push("seed", r.resampler.seed.to_string());
+            sig.push("conf", format!("{}", r.resampler.confidence));
+            sig.push("unit", r.unit.name());
+            if let Some(t) = r.test {
+                sig.push(
+                    "test",
+                    match t {
+                        PairedTest::Permutation => "permutation",
+                        PairedTest::Bootstrap => "bootstrap",
+                    },
+                );
+            }
+        }
+    }
+}
