@@ -20,6 +20,7 @@ pub mod options;
 mod parting;
 pub mod score;
 pub mod segmentation;
+pub mod standoff;
 pub mod tagging;
 pub mod tags;
 pub mod units;

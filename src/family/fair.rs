@@ -107,21 +107,30 @@ impl Family for FairFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let report = evaluate_files(gold, pred, &self.opts)?;
+        let standoff = self.opts.read.format.is_none() && crate::eval::standoff::is_standoff(gold);
+        let report = if standoff {
+            crate::eval::standoff::fair_report(gold, pred, &self.opts)?
+        } else {
+            evaluate_files(gold, pred, &self.opts)?
+        };
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         let format = match self.opts.read.format {
-            Some(f) => f,
-            None => crate::formats::detect(gold, &crate::io::read_text(gold)?)?,
+            _ if standoff => None,
+            Some(f) => Some(f),
+            None => Some(crate::formats::detect(gold, &crate::io::read_text(gold)?)?),
         };
-        // Documents where the file has them (HIPE; CoNLL with -DOCSTART-), else sentences:
-        // the same units as the spans and muc families of the same files.
+        // Documents where the file has them (HIPE; CoNLL with -DOCSTART-; standoff files),
+        // else sentences: the same units as the spans and muc families of the same files.
         let by_document = !report.document_sentences.is_empty();
         let unit = match format {
-            Format::Hipe => Unit::Document,
+            None | Some(Format::Hipe) => Unit::Document,
             _ if by_document => Unit::Document,
             _ => Unit::Sentence,
         };
         let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
+        if standoff {
+            s.warnings = report.warnings.clone();
+        }
         // One tally per unit: each sentence, or each document's sentences (a document without
         // a sentence is a unit too).
         let sizes = if by_document {

@@ -23,8 +23,22 @@ pub struct Resampled<'a> {
     pub test: Option<PairedTest>,
 }
 
-/// The short content hash of a file (read through the input guard).
+/// The short content hash of a file (read through the input guard); of a directory of brat
+/// pairs, the hash of every `.ann` and `.txt` by relative path.
 pub fn file_hash(path: &Path) -> Result<String> {
+    if path.is_dir() {
+        let mut items = Vec::new();
+        for rel in crate::formats::brat::ann_files(path)? {
+            let ann = path.join(&rel);
+            let txt = crate::formats::brat::text_path(&ann);
+            items.push((rel.clone(), short_hash(&crate::io::read_input(&ann)?)));
+            items.push((
+                format!("{rel}.txt"),
+                short_hash(&crate::io::read_input(&txt)?),
+            ));
+        }
+        return Ok(set_hash(&items));
+    }
     Ok(short_hash(&crate::io::read_input(path)?))
 }
 

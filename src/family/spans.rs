@@ -73,6 +73,9 @@ impl Family for SpanFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        if self.format.is_none() && crate::eval::standoff::is_standoff(gold) {
+            return standoff_statistics(gold, pred);
+        }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
         let format = match self.format {
             Some(f) => f,
@@ -232,6 +235,32 @@ impl Family for SpanFamily {
     fn notes(&self) -> Vec<String> {
         vec!["regimes as nervaluate names them, counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first); partial: half credit for overlaps; every run label is evaluated".into()]
     }
+}
+
+/// The statistics of standoff files (brat, doccano, Label Studio, Prodigy), one unit per
+/// document, counted over the positions of [`crate::eval::standoff`].
+fn standoff_statistics(gold: &Path, pred: &Path) -> Result<Statistics> {
+    let c = crate::eval::standoff::span_counts(gold, pred)?;
+    let mut s = Statistics::new(Unit::Document, 12, 12, c.labels);
+    let put = |rc: &PerRegime<crate::matching::span_count::Counts>, out: &mut Vec<f64>| {
+        for r in SpanRegime::ALL {
+            let d = crate::metrics::docs::regime_doc_counts(&rc[r], r);
+            out.extend([d.tp, d.fp, d.fn_]);
+        }
+    };
+    for d in &c.docs {
+        let mut v = Vec::with_capacity(s.width());
+        put(&d.all, &mut v);
+        for l in &s.labels {
+            match d.per_label.get(l) {
+                Some(rc) => put(rc, &mut v),
+                None => v.extend([0.0; 12]),
+            }
+        }
+        s.push_unit(v);
+    }
+    s.warnings = c.warnings;
+    Ok(s)
 }
 
 /// The tag column of a CoNLL corpus: `column` by name or 1-based number, else `TAG`.

@@ -74,6 +74,12 @@ impl<'a> Spans<'a> {
         self.labels.extend_from_slice(&from.labels);
     }
 
+    /// Appends a span over `start..=end` with one label (callers keep the spans in the order
+    /// they start).
+    pub fn push_labeled(&mut self, start: usize, end: usize, label: &'a str) {
+        self.push(start, end, std::iter::once(label));
+    }
+
     fn push(&mut self, start: usize, end: usize, alts: impl Iterator<Item = &'a str>) {
         let alt_start = self.labels.len() as u32;
         self.labels.extend(alts);
