@@ -42,8 +42,8 @@ pub fn is_standoff(path: &Path) -> bool {
         return false;
     };
     let t = text.trim_start_matches('\u{feff}').trim_start();
-    if t.starts_with('[') {
-        let rest = t[1..].trim_start();
+    if let Some(rest) = t.strip_prefix('[') {
+        let rest = rest.trim_start();
         return rest.starts_with('{') || rest.starts_with(']');
     }
     brat::looks_like_ann(&text) || jsonl::detect(&text).is_some()
@@ -58,38 +58,45 @@ pub struct Pairs {
     pub warnings: Vec<String>,
 }
 
+/// The name documents are paired by: a brat document's relative path without `.ann`, a
+/// JSON document's id (or line), so that a brat gold pairs with a JSON run.
+fn key(d: &StandoffDoc) -> &str {
+    d.name.strip_suffix(".ann").unwrap_or(&d.name)
+}
+
 /// Reads both sides and pairs their documents by name; every gold document needs its run
 /// document and the reverse, with the same text.
 pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
     let g = read_standoff(gold, None)?;
     let mut p: BTreeMap<String, StandoffDoc> = BTreeMap::new();
     for d in read_standoff(pred, None)? {
-        if p.contains_key(&d.name) {
+        if p.contains_key(key(&d)) {
             return Err(Error::input(
                 &d.path,
                 0,
-                format!("document {} is given twice", snippet(&d.name)),
+                format!("document {} is given twice", snippet(key(&d))),
             ));
         }
-        p.insert(d.name.clone(), d);
+        p.insert(key(&d).to_string(), d);
     }
     let mut docs = Vec::with_capacity(g.len());
     let mut seen = BTreeSet::new();
     for gd in g {
-        if !seen.insert(gd.name.clone()) {
+        let name = key(&gd).to_string();
+        if !seen.insert(name.clone()) {
             return Err(Error::input(
                 &gd.path,
                 0,
-                format!("document {} is given twice", snippet(&gd.name)),
+                format!("document {} is given twice", snippet(&name)),
             ));
         }
-        let Some(pd) = p.remove(&gd.name) else {
+        let Some(pd) = p.remove(&name) else {
             return Err(Error::input(
                 pred,
                 0,
                 format!(
                     "the run has no document {} (the gold's {})",
-                    snippet(&gd.name),
+                    snippet(&name),
                     gd.path.display()
                 ),
             ));
@@ -106,7 +113,7 @@ pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
                 0,
                 format!(
                     "document {}: the run's text differs from the gold's ({}) from character {at}",
-                    snippet(&gd.name),
+                    snippet(&name),
                     gd.path.display()
                 ),
             ));
