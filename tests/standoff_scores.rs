@@ -217,6 +217,9 @@ fn standoff_scores_equal_conll_scores() {
                 ("gold.prodigy.jsonl", "run.prodigy.jsonl"),
                 // Mixed layouts: pairing is by document name.
                 ("gold", "run.prodigy.jsonl"),
+                // Mixed with CoNLL: the tokens are aligned through the text.
+                ("gold", "run.conll"),
+                ("gold.conll", "run.jsonl"),
             ] {
                 let got = scores(family, &dir.join(g), &dir.join(p), extra);
                 assert_eq!(got, want, "{family} {g} {p} {extra:?}");
@@ -290,6 +293,24 @@ fn spans_inside_tokens_and_discontinuous_spans() {
     assert!(!out.status.success());
     assert!(
         err.contains("document \"a\"") && err.contains("differs"),
+        "{err}"
+    );
+    // A CoNLL run whose tokens do not reproduce the text: the first token that does not match.
+    let run = dir.join("run.conll");
+    std::fs::write(&run, "Anna-Berg O\nlives O\nat O\nNord B-LOC\n").unwrap();
+    let out = fairscore(&[
+        "evaluate",
+        "--family",
+        "spans",
+        "--gold",
+        dir.join("g").to_str().unwrap(),
+        "--pred",
+        run.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("run.conll:3:") && err.contains("token \"at\" does not match"),
         "{err}"
     );
 }

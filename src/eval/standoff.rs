@@ -67,9 +67,21 @@ fn key(d: &StandoffDoc) -> &str {
 /// Reads both sides and pairs their documents by name; every gold document needs its run
 /// document and the reverse, with the same text.
 pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
-    let g = read_standoff(gold, None)?;
+    // One side may be CoNLL: its tokens are aligned through the other side's texts.
+    let (g, p_docs) = if is_standoff(gold) {
+        let g = read_standoff(gold, None)?;
+        let p = if is_standoff(pred) {
+            read_standoff(pred, None)?
+        } else {
+            conll_onto(pred, &g)?
+        };
+        (g, p)
+    } else {
+        let p = read_standoff(pred, None)?;
+        (conll_onto(gold, &p)?, p)
+    };
     let mut p: BTreeMap<String, StandoffDoc> = BTreeMap::new();
-    for d in read_standoff(pred, None)? {
+    for d in p_docs {
         if p.contains_key(key(&d)) {
             return Err(Error::input(
                 &d.path,
@@ -131,6 +143,106 @@ pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
         docs,
         warnings: Vec::new(),
     })
+}
+
+/// A CoNLL file read onto the texts of `texts`, in their order: its tokens must be found in
+/// order in the texts, whitespace skipped between them (an error names the first token that
+/// does not match); its IOB entities become spans of the document they fall in.
+pub fn conll_onto(path: &Path, texts: &[StandoffDoc]) -> Result<Vec<StandoffDoc>> {
+    use crate::formats::Format;
+    let c = crate::formats::read(path, Some(Format::Conll), &Default::default())?;
+    let col = c
+        .column("TAG")
+        .ok_or_else(|| Error::input(path, 0, "no tag column"))?;
+    let chars: Vec<Vec<char>> = texts.iter().map(|d| d.text.chars().collect()).collect();
+    // Each token's document and [start, end) in characters.
+    let mut at: Vec<(usize, usize, usize)> = Vec::with_capacity(c.n_tokens());
+    let (mut d, mut i) = (0usize, 0usize);
+    for t in 0..c.n_tokens() {
+        let tok: Vec<char> = c.token_text(t).chars().collect();
+        loop {
+            while chars
+                .get(d)
+                .is_some_and(|x| i < x.len() && is_py_space(x[i]))
+            {
+                i += 1;
+            }
+            if chars.get(d).is_some_and(|x| i >= x.len()) && d + 1 < chars.len() {
+                d += 1;
+                i = 0;
+            } else {
+                break;
+            }
+        }
+        let here = chars.get(d).map(|x| &x[i.min(x.len())..]).unwrap_or(&[]);
+        if !here.starts_with(&tok) {
+            let found: String = here.iter().take(tok.len().max(1) + 10).collect();
+            let doc = texts.get(d).map_or("", |x| key(x));
+            return Err(Error::input(
+                path,
+                c.line(t),
+                format!(
+                    "token {} does not match the text of document {} at character {i} (the text has {})",
+                    snippet(c.token_text(t)),
+                    snippet(doc),
+                    snippet(&found)
+                ),
+            ));
+        }
+        at.push((d, i, i + tok.len()));
+        i += tok.len();
+    }
+    // The rest of the text must be whitespace: the tokens reproduce all of it.
+    for (k, x) in chars.iter().enumerate().skip(d) {
+        let from = if k == d { i } else { 0 };
+        if let Some(j) = (from..x.len()).find(|&j| !is_py_space(x[j])) {
+            return Err(Error::input(
+                path,
+                0,
+                format!(
+                    "the tokens end before the text of document {} does (character {j})",
+                    snippet(texts.get(k).map_or("", key))
+                ),
+            ));
+        }
+    }
+    let mut out: Vec<StandoffDoc> = texts
+        .iter()
+        .map(|x| StandoffDoc {
+            name: key(x).to_string(),
+            path: path.to_path_buf(),
+            text: x.text.clone(),
+            spans: Vec::new(),
+        })
+        .collect();
+    let mut ents = Spans::default();
+    for doc in &c.docs {
+        let mut start = doc.start;
+        for &n in &doc.segments {
+            let seq: Vec<usize> = (start..start + n).collect();
+            start += n;
+            crate::spans::entities(&c, col, &seq, &mut ents);
+            for e in &ents.spans {
+                let (a, b) = (seq[e.start as usize], seq[e.end as usize]);
+                let (da, sa, _) = at[a];
+                let (_, _, eb) = at[b];
+                if at[b].0 != da {
+                    return Err(Error::input(
+                        path,
+                        c.line(a),
+                        "an entity runs across two documents of the text",
+                    ));
+                }
+                out[da].spans.push(StandoffSpan {
+                    id: format!("line {}", c.line(a)),
+                    label: ents.label(e).to_string(),
+                    fragments: vec![(sa, eb)],
+                    line: c.line(a),
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The positions of a document pair: `[start, end)` character ranges of non-whitespace text,

@@ -107,7 +107,9 @@ impl Family for FairFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let standoff = self.opts.read.format.is_none() && crate::eval::standoff::is_standoff(gold);
+        let standoff = self.opts.read.format.is_none()
+            && (crate::eval::standoff::is_standoff(gold)
+                || crate::eval::standoff::is_standoff(pred));
         let report = if standoff {
             crate::eval::standoff::fair_report(gold, pred, &self.opts)?
         } else {

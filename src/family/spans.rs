@@ -73,7 +73,10 @@ impl Family for SpanFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        if self.format.is_none() && crate::eval::standoff::is_standoff(gold) {
+        if self.format.is_none()
+            && (crate::eval::standoff::is_standoff(gold)
+                || crate::eval::standoff::is_standoff(pred))
+        {
             return standoff_statistics(gold, pred);
         }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
