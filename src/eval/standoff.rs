@@ -38,10 +38,19 @@ pub fn is_standoff(path: &Path) -> bool {
     if path.extension().is_some_and(|x| x == "ann") {
         return true;
     }
-    let Ok(text) = crate::io::read_text(path) else {
+    // The head of the file decides (a large HIPE run is not read twice).
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 20), &mut head));
+    if read.is_err() {
         return false;
-    };
+    }
+    let text = String::from_utf8_lossy(&head);
     let t = text.trim_start_matches('\u{feff}').trim_start();
+    if t.starts_with('{') && !t.contains('\n') {
+        // One JSON line longer than the head.
+        return true;
+    }
     if let Some(rest) = t.strip_prefix('[') {
         let rest = rest.trim_start();
         return rest.starts_with('{') || rest.starts_with(']');
