@@ -131,8 +131,11 @@ def from_ids(predictions, label_ids, id2label, *, ignore_index=-100, suffix=Fals
     r = None
     if mode != "strict" or name is not None:
         r = _ids_counts(pb, gb, cols, id2label, ignore_index, bool(suffix), name)
+    tags = None
+    if r is None or regimes:
+        tags = _ids_tags(pb, gb, cols, id2label, ignore_index)
     if r is None:  # strict mode with the scheme detected, or tags seqeval rejects
-        y_true, y_pred = _ids_tags(pb, gb, cols, id2label, ignore_index)
+        y_true, y_pred = tags
         out = hf_scores(y_true, y_pred, suffix=suffix, scheme=scheme, mode=mode,
                         zero_division=zero_division)
     else:
@@ -144,8 +147,7 @@ def from_ids(predictions, label_ids, id2label, *, ignore_index=-100, suffix=Fals
         out = _hf_dict((names, tp, npred, ntrue), tokens[0] / tokens[1] if tokens[1] else None,
                        zero_division)
     if regimes:
-        y_true, y_pred = _ids_tags(pb, gb, cols, id2label, ignore_index)
-        out.update(regime_scores(y_true, y_pred))
+        out.update(regime_scores(*tags))
     return out
 
 

@@ -470,22 +470,17 @@ fn grid(bytes: &[u8]) -> Vec<i64> {
         .collect()
 }
 
-/// The counts and token tallies of two grids of label ids (predictions already argmaxed),
-/// positions whose gold id is `ignore` left out: (counts, token tallies), or None when Python
-/// must read the tags (seqeval rejects one); a label id `id2label` lacks is a ValueError.
-#[pyfunction]
-#[pyo3(signature = (predictions, label_ids, cols, id2label, ignore_index, suffix, scheme = None))]
-#[allow(clippy::too_many_arguments)]
-fn _ids_counts(
+/// Two grids of label ids (little-endian `int64` bytes, `cols` columns) read as tag ids,
+/// positions whose gold id is `ignore_index` left out; a grid of another size or a label id
+/// `id2label` lacks is a ValueError naming the grid, row and column.
+fn read_grids(
     py: Python<'_>,
     predictions: &Bound<'_, PyBytes>,
     label_ids: &Bound<'_, PyBytes>,
     cols: usize,
     id2label: &Bound<'_, PyAny>,
     ignore_index: i64,
-    suffix: bool,
-    scheme: Option<&str>,
-) -> PyResult<Option<(Counts, [u64; 6])>> {
+) -> PyResult<(Vocab, Seqs, Seqs)> {
     let (pb, gb) = (predictions.as_bytes(), label_ids.as_bytes());
     if pb.len() != gb.len() || pb.len() % 8 != 0 || (cols > 0 && gb.len() / 8 % cols != 0) {
         return Err(PyValueError::new_err(format!(
@@ -504,6 +499,26 @@ fn _ids_counts(
             if pred { "predictions" } else { "label_ids" }
         )),
     })?;
+    Ok((vocab, t, p))
+}
+
+/// The counts and token tallies of two grids of label ids (predictions already argmaxed),
+/// read by [`read_grids`]: (counts, token tallies), or None when Python must read the tags
+/// (seqeval rejects one).
+#[pyfunction]
+#[pyo3(signature = (predictions, label_ids, cols, id2label, ignore_index, suffix, scheme = None))]
+#[allow(clippy::too_many_arguments)]
+fn _ids_counts(
+    py: Python<'_>,
+    predictions: &Bound<'_, PyBytes>,
+    label_ids: &Bound<'_, PyBytes>,
+    cols: usize,
+    id2label: &Bound<'_, PyAny>,
+    ignore_index: i64,
+    suffix: bool,
+    scheme: Option<&str>,
+) -> PyResult<Option<(Counts, [u64; 6])>> {
+    let (vocab, t, p) = read_grids(py, predictions, label_ids, cols, id2label, ignore_index)?;
     Ok(py.allow_threads(|| {
         let c = counts(&vocab, &t, &p, suffix, scheme)?;
         Some((c, token_tally(&vocab, &t, &p)))
@@ -520,22 +535,7 @@ fn _ids_tags(
     id2label: &Bound<'_, PyAny>,
     ignore_index: i64,
 ) -> PyResult<(Vec<Vec<String>>, Vec<Vec<String>>)> {
-    let (pb, gb) = (predictions.as_bytes(), label_ids.as_bytes());
-    if pb.len() != gb.len() || pb.len() % 8 != 0 || (cols > 0 && gb.len() / 8 % cols != 0) {
-        return Err(PyValueError::new_err(
-            "predictions and label_ids: expected two int64 grids of one shape",
-        ));
-    }
-    let mut vocab = Vocab::default();
-    let table = label_table(id2label, &mut vocab)?;
-    let (pred, gold) = (grid(pb), grid(gb));
-    let read = py.allow_threads(|| read_ids(&pred, &gold, cols, ignore_index, &table));
-    let (t, p) = read.map_err(|e| match e {
-        IdsError::Unknown { pred, row, col, id } => PyValueError::new_err(format!(
-            "{}[{row}][{col}]: label id {id} is not in id2label (nor the ignore index {ignore_index})",
-            if pred { "predictions" } else { "label_ids" }
-        )),
-    })?;
+    let (vocab, t, p) = read_grids(py, predictions, label_ids, cols, id2label, ignore_index)?;
     let lists = |s: &Seqs| -> Vec<Vec<String>> {
         s.sentences()
             .map(|seq| seq.iter().map(|&k| vocab.names[k as usize].to_string()).collect())

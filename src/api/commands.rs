@@ -108,7 +108,7 @@ pub fn hipe_signature(
     default_samples: Option<usize>,
     test: Option<crate::metrics::resample::PairedTest>,
 ) -> Result<Signature> {
-    use crate::family::sign::{file_hash, resampling_fields};
+    use crate::family::sign::{file_hash, input_fields, resampling_fields};
     let mut sig = Signature::new();
     sig.push("family", "hipe");
     sig.push(
@@ -143,13 +143,7 @@ pub fn hipe_signature(
         test,
     });
     resampling_fields(resampled, &mut sig);
-    sig.push("gold", file_hash(gold)?);
-    let hashes = runs
-        .iter()
-        .map(|r| file_hash(r))
-        .collect::<Result<Vec<_>>>()?;
-    sig.push("run", hashes.join(","));
-    sig.push("version", env!("CARGO_PKG_VERSION"));
+    input_fields(gold, runs, &mut sig)?;
     Ok(sig)
 }
 

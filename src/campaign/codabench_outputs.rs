@@ -77,10 +77,10 @@ pub fn detailed_html(cfg: &FamilyCampaign, s: &Scored) -> Result<String> {
     #[cfg(not(feature = "html"))]
     let page = format!(
         "<!DOCTYPE html>\n<html><body><pre>{}</pre></body></html>\n",
-        crate::report::table::render(&r, crate::table::TableFormat::Markdown)?
-            .replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
+        escape(&crate::report::table::render(
+            &r,
+            crate::table::TableFormat::Markdown
+        )?)
     );
     let mut signed =
         format!("{SIGNATURE_SPOT}\n<section class=\"signatures\"><h2>Signatures</h2>\n");

@@ -116,6 +116,13 @@ pub fn signature(
     sig.push("family", family);
     option_fields(family, opts, &mut sig);
     resampling_fields(resampled, &mut sig);
+    input_fields(gold, runs, &mut sig)?;
+    Ok(sig)
+}
+
+/// The closing fields of every scoring's signature: the gold's and the runs' hashes and the
+/// fairscore version.
+pub fn input_fields(gold: &Path, runs: &[&Path], sig: &mut Signature) -> Result<()> {
     sig.push("gold", file_hash(gold)?);
     let hashes = runs
         .iter()
@@ -123,7 +130,7 @@ pub fn signature(
         .collect::<Result<Vec<_>>>()?;
     sig.push("run", hashes.join(","));
     sig.push("version", env!("CARGO_PKG_VERSION"));
-    Ok(sig)
+    Ok(())
 }
 
 /// The resampling fields: `resample:none`, or `resample:bootstrap|n|seed|conf|unit` (and

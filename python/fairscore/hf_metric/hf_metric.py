@@ -15,8 +15,7 @@ import evaluate
 
 import fairscore
 from fairscore.ids import hf_scores, regime_scores
-
-_SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
+from fairscore.seqeval import _SCHEMES
 
 _DESCRIPTION = """fairscore's seqeval-compatible scores of labeled spans (named entities, chunks), with the
 keys of Hugging Face's seqeval metric, plus fairscore's other regimes."""
