@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process wall time of `segmentation`, `tagging` and `muc` on the largest files of
+# Whole-process wall time of `segmentation`, `tagging`, `muc` and standoff scoring on the largest files of
 # ../shared/data/ud and ../shared/data/hipe2022, beside the floor of merely reading and splitting
 # the same two files (target/release/examples/read_floor GOLD RUN), and their ratio; the goal of
 # issue 10 is a ratio of at most 3. Each figure is the median of N runs (default 11) of a fresh
@@ -71,3 +71,47 @@ row "muc newseye-de / neurbsl_bundle3_1" "$hg" "$hr" \
   "$bin" muc -e hipe-2022 --ref "$hg" --pred "$hr" --json "$out/muc.json"
 row "muc newseye-de / neurbsl_bundle3_1, --judgements" "$hg" "$hr" \
   "$bin" muc -e hipe-2022 --ref "$hg" --pred "$hr" --json "$out/muc.json" --judgements "$out/muc.tsv"
+
+# Standoff files (docs/standoff.md): the same newseye-de pair as doccano JSONL (each document's
+# tokens joined by spaces, none after NoSpaceAfter; the run's spans on the gold's text), scored
+# by the spans and fair families, and the JSONL gold against the HIPE TSV run itself (aligned
+# through the text). The floor reads the two files scored.
+python3 - "$hg" "$hr" "$out" <<'PY'
+import json, sys
+def docs(path):
+    out, cols = [], None
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if cols is None:
+            cols = line.split("\t"); continue
+        if "document_id = " in line:
+            out.append([line.split("document_id = ", 1)[1].strip(), []]); continue
+        if not line.strip() or line.startswith("#"):
+            continue
+        c = line.split("\t")
+        out[-1][1].append((c[0], c[cols.index("NE-COARSE-LIT")], c[cols.index("MISC")]))
+    return out
+gold, run = docs(sys.argv[1]), docs(sys.argv[2])
+for side, src in (("gold", gold), ("run", run)):
+    with open(f"{sys.argv[3]}/{side}.jsonl", "w", encoding="utf-8") as f:
+        for (name, toks), (_, rtoks) in zip(gold, src):
+            text, labels, open_, sep = "", [], None, ""
+            for (tok, _, misc), (_, tag, _) in zip(toks, rtoks):
+                text += sep; s = len(text); text += tok
+                p, _, l = tag.partition("-")
+                if p == "I" and open_ and open_[2] == l: open_[1] = len(text)
+                else:
+                    if open_: labels.append(open_); open_ = None
+                    if p in ("B", "I"): open_ = [s, len(text), l]
+                sep = "" if "NoSpaceAfter" in misc else " "
+            if open_: labels.append(open_)
+            f.write(json.dumps({"id": name, "text": text, "labels": labels}, ensure_ascii=False) + "\n")
+PY
+sg=$out/gold.jsonl
+sr=$out/run.jsonl
+row "spans newseye-de / neurbsl_bundle3_1 (doccano)" "$sg" "$sr" \
+  "$bin" evaluate --family spans --gold "$sg" --pred "$sr"
+row "fair newseye-de / neurbsl_bundle3_1 (doccano)" "$sg" "$sr" \
+  "$bin" evaluate --family fair --gold "$sg" --pred "$sr"
+row "spans newseye-de doccano / neurbsl_bundle3_1 TSV" "$sg" "$hr" \
+  "$bin" evaluate --family spans --gold "$sg" --pred "$hr"

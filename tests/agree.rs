@@ -230,9 +230,11 @@ fn malformed_inputs_are_refused_with_file_and_line() {
         assert_eq!(out.status.code(), Some(3), "{name}: {err}");
         assert!(err.contains(want), "{name}: {err}");
     }
-    // A brat file given to a token-based command is refused, not read as CoNLL.
+    // A brat file given to a token-based family is refused, not read as CoNLL.
     let out = common::fairscore(&[
-        "fair",
+        "evaluate",
+        "--family",
+        "muc",
         "--gold",
         &good.to_string_lossy(),
         "--pred",

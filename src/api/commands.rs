@@ -226,9 +226,9 @@ pub fn muc_options(s: &Settings) -> Result<MucOptions> {
 pub fn fair_options(s: &Settings) -> Result<(FairOptions, Option<f64>)> {
     let o = family_options(s)?;
     if let Some(f) = o.format {
-        if f.corpus_format().is_none() {
+        if f.corpus_format().is_none() && f.standoff().is_none() {
             return Err(Error::usage(format!(
-                "format {f}: fair reads spans, conll or hipe"
+                "format {f}: fair reads spans, conll, hipe, brat, doccano, labelstudio or prodigy"
             )));
         }
     }
@@ -236,6 +236,7 @@ pub fn fair_options(s: &Settings) -> Result<(FairOptions, Option<f64>)> {
         format: o
             .format
             .and_then(crate::formats::InputFormat::corpus_format),
+        standoff: o.format.and_then(crate::formats::InputFormat::standoff),
         ignore_punct: o.ignore_punct,
         continuation: o.continuation.unwrap_or_default(),
         ..ReadOptions::default()

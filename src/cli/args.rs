@@ -59,9 +59,10 @@ impl Pred {
 pub struct Format {
     /// Input format of gold and run: auto (detect), hipe (HIPE TSV), conll (FORM [POS …] TAG,
     /// BIO tags, blank-line sentences, -DOCSTART- documents), conllu, text (one sentence a
-    /// line, words separated by spaces), tsv (token TAB tags) or spans (LABEL TAB begin TAB
-    /// end). Each command says which it reads; `score`, `compare` and `muc` default to hipe,
-    /// the others to auto.
+    /// line, words separated by spaces), tsv (token TAB tags), spans (LABEL TAB begin TAB
+    /// end), or the standoff formats brat, doccano, labelstudio and prodigy (character
+    /// offsets; `evaluate --family spans|fair`, `fair`, `agree`). Each command says which it
+    /// reads; `score`, `compare` and `muc` default to hipe, the others to auto.
     #[arg(long = "format", value_name = "FORMAT")]
     pub format: Option<String>,
 }

@@ -4,7 +4,6 @@
 
 use clap::Args;
 use fairscore::api;
-use fairscore::eval::fair;
 use fairscore::report::fair as output;
 
 use super::args::{
@@ -17,7 +16,10 @@ use super::args::{
     after_long_help = "Formats: auto (detect, default), spans (LABEL TAB begin TAB end [TAB \
 tokens], blank-line units), conll (FORM [POS …] TAG, BIO tags, stacked levels separated by |, \
 sentences as units of matching, -DOCSTART- documents as units of resampling) or hipe (HIPE TSV, documents as units, --column NE-COARSE-LIT by default; \
-several columns, comma-separated, are annotation levels). With --bootstrap N or --table \
+several columns, comma-separated, are annotation levels), or standoff files: brat, doccano, \
+labelstudio, prodigy (character offsets, documents as units; detected by content, and a CoNLL \
+or HIPE TSV side is aligned through their texts; --errors then lists spans by character \
+offsets; docs/standoff.md). With --bootstrap N or --table \
 FORMAT the results are the family table (units resampled). See docs/fair.md."
 )]
 pub struct FairArgs {
@@ -91,7 +93,7 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
     outputs.extend(args.errors.errors.as_deref().map(|p| ("--errors", p)));
     fairscore::io::check_outputs(&inputs, &outputs, &[])?;
     let spinner = super::progress::Progress::spinner(false, "fair evaluation");
-    let report = fair::evaluate_files(&target, &system, &opts)?;
+    let report = fairscore::eval::standoff::fair_files(&target, &system, &opts)?;
     spinner.finish();
     for w in &report.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));

@@ -147,19 +147,49 @@ impl OffsetIndex {
     }
 }
 
-/// The text of `[start, end)` in code points (empty when out of range).
+/// Slices of a text by code point offsets in constant time: the byte offset of every
+/// character is computed once (nothing for an ASCII text).
+#[derive(Debug, Clone)]
+pub struct CharSlicer<'a> {
+    text: &'a str,
+    /// Byte offset of each character, then the text's length (empty for ASCII text).
+    bytes: Vec<usize>,
+}
+
+impl<'a> CharSlicer<'a> {
+    /// The slicer of `text`.
+    pub fn new(text: &'a str) -> Self {
+        let bytes = if text.is_ascii() {
+            Vec::new()
+        } else {
+            text.char_indices()
+                .map(|(i, _)| i)
+                .chain(std::iter::once(text.len()))
+                .collect()
+        };
+        CharSlicer { text, bytes }
+    }
+
+    /// The byte offset of code point `i` (the text's length when out of range).
+    pub fn byte(&self, i: usize) -> usize {
+        if self.bytes.is_empty() {
+            i.min(self.text.len())
+        } else {
+            self.bytes.get(i).copied().unwrap_or(self.text.len())
+        }
+    }
+
+    /// The text of `[start, end)` in code points (empty when out of range or reversed).
+    pub fn slice(&self, start: usize, end: usize) -> &'a str {
+        let (a, b) = (self.byte(start), self.byte(end));
+        self.text.get(a..b.max(a)).unwrap_or("")
+    }
+}
+
+/// The text of `[start, end)` in code points (empty when out of range): one slice; for many,
+/// [`CharSlicer`].
 pub fn slice_chars(text: &str, start: usize, end: usize) -> &str {
-    let mut idx = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain(std::iter::once(text.len()));
-    let Some(a) = idx.nth(start) else { return "" };
-    let b = if end > start {
-        idx.nth(end - start - 1).unwrap_or(text.len())
-    } else {
-        a
-    };
-    text.get(a..b).unwrap_or("")
+    CharSlicer::new(text).slice(start, end)
 }
 
 /// Whitespace as Python's `str.split()` and `re` `\s` see it: Unicode `White_Space` and the
@@ -208,6 +238,10 @@ mod tests {
         assert_eq!(ix.check(p, 1, 1, 2).ok(), Some((1, 2)));
         assert_eq!(slice_chars("a😀bc", 1, 3), "😀b");
         assert_eq!(slice_chars("abc", 1, 1), "");
+        assert_eq!(slice_chars("abc", 2, 9), "c");
+        assert_eq!(slice_chars("a😀bc", 3, 1), "");
+        let s = CharSlicer::new("a😀bc");
+        assert_eq!((s.slice(0, 2), s.slice(2, 4), s.byte(2)), ("a😀", "bc", 5));
         assert_eq!(
             whitespace_tokens(" ab  c\u{1f}d"),
             vec![(1, 3), (5, 6), (7, 8)]

@@ -24,6 +24,9 @@ pub struct ReadOptions {
     pub ignore_punct: bool,
     /// CoNLL only: what an `I-` tag continues.
     pub continuation: Continuation,
+    /// The standoff format of both files (brat, doccano, Label Studio, Prodigy), when given;
+    /// `format` is then `None` ([`crate::eval::standoff`] reads them).
+    pub standoff: Option<crate::formats::StandoffFormat>,
 }
 
 impl Default for ReadOptions {
@@ -33,6 +36,7 @@ impl Default for ReadOptions {
             columns: vec!["NE-COARSE-LIT".to_string()],
             ignore_punct: false,
             continuation: Continuation::Conlleval,
+            standoff: None,
         }
     }
 }
@@ -50,6 +54,21 @@ pub struct Unit {
     pub span_lines: Vec<usize>,
     /// Token forms (token `i` is `tokens[i - 1]`), where the format has them.
     pub tokens: Option<Vec<String>>,
+    /// For a standoff document: its text and each token's `[start, end)` in characters of it
+    /// (spans are then listed by character offsets and their text is read from the document).
+    pub chars: Option<std::sync::Arc<CharText>>,
+}
+
+/// The text of a standoff document and where its tokens (the positions spans are scored
+/// over) lie in it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CharText {
+    /// The document's text.
+    pub text: String,
+    /// Token `i` is `offsets[i - 1]`: `[start, end)` in characters.
+    pub offsets: Vec<(usize, usize)>,
+    /// The same ranges in bytes of `text`.
+    pub bytes: Vec<(usize, usize)>,
 }
 
 impl Unit {
@@ -67,8 +86,41 @@ impl Unit {
         self.span_lines = lines;
     }
 
-    /// The forms of a span's tokens joined by spaces, if the tokens are known.
+    /// Where a span lies in its file: its first and last token (1-based), or for a standoff
+    /// document its `[start, end)` in characters.
+    pub fn extent(&self, span: &Span) -> (usize, usize) {
+        let Some(c) = &self.chars else {
+            return (span.begin, span.end);
+        };
+        let at = |i: usize| i.checked_sub(1).and_then(|k| c.offsets.get(k));
+        match (at(span.begin), at(span.end)) {
+            (Some(a), Some(b)) => (a.0, b.1),
+            _ => (span.begin, span.end),
+        }
+    }
+
+    /// The forms of a span's tokens joined by spaces, if the tokens are known. For a standoff
+    /// document, the span's text as the document has it (fragments joined by ` … `).
     pub fn text_of(&self, span: &Span) -> Option<String> {
+        if let Some(c) = &self.chars {
+            let mut parts: Vec<(usize, usize)> = Vec::new();
+            let mut last: Option<usize> = None;
+            for i in span.token_list() {
+                let Some(&(s, e)) = i.checked_sub(1).and_then(|k| c.bytes.get(k)) else {
+                    continue;
+                };
+                match parts.last_mut() {
+                    Some(p) if last.is_some_and(|l| l + 1 == i) => p.1 = e,
+                    _ => parts.push((s, e)),
+                }
+                last = Some(i);
+            }
+            let pieces: Vec<&str> = parts
+                .iter()
+                .map(|&(s, e)| c.text.get(s..e).unwrap_or(""))
+                .collect();
+            return Some(pieces.join(" … "));
+        }
         let toks = self.tokens.as_ref()?;
         let words: Vec<&str> = span
             .token_list()
@@ -218,6 +270,7 @@ fn annotation_units(file: &Corpus) -> Vec<Unit> {
             spans: Vec::new(),
             span_lines: Vec::new(),
             tokens: None,
+            chars: None,
         })
         .collect();
     for a in &file.annotations {
@@ -262,6 +315,7 @@ fn sentence_units(file: &Corpus, docs: &[Document], opts: &ReadOptions) -> Resul
                 spans,
                 span_lines,
                 tokens: Some(range.map(|t| file.token_text(t).to_string()).collect()),
+                chars: None,
             });
         }
     }
@@ -321,6 +375,7 @@ fn hipe_units(file: &Corpus, docs: &[Document], cols: &[usize]) -> Vec<Unit> {
                         .map(|&t| file.token_text(t).to_string())
                         .collect(),
                 ),
+                chars: None,
             }
         })
         .collect()

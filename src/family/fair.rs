@@ -7,12 +7,20 @@ use std::path::Path;
 
 use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
 use crate::error::Result;
-use crate::eval::fair::{evaluate_files, parse_weights, FairOptions, ReadOptions};
+use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
 use crate::formats::{Format, InputFormat};
 use crate::matching::fair::{FairCounts, LabelCounts, Tally, Weights};
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
-const FORMATS: &[&str] = &["spans", "conll", "hipe"];
+const FORMATS: &[&str] = &[
+    "spans",
+    "conll",
+    "hipe",
+    "brat",
+    "doccano",
+    "labelstudio",
+    "prodigy",
+];
 /// Traditional TP, FP, FN, then fair TP, FP, FN, LE, BES, BEL, BEO, LBE.
 const BLOCK: usize = 11;
 
@@ -41,10 +49,10 @@ impl FairFamily {
                 "beta",
             ],
         )?;
+        let format = opts.format_of("fair", FORMATS)?;
         let mut read = ReadOptions {
-            format: opts
-                .format_of("fair", FORMATS)?
-                .and_then(InputFormat::corpus_format),
+            format: format.and_then(InputFormat::corpus_format),
+            standoff: format.and_then(InputFormat::standoff),
             ignore_punct: opts.ignore_punct,
             continuation: opts.continuation.unwrap_or_default(),
             ..ReadOptions::default()
@@ -107,14 +115,8 @@ impl Family for FairFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let standoff = self.opts.read.format.is_none()
-            && (crate::eval::standoff::is_standoff(gold)
-                || crate::eval::standoff::is_standoff(pred));
-        let report = if standoff {
-            crate::eval::standoff::fair_report(gold, pred, &self.opts)?
-        } else {
-            evaluate_files(gold, pred, &self.opts)?
-        };
+        let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
+        let report = crate::eval::standoff::fair_files(gold, pred, &self.opts)?;
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         let format = match self.opts.read.format {
             _ if standoff => None,

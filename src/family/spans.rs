@@ -20,11 +20,12 @@ use crate::metrics::resample::DocCounts;
 use crate::metrics::RegimeScores;
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
-const FORMATS: &[&str] = &["conll", "hipe"];
+const FORMATS: &[&str] = &["conll", "hipe", "brat", "doccano", "labelstudio", "prodigy"];
 
 /// Entity spans in the four regimes.
 #[derive(Debug, Clone)]
 pub struct SpanFamily {
+    input_format: Option<InputFormat>,
     format: Option<Format>,
     column: Option<String>,
     regimes: Vec<SpanRegime>,
@@ -35,11 +36,10 @@ impl SpanFamily {
     /// The family with `opts` (format, column, regimes, beta).
     pub fn new(opts: &Options) -> Result<Self> {
         opts.refuse_except("spans", &["format", "column", "regimes", "beta"])?;
-        let format = opts
-            .format_of("spans", FORMATS)?
-            .and_then(InputFormat::corpus_format);
+        let input_format = opts.format_of("spans", FORMATS)?;
         Ok(SpanFamily {
-            format,
+            input_format,
+            format: input_format.and_then(InputFormat::corpus_format),
             column: opts.column.clone(),
             regimes: opts
                 .regimes
@@ -73,11 +73,12 @@ impl Family for SpanFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        if self.format.is_none()
-            && (crate::eval::standoff::is_standoff(gold)
-                || crate::eval::standoff::is_standoff(pred))
-        {
-            return standoff_statistics(gold, pred);
+        if crate::eval::standoff::applies(gold, pred, self.input_format) {
+            let read = crate::eval::standoff::StandoffRead {
+                format: self.input_format.and_then(InputFormat::standoff),
+                column: self.column.clone(),
+            };
+            return standoff_statistics(gold, pred, &read);
         }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
         let format = match self.format {
@@ -154,7 +155,8 @@ impl Family for SpanFamily {
             Some(name) => p.column(name),
             None => conll_tag_column(&p, self.column.as_deref()),
         };
-        o.tagset = Some(tag_col.map(|c| run_labels(&p, c)).unwrap_or_default());
+        let run_labels = tag_col.map(|c| run_labels(&p, c)).unwrap_or_default();
+        o.tagset = Some(run_labels.clone());
         let res = evaluate(&g, &p, &o)?;
         let cols = res
             .results
@@ -168,15 +170,25 @@ impl Family for SpanFamily {
         }
         .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
         let e = cr.eval;
-        let mut labels: Vec<String> = e.per_label.keys().cloned().collect();
-        labels.sort();
+        // A row for every label of gold and run, as for standoff files: a run label whose
+        // spans all count against gold spans of other labels has a row of zeros.
+        let labels: Vec<String> = e
+            .per_label
+            .keys()
+            .cloned()
+            .chain(run_labels)
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
         let n_docs = g.docs.len();
         let mut s = Statistics::new(unit, 12, 12, labels);
         let width = s.width();
         let mut units: Vec<Vec<f64>> = vec![vec![0.0; width]; n_docs];
         series_block(&e.all, &mut units, 0);
         for (i, l) in s.labels.iter().enumerate() {
-            series_block(&e.per_label[l], &mut units, 12 + i * 12);
+            if let Some(rc) = e.per_label.get(l) {
+                series_block(rc, &mut units, 12 + i * 12);
+            }
         }
         for u in units {
             s.push_unit(u);
@@ -242,8 +254,12 @@ impl Family for SpanFamily {
 
 /// The statistics of standoff files (brat, doccano, Label Studio, Prodigy), one unit per
 /// document, counted over the positions of [`crate::eval::standoff`].
-fn standoff_statistics(gold: &Path, pred: &Path) -> Result<Statistics> {
-    let c = crate::eval::standoff::span_counts(gold, pred)?;
+fn standoff_statistics(
+    gold: &Path,
+    pred: &Path,
+    read: &crate::eval::standoff::StandoffRead,
+) -> Result<Statistics> {
+    let c = crate::eval::standoff::span_counts(gold, pred, read)?;
     let mut s = Statistics::new(Unit::Document, 12, 12, c.labels);
     let put = |rc: &PerRegime<crate::matching::span_count::Counts>, out: &mut Vec<f64>| {
         for r in SpanRegime::ALL {

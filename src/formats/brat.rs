@@ -17,7 +17,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::corpus::standoff::{slice_chars, OffsetIndex, OffsetUnit, StandoffDoc, StandoffSpan};
+use crate::corpus::standoff::{CharSlicer, OffsetIndex, OffsetUnit, StandoffDoc, StandoffSpan};
 use crate::error::{snippet, Error, Result};
 
 /// Most `.ann` files read from one directory.
@@ -42,6 +42,7 @@ pub fn looks_like_ann(text: &str) -> bool {
 pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<StandoffDoc> {
     let ann = ann.strip_prefix('\u{feff}').unwrap_or(ann);
     let index = OffsetIndex::new(&text, OffsetUnit::CodePoint);
+    let slicer = CharSlicer::new(&text);
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut triggers: HashSet<String> = HashSet::new();
     let mut spans = Vec::new();
@@ -75,7 +76,7 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
             }
         }
         match kind {
-            'T' => spans.push(text_bound(ann_path, ln, &fields, &text, &index)?),
+            'T' => spans.push(text_bound(ann_path, ln, &fields, &slicer, &index)?),
             'E' => {
                 // `TYPE:TRIGGER Role:ARG …`: the trigger is the first argument.
                 let trigger = fields[1]
@@ -116,7 +117,7 @@ fn text_bound(
     path: &Path,
     ln: usize,
     fields: &[&str],
-    text: &str,
+    text: &CharSlicer,
     index: &OffsetIndex,
 ) -> Result<StandoffSpan> {
     let shape = || {
@@ -151,10 +152,7 @@ fn text_bound(
         fragments.push(index.check(path, ln, num(a)?, num(b)?)?);
     }
     if let Some(given) = fields.get(2) {
-        let covered: Vec<&str> = fragments
-            .iter()
-            .map(|&(s, e)| slice_chars(text, s, e))
-            .collect();
+        let covered: Vec<&str> = fragments.iter().map(|&(s, e)| text.slice(s, e)).collect();
         let covered = covered.join(" ");
         let norm = |s: &str| -> String {
             s.chars()

@@ -72,18 +72,33 @@ pub enum InputFormat {
     Tsv,
     /// Span files of the FairEval reference.
     Spans,
+    /// brat standoff: `.ann` beside `.txt`, or a directory of such pairs.
+    Brat,
+    /// doccano JSONL.
+    Doccano,
+    /// Label Studio's JSON export.
+    LabelStudio,
+    /// Prodigy (and spaCy) JSONL.
+    Prodigy,
 }
 
 impl InputFormat {
     /// Every format, in the order messages list them.
-    pub const ALL: [InputFormat; 6] = [
+    pub const ALL: [InputFormat; 10] = [
         InputFormat::Hipe,
         InputFormat::Conll,
         InputFormat::Conllu,
         InputFormat::Text,
         InputFormat::Tsv,
         InputFormat::Spans,
+        InputFormat::Brat,
+        InputFormat::Doccano,
+        InputFormat::LabelStudio,
+        InputFormat::Prodigy,
     ];
+
+    /// The standoff formats (character offsets into a text), by their `--format` names.
+    pub const STANDOFF: [&'static str; 4] = ["brat", "doccano", "labelstudio", "prodigy"];
 
     /// The `--format` name.
     pub fn name(self) -> &'static str {
@@ -94,6 +109,21 @@ impl InputFormat {
             InputFormat::Text => "text",
             InputFormat::Tsv => "tsv",
             InputFormat::Spans => "spans",
+            InputFormat::Brat => "brat",
+            InputFormat::Doccano => "doccano",
+            InputFormat::LabelStudio => "labelstudio",
+            InputFormat::Prodigy => "prodigy",
+        }
+    }
+
+    /// The standoff reader of this format, if it is one.
+    pub fn standoff(self) -> Option<StandoffFormat> {
+        match self {
+            InputFormat::Brat => Some(StandoffFormat::Brat),
+            InputFormat::Doccano => Some(StandoffFormat::Json(jsonl::Layout::Doccano)),
+            InputFormat::LabelStudio => Some(StandoffFormat::Json(jsonl::Layout::LabelStudio)),
+            InputFormat::Prodigy => Some(StandoffFormat::Json(jsonl::Layout::Prodigy)),
+            _ => None,
         }
     }
 
@@ -119,12 +149,18 @@ impl std::str::FromStr for InputFormat {
     /// A `--format` name (any case); `auto` is not a format (callers treat it as none).
     fn from_str(s: &str) -> Result<Self> {
         let lower = s.to_ascii_lowercase();
+        let lower = if lower == "label-studio" {
+            "labelstudio".to_string()
+        } else {
+            lower
+        };
         InputFormat::ALL
             .into_iter()
             .find(|f| f.name() == lower)
             .ok_or_else(|| {
                 Error::usage(format!(
-                    "format: unknown format {}; use auto, hipe, conll, conllu, text, tsv or spans",
+                    "format: unknown format {}; use auto, hipe, conll, conllu, text, tsv, spans, \
+                     brat, doccano, labelstudio or prodigy",
                     crate::error::snippet(s)
                 ))
             })
@@ -146,7 +182,9 @@ pub fn detect(path: &Path, text: &str) -> Result<Format> {
             path,
             n + 1,
             "this is a brat .ann file (character offsets); token-based commands do not read \
-             it (its ids would be taken for tokens): use `fairscore agree`, see docs/standoff.md",
+             it (its ids would be taken for tokens): score it with `fairscore evaluate --family \
+             spans|fair` or `fairscore fair`, compare annotators with `fairscore agree` \
+             (docs/standoff.md)",
         ));
     }
     if fields[0] == "TOKEN" {

@@ -237,13 +237,24 @@ pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
 pub const ERRORS_HEADER: &str =
     "unit\tside\tline\tbegin\tend\tlabel\ttype\ttraditional\tpartners\ttext";
 
+/// Header of the error listing of standoff documents: spans by character offsets.
+pub const STANDOFF_ERRORS_HEADER: &str =
+    "unit\tside\tline\tstart\tend\tlabel\ttype\ttraditional\tpartners\ttext";
+
 /// One line per target and per system span: unit id, side (`target`/`system`), the line in its
 /// file, token range, label, fair error type (the type the span was first counted with),
 /// traditional type, partners (`LABEL[begin-end]` of the spans it was paired with) and the
-/// span's text where the tokens are known.
+/// span's text where the tokens are known. For standoff documents the ranges are `[start,
+/// end)` character offsets ([`STANDOFF_ERRORS_HEADER`]) and the text is the document's.
 pub fn errors_tsv(report: &FairReport) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "{ERRORS_HEADER}");
+    let standoff = report.units.iter().any(|u| u.target.chars.is_some());
+    let header = if standoff {
+        STANDOFF_ERRORS_HEADER
+    } else {
+        ERRORS_HEADER
+    };
+    let _ = writeln!(out, "{header}");
     for u in &report.units {
         let o = &u.outcome;
         let sides = [
@@ -278,7 +289,10 @@ pub fn errors_tsv(report: &FairReport) -> String {
                     .into_iter()
                     .flatten()
                     .filter_map(|&k| other.spans.get(k))
-                    .map(|p| format!("{}[{}-{}]", p.label, p.begin, p.end))
+                    .map(|p| {
+                        let (a, b) = other.extent(p);
+                        format!("{}[{a}-{b}]", p.label)
+                    })
                     .collect();
                 let trad_type = if trad.get(i).copied().unwrap_or(false) {
                     ErrorType::TP
@@ -286,13 +300,14 @@ pub fn errors_tsv(report: &FairReport) -> String {
                     miss
                 };
                 let text = unit.text_of(sp).unwrap_or_default();
+                let (begin, end) = unit.extent(sp);
                 let _ = writeln!(
                     out,
                     "{}\t{side}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
                     u.target.id,
                     unit.span_lines.get(i).copied().unwrap_or(0),
-                    sp.begin,
-                    sp.end,
+                    begin,
+                    end,
                     sp.label,
                     types.get(i).map_or("", |t| t.as_str()),
                     trad_type.as_str(),

@@ -27,6 +27,13 @@ pub struct Span {
 }
 
 impl Span {
+    /// The span's identity within its [`Spans`] (the index of its first label there): spans
+    /// pushed one label each are keyed 0, 1, 2, … in push order.
+    #[inline]
+    pub fn key(&self) -> u32 {
+        self.alt_start
+    }
+
     /// Whether the two spans share at least one position.
     pub fn overlaps(&self, other: &Span) -> bool {
         self.start <= other.end && other.start <= self.end

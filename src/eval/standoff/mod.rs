@@ -13,16 +13,40 @@
 //! positions (fragment by fragment); the fair family reads the span as its positions (the
 //! fair algorithm's discontinuous span).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+mod align;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::corpus::standoff::{is_py_space, StandoffDoc, StandoffSpan};
 use crate::error::{snippet, Error, Result};
-use crate::eval::fair::{evaluate_units, FairOptions, FairReport, Unit};
-use crate::formats::{brat, jsonl, read_standoff};
-use crate::matching::span_count::{count, Counts, Scratch};
+use crate::eval::fair::{evaluate_files, evaluate_units, FairOptions, FairReport, Unit};
+use crate::formats::{brat, jsonl, read_standoff, InputFormat, StandoffFormat};
+use crate::matching::span_count::{count_fragments, Counts, Scratch};
 use crate::matching::PerRegime;
 use crate::spans::{LabeledSpan, Spans};
+
+pub use align::{tokens_onto, Aligned};
+
+/// How the gold and run of a standoff scoring are read.
+#[derive(Debug, Clone, Default)]
+pub struct StandoffRead {
+    /// The standoff format of both sides (`None`: each side detected by content, and a side
+    /// that is not standoff read as a token file aligned through the other side's texts).
+    pub format: Option<StandoffFormat>,
+    /// The scored column of a token side: CoNLL a name or 1-based number (default `TAG`), HIPE
+    /// TSV a header name (default `NE-COARSE-LIT`).
+    pub column: Option<String>,
+}
+
+/// Whether gold and run are scored as standoff files: `format` is a standoff format, or no
+/// format is given and either file holds standoff annotation ([`is_standoff`]).
+pub fn applies(gold: &Path, pred: &Path, format: Option<InputFormat>) -> bool {
+    match format {
+        Some(f) => f.standoff().is_some(),
+        None => is_standoff(gold) || is_standoff(pred),
+    }
+}
 
 /// Whether `path` holds standoff annotation: a directory (of brat pairs), an `.ann` file, a
 /// file whose first line is a brat annotation, or a JSON export (an array of objects, or an
@@ -41,7 +65,7 @@ pub fn is_standoff(path: &Path) -> bool {
     // The head of the file decides (a large HIPE run is not read twice).
     let mut head = Vec::new();
     let read = std::fs::File::open(path)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 20), &mut head));
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut head));
     if read.is_err() {
         return false;
     }
@@ -63,6 +87,9 @@ pub fn is_standoff(path: &Path) -> bool {
 pub struct Pairs {
     /// (gold, run) documents with the same name and text.
     pub docs: Vec<(StandoffDoc, StandoffDoc)>,
+    /// Per document pair, where a token side's tokens start and end (empty for two standoff
+    /// sides): positions are cut there too.
+    pub cuts: Vec<Vec<usize>>,
     /// Warnings (one line each).
     pub warnings: Vec<String>,
 }
@@ -75,20 +102,44 @@ fn key(d: &StandoffDoc) -> &str {
 
 /// Reads both sides and pairs their documents by name; every gold document needs its run
 /// document and the reverse, with the same text.
-pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
-    // One side may be CoNLL: its tokens are aligned through the other side's texts.
-    let (g, p_docs) = if is_standoff(gold) {
-        let g = read_standoff(gold, None)?;
-        let p = if is_standoff(pred) {
-            read_standoff(pred, None)?
-        } else {
-            conll_onto(pred, &g)?
-        };
-        (g, p)
-    } else {
-        let p = read_standoff(pred, None)?;
-        (conll_onto(gold, &p)?, p)
+pub fn pair(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Pairs> {
+    let column = read.column.as_deref();
+    // Without a format, one side may be a token file (CoNLL, HIPE TSV): its tokens are
+    // aligned through the other side's texts.
+    let mut cuts: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut upper_case = false;
+    // The documents of a token side; its tokens cut the positions.
+    let mut take = |a: Aligned| {
+        upper_case = a.upper_case;
+        for (d, c) in a.docs.iter().zip(a.cuts) {
+            cuts.insert(d.name.clone(), c);
+        }
+        a.docs
     };
+    let (mut g, mut p_docs) = match read.format {
+        Some(f) => (read_standoff(gold, Some(f))?, read_standoff(pred, Some(f))?),
+        None if is_standoff(gold) => {
+            let g = read_standoff(gold, None)?;
+            let p = if is_standoff(pred) {
+                read_standoff(pred, None)?
+            } else {
+                take(tokens_onto(pred, &g, column)?)
+            };
+            (g, p)
+        }
+        None => {
+            let p = read_standoff(pred, None)?;
+            (take(tokens_onto(gold, &p, column)?), p)
+        }
+    };
+    // Against HIPE TSV, whose reader upper-cases labels, labels compare upper-cased.
+    if upper_case {
+        for d in g.iter_mut().chain(p_docs.iter_mut()) {
+            for s in &mut d.spans {
+                s.label = s.label.to_uppercase();
+            }
+        }
+    }
     let mut p: BTreeMap<String, StandoffDoc> = BTreeMap::new();
     for d in p_docs {
         if p.contains_key(key(&d)) {
@@ -101,6 +152,7 @@ pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
         p.insert(key(&d).to_string(), d);
     }
     let mut docs = Vec::with_capacity(g.len());
+    let mut doc_cuts = Vec::with_capacity(g.len());
     let mut seen = BTreeSet::new();
     for gd in g {
         let name = key(&gd).to_string();
@@ -140,6 +192,7 @@ pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
             ));
         }
         docs.push((gd, pd));
+        doc_cuts.push(cuts.remove(&name).unwrap_or_default());
     }
     if let Some((name, d)) = p.into_iter().next() {
         return Err(Error::input(
@@ -150,126 +203,38 @@ pub fn pair(gold: &Path, pred: &Path) -> Result<Pairs> {
     }
     Ok(Pairs {
         docs,
+        cuts: doc_cuts,
         warnings: Vec::new(),
     })
 }
 
-/// A CoNLL file read onto the texts of `texts`, in their order: its tokens must be found in
-/// order in the texts, whitespace skipped between them (an error names the first token that
-/// does not match); its IOB entities become spans of the document they fall in.
-pub fn conll_onto(path: &Path, texts: &[StandoffDoc]) -> Result<Vec<StandoffDoc>> {
-    use crate::formats::Format;
-    let c = crate::formats::read(path, Some(Format::Conll), &Default::default())?;
-    let col = c
-        .column("TAG")
-        .ok_or_else(|| Error::input(path, 0, "no tag column"))?;
-    let chars: Vec<Vec<char>> = texts.iter().map(|d| d.text.chars().collect()).collect();
-    // Each token's document and [start, end) in characters.
-    let mut at: Vec<(usize, usize, usize)> = Vec::with_capacity(c.n_tokens());
-    let (mut d, mut i) = (0usize, 0usize);
-    for t in 0..c.n_tokens() {
-        let tok: Vec<char> = c.token_text(t).chars().collect();
-        loop {
-            while chars
-                .get(d)
-                .is_some_and(|x| i < x.len() && is_py_space(x[i]))
-            {
-                i += 1;
-            }
-            if chars.get(d).is_some_and(|x| i >= x.len()) && d + 1 < chars.len() {
-                d += 1;
-                i = 0;
-            } else {
-                break;
-            }
-        }
-        let here = chars.get(d).map(|x| &x[i.min(x.len())..]).unwrap_or(&[]);
-        if !here.starts_with(&tok) {
-            let found: String = here.iter().take(tok.len().max(1) + 10).collect();
-            let doc = texts.get(d).map_or("", |x| key(x));
-            return Err(Error::input(
-                path,
-                c.line(t),
-                format!(
-                    "token {} does not match the text of document {} at character {i} (the text has {})",
-                    snippet(c.token_text(t)),
-                    snippet(doc),
-                    snippet(&found)
-                ),
-            ));
-        }
-        at.push((d, i, i + tok.len()));
-        i += tok.len();
-    }
-    // The rest of the text must be whitespace: the tokens reproduce all of it.
-    for (k, x) in chars.iter().enumerate().skip(d) {
-        let from = if k == d { i } else { 0 };
-        if let Some(j) = (from..x.len()).find(|&j| !is_py_space(x[j])) {
-            return Err(Error::input(
-                path,
-                0,
-                format!(
-                    "the tokens end before the text of document {} does (character {j})",
-                    snippet(texts.get(k).map_or("", key))
-                ),
-            ));
-        }
-    }
-    let mut out: Vec<StandoffDoc> = texts
-        .iter()
-        .map(|x| StandoffDoc {
-            name: key(x).to_string(),
-            path: path.to_path_buf(),
-            text: x.text.clone(),
-            spans: Vec::new(),
-        })
-        .collect();
-    let mut ents = Spans::default();
-    for doc in &c.docs {
-        let mut start = doc.start;
-        for &n in &doc.segments {
-            let seq: Vec<usize> = (start..start + n).collect();
-            start += n;
-            crate::spans::entities(&c, col, &seq, &mut ents);
-            for e in &ents.spans {
-                let (a, b) = (seq[e.start as usize], seq[e.end as usize]);
-                let (da, sa, _) = at[a];
-                let (_, _, eb) = at[b];
-                if at[b].0 != da {
-                    return Err(Error::input(
-                        path,
-                        c.line(a),
-                        "an entity runs across two documents of the text",
-                    ));
-                }
-                out[da].spans.push(StandoffSpan {
-                    id: format!("line {}", c.line(a)),
-                    label: ents.label(e).to_string(),
-                    fragments: vec![(sa, eb)],
-                    line: c.line(a),
-                });
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// The positions of a document pair: `[start, end)` character ranges of non-whitespace text,
-/// cut at every fragment boundary of either side.
-pub fn positions(text: &str, a: &[StandoffSpan], b: &[StandoffSpan]) -> Vec<(usize, usize)> {
-    let cuts: BTreeSet<usize> = a
+/// cut at every fragment boundary of either side and at `extra` (a token side's tokens).
+pub fn positions(
+    text: &str,
+    a: &[StandoffSpan],
+    b: &[StandoffSpan],
+    extra: &[usize],
+) -> Vec<(usize, usize)> {
+    let mut cuts: Vec<usize> = a
         .iter()
         .chain(b)
         .flat_map(|s| s.fragments.iter().flat_map(|&(x, y)| [x, y]))
+        .chain(extra.iter().copied())
         .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut next_cut = cuts.iter().copied().peekable();
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     let mut n = 0;
     for (i, c) in text.chars().enumerate() {
         n = i + 1;
         let space = is_py_space(c);
+        while next_cut.next_if(|&x| x < i).is_some() {}
+        let cut = next_cut.peek() == Some(&i);
         if let Some(s) = start {
-            if space || cuts.contains(&i) {
+            if space || cut {
                 out.push((s, i));
                 start = None;
             }
@@ -329,21 +294,14 @@ fn on_positions<'a>(
     out
 }
 
-/// Range-position spans of one side, and the positions of the spans at each range.
-type Built<'a> = (Spans<'a>, HashMap<(u32, u32), Vec<Vec<usize>>>);
-
-fn build<'a>(v: &[PosSpan<'a>]) -> Built<'a> {
+/// The spans of one side over the range from their first to their last position; each
+/// pushed with one label, so its [`crate::spans::Span::key`] is its index in `v`.
+fn build<'a>(v: &[PosSpan<'a>]) -> Spans<'a> {
     let mut spans = Spans::default();
-    let mut frags: HashMap<(u32, u32), Vec<Vec<usize>>> = HashMap::new();
     for (label, c, _) in v {
-        let (a, b) = (c[0], c[c.len() - 1]);
-        spans.push_labeled(a, b, label);
-        frags
-            .entry((a as u32, b as u32))
-            .or_default()
-            .push(c.clone());
+        spans.push_labeled(c[0], c[c.len() - 1], label);
     }
-    (spans, frags)
+    spans
 }
 
 /// The counts of the four span regimes of one document: over all labels and per label.
@@ -366,8 +324,12 @@ pub struct SpanCounts {
 }
 
 /// Counts gold against run in the four regimes of the spans family, document by document.
-pub fn span_counts(gold: &Path, pred: &Path) -> Result<SpanCounts> {
-    let Pairs { docs, mut warnings } = pair(gold, pred)?;
+pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<SpanCounts> {
+    let Pairs {
+        docs,
+        cuts,
+        mut warnings,
+    } = pair(gold, pred, read)?;
     let tags: BTreeSet<String> = docs
         .iter()
         .flat_map(|(g, p)| g.spans.iter().chain(&p.spans))
@@ -375,18 +337,20 @@ pub fn span_counts(gold: &Path, pred: &Path) -> Result<SpanCounts> {
         .collect();
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(docs.len());
-    for (g, p) in &docs {
-        let pos = positions(&g.text, &g.spans, &p.spans);
+    for ((g, p), cuts) in docs.iter().zip(&cuts) {
+        let pos = positions(&g.text, &g.spans, &p.spans, cuts);
         let gs = on_positions(g, &pos, &mut warnings);
         let ps = on_positions(p, &pos, &mut warnings);
-        let (gspans, gfrags) = build(&gs);
-        let (pspans, pfrags) = build(&ps);
+        let (gspans, pspans) = (build(&gs), build(&ps));
         // Same range: correct in strict and exact only with the same positions.
-        let same = |a: u32, b: u32| match (gfrags.get(&(a, b)), pfrags.get(&(a, b))) {
-            (Some(x), Some(y)) => x.iter().any(|f| y.contains(f)),
+        let same = |g: &crate::spans::Span, p: &crate::spans::Span| match (
+            gs.get(g.key() as usize),
+            ps.get(p.key() as usize),
+        ) {
+            (Some(x), Some(y)) => x.1 == y.1,
             _ => false,
         };
-        let uc = count(&gspans, &pspans, &tags, same, &mut scratch);
+        let uc = count_fragments(&gspans, &pspans, &tags, same, &mut scratch);
         out.push(DocCounts {
             all: uc.all,
             per_label: uc
@@ -403,6 +367,23 @@ pub fn span_counts(gold: &Path, pred: &Path) -> Result<SpanCounts> {
     })
 }
 
+/// Whether [`fair_files`] reads gold and run as standoff files: a standoff format is given,
+/// or no format is and either file holds standoff annotation.
+pub fn fair_applies(gold: &Path, pred: &Path, opts: &FairOptions) -> bool {
+    opts.read.standoff.is_some()
+        || (opts.read.format.is_none() && (is_standoff(gold) || is_standoff(pred)))
+}
+
+/// The fair evaluation of any gold and run: standoff files by [`fair_report`], token and span
+/// files by [`evaluate_files`].
+pub fn fair_files(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairReport> {
+    if fair_applies(gold, pred, opts) {
+        fair_report(gold, pred, opts)
+    } else {
+        evaluate_files(gold, pred, opts)
+    }
+}
+
 /// The fair evaluation of standoff documents: one unit per document, the positions as its
 /// tokens.
 pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairReport> {
@@ -411,17 +392,40 @@ pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairR
             "ignore-punct: not available for standoff files (brat, doccano, Label Studio, Prodigy)",
         ));
     }
-    let Pairs { docs, mut warnings } = pair(gold, pred)?;
+    if opts.read.columns.len() > 1 {
+        return Err(Error::usage(
+            "column: standoff files have one annotation level; give one column for the token side",
+        ));
+    }
+    // The fair family's columns are HIPE columns, NE-COARSE-LIT unless given; a CoNLL side
+    // is then read by its tag column.
+    let default = crate::eval::fair::ReadOptions::default().columns;
+    let read = StandoffRead {
+        format: opts.read.standoff,
+        column: (opts.read.columns != default)
+            .then(|| opts.read.columns.first().cloned())
+            .flatten(),
+    };
+    let Pairs {
+        docs,
+        cuts,
+        mut warnings,
+    } = pair(gold, pred, &read)?;
     let mut t_units = Vec::with_capacity(docs.len());
     let mut s_units = Vec::with_capacity(docs.len());
-    for (g, p) in &docs {
-        let pos = positions(&g.text, &g.spans, &p.spans);
-        let tokens: Vec<String> = pos
-            .iter()
-            .map(|&(s, e)| crate::corpus::standoff::slice_chars(&g.text, s, e).to_string())
-            .collect();
+    for ((g, p), cuts) in docs.iter().zip(&cuts) {
+        let pos = positions(&g.text, &g.spans, &p.spans, cuts);
+        let slicer = crate::corpus::standoff::CharSlicer::new(&g.text);
+        let chars = std::sync::Arc::new(crate::eval::fair::CharText {
+            text: g.text.clone(),
+            bytes: pos
+                .iter()
+                .map(|&(s, e)| (slicer.byte(s), slicer.byte(e)))
+                .collect(),
+            offsets: pos,
+        });
         for (doc, units) in [(g, &mut t_units), (p, &mut s_units)] {
-            let v = on_positions(doc, &pos, &mut warnings);
+            let v = on_positions(doc, &chars.offsets, &mut warnings);
             let mut spans = Vec::with_capacity(v.len());
             let mut lines = Vec::with_capacity(v.len());
             for (label, c, line) in v {
@@ -430,11 +434,13 @@ pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairR
                 lines.push(line);
             }
             units.push(Unit {
-                id: doc.name.clone(),
+                id: key(doc).to_string(),
                 line: 0,
                 spans,
                 span_lines: lines,
-                tokens: Some(tokens.clone()),
+                // The listing reads spans from the text (`chars`), not from token forms.
+                tokens: None,
+                chars: Some(chars.clone()),
             });
         }
     }
@@ -460,10 +466,13 @@ mod tests {
     #[test]
     fn positions_are_whitespace_tokens_cut_at_span_boundaries() {
         let text = "Anna  Paris-Nord x";
-        assert_eq!(positions(text, &[], &[]), vec![(0, 4), (6, 16), (17, 18)]);
+        assert_eq!(
+            positions(text, &[], &[], &[]),
+            vec![(0, 4), (6, 16), (17, 18)]
+        );
         let a = [span("LOC", &[(6, 11)])];
         let b = [span("PER", &[(0, 6)])];
-        let pos = positions(text, &a, &b);
+        let pos = positions(text, &a, &b, &[]);
         assert_eq!(pos, vec![(0, 4), (6, 11), (11, 16), (17, 18)]);
         assert_eq!(covered(&a[0], &pos), vec![1]);
         assert_eq!(covered(&b[0], &pos), vec![0]);
