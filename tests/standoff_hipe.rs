@@ -369,3 +369,66 @@ fn fair_listing_of_standoff_spans() {
         "{listing}"
     );
 }
+
+/// A campaign of standoff runs: a brat gold directory, runs as brat directories and JSONL
+/// files, ranked by the numbers `evaluate` gives each run.
+#[test]
+fn campaign_of_standoff_runs() {
+    let dir = temp_dir("standoff_campaign");
+    let gold = hipe_docs(
+        &sample("HIPE-2022-v2.1-ajmc-test-en.tsv"),
+        "NE-COARSE-LIT",
+        None,
+    );
+    let a = hipe_docs(
+        &sample("neurbsl_bundle3_ajmc_en_1.tsv"),
+        "NE-COARSE-LIT",
+        Some(&gold),
+    );
+    write_brat(&dir.join("gold/ajmc"), &gold);
+    write_brat(&dir.join("runs/neurbsl_1"), &a);
+    write_doccano(&dir.join("runs/other_1.jsonl"), &gold);
+    // Not a run: a directory without .ann files.
+    std::fs::create_dir_all(dir.join("runs/notes")).unwrap();
+    let toml = dir.join("c.toml");
+    std::fs::write(
+        &toml,
+        "name = \"standoff\"\n[[task]]\nname = \"NER\"\nfamily = \"spans\"\ngold = \"ajmc\"\nruns = \"{team}_{run}\"\n",
+    )
+    .unwrap();
+    let out = run(&[
+        "leaderboard",
+        "--campaign",
+        toml.to_str().unwrap(),
+        "--gold-dir",
+        dir.join("gold").to_str().unwrap(),
+        "--runs-dir",
+        dir.join("runs").to_str().unwrap(),
+        "--outdir",
+        dir.join("site").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("2 runs ranked"), "{err}");
+    let board: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("site/leaderboard.json")).unwrap())
+            .unwrap();
+    let rows = board["tables"][0]["rows"].as_array().unwrap().clone();
+    let f1 = |system: &str| {
+        rows.iter()
+            .find(|r| r["system"] == system)
+            .map(|r| r["scores"]["F1"].as_f64().unwrap())
+    };
+    // The gold itself scores 1 (the pattern has no extension: the system keeps the file's);
+    // the brat run what evaluate gives it.
+    assert_eq!(f1("other_1.jsonl"), Some(1.0), "{rows:?}");
+    let v = scores(
+        "spans",
+        &dir.join("gold/ajmc"),
+        &dir.join("runs/neurbsl_1"),
+        &[],
+    );
+    let want = v["tables"][0]["rows"][0]["scores"]["F1"].as_f64();
+    assert!(want.is_some_and(|w| w < 1.0), "{v}");
+    assert_eq!(f1("neurbsl_1"), want, "{rows:?}");
+}

@@ -263,7 +263,12 @@ pub fn run_family_campaign(
     let mut names: Vec<String> = std::fs::read_dir(runs_dir)
         .map_err(|e| Error::input(runs_dir, 0, format!("cannot list the runs directory: {e}")))?
         .flatten()
-        .filter(|e| e.path().is_file())
+        // A run is a file, or a directory of brat `.ann` files (a standoff run).
+        .filter(|e| {
+            let p = e.path();
+            p.is_file()
+                || (p.is_dir() && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()))
+        })
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .filter(|n| !n.starts_with('.'))
         .collect();
