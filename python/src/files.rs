@@ -177,7 +177,7 @@ fn fair(
     lift(py, s.finish("fair"))?;
     let (t, sy) = (target.clone(), system.clone());
     let report = crate::interruptible(py, move || {
-        fairscore::eval::fair::evaluate_files(&t, &sy, &opts)
+        fairscore::eval::standoff::fair_files(&t, &sy, &opts)
     })?;
     let report = lift(py, report)?;
     warn_all(py, &report.warnings)?;
@@ -202,15 +202,10 @@ fn check(
 ) -> PyResult<PyObject> {
     let mut s = settings(options)?;
     s.text("task", task).text("hipe_edition", Some(edition));
-    let request = lift(py, api::check_request(&s))?;
+    let request = lift(py, api::check_plan(&s, &r#ref, &pred))?;
     lift(py, s.finish("check"))?;
     let (gold, run) = (r#ref.clone(), pred.clone());
-    let report = crate::interruptible(py, move || match request {
-        api::CheckRequest::Hipe(opts) => fairscore::check::check(&gold, &run, &opts),
-        api::CheckRequest::Columns(format, opts) => {
-            fairscore::check::check_columns(&gold, &run, format, &opts)
-        }
-    })?;
+    let report = crate::interruptible(py, move || api::run_check(request, &gold, &run))?;
     let report = lift(py, report)?;
     let json = report.to_json();
     loads(py, &json["findings"].to_string())

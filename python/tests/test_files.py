@@ -86,3 +86,23 @@ def test_muc_equals_the_cli(tmp_path, fairscore_cli):
         fairscore.muc(g, p, format="xml")
     with pytest.raises(fairscore.UsageError):
         fairscore.muc(g, p, judgements=g)
+
+
+def test_standoff_files_in_fair_and_check(tmp_path, fairscore_cli):
+    """brat directories: fair and check give what the CLI gives (docs/standoff.md)."""
+    brat = REPO / "tests" / "data" / "brat-tiny"
+    g, r = brat / "ann1", brat / "ann2"
+    cli = cli_json(fairscore_cli, tmp_path, "fair", "--target", g, "--system", r)
+    assert fairscore.fair(g, r) == cli
+    assert cli["overall"]["fair"]["TP"] >= 1
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "doc1.txt").write_text((g / "doc1.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (run / "doc1.ann").write_text("T1\tNOPE 0 4\tAnna\n", encoding="utf-8")
+    (run / "doc2.txt").write_text((g / "doc2.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    (run / "doc2.ann").write_text("", encoding="utf-8")
+    p = fairscore_cli("check", "--gold", g, "--pred", run, "--json", check=False)
+    assert p.returncode == 1, p.stderr
+    findings = fairscore.check(g, run)
+    assert findings == json.loads(p.stdout)["findings"]
+    assert [f["code"] for f in findings] == ["unknown-label"]

@@ -245,6 +245,61 @@ pub enum CheckRequest {
     Hipe(CheckOptions),
     /// A run in a column format.
     Columns(crate::formats::InputFormat, crate::check::ColumnCheck),
+    /// A standoff run (brat, doccano, Label Studio, Prodigy), or a token run against a
+    /// standoff gold: the format's name and how the files are read.
+    Standoff(String, crate::eval::standoff::StandoffRead),
+}
+
+/// The check of `gold` and `pred` that `s` asks for: with the format left at `auto` (or not
+/// given), files holding standoff annotation are checked as standoff (`column`: a token
+/// side's scored column), anything else as a HIPE run.
+pub fn check_plan(
+    s: &Settings,
+    gold: &std::path::Path,
+    pred: &std::path::Path,
+) -> Result<CheckRequest> {
+    let auto = matches!(
+        s.get("format").as_deref().map(str::trim),
+        None | Some("auto")
+    );
+    Ok(match check_request(s)? {
+        CheckRequest::Hipe(_) if auto && crate::eval::standoff::applies(gold, pred, None) => {
+            // The edition has a default in Python; the others are given on purpose.
+            s.take("hipe_edition");
+            for k in ["task", "skip_check", "tagset"] {
+                if s.has(k) {
+                    return Err(Error::usage(format!(
+                        "{k}: goes with HIPE runs, not standoff files"
+                    )));
+                }
+            }
+            CheckRequest::Standoff(
+                "auto".into(),
+                crate::eval::standoff::StandoffRead {
+                    format: None,
+                    column: s.get("column"),
+                },
+            )
+        }
+        other => other,
+    })
+}
+
+/// Runs a check ([`check_plan`]).
+pub fn run_check(
+    request: CheckRequest,
+    gold: &std::path::Path,
+    pred: &std::path::Path,
+) -> Result<crate::check::CheckReport> {
+    match request {
+        CheckRequest::Hipe(opts) => crate::check::check(gold, pred, &opts),
+        CheckRequest::Columns(format, opts) => {
+            crate::check::check_columns(gold, pred, format, &opts)
+        }
+        CheckRequest::Standoff(name, read) => {
+            crate::check::check_standoff(gold, pred, &read, &name)
+        }
+    }
 }
 
 /// The options of `check`.
@@ -254,6 +309,22 @@ pub fn check_request(s: &Settings) -> Result<CheckRequest> {
         None | Some("hipe") | Some("auto") => Ok(CheckRequest::Hipe(check_options(s)?)),
         Some(f) => {
             let format: InputFormat = f.parse()?;
+            if let Some(standoff) = format.standoff() {
+                for k in ["task", "hipe_edition", "skip_check", "tagset"] {
+                    if s.has(k) {
+                        return Err(Error::usage(format!(
+                            "{k}: goes with HIPE runs, not format {f}"
+                        )));
+                    }
+                }
+                return Ok(CheckRequest::Standoff(
+                    format.name().to_string(),
+                    crate::eval::standoff::StandoffRead {
+                        format: Some(standoff),
+                        column: s.get("column"),
+                    },
+                ));
+            }
             if format == InputFormat::Spans {
                 return Err(Error::usage(
                     "format spans: check reads hipe, conll, conllu, tsv or text",

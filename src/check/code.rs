@@ -151,6 +151,12 @@ codes! {
         "copy the tokens from the gold file instead of re-tokenizing or normalizing them";
     /// A document id that differs from the gold's at the same position.
     DocumentId = "document-id", Warning, "keep the gold's documents in the gold's order";
+    /// Standoff runs: a span that covers no text, or only whitespace (left out of scoring).
+    EmptySpan = "empty-span", Warning,
+        "check the span's offsets: they must cover the entity's text";
+    /// Standoff runs: the same label over the same fragments twice in a document.
+    DuplicateSpan = "duplicate-span", Warning,
+        "give each span once: a duplicate counts as a false positive";
     /// The run's name says another data set or language than the gold's.
     DataSetName = "data-set-name", Warning,
         "check that the run is scored against the gold of its own data set and language";
@@ -158,6 +164,9 @@ codes! {
     /// checked.
     MaskedGold = "masked-gold", Note,
         "check again against the annotated gold once it is published; pass the campaign's --tagset to check labels now";
+    /// Standoff runs: whitespace at the start or end of a span (not scored: `Anna ` is
+    /// `Anna`).
+    SpanWhitespace = "span-whitespace", Note, "trim whitespace from span edges";
     /// A UTF-8 byte-order mark.
     Bom = "bom", Note,
         "other tools may read it as part of the first column name; save as UTF-8 without BOM";

@@ -25,11 +25,13 @@ mod findings;
 mod lexical;
 mod names;
 mod read;
+mod standoff;
 mod structural;
 
 pub use code::{Code, Severity};
 pub use columns::{check_columns, ColumnCheck};
 pub use findings::Finding;
+pub use standoff::check_standoff;
 
 use crate::corpus::{Corpus, ReadOptions};
 use crate::error::Result;

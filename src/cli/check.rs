@@ -4,7 +4,6 @@
 
 use clap::Args;
 use fairscore::api;
-use fairscore::check::check;
 use fairscore::{Error, Result};
 
 use super::args::{
@@ -14,6 +13,14 @@ use super::args::{
 /// Check a run against the gold before submitting: header and columns, documents and tokens,
 /// tag and link syntax, labels and the file-name convention. Nothing is scored or written.
 #[derive(Args, Debug)]
+#[command(
+    after_long_help = "Formats: hipe (the default), conll, conllu, tsv, text, or the standoff \
+formats brat, doccano, labelstudio and prodigy, which are also detected when the format is left \
+at auto: a standoff run (or a CoNLL or HIPE TSV run against a standoff gold) is read and paired \
+with the gold as scoring reads it (offsets, texts, documents), then its spans are checked: labels \
+the gold lacks, spans covering no text, whitespace at span edges, spans given twice \
+(docs/errors.md, docs/standoff.md). Exit status 0 when there is no error and no warning."
+)]
 pub struct CheckArgs {
     #[command(flatten)]
     pub gold: Gold,
@@ -45,14 +52,9 @@ pub fn run(args: CheckArgs) -> Result<i32> {
         &args.format,
         &args.column,
     ]);
-    let request = api::check_request(&s)?;
+    let request = api::check_plan(&s, &args.gold.gold, &pred)?;
     s.finish("check")?;
-    let report = match request {
-        api::CheckRequest::Hipe(opts) => check(&args.gold.gold, &pred, &opts)?,
-        api::CheckRequest::Columns(format, opts) => {
-            fairscore::check::check_columns(&args.gold.gold, &pred, format, &opts)?
-        }
-    };
+    let report = api::run_check(request, &args.gold.gold, &pred)?;
     let json = report_json(&report)?;
     let inputs = [
         ("--gold", args.gold.gold.as_path()),

@@ -48,13 +48,14 @@ pub fn applies(gold: &Path, pred: &Path, format: Option<InputFormat>) -> bool {
     }
 }
 
-/// Whether `path` holds standoff annotation: a directory (of brat pairs), an `.ann` file, a
+/// Whether `path` holds standoff annotation: a directory of brat `.ann` files, an `.ann` file, a
 /// file whose first line is a brat annotation, or a JSON export (an array of objects, or an
 /// object a line with `text` and spans). Pipes and other non-regular files are never looked
 /// into (they can be read once only).
 pub fn is_standoff(path: &Path) -> bool {
     if path.is_dir() {
-        return true;
+        // A brat directory: one with `.ann` files (any other is no input of any format).
+        return brat::ann_files(path).is_ok_and(|v| !v.is_empty());
     }
     if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
@@ -103,6 +104,21 @@ fn key(d: &StandoffDoc) -> &str {
 /// Reads both sides and pairs their documents by name; every gold document needs its run
 /// document and the reverse, with the same text.
 pub fn pair(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Pairs> {
+    pair_sides(pred, read_sides(gold, pred, read)?)
+}
+
+/// The documents of gold and run as read, before they are paired.
+pub struct Sides {
+    /// The gold's documents, in its order.
+    pub gold: Vec<StandoffDoc>,
+    /// The run's documents.
+    pub run: Vec<StandoffDoc>,
+    /// Where a token side's tokens start and end, by document name.
+    cuts: BTreeMap<String, Vec<usize>>,
+}
+
+/// Reads gold and run (a token side aligned through the other side's texts).
+pub fn read_sides(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Sides> {
     let column = read.column.as_deref();
     // Without a format, one side may be a token file (CoNLL, HIPE TSV): its tokens are
     // aligned through the other side's texts.
@@ -140,6 +156,21 @@ pub fn pair(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Pairs> {
             }
         }
     }
+    Ok(Sides {
+        gold: g,
+        run: p_docs,
+        cuts,
+    })
+}
+
+/// Pairs the documents of both sides by name: every gold document needs its run document
+/// and the reverse, with the same text (`pred` names the run in messages).
+pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
+    let Sides {
+        gold: g,
+        run: p_docs,
+        mut cuts,
+    } = sides;
     let mut p: BTreeMap<String, StandoffDoc> = BTreeMap::new();
     for d in p_docs {
         if p.contains_key(key(&d)) {
