@@ -607,3 +607,44 @@ fn the_bundle_is_the_same_bytes_each_time_and_hipe_campaigns_are_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a campaign of family tasks"));
 }
+
+/// A campaign of doccano JSONL files: a good submission scores as `evaluate`; one whose
+/// offsets leave the text is refused with the check's finding.
+#[test]
+fn standoff_submissions_are_checked_and_scored() {
+    let dir = temp_dir("codabench_standoff");
+    let gold = dir.join("gold");
+    std::fs::create_dir_all(&gold).unwrap();
+    let line = |spans: &str| {
+        format!("{{\"id\": \"a\", \"text\": \"Anna met Carl in Oslo\", \"labels\": [{spans}]}}\n")
+    };
+    std::fs::write(
+        gold.join("test.jsonl"),
+        line(r#"[0, 4, "PER"], [9, 13, "PER"], [17, 21, "LOC"]"#),
+    )
+    .unwrap();
+    let c = dir.join("campaign.toml");
+    std::fs::write(
+        &c,
+        "name = \"standoff\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"doccano\"\ngold = \"test.jsonl\"\nruns = \"{team}_{run}.jsonl\"\n",
+    )
+    .unwrap();
+    let worker = Worker::new(&dir, &gold, &c);
+    let run = line(r#"[0, 4, "PER"], [17, 21, "PER"]"#);
+    let own = own_scores(&dir, &gold, &c, &[("x_1.jsonl".into(), run.clone())]);
+    let (code, stderr, scores) = worker.score("good", &[("x_1.jsonl", &run)]);
+    assert_eq!(code, 0, "{stderr}");
+    let scores = scores.unwrap();
+    let key = &worker.keys[0];
+    assert_eq!(scores[key.as_str()], own[key.as_str()]);
+    assert!(scores[key.as_str()]
+        .as_f64()
+        .is_some_and(|f| f > 0.0 && f < 1.0));
+    let (code, stderr, scores) = worker.score("far", &[("x_1.jsonl", &line(r#"[0, 40, "PER"]"#))]);
+    assert_ne!(code, 0);
+    assert!(scores.is_none());
+    assert!(
+        stderr.contains("x_1.jsonl") && stderr.contains("beyond the end of the text"),
+        "{stderr}"
+    );
+}

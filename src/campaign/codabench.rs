@@ -373,8 +373,18 @@ type CheckKey = (
     Option<String>,
 );
 
-/// The participants' check of a run, for the formats `check` reads as columns.
+/// The participants' check of a run, for the formats `check` reads as columns and for
+/// standoff runs (given or detected) of the spans and fair families.
 fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
+    let spans = matches!(t.family.name(), "spans" | "fair");
+    if spans && crate::eval::standoff::applies(gold, run, t.options.format) {
+        let read = crate::eval::standoff::StandoffRead {
+            format: t.options.format.and_then(InputFormat::standoff),
+            column: t.options.column.clone(),
+        };
+        let name = t.options.format.map_or("auto", InputFormat::name);
+        return crate::check::check_standoff(gold, run, &read, name).map(Some);
+    }
     match t.options.format {
         Some(
             f @ (InputFormat::Conll | InputFormat::Conllu | InputFormat::Tsv | InputFormat::Text),
