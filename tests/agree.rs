@@ -230,11 +230,11 @@ fn malformed_inputs_are_refused_with_file_and_line() {
         assert_eq!(out.status.code(), Some(3), "{name}: {err}");
         assert!(err.contains(want), "{name}: {err}");
     }
-    // A brat file given to a token-based family is refused, not read as CoNLL.
+    // A brat file given to a family that reads token files is refused, not read as text.
     let out = common::fairscore(&[
         "evaluate",
         "--family",
-        "muc",
+        "segmentation",
         "--gold",
         &good.to_string_lossy(),
         "--pred",
@@ -242,7 +242,11 @@ fn malformed_inputs_are_refused_with_file_and_line() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{err}");
-    assert!(err.contains("brat .ann file"), "{err}");
+    assert!(
+        err.contains("standoff annotation")
+            && err.contains("segmentation family reads token files"),
+        "{err}"
+    );
 }
 
 /// The same annotations exported as doccano, Prodigy and Label Studio JSON give the same

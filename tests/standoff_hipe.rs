@@ -149,8 +149,8 @@ fn scores(family: &str, gold: &Path, pred: &Path, extra: &[&str]) -> serde_json:
     serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
 }
 
-/// The tables with every label upper-cased: HIPE TSV scoring upper-cases labels as the
-/// official scorer does; standoff files keep them as written.
+/// The tables with every row key upper-cased (both sides of a comparison): HIPE TSV scoring
+/// upper-cases labels as the official scorer does; standoff files keep them as written.
 fn upper(mut v: serde_json::Value) -> serde_json::Value {
     for t in v["tables"].as_array_mut().into_iter().flatten() {
         for r in t["rows"].as_array_mut().into_iter().flatten() {
@@ -190,8 +190,8 @@ fn standoff_against_hipe_tsv_scores_as_hipe_tsv() {
         write_brat(&sub.join("run"), &pred);
         write_doccano(&sub.join("run.jsonl"), &pred);
         let col = ["--column", column];
-        for family in ["spans", "fair"] {
-            let want = scores(family, &gold_tsv, &run_tsv, &col);
+        for family in ["spans", "fair", "muc"] {
+            let want = upper(scores(family, &gold_tsv, &run_tsv, &col));
             assert_eq!(want["unit"], "document");
             assert_eq!(want["units"], 13);
             for (g, p) in [
@@ -199,10 +199,16 @@ fn standoff_against_hipe_tsv_scores_as_hipe_tsv() {
                 (sub.join("gold"), run_tsv.clone()),
                 (gold_tsv.clone(), sub.join("run.jsonl")),
             ] {
+                // muc judges tokens: between two standoff files they are the text's
+                // whitespace tokens, not the TSV's (glued by NoSpaceAfter), so only a TSV
+                // side gives the TSV's counts.
+                if family == "muc" && g.is_dir() && p.is_dir() {
+                    continue;
+                }
                 let got = upper(scores(family, &g, &p, &col));
                 assert_eq!(got, want, "{family} {column} {g:?} {p:?}");
             }
-            let want = scores(family, &gold_tsv, &bare_tsv, &col);
+            let want = upper(scores(family, &gold_tsv, &bare_tsv, &col));
             let got = upper(scores(family, &sub.join("gold"), &bare_tsv, &col));
             assert_eq!(got, want, "{family} {column} run without document ids");
         }
@@ -264,7 +270,7 @@ fn format_forces_the_standoff_layout() {
     let out = run(&[
         "evaluate",
         "--family",
-        "muc",
+        "tagging",
         "--gold",
         gold.to_str().unwrap(),
         "--pred",
@@ -274,7 +280,10 @@ fn format_forces_the_standoff_layout() {
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
-    assert!(err.contains("format brat: the muc family reads"), "{err}");
+    assert!(
+        err.contains("format brat: the tagging family reads"),
+        "{err}"
+    );
 }
 
 /// Spans are told apart by identity, not by range: a discontinuous gold span and a contiguous

@@ -201,7 +201,7 @@ fn standoff_scores_equal_conll_scores() {
     write_jsonl(&dir.join("run.jsonl"), &run, false);
     write_jsonl(&dir.join("gold.prodigy.jsonl"), &gold, true);
     write_jsonl(&dir.join("run.prodigy.jsonl"), &run, true);
-    for family in ["spans", "fair"] {
+    for family in ["spans", "fair", "muc"] {
         for extra in [&[][..], &["--bootstrap", "300"][..]] {
             let want = scores(
                 family,

@@ -374,9 +374,9 @@ type CheckKey = (
 );
 
 /// The participants' check of a run, for the formats `check` reads as columns and for
-/// standoff runs (given or detected) of the spans and fair families.
+/// standoff runs (given or detected) of the spans, fair and muc families.
 fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
-    let spans = matches!(t.family.name(), "spans" | "fair");
+    let spans = matches!(t.family.name(), "spans" | "fair" | "muc");
     if spans && crate::eval::standoff::applies(gold, run, t.options.format) {
         let read = crate::eval::standoff::StandoffRead {
             format: t.options.format.and_then(InputFormat::standoff),

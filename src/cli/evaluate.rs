@@ -14,7 +14,7 @@ use super::args::{
     after_long_help = "Scores a run with one metric family and prints its result table: spans \
 (CoNLL or HIPE entities in the strict, exact, partial and ent_type regimes), fair (Ortmann \
 2022), muc (MUC-7 token judgement), segmentation (Shao et al. 2017) or tagging. The units \
-of resampling are documents, or sentences where the format has none. spans and fair also \
+of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \
 (docs/standoff.md).\n\n\

@@ -409,6 +409,25 @@ pub fn headline_value(results: &Results, h: &Headline) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// Refuses standoff files (brat, doccano, Label Studio, Prodigy) given to a family that
+/// reads token files without a format: they would be misread (a brat `.ann` as text).
+fn refuse_standoff(family: &str, gold: &Path, pred: &Path) -> Result<()> {
+    for p in [gold, pred] {
+        if crate::eval::standoff::is_standoff(p) {
+            return Err(Error::input(
+                p,
+                0,
+                format!(
+                    "this is standoff annotation (brat, doccano, Label Studio or Prodigy): the \
+                     {family} family reads token files; standoff files are scored by the spans, \
+                     fair and muc families (docs/standoff.md)"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// P, R and F-beta of weighted TP, FP and FN (each 0 when its denominator is 0).
 pub fn prf(tp: f64, fp: f64, fn_: f64, beta: f64) -> (f64, f64, f64) {
     crate::metrics::prf::prf_beta(tp, tp + fp, tp + fn_, beta)

@@ -12,11 +12,12 @@ use crate::matching::muc::MucCounts;
 use crate::metrics::prf::{fbeta, prf_beta};
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
-const FORMATS: &[&str] = &["hipe", "conll"];
+const FORMATS: &[&str] = &["hipe", "conll", "brat", "doccano", "labelstudio", "prodigy"];
 
 /// MUC-7 token judgement of a run against the gold.
 #[derive(Debug, Clone)]
 pub struct MucFamily {
+    input_format: Option<InputFormat>,
     format: Option<Format>,
     column: Option<String>,
     beta: f64,
@@ -26,15 +27,34 @@ impl MucFamily {
     /// The family with `opts` (format, column, beta).
     pub fn new(opts: &Options) -> Result<Self> {
         opts.refuse_except("muc", &["format", "column", "beta"])?;
-        let format = opts
-            .format_of("muc", FORMATS)?
-            .and_then(InputFormat::corpus_format);
+        let input_format = opts.format_of("muc", FORMATS)?;
         Ok(MucFamily {
-            format,
+            input_format,
+            format: input_format.and_then(InputFormat::corpus_format),
             column: opts.column.clone(),
             beta: opts.beta(),
         })
     }
+}
+
+/// The statistics of per-unit counts per type: the five judgements of every type of any
+/// unit, types in order.
+fn unit_statistics(
+    unit: Unit,
+    units: &[std::collections::BTreeMap<String, MucCounts>],
+) -> Statistics {
+    let labels: std::collections::BTreeSet<&String> = units.iter().flat_map(|u| u.keys()).collect();
+    let labels: Vec<String> = labels.into_iter().cloned().collect();
+    let mut s = Statistics::new(unit, 0, 5, labels);
+    for u in units {
+        let mut v = Vec::with_capacity(s.width());
+        for l in &s.labels {
+            let c = u.get(l).copied().unwrap_or_default();
+            v.extend([c.correct, c.incorrect, c.partial, c.missing, c.spurious].map(|x| x as f64));
+        }
+        s.push_unit(v);
+    }
+    s
 }
 
 fn counts(b: &[f64]) -> MucCounts {
@@ -57,6 +77,16 @@ impl Family for MucFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        if crate::eval::standoff::applies(gold, pred, self.input_format) {
+            let read = crate::eval::standoff::StandoffRead {
+                format: self.input_format.and_then(InputFormat::standoff),
+                column: self.column.clone(),
+            };
+            let (units, warnings) = crate::eval::standoff::muc_units(gold, pred, &read)?;
+            let mut s = unit_statistics(Unit::Document, &units);
+            s.warnings = warnings;
+            return Ok(s);
+        }
         let format = match self.format {
             Some(f) => f,
             None => {
@@ -71,23 +101,12 @@ impl Family for MucFamily {
             ..MucOptions::default()
         };
         let r = evaluate_files(gold, pred, &opts)?;
-        let labels: Vec<String> = r.per_type.keys().cloned().collect();
         let unit = if r.units_are_sentences {
             Unit::Sentence
         } else {
             Unit::Document
         };
-        let mut s = Statistics::new(unit, 0, 5, labels);
-        for u in &r.units {
-            let mut v = Vec::with_capacity(s.width());
-            for l in &s.labels {
-                let c = u.get(l).copied().unwrap_or_default();
-                v.extend(
-                    [c.correct, c.incorrect, c.partial, c.missing, c.spurious].map(|x| x as f64),
-                );
-            }
-            s.push_unit(v);
-        }
+        let mut s = unit_statistics(unit, &r.units);
         s.warnings = r.warnings;
         Ok(s)
     }

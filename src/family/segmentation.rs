@@ -61,6 +61,9 @@ impl Family for SegmentationFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        if self.format.is_none() {
+            super::refuse_standoff("segmentation", gold, pred)?;
+        }
         let format = self
             .format
             .unwrap_or_else(|| SegmentationFormat::from_path(gold));

@@ -82,6 +82,9 @@ impl Family for TaggingFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        if self.format.is_none() {
+            super::refuse_standoff("tagging", gold, pred)?;
+        }
         let opts = self.options(gold)?;
         let g = crate::io::read_text(gold)?;
         let p = crate::io::read_text(pred)?;

@@ -14,6 +14,7 @@
 //! fair algorithm's discontinuous span).
 
 mod align;
+mod muc;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -27,6 +28,7 @@ use crate::matching::PerRegime;
 use crate::spans::{LabeledSpan, Spans};
 
 pub use align::{tokens_onto, Aligned};
+pub use muc::muc_units;
 
 /// How the gold and run of a standoff scoring are read.
 #[derive(Debug, Clone, Default)]
