@@ -11,7 +11,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{fairscore, temp_dir};
+use common::{evaluate_tables as scores, fairscore, temp_dir};
 
 fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -121,34 +121,6 @@ fn write_doccano(path: &Path, docs: &[Doc]) {
     std::fs::write(path, out).unwrap();
 }
 
-fn run(args: &[&str]) -> std::process::Output {
-    fairscore(args)
-}
-
-/// The tables of `evaluate --table json` (the signature hashes the files).
-fn scores(family: &str, gold: &Path, pred: &Path, extra: &[&str]) -> serde_json::Value {
-    let mut args = vec![
-        "evaluate",
-        "--family",
-        family,
-        "--gold",
-        gold.to_str().unwrap(),
-        "--pred",
-        pred.to_str().unwrap(),
-        "--table",
-        "json",
-    ];
-    args.extend_from_slice(extra);
-    let out = run(&args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
-}
-
 /// The tables with every row key upper-cased (both sides of a comparison): HIPE TSV scoring
 /// upper-cases labels as the official scorer does; standoff files keep them as written.
 fn upper(mut v: serde_json::Value) -> serde_json::Value {
@@ -214,7 +186,7 @@ fn standoff_against_hipe_tsv_scores_as_hipe_tsv() {
         }
     }
     // A column the HIPE side lacks is an error naming the file.
-    let out = run(&[
+    let out = fairscore(&[
         "evaluate",
         "--family",
         "spans",
@@ -267,7 +239,7 @@ fn format_forces_the_standoff_layout() {
     // fair takes the same flag; a family without standoff reading refuses it.
     let v = scores("fair", &gold, &pred, &["--format", "doccano"]);
     assert_eq!(counts(&v, 0), (1.0, 0.0, 1.0), "{v}");
-    let out = run(&[
+    let out = fairscore(&[
         "evaluate",
         "--family",
         "tagging",
@@ -341,7 +313,7 @@ fn fair_listing_of_standoff_spans() {
     )
     .unwrap();
     let errors = dir.join("errors.tsv");
-    let out = run(&[
+    let out = fairscore(&[
         "fair",
         "--target",
         dir.join("g").to_str().unwrap(),
@@ -405,7 +377,7 @@ fn campaign_of_standoff_runs() {
         "name = \"standoff\"\n[[task]]\nname = \"NER\"\nfamily = \"spans\"\ngold = \"ajmc\"\nruns = \"{team}_{run}\"\n",
     )
     .unwrap();
-    let out = run(&[
+    let out = fairscore(&[
         "leaderboard",
         "--campaign",
         toml.to_str().unwrap(),

@@ -9,7 +9,7 @@ mod common;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use common::{fairscore, temp_dir};
+use common::{evaluate_tables as scores, fairscore, temp_dir};
 
 const LABELS: [&str; 3] = ["PER", "LOC", "ORG"];
 const WORDS: [&str; 6] = ["Anna", "Zürich", "bank", "😀", "of", "x-y"];
@@ -161,30 +161,6 @@ fn write_jsonl(path: &Path, docs: &[Doc], prodigy: bool) {
         out.push('\n');
     }
     std::fs::write(path, out).unwrap();
-}
-
-/// The tables and unit count of `evaluate --table json` (the signature hashes the files).
-fn scores(family: &str, gold: &Path, run: &Path, extra: &[&str]) -> serde_json::Value {
-    let mut args = vec![
-        "evaluate",
-        "--family",
-        family,
-        "--gold",
-        gold.to_str().unwrap(),
-        "--pred",
-        run.to_str().unwrap(),
-        "--table",
-        "json",
-    ];
-    args.extend_from_slice(extra);
-    let out = fairscore(&args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
 }
 
 #[test]

@@ -67,13 +67,13 @@ pub fn check_standoff(
         for s in &run.spans {
             let here = || at(&run.path, s.line);
             let pieces: Vec<&str> = s.fragments.iter().map(|&(a, b)| text.slice(a, b)).collect();
+            let span = format!("span {} ({})", snippet(&s.id), snippet(&s.label));
+            let covered = snippet(&pieces.join(" … "));
             if pieces.iter().all(|p| p.chars().all(is_py_space)) {
                 f.push(
                     Code::EmptySpan,
                     here().message(format!(
-                        "span {} ({}) covers {}: it is not scored",
-                        snippet(&s.id),
-                        snippet(&s.label),
+                        "{span} covers {}: it is not scored",
                         if pieces.iter().all(|p| p.is_empty()) {
                             "no text"
                         } else {
@@ -89,12 +89,7 @@ pub fn check_standoff(
             if pieces.iter().any(edge) {
                 f.push(
                     Code::SpanWhitespace,
-                    here().message(format!(
-                        "span {} ({}) has whitespace at an edge: {}",
-                        snippet(&s.id),
-                        snippet(&s.label),
-                        snippet(&pieces.join(" … "))
-                    )),
+                    here().message(format!("{span} has whitespace at an edge: {covered}")),
                 );
             }
             if !gold_labels.is_empty() && !gold_labels.contains(&s.label) {
@@ -113,10 +108,7 @@ pub fn check_standoff(
                 f.push(
                     Code::DuplicateSpan,
                     here().message(format!(
-                        "span {} ({} {}) is given twice: the second counts as a false positive",
-                        snippet(&s.id),
-                        snippet(&s.label),
-                        snippet(&pieces.join(" … "))
+                        "{span} over {covered} is given twice: the second counts as a false positive"
                     )),
                 );
             }

@@ -52,6 +52,37 @@ pub fn fairscore(args: &[&str]) -> Output {
         .expect("run fairscore")
 }
 
+/// The unit, unit count and tables of `fairscore evaluate --family FAMILY --gold G --pred R
+/// --table json` with `extra` flags (the signature, which hashes the files, left out); the
+/// command must succeed.
+pub fn evaluate_tables(
+    family: &str,
+    gold: &Path,
+    pred: &Path,
+    extra: &[&str],
+) -> serde_json::Value {
+    let mut args = vec![
+        "evaluate",
+        "--family",
+        family,
+        "--gold",
+        gold.to_str().expect("UTF-8 path"),
+        "--pred",
+        pred.to_str().expect("UTF-8 path"),
+        "--table",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let out = fairscore(&args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON tables");
+    serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
+}
+
 /// Compares two JSON texts: same keys (order too) and numbers within 1e-9.
 pub fn json_diff(a: &str, b: &str) -> Option<String> {
     let va: serde_json::Value = match serde_json::from_str(a) {
