@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{fairscore, temp_dir};
+use common::{fairscore, segmented, temp_dir};
 use std::path::Path;
 use std::process::Command;
 
@@ -131,19 +131,6 @@ fn conll(k: usize) -> String {
     s
 }
 
-/// 24 sentences of four two-character words; run `k` glues two words in every k-th sentence.
-fn segmented(k: usize) -> String {
-    (0..24usize)
-        .map(|i| {
-            if k > 0 && i.is_multiple_of(k) {
-                "abcd ef gh\n"
-            } else {
-                "ab cd ef gh\n"
-            }
-        })
-        .collect()
-}
-
 /// 20 sentences of three tagged tokens; run `k` tags the noun wrongly in every k-th sentence.
 fn tagged(k: usize) -> String {
     (0..20usize)
@@ -157,51 +144,6 @@ fn tagged(k: usize) -> String {
         })
         .collect()
 }
-
-const FAMILY_CAMPAIGN: &str = r#"name = "page-layout-2026"
-
-[[task]]
-name = "ner"
-family = "spans"
-format = "conll"
-gold = "test.conll"
-runs = "{team}_{run}.conll"
-regimes = ["strict", "partial"]
-rank_by = "F1"
-
-[[task]]
-name = "fair"
-family = "fair"
-format = "conll"
-gold = "test.conll"
-runs = "{team}_{run}.conll"
-rank_by = "F1"
-
-[[task]]
-name = "muc"
-family = "muc"
-format = "conll"
-gold = "test.conll"
-runs = "{team}_{run}.conll"
-rank_by = "F"
-
-[[task]]
-name = "seg"
-family = "segmentation"
-format = "text"
-gold = "test.txt"
-runs = "{team}_{run}.txt"
-rank_by = "F1"
-
-[[task]]
-name = "tags"
-family = "tagging"
-format = "tsv"
-tagset = "nkjp"
-gold = "test.tsv"
-runs = "{team}_{run}.tsv"
-rank_by = "F1"
-"#;
 
 /// A campaign of every family (CoNLL NER as spans, fair and MUC; segmentation; tagging), run
 /// names short and long (underscores, hyphens), published with and without intervals: each
@@ -231,7 +173,11 @@ fn family_campaign_pages_fit_phone_and_laptop() {
         std::fs::write(runs.join(format!("{name}.tsv")), tagged(k + 2)).unwrap();
     }
     let campaign = dir.join("campaign.toml");
-    std::fs::write(&campaign, FAMILY_CAMPAIGN).unwrap();
+    std::fs::write(
+        &campaign,
+        common::five_family_campaign("page-layout-2026", Some("nkjp")),
+    )
+    .unwrap();
     let mut failed = Vec::new();
     for (label, extra) in [
         ("plain", &[][..]),

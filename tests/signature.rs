@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fairscore, temp_dir};
+use common::{fairscore, segmented, temp_dir};
 use fairscore::table::Signature;
 use std::path::Path;
 use std::process::Command;
@@ -25,18 +25,6 @@ fn conll(k: usize) -> String {
         }
     }
     s
-}
-
-fn segmented(k: usize) -> String {
-    (0..24usize)
-        .map(|i| {
-            if k > 0 && i.is_multiple_of(k) {
-                "abcd ef gh\n"
-            } else {
-                "ab cd ef gh\n"
-            }
-        })
-        .collect()
 }
 
 fn tagged(k: usize) -> String {
@@ -345,50 +333,6 @@ fn latex_tables_compile_with_escapes_bold_and_intervals() {
     compile(&file);
 }
 
-const FAMILY_CAMPAIGN: &str = r#"name = "latex_&_signatures #1"
-
-[[task]]
-name = "ner"
-family = "spans"
-format = "conll"
-gold = "test.conll"
-runs = "{team}_{run}.conll"
-regimes = ["strict", "partial"]
-rank_by = "F1"
-
-[[task]]
-name = "fair"
-family = "fair"
-format = "conll"
-gold = "test.conll"
-runs = "{team}_{run}.conll"
-rank_by = "F1"
-
-[[task]]
-name = "muc"
-family = "muc"
-format = "conll"
-gold = "test.conll"
-runs = "{team}_{run}.conll"
-rank_by = "F"
-
-[[task]]
-name = "seg"
-family = "segmentation"
-format = "text"
-gold = "test.txt"
-runs = "{team}_{run}.txt"
-rank_by = "F1"
-
-[[task]]
-name = "tags"
-family = "tagging"
-format = "tsv"
-gold = "test.tsv"
-runs = "{team}_{run}.tsv"
-rank_by = "F1"
-"#;
-
 #[test]
 fn family_campaign_leaderboard_tex_compiles_and_holds_the_rankings() {
     let dir = temp_dir("signature_family_campaign");
@@ -405,7 +349,11 @@ fn family_campaign_leaderboard_tex_compiles_and_holds_the_rankings() {
         std::fs::write(runs.join(format!("{name}.tsv")), tagged(k + 2)).unwrap();
     }
     let campaign = dir.join("campaign.toml");
-    std::fs::write(&campaign, FAMILY_CAMPAIGN).unwrap();
+    std::fs::write(
+        &campaign,
+        common::five_family_campaign("latex_&_signatures #1", None),
+    )
+    .unwrap();
     let args = [
         "leaderboard",
         "--quiet",

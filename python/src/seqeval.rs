@@ -461,8 +461,8 @@ fn _seqeval_tokens(
     py.allow_threads(|| Some(token_tally(&vocab, &t, &p)))
 }
 
-/// Label ids of one grid: little-endian `int64` bytes of a row-major array with `cols`
-/// columns (NumPy's `tobytes()`).
+/// Label ids of one grid: the little-endian `int64` bytes of a row-major array (NumPy's
+/// `tobytes()`), in order.
 fn grid(bytes: &[u8]) -> Vec<i64> {
     bytes
         .chunks_exact(8)

@@ -186,12 +186,6 @@ impl<'a> CharSlicer<'a> {
     }
 }
 
-/// The text of `[start, end)` in code points (empty when out of range): one slice; for many,
-/// [`CharSlicer`].
-pub fn slice_chars(text: &str, start: usize, end: usize) -> &str {
-    CharSlicer::new(text).slice(start, end)
-}
-
 /// Whitespace as Python's `str.split()` and `re` `\s` see it: Unicode `White_Space` and the
 /// four information separators U+001C–U+001F.
 pub fn is_py_space(c: char) -> bool {
@@ -236,10 +230,10 @@ mod tests {
         assert!(ix.check(p, 1, 0, 5).is_err());
         let ix = OffsetIndex::new("a😀b", OffsetUnit::CodePoint);
         assert_eq!(ix.check(p, 1, 1, 2).ok(), Some((1, 2)));
-        assert_eq!(slice_chars("a😀bc", 1, 3), "😀b");
-        assert_eq!(slice_chars("abc", 1, 1), "");
-        assert_eq!(slice_chars("abc", 2, 9), "c");
-        assert_eq!(slice_chars("a😀bc", 3, 1), "");
+        assert_eq!(CharSlicer::new("a😀bc").slice(1, 3), "😀b");
+        assert_eq!(CharSlicer::new("abc").slice(1, 1), "");
+        assert_eq!(CharSlicer::new("abc").slice(2, 9), "c");
+        assert_eq!(CharSlicer::new("a😀bc").slice(3, 1), "");
         let s = CharSlicer::new("a😀bc");
         assert_eq!((s.slice(0, 2), s.slice(2, 4), s.byte(2)), ("a😀", "bc", 5));
         assert_eq!(

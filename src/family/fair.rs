@@ -116,7 +116,11 @@ impl Family for FairFamily {
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
         let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
-        let report = crate::eval::standoff::fair_files(gold, pred, &self.opts)?;
+        let report = if standoff {
+            crate::eval::standoff::fair_report(gold, pred, &self.opts)?
+        } else {
+            crate::eval::fair::evaluate_files(gold, pred, &self.opts)?
+        };
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         let format = match self.opts.read.format {
             _ if standoff => None,

@@ -331,3 +331,68 @@ pub fn fairscore_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     }
     cmd.output().expect("run fairscore")
 }
+
+/// A campaign of five family tasks over `test.conll` (spans, fair, muc), `test.txt`
+/// (segmentation) and `test.tsv` (tagging, with `tagset` when given), runs named
+/// `{team}_{run}` with those extensions.
+pub fn five_family_campaign(name: &str, tagset: Option<&str>) -> String {
+    let tagset = tagset.map_or(String::new(), |t| format!("tagset = \"{t}\"\n"));
+    format!(
+        r#"name = "{name}"
+
+[[task]]
+name = "ner"
+family = "spans"
+format = "conll"
+gold = "test.conll"
+runs = "{{team}}_{{run}}.conll"
+regimes = ["strict", "partial"]
+rank_by = "F1"
+
+[[task]]
+name = "fair"
+family = "fair"
+format = "conll"
+gold = "test.conll"
+runs = "{{team}}_{{run}}.conll"
+rank_by = "F1"
+
+[[task]]
+name = "muc"
+family = "muc"
+format = "conll"
+gold = "test.conll"
+runs = "{{team}}_{{run}}.conll"
+rank_by = "F"
+
+[[task]]
+name = "seg"
+family = "segmentation"
+format = "text"
+gold = "test.txt"
+runs = "{{team}}_{{run}}.txt"
+rank_by = "F1"
+
+[[task]]
+name = "tags"
+family = "tagging"
+format = "tsv"
+{tagset}gold = "test.tsv"
+runs = "{{team}}_{{run}}.tsv"
+rank_by = "F1"
+"#
+    )
+}
+
+/// 24 sentences of four two-character words; run `k` glues two words in every k-th sentence.
+pub fn segmented(k: usize) -> String {
+    (0..24usize)
+        .map(|i| {
+            if k > 0 && i.is_multiple_of(k) {
+                "abcd ef gh\n"
+            } else {
+                "ab cd ef gh\n"
+            }
+        })
+        .collect()
+}
