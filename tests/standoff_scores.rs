@@ -290,3 +290,61 @@ fn spans_inside_tokens_and_discontinuous_spans() {
         "{err}"
     );
 }
+
+/// The `muc` command judges standoff files (detected or `--format`) as `evaluate --family muc`
+/// does; `--judgements` is refused for them; the `segmentation` and `tagging` commands refuse
+/// standoff files instead of reading a brat `.ann` as text.
+#[test]
+fn muc_command_reads_standoff_and_token_commands_refuse_it() {
+    let dir = temp_dir("standoff_muc_command");
+    let mut r = Lcg(11);
+    let gold = gold_docs(&mut r);
+    let run = run_docs(&gold, &mut r);
+    write_brat(&dir.join("gold"), &gold);
+    write_jsonl(&dir.join("run.jsonl"), &run, false);
+    std::fs::write(dir.join("run.conll"), conll(&run)).unwrap();
+    let (g, p) = (dir.join("gold"), dir.join("run.jsonl"));
+    let want = scores("muc", &g, &p, &[]);
+    let tables = |args: &[&str]| {
+        let out = fairscore(args);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON tables");
+        serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
+    };
+    let (gs, ps) = (g.to_str().unwrap(), p.to_str().unwrap());
+    let base = ["muc", "--gold", gs, "--pred", ps, "--table", "json"];
+    assert_eq!(tables(&base), want);
+    // A standoff gold against a CoNLL run: the muc command aligns it as evaluate does.
+    let conll_run = dir.join("run.conll");
+    let cs = conll_run.to_str().unwrap();
+    assert_eq!(
+        tables(&["muc", "--gold", gs, "--pred", cs, "--table", "json"]),
+        scores("muc", &g, &conll_run, &[])
+    );
+    // Plain text output is the family table too, not a misreading of the .ann files.
+    let out = fairscore(&["muc", "--gold", gs, "--pred", ps]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("MUC-7 token judgement"));
+    let j = dir.join("j.tsv");
+    let out = fairscore(&[
+        "muc",
+        "--gold",
+        gs,
+        "--pred",
+        ps,
+        "--judgements",
+        j.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!j.exists());
+    for cmd in ["segmentation", "tagging"] {
+        let out = fairscore(&[cmd, "--gold", gs, "--pred", ps]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{cmd}: {err}");
+        assert!(err.contains("this is standoff annotation"), "{cmd}: {err}");
+    }
+}

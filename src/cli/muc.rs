@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use fairscore::api;
 use fairscore::eval::muc::evaluate_files;
+use fairscore::formats::InputFormat;
 use fairscore::report::muc as report;
 use fairscore::{Error, Result};
 
@@ -26,7 +27,9 @@ possible = correct + incorrect + partial + missing, actual = correct + incorrect
 spurious; P = (correct + partial/2) / actual, R = (correct + partial/2) / possible, F-beta. \
 Micro over all tokens, per type, and macro (mean of the per-type P and R, F-beta of the \
 means).\n\n\
-Formats: hipe (default) or conll. With --bootstrap N or --table FORMAT the results are the \
+Formats: hipe (default) or conll; standoff files (brat, doccano, Label Studio, Prodigy; \
+detected, or --format) are judged over the positions of their texts and give the family \
+table (docs/standoff.md). With --bootstrap N or --table FORMAT the results are the \
 family table (documents resampled; sentences for a CoNLL file without documents).\n\n\
 See docs/muc.md."
 )]
@@ -62,17 +65,26 @@ pub fn run(args: MucArgs) -> Result<i32> {
     let gold = args.gold.gold.clone();
     let inputs = [("--gold", gold.as_path()), ("--pred", pred.as_path())];
     let mut s = settings(&[&args.format, &args.column, &args.beta, &args.resampling]);
-    if s.get("format").is_none() {
+    // Standoff files (brat, doccano, Label Studio, Prodigy; named by --format or detected)
+    // are judged by the muc family over the positions of their texts (docs/standoff.md).
+    let standoff = match s.get("format") {
+        Some(f) => InputFormat::STANDOFF.contains(&f.to_ascii_lowercase().as_str()),
+        None => fairscore::eval::standoff::applies(&gold, &pred, None),
+    };
+    if s.get("format").is_none() && !standoff {
         s.text("format", Some("hipe"));
     }
     if args.signature.signature {
         return super::print_signature("muc", &s, &gold, &[pred.as_path()], None, None);
     }
-    if super::wants_table(&s, &args.table) {
+    if standoff || super::wants_table(&s, &args.table) {
         if args.judgements.is_some() || args.edition.hipe_edition.is_some() {
-            return Err(Error::usage(
-                "judgements and hipe_edition go without --bootstrap and --table",
-            ));
+            return Err(Error::usage(if standoff {
+                "judgements and hipe_edition are for token files (HIPE TSV, CoNLL); standoff \
+                 files give the family table"
+            } else {
+                "judgements and hipe_edition go without --bootstrap and --table"
+            }));
         }
         return super::run_family("muc", &s, &gold, &pred, &args.json, &args.table, &inputs);
     }

@@ -410,8 +410,9 @@ pub fn headline_value(results: &Results, h: &Headline) -> f64 {
 }
 
 /// Refuses standoff files (brat, doccano, Label Studio, Prodigy) given to a family that
-/// reads token files without a format: they would be misread (a brat `.ann` as text).
-fn refuse_standoff(family: &str, gold: &Path, pred: &Path) -> Result<()> {
+/// reads token files without a format: they would be misread (a brat `.ann` as text). The
+/// `segmentation` and `tagging` commands call it too.
+pub fn refuse_standoff(family: &str, gold: &Path, pred: &Path) -> Result<()> {
     for p in [gold, pred] {
         if crate::eval::standoff::is_standoff(p) {
             return Err(Error::input(
