@@ -262,6 +262,7 @@ fn segmentation(
     if api::wants_family_table(&s) {
         return family_json(py, "segmentation", &s, &gold, &pred);
     }
+    lift(py, api::refuse_standoff(&s, "segmentation", &gold, &pred))?;
     let opts = lift(py, api::segmentation_options(&s, &gold))?;
     lift(py, s.finish("segmentation"))?;
     let (g, p) = (gold.clone(), pred.clone());
@@ -289,6 +290,7 @@ fn tagging(
     if api::wants_family_table(&s) {
         return family_json(py, "tagging", &s, &gold, &pred);
     }
+    lift(py, api::refuse_standoff(&s, "tagging", &gold, &pred))?;
     let opts = lift(py, api::tagging_options(&s, &gold))?;
     lift(py, s.finish("tagging"))?;
     let (g, p) = (gold.clone(), pred.clone());

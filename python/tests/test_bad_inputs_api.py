@@ -72,3 +72,15 @@ def test_mismatched_tag_lists_are_input_errors():
         fairscore.evaluate([["B-PER", "O"]], [["B-PER"]])
     with pytest.raises(fairscore.UsageError):
         fairscore.classification_report([["O"]], [["O"]], scheme="NOPE")
+
+
+@pytest.mark.parametrize("func", ["segmentation", "tagging"])
+def test_standoff_files_are_refused_by_token_readers(tmp_path, func):
+    # A brat .ann with its .txt: segmentation and tagging read token files, so the .ann must
+    # be refused by name rather than read as text.
+    _write(tmp_path / "d.txt", "Anna Berg lives here\n")
+    ann = _write(tmp_path / "d.ann", "T1\tPER 0 9\tAnna Berg\n")
+    with pytest.raises(fairscore.InputError) as e:
+        getattr(fairscore, func)(ann, ann)
+    assert e.value.file == str(ann)
+    assert "standoff annotation" in e.value.message

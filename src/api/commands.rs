@@ -172,6 +172,16 @@ pub fn segmentation_options(s: &Settings, gold: &Path) -> Result<SegmentationOpt
     })
 }
 
+/// Refuses standoff files (brat, doccano, Label Studio, Prodigy) given to the `segmentation`
+/// or `tagging` command (`family`) when its format is left to detection: they read token
+/// files, and would misread a brat `.ann` as text.
+pub fn refuse_standoff(s: &Settings, family: &str, gold: &Path, pred: &Path) -> Result<()> {
+    match s.get("format").as_deref() {
+        None | Some("auto") => crate::family::refuse_standoff(family, gold, pred),
+        Some(_) => Ok(()),
+    }
+}
+
 /// `tagging`: format (auto, conllu, tsv), column, tagset (a file or `nkjp`) and beta.
 pub fn tagging_options(s: &Settings, gold: &Path) -> Result<TaggingOptions> {
     let format = match s.get("format").as_deref() {

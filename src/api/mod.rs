@@ -13,7 +13,7 @@ mod settings;
 
 pub use commands::{
     fair_options, family_signature, hipe_signature, muc_options, normalize_options, prepare_family,
-    run_family, segmentation_options, tagging_options, wants_family_table,
+    refuse_standoff, run_family, segmentation_options, tagging_options, wants_family_table,
 };
 
 pub use crate::family::options::parse_beta;

@@ -61,9 +61,7 @@ pub fn run(args: SegmentationArgs) -> Result<i32> {
             &inputs,
         );
     }
-    if !s.has("format") {
-        fairscore::family::refuse_standoff("segmentation", &gold, &pred)?;
-    }
+    api::refuse_standoff(&s, "segmentation", &gold, &pred)?;
     let opts = api::segmentation_options(&s, &gold)?;
     s.finish("segmentation")?;
     let json = super::json_path(&args.json, &inputs)?;

@@ -87,9 +87,7 @@ pub fn run(args: TaggingArgs) -> Result<i32> {
             &inputs,
         );
     }
-    if !s.has("format") {
-        fairscore::family::refuse_standoff("tagging", &gold, &pred)?;
-    }
+    api::refuse_standoff(&s, "tagging", &gold, &pred)?;
     let opts = api::tagging_options(&s, &gold)?;
     s.finish("tagging")?;
     let json = super::json_path(&args.json, &inputs)?;
