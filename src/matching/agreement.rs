@@ -2,14 +2,15 @@
 //! bratiaa counts them:
 //! - **instance-based**: a span agrees when the other annotator has a span with the same label
 //!   and the same fragments (a set: a span annotated twice counts once);
-//! - **token-based**: every fragment is cut into the whitespace tokens it overlaps (a token
-//!   partly covered counts whole), and the (label, token) pieces are compared as multisets
-//!   (a token covered twice with one label counts twice).
+//! - **token-based**: every fragment of every distinct span (label and fragments; a span
+//!   entered twice counts once) is cut into the whitespace tokens it overlaps (a token partly
+//!   covered counts whole, an empty fragment covers none), and the (label, token) pieces are
+//!   compared as multisets (a token covered by two spans with one label counts twice).
 //!
 //! The first annotator plays the gold: its unmatched pieces are false negatives. F1 is
 //! symmetric, so the order only decides which column holds which count.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::corpus::standoff::StandoffSpan;
 
@@ -35,29 +36,167 @@ impl Agreement {
     }
 }
 
-/// The indexes of the tokens (sorted `[start, end)` ranges) that overlap `[start, end)`.
+/// The indexes of the tokens (sorted `[start, end)` ranges) that overlap `[start, end)`; an
+/// empty range overlaps none (as bratiaa's `overlapping_tokens`).
 pub fn overlapping(tokens: &[(usize, usize)], start: usize, end: usize) -> std::ops::Range<usize> {
+    if start >= end {
+        return 0..0;
+    }
     // First token ending after start; tokens starting before end.
     let a = tokens.partition_point(|t| t.1 <= start);
     let b = tokens.partition_point(|t| t.0 < end);
-    // A zero-width span inside a token overlaps it (start < token end, token start < start).
     a..b.max(a)
 }
 
-/// The token pieces of spans: (label, token index) → how many times.
-fn token_pieces(
-    spans: &[StandoffSpan],
-    tokens: &[(usize, usize)],
-) -> BTreeMap<(String, usize), u64> {
-    let mut out = BTreeMap::new();
-    for s in spans {
-        for &(a, b) in &s.fragments {
-            for t in overlapping(tokens, a, b) {
-                *out.entry((s.label.clone(), t)).or_insert(0) += 1;
-            }
+/// The labels of a set of spans as ids: id order is name order, so sorting by id sorts by
+/// name and the hot loops compare integers, not strings.
+#[derive(Debug, Clone, Default)]
+pub struct Labels {
+    names: Vec<String>,
+}
+
+impl Labels {
+    /// Every label of `spans`.
+    pub fn new<'a>(spans: impl IntoIterator<Item = &'a StandoffSpan>) -> Self {
+        let set: BTreeSet<&str> = spans.into_iter().map(|s| s.label.as_str()).collect();
+        Labels {
+            names: set.into_iter().map(str::to_string).collect(),
         }
     }
-    out
+
+    /// The id of `label` (`None` for a label not among the spans the set was made of).
+    pub fn id(&self, label: &str) -> Option<u32> {
+        self.names
+            .binary_search_by(|n| n.as_str().cmp(label))
+            .ok()
+            .map(|i| i as u32)
+    }
+
+    /// The name of `id`.
+    pub fn name(&self, id: u32) -> &str {
+        self.names.get(id as usize).map_or("", String::as_str)
+    }
+
+    /// How many labels.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// One annotator's spans on one text, prepared once for every pair it is in: its instances
+/// (label id and fragments, sorted, each once) and its token pieces (label id, token index and
+/// how many times, sorted).
+#[derive(Debug, Clone, Default)]
+pub struct Pieces<'a> {
+    instances: Vec<(u32, &'a [(usize, usize)])>,
+    tokens: Vec<(u32, usize, u64)>,
+}
+
+impl<'a> Pieces<'a> {
+    /// The pieces of `spans` over `tokens` (the text's whitespace tokens); every label of
+    /// `spans` must be in `labels`.
+    pub fn new(spans: &'a [StandoffSpan], tokens: &[(usize, usize)], labels: &Labels) -> Self {
+        let id = |s: &StandoffSpan| labels.id(&s.label).unwrap_or(u32::MAX);
+        let mut instances: Vec<(u32, &[(usize, usize)])> = spans
+            .iter()
+            .map(|s| (id(s), s.fragments.as_slice()))
+            .collect();
+        instances.sort_unstable();
+        instances.dedup();
+        // From the instances: a span entered twice (same label and fragments) is cut into
+        // tokens once, as bratiaa reads a set of annotations.
+        let mut raw: Vec<(u32, usize)> = Vec::new();
+        for &(l, fragments) in &instances {
+            for &(a, b) in fragments {
+                raw.extend(overlapping(tokens, a, b).map(|t| (l, t)));
+            }
+        }
+        raw.sort_unstable();
+        let mut pieces: Vec<(u32, usize, u64)> = Vec::with_capacity(raw.len());
+        for (l, t) in raw {
+            match pieces.last_mut() {
+                Some(last) if last.0 == l && last.1 == t => last.2 += 1,
+                _ => pieces.push((l, t, 1)),
+            }
+        }
+        Pieces {
+            instances,
+            tokens: pieces,
+        }
+    }
+}
+
+/// Walks two sorted lists of `(key, weight)` items, calling `both(label, wa, wb)` for every key
+/// (a weight 0 where a list lacks it).
+fn merge<K: Ord + Copy>(
+    a: impl Iterator<Item = (K, u32, u64)>,
+    b: impl Iterator<Item = (K, u32, u64)>,
+    mut both: impl FnMut(u32, u64, u64),
+) {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    loop {
+        match (a.peek().copied(), b.peek().copied()) {
+            (None, None) => break,
+            (Some((_, l, w)), None) => {
+                both(l, w, 0);
+                a.next();
+            }
+            (None, Some((_, l, w))) => {
+                both(l, 0, w);
+                b.next();
+            }
+            (Some((ka, la, wa)), Some((kb, lb, wb))) => match ka.cmp(&kb) {
+                std::cmp::Ordering::Less => {
+                    both(la, wa, 0);
+                    a.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    both(lb, 0, wb);
+                    b.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    both(la, wa, wb);
+                    a.next();
+                    b.next();
+                }
+            },
+        }
+    }
+}
+
+/// Counts of `a` (as gold) against `b` per label, in mode `how`.
+pub fn counts(a: &Pieces, b: &Pieces, how: Agreement, labels: &Labels) -> LabelCounts {
+    let mut by_id = vec![[0u64; 3]; labels.len()];
+    let mut add = |l: u32, na: u64, nb: u64| {
+        if let Some(c) = by_id.get_mut(l as usize) {
+            c[0] += na.min(nb);
+            c[1] += nb.saturating_sub(na);
+            c[2] += na.saturating_sub(nb);
+        }
+    };
+    match how {
+        Agreement::Instance => merge(
+            a.instances.iter().map(|&(l, f)| ((l, f), l, 1)),
+            b.instances.iter().map(|&(l, f)| ((l, f), l, 1)),
+            &mut add,
+        ),
+        Agreement::Token => merge(
+            a.tokens.iter().map(|&(l, t, n)| ((l, t), l, n)),
+            b.tokens.iter().map(|&(l, t, n)| ((l, t), l, n)),
+            &mut add,
+        ),
+    }
+    by_id
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| c.iter().any(|&x| x > 0))
+        .map(|(i, c)| (labels.name(i as u32).to_string(), c))
+        .collect()
 }
 
 /// Counts of `a` (as gold) against `b` per label, in mode `how` (`tokens`: the whitespace
@@ -68,59 +207,100 @@ pub fn pair_counts(
     how: Agreement,
     tokens: &[(usize, usize)],
 ) -> LabelCounts {
-    let mut out = LabelCounts::new();
-    match how {
-        Agreement::Instance => {
-            let set = |v: &[StandoffSpan]| -> BTreeSet<(String, Vec<(usize, usize)>)> {
-                v.iter()
-                    .map(|s| (s.label.clone(), s.fragments.clone()))
-                    .collect()
-            };
-            let (sa, sb) = (set(a), set(b));
-            for x in &sa {
-                out.entry(x.0.clone()).or_insert([0; 3])[if sb.contains(x) { 0 } else { 2 }] += 1;
-            }
-            for x in sb.difference(&sa) {
-                out.entry(x.0.clone()).or_insert([0; 3])[1] += 1;
-            }
-        }
-        Agreement::Token => {
-            let (pa, pb) = (token_pieces(a, tokens), token_pieces(b, tokens));
-            for (k, &na) in &pa {
-                let nb = pb.get(k).copied().unwrap_or(0);
-                let c = out.entry(k.0.clone()).or_insert([0; 3]);
-                c[0] += na.min(nb);
-                c[2] += na.saturating_sub(nb);
-            }
-            for (k, &nb) in &pb {
-                let na = pa.get(k).copied().unwrap_or(0);
-                out.entry(k.0.clone()).or_insert([0; 3])[1] += nb.saturating_sub(na);
-            }
-        }
-    }
-    out
+    let labels = Labels::new(a.iter().chain(b));
+    counts(
+        &Pieces::new(a, tokens, &labels),
+        &Pieces::new(b, tokens, &labels),
+        how,
+        &labels,
+    )
 }
 
 /// Each token's label for one annotator: the labels of the spans overlapping it, sorted and
 /// joined with `|` (a token under two labels gets a label of its own), or `O`.
 pub fn token_labels(spans: &[StandoffSpan], tokens: &[(usize, usize)]) -> Vec<String> {
-    let mut sets: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); tokens.len()];
+    let labels = Labels::new(spans);
+    let mut names = TokenLabelNames::new(&labels);
+    token_label_keys(spans, tokens, &labels)
+        .iter()
+        .map(|k| names.name(k).to_string())
+        .collect()
+}
+
+/// A token's label set as a key: `O` (no label), one label id, or several (ids ascending).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TokenKey {
+    /// No span overlaps the token.
+    O,
+    /// One label.
+    One(u32),
+    /// Several labels, ids ascending.
+    Many(Vec<u32>),
+}
+
+/// The label set of each token for one annotator's `spans` (labels as ids of `labels`).
+pub fn token_label_keys(
+    spans: &[StandoffSpan],
+    tokens: &[(usize, usize)],
+    labels: &Labels,
+) -> Vec<TokenKey> {
+    let mut keys = vec![TokenKey::O; tokens.len()];
     for s in spans {
+        let l = labels.id(&s.label).unwrap_or(u32::MAX);
         for &(a, b) in &s.fragments {
             for t in overlapping(tokens, a, b) {
-                sets[t].insert(s.label.as_str());
+                let k = &mut keys[t];
+                match k {
+                    TokenKey::O => *k = TokenKey::One(l),
+                    TokenKey::One(x) if *x == l => {}
+                    TokenKey::One(x) => {
+                        let mut v = vec![*x, l];
+                        v.sort_unstable();
+                        *k = TokenKey::Many(v);
+                    }
+                    TokenKey::Many(v) => {
+                        if let Err(i) = v.binary_search(&l) {
+                            v.insert(i, l);
+                        }
+                    }
+                }
             }
         }
     }
-    sets.into_iter()
-        .map(|s| {
-            if s.is_empty() {
-                "O".to_string()
-            } else {
-                s.into_iter().collect::<Vec<_>>().join("|")
+    keys
+}
+
+/// Names of token label sets: `O`, the label, or the labels joined with `|`, made once each.
+pub struct TokenLabelNames<'l> {
+    labels: &'l Labels,
+    many: HashMap<Vec<u32>, String>,
+}
+
+impl<'l> TokenLabelNames<'l> {
+    /// Names over `labels`.
+    pub fn new(labels: &'l Labels) -> Self {
+        TokenLabelNames {
+            labels,
+            many: HashMap::new(),
+        }
+    }
+
+    /// The name of `key`.
+    pub fn name(&mut self, key: &TokenKey) -> &str {
+        match key {
+            TokenKey::O => "O",
+            TokenKey::One(l) => self.labels.name(*l),
+            TokenKey::Many(v) => {
+                let labels = self.labels;
+                self.many.entry(v.clone()).or_insert_with(|| {
+                    v.iter()
+                        .map(|&l| labels.name(l))
+                        .collect::<Vec<_>>()
+                        .join("|")
+                })
             }
-        })
-        .collect()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -147,7 +327,30 @@ mod tests {
         let t = pair_counts(&a, &b, Agreement::Token, &tokens);
         assert_eq!(t.get("LOC"), Some(&[2, 0, 0]));
         assert_eq!(overlapping(&tokens, 8, 9), 1..1);
-        assert_eq!(overlapping(&tokens, 3, 3), 0..1);
+        assert_eq!(overlapping(&tokens, 3, 3), 0..0);
+        // A span entered twice counts once, token-based as instance-based.
+        let twice = [span("LOC", &[(0, 8)]), span("LOC", &[(0, 8)])];
+        let once = [span("LOC", &[(0, 8)])];
+        for how in [Agreement::Instance, Agreement::Token] {
+            assert_eq!(
+                pair_counts(&twice, &once, how, &tokens).get("LOC"),
+                Some(&[1, 0, 0])
+            );
+        }
+        // Two spans of one label over one token count twice (a multiset of pieces).
+        let nested = [span("LOC", &[(0, 8)]), span("LOC", &[(0, 18)])];
+        let t = pair_counts(&nested, &once, Agreement::Token, &tokens);
+        assert_eq!(t.get("LOC"), Some(&[1, 0, 2]));
+        // An empty span covers no token.
+        let empty = [span("PER", &[(3, 3)])];
+        assert_eq!(
+            pair_counts(&empty, &[], Agreement::Token, &tokens).get("PER"),
+            None
+        );
+        assert_eq!(
+            pair_counts(&empty, &[], Agreement::Instance, &tokens).get("PER"),
+            Some(&[0, 0, 1])
+        );
         assert_eq!(token_labels(&b, &tokens), vec!["LOC", "LOC"]);
     }
 }

@@ -8,8 +8,6 @@
 //! alpha. A coefficient whose expected agreement is 1 (every label the same) is undefined:
 //! `None`, never NaN.
 
-use std::collections::BTreeMap;
-
 /// F1 of `tp`, `fp`, `fn` counts, `2tp / (2tp + fp + fn)`; `None` when all are zero.
 pub fn f1(tp: u64, fp: u64, fn_: u64) -> Option<f64> {
     let d = 2 * tp + fp + fn_;
@@ -52,22 +50,24 @@ fn ratio(num: f64, den: f64) -> Option<f64> {
     (den != 0.0 && x.is_finite()).then_some(x)
 }
 
-/// The coefficients of `matrix`: one row per item, one entry per annotator (label index or
-/// `None`), every row as long as the number of annotators.
-pub fn coefficients(matrix: &[Vec<Option<u32>>], n_coders: usize) -> Coefficients {
-    let complete: Vec<&Vec<Option<u32>>> = matrix
-        .iter()
-        .filter(|r| r.len() == n_coders && r.iter().all(Option::is_some))
+/// The coefficients of `matrix`: items × `n_coders` labels flattened (row `i` is
+/// `matrix[i * n_coders..(i + 1) * n_coders]`), each a label index or `None`. Label
+/// indexes should be small (they index count tables): those of a label list.
+pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
+    let rows = || matrix.chunks_exact(n_coders.max(1));
+    let k = matrix.iter().flatten().max().map_or(0, |&m| m as usize + 1);
+    let complete: Vec<&[Option<u32>]> = rows()
+        .filter(|r| n_coders > 0 && r.iter().all(Option::is_some))
         .collect();
     let n_items = complete.len() as f64;
-    // Per-coder label counts on complete items.
-    let mut per_coder: Vec<BTreeMap<u32, f64>> = vec![BTreeMap::new(); n_coders];
-    let mut overall: BTreeMap<u32, f64> = BTreeMap::new();
+    // Per-coder label counts on complete items (integers: exact in any order).
+    let mut per_coder: Vec<Vec<f64>> = vec![vec![0.0; k]; n_coders];
+    let mut overall: Vec<f64> = vec![0.0; k];
     for r in &complete {
         for (c, l) in r.iter().enumerate() {
             if let Some(l) = l {
-                *per_coder[c].entry(*l).or_default() += 1.0;
-                *overall.entry(*l).or_default() += 1.0;
+                per_coder[c][*l as usize] += 1.0;
+                overall[*l as usize] += 1.0;
             }
         }
     }
@@ -80,11 +80,12 @@ pub fn coefficients(matrix: &[Vec<Option<u32>>], n_coders: usize) -> Coefficient
         for b in a + 1..n_coders {
             let agree = complete.iter().filter(|r| r[a] == r[b]).count() as f64;
             let ao = agree / n_items;
+            // Labels in index order, those the first coder used (as a sum over its counts).
             let ae: f64 = per_coder[a]
                 .iter()
-                .map(|(l, na)| {
-                    (na / n_items) * (per_coder[b].get(l).copied().unwrap_or(0.0) / n_items)
-                })
+                .zip(&per_coder[b])
+                .filter(|(na, _)| **na > 0.0)
+                .map(|(na, nb)| (na / n_items) * (nb / n_items))
                 .sum();
             match ratio(ao - ae, 1.0 - ae) {
                 Some(k) => kappa_sum += k,
@@ -97,10 +98,10 @@ pub fn coefficients(matrix: &[Vec<Option<u32>>], n_coders: usize) -> Coefficient
     }
     let defined = n_items > 0.0 && pairs > 0.0;
     let avg_ao = ao_sum / pairs;
-    let ae_pi = overall.values().map(|f| f * f).sum::<f64>()
+    let ae_pi = overall.iter().map(|f| f * f).sum::<f64>()
         / ((n_items * n_coders as f64) * (n_items * n_coders as f64));
     let ae_df = ae_sum / pairs;
-    let (pairable, alpha) = alpha(matrix);
+    let (pairable, alpha) = alpha(matrix, n_coders, k);
     Coefficients {
         complete_items: complete.len(),
         pairable_items: pairable,
@@ -123,34 +124,39 @@ pub fn coefficients(matrix: &[Vec<Option<u32>>], n_coders: usize) -> Coefficient
 }
 
 /// Krippendorff's nominal alpha and the number of items it uses (those with two or more
-/// labels).
-fn alpha(matrix: &[Vec<Option<u32>>]) -> (usize, Option<f64>) {
-    let mut totals: BTreeMap<u32, f64> = BTreeMap::new();
+/// labels); `k` label indexes.
+fn alpha(matrix: &[Option<u32>], n_coders: usize, k: usize) -> (usize, Option<f64>) {
+    let mut totals: Vec<f64> = vec![0.0; k];
     let mut observed = 0.0;
     let mut n = 0.0;
     let mut items = 0;
-    for r in matrix {
-        let mut counts: BTreeMap<u32, f64> = BTreeMap::new();
-        for l in r.iter().flatten() {
-            *counts.entry(*l).or_default() += 1.0;
+    // One item's label counts (integers: their sums are exact in any order).
+    let mut counts: Vec<(u32, f64)> = Vec::with_capacity(n_coders);
+    for r in matrix.chunks_exact(n_coders.max(1)) {
+        counts.clear();
+        for &l in r.iter().flatten() {
+            match counts.iter_mut().find(|c| c.0 == l) {
+                Some(c) => c.1 += 1.0,
+                None => counts.push((l, 1.0)),
+            }
         }
-        let m: f64 = counts.values().sum();
+        let m: f64 = counts.iter().map(|c| c.1).sum();
         if m < 2.0 {
             continue;
         }
         items += 1;
         // Disagreeing ordered pairs within the item, weighted 1 / (m - 1).
-        let same: f64 = counts.values().map(|c| c * c).sum();
+        let same: f64 = counts.iter().map(|c| c.1 * c.1).sum();
         observed += (m * m - same) / (m - 1.0);
         n += m;
-        for (l, c) in counts {
-            *totals.entry(l).or_default() += c;
+        for &(l, c) in &counts {
+            totals[l as usize] += c;
         }
     }
     if n < 2.0 {
         return (items, None);
     }
-    let same: f64 = totals.values().map(|c| c * c).sum();
+    let same: f64 = totals.iter().map(|c| c * c).sum();
     let expected = (n * n - same) / (n * (n - 1.0));
     let d_o = observed / n;
     (items, ratio(d_o, expected).map(|r| 1.0 - r))
@@ -163,7 +169,7 @@ mod tests {
     #[test]
     fn artstein_poesio_style_numbers() {
         // Two coders, 10 items: 8 agreements.
-        let m: Vec<Vec<Option<u32>>> = [
+        let m: Vec<Option<u32>> = [
             (0, 0),
             (0, 0),
             (0, 0),
@@ -176,7 +182,7 @@ mod tests {
             (1, 0),
         ]
         .iter()
-        .map(|&(a, b)| vec![Some(a), Some(b)])
+        .flat_map(|&(a, b)| [Some(a), Some(b)])
         .collect();
         let c = coefficients(&m, 2);
         assert_eq!(c.observed, Some(0.8));
@@ -185,7 +191,7 @@ mod tests {
         // alpha = 1 - (n - 1) Do / De with n = 20: 1 - 19 * 0.2 / 10 = 0.62.
         assert!((c.alpha.unwrap_or(0.0) - 0.62).abs() < 1e-12);
         // All the same label: undefined, not NaN.
-        let same = vec![vec![Some(0), Some(0)]; 3];
+        let same = vec![Some(0); 6];
         let c = coefficients(&same, 2);
         assert_eq!((c.cohen, c.fleiss, c.alpha), (None, None, None));
         assert_eq!(mean_sd(&[1.0, 3.0]), Some((2.0, 1.0)));

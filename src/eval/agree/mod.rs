@@ -10,10 +10,12 @@
 
 pub mod project;
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use crate::corpus::standoff::{whitespace_tokens, StandoffSpan};
-use crate::matching::agreement::{pair_counts, token_labels, Agreement, LabelCounts};
+use crate::matching::agreement::{
+    counts, token_label_keys, Agreement, LabelCounts, Labels, Pieces, TokenKey, TokenLabelNames,
+};
 use crate::matching::fair::{evaluate, ErrorType, Focus};
 use crate::metrics::agreement::{coefficients, f1, mean_sd, Coefficients};
 use crate::spans::labeled::Span;
@@ -39,13 +41,30 @@ fn spans_of(p: &Project, d: usize, a: usize) -> Option<&[StandoffSpan]> {
     p.docs[d][a].as_ref().map(|x| x.spans.as_slice())
 }
 
-fn count(p: &Project, how: Agreement, tokens: &[Vec<(usize, usize)>]) -> Counts {
+/// Every annotator's pieces of every document: `[document][annotator]`.
+type AllPieces<'a> = Vec<Vec<Option<Pieces<'a>>>>;
+
+fn all_pieces<'a>(
+    p: &'a Project,
+    tokens: &[Vec<(usize, usize)>],
+    labels: &Labels,
+) -> AllPieces<'a> {
+    (0..p.documents.len())
+        .map(|d| {
+            (0..p.annotators.len())
+                .map(|a| spans_of(p, d, a).map(|s| Pieces::new(s, &tokens[d], labels)))
+                .collect()
+        })
+        .collect()
+}
+
+fn count(p: &Project, how: Agreement, pieces: &AllPieces, labels: &Labels) -> Counts {
     let per = pairs(p.annotators.len())
         .into_iter()
         .map(|(a, b)| {
             (0..p.documents.len())
-                .map(|d| match (spans_of(p, d, a), spans_of(p, d, b)) {
-                    (Some(x), Some(y)) => Some(pair_counts(x, y, how, &tokens[d])),
+                .map(|d| match (&pieces[d][a], &pieces[d][b]) {
+                    (Some(x), Some(y)) => Some(counts(x, y, how, labels)),
                     _ => None,
                 })
                 .collect()
@@ -163,33 +182,42 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
     out.push(t);
 }
 
-/// The token label matrix (items × annotators) and the label names.
+/// The token label matrix, items × annotators flattened (row `i` is
+/// `[i * annotators, (i + 1) * annotators)`), and the label names; ids are given in order of
+/// first appearance (documents, tokens, annotators).
 pub fn label_matrix(
     p: &Project,
     tokens: &[Vec<(usize, usize)>],
-) -> (Vec<String>, Vec<Vec<Option<u32>>>) {
-    let mut names: BTreeMap<String, u32> = BTreeMap::new();
-    let mut rows = Vec::new();
+    labels: &Labels,
+) -> (Vec<String>, Vec<Option<u32>>) {
+    let mut ids: HashMap<TokenKey, u32> = HashMap::new();
+    let mut order: Vec<TokenKey> = Vec::new();
+    let mut rows =
+        Vec::with_capacity(tokens.iter().map(Vec::len).sum::<usize>() * p.annotators.len());
     for (d, toks) in tokens.iter().enumerate() {
-        let per: Vec<Option<Vec<String>>> = (0..p.annotators.len())
-            .map(|a| spans_of(p, d, a).map(|s| token_labels(s, toks)))
+        let per: Vec<Option<Vec<TokenKey>>> = (0..p.annotators.len())
+            .map(|a| spans_of(p, d, a).map(|s| token_label_keys(s, toks, labels)))
             .collect();
         for t in 0..toks.len() {
-            let row = per
-                .iter()
-                .map(|l| {
-                    l.as_ref().map(|l| {
-                        let next = names.len() as u32;
-                        *names.entry(l[t].clone()).or_insert(next)
-                    })
-                })
-                .collect();
-            rows.push(row);
+            for keys in &per {
+                rows.push(keys.as_ref().map(|k| {
+                    let key = &k[t];
+                    match ids.get(key) {
+                        Some(&id) => id,
+                        None => {
+                            let id = order.len() as u32;
+                            ids.insert(key.clone(), id);
+                            order.push(key.clone());
+                            id
+                        }
+                    }
+                }));
+            }
         }
     }
-    let mut by_index: Vec<(u32, String)> = names.into_iter().map(|(k, v)| (v, k)).collect();
-    by_index.sort();
-    (by_index.into_iter().map(|x| x.1).collect(), rows)
+    let mut names = TokenLabelNames::new(labels);
+    let names = order.iter().map(|k| names.name(k).to_string()).collect();
+    (names, rows)
 }
 
 fn coefficient_table(c: &Coefficients) -> Table {
@@ -224,10 +252,10 @@ fn coefficient_table(c: &Coefficients) -> Table {
     t
 }
 
-fn confusion_table(labels: &[String], m: &[Vec<Option<u32>>], n: usize) -> Table {
+fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
     let k = labels.len();
     let mut cells = vec![vec![0u64; k]; k];
-    for row in m {
+    for row in m.chunks_exact(n.max(1)) {
         for (a, b) in pairs(n) {
             if let (Some(x), Some(y)) = (row[a], row[b]) {
                 cells[x as usize][y as usize] += 1;
@@ -322,10 +350,18 @@ pub fn agreement(p: &Project) -> Results {
          the pairs where it is defined (as bratiaa); tokens: whitespace-separated"
             .into(),
     );
+    let span_labels = Labels::new(
+        p.docs
+            .iter()
+            .flatten()
+            .flatten()
+            .flat_map(|d| d.spans.iter()),
+    );
+    let pieces = all_pieces(p, &tokens, &span_labels);
     for how in [Agreement::Instance, Agreement::Token] {
-        f1_tables(p, &count(p, how, &tokens), &mut r.tables);
+        f1_tables(p, &count(p, how, &pieces, &span_labels), &mut r.tables);
     }
-    let (labels, m) = label_matrix(p, &tokens);
+    let (labels, m) = label_matrix(p, &tokens, &span_labels);
     let c = coefficients(&m, p.annotators.len());
     r.tables.push(coefficient_table(&c));
     r.tables.push(error_table(p));
