@@ -16,7 +16,8 @@ pub struct StandoffSpan {
     pub id: String,
     /// The label (entity type).
     pub label: String,
-    /// Half-open `[start, end)` ranges in code points, in the order the file gives them.
+    /// Half-open `[start, end)` ranges in code points, sorted by position (brat's `16 21;0 4`
+    /// is `0 4;16 21`, as brat compares them), sharing no character.
     pub fragments: Vec<(usize, usize)>,
     /// The 1-based line of the file that holds it.
     pub line: usize,
@@ -192,6 +193,14 @@ pub fn is_py_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
+/// Whether two texts are the same but for whitespace: runs of whitespace compare as one space
+/// and whitespace at either end is ignored (how a tool's copy of a span's text is checked
+/// against the text it covers: brat writes a line break inside a span as a space).
+pub fn same_words(a: &str, b: &str) -> bool {
+    let words = |s| str::split(s, is_py_space).filter(|w: &&str| !w.is_empty());
+    words(a).eq(words(b))
+}
+
 /// The whitespace-separated tokens of `text` as code point ranges (`\S+`, as bratiaa
 /// tokenizes).
 pub fn whitespace_tokens(text: &str) -> Vec<(usize, usize)> {
@@ -236,6 +245,8 @@ mod tests {
         assert_eq!(CharSlicer::new("a😀bc").slice(3, 1), "");
         let s = CharSlicer::new("a😀bc");
         assert_eq!((s.slice(0, 2), s.slice(2, 4), s.byte(2)), ("a😀", "bc", 5));
+        assert!(same_words(" lives\r\nin  Paris ", "lives in Paris"));
+        assert!(!same_words("Anna", "Ann a") && !same_words("", "x"));
         assert_eq!(
             whitespace_tokens(" ab  c\u{1f}d"),
             vec![(1, 3), (5, 6), (7, 8)]

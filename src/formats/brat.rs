@@ -4,38 +4,48 @@
 //! Lines of an `.ann` file, by the first character of their id:
 //! - `T` text-bound annotations, `T1<TAB>LABEL start end[;start end…]<TAB>text`: the spans.
 //!   Offsets are code points of the `.txt`; every fragment is checked against the text (in
-//!   range, end not before start) and the third column against the text it covers (fragments
-//!   joined by a space, whitespace compared as a space).
-//! - `E` events: read; the trigger of an event (`E1<TAB>TYPE:T4 …`) is a `T` line too, and is
-//!   not counted as an entity.
+//!   range, end not before start, sharing no character with another fragment of the span) and
+//!   the third column, if not empty, against the text it covers (fragments joined by a space;
+//!   runs of whitespace compare as one space, whitespace at either end is ignored). The
+//!   fragments are then kept sorted by position, as brat compares them.
+//! - `E` events: read; the trigger of an event (`E1<TAB>TYPE:T4 …`) is a `T` line of the
+//!   event's type (brat refuses any other), and is not counted as an entity.
 //! - `R` relations, `A`/`M` attributes, `N` normalizations, `*` equivalences, `#` notes: read
 //!   for their id and skipped; they are never entities.
 //!
-//! Any other line, a `T` line of the wrong shape and an id given twice are errors naming the
-//! file and line; so is an `.ann` file without its `.txt`.
+//! Any other line, a `T` line of the wrong shape, an event without its trigger and an id given
+//! twice are errors naming the file and line; so is an `.ann` file without its `.txt`, and a
+//! directory without `.ann` files. Hidden files and directories (`.name`: editor checkpoints,
+//! macOS `._name` resource forks) are not read, as brat does not list them.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::corpus::standoff::{CharSlicer, OffsetIndex, OffsetUnit, StandoffDoc, StandoffSpan};
+use crate::corpus::standoff::{
+    same_words, CharSlicer, OffsetIndex, OffsetUnit, StandoffDoc, StandoffSpan,
+};
 use crate::error::{snippet, Error, Result};
 
 /// Most `.ann` files read from one directory.
 pub const MAX_FILES: usize = 1 << 20;
 
 /// Whether `text` looks like a brat `.ann` file: its first non-blank line starts with an id
-/// such as `T1` followed by a tab.
+/// such as `T1` followed by a tab and an annotation of brat's shape (`TYPE ARG…`, or an event's
+/// `TYPE:TRIGGER`), so that a token file whose first token is `M1` or `A1` (a road) is not
+/// taken for one.
 pub fn looks_like_ann(text: &str) -> bool {
     let Some(line) = text.lines().find(|l| !l.trim().is_empty()) else {
         return false;
     };
-    let id = line.split('\t').next().unwrap_or("");
-    line.contains('\t')
-        && matches!(
-            id.chars().next(),
-            Some('T' | 'R' | 'E' | 'A' | 'M' | 'N' | '#' | '*')
-        )
+    let mut fields = line.split('\t');
+    let id = fields.next().unwrap_or("");
+    let Some(annotation) = fields.next() else {
+        return false;
+    };
+    let kind = id.chars().next();
+    matches!(kind, Some('T' | 'R' | 'E' | 'A' | 'M' | 'N' | '#' | '*'))
         && (id == "*" || id[1..].bytes().all(|b| b.is_ascii_digit()) && id.len() > 1)
+        && (annotation.trim().contains(' ') || kind == Some('E') && annotation.contains(':'))
 }
 
 /// Parses an `.ann` file's text against the text of its `.txt`.
@@ -44,7 +54,8 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
     let index = OffsetIndex::new(&text, OffsetUnit::CodePoint);
     let slicer = CharSlicer::new(&text);
     let mut ids: HashMap<String, usize> = HashMap::new();
-    let mut triggers: HashSet<String> = HashSet::new();
+    // Events: (line, id, type, trigger id).
+    let mut events: Vec<(usize, &str, &str, &str)> = Vec::new();
     let mut spans = Vec::new();
     for (i, raw) in ann.split('\n').enumerate() {
         let ln = i + 1;
@@ -82,12 +93,9 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
                 let trigger = fields[1]
                     .split_whitespace()
                     .next()
-                    .and_then(|t| t.split_once(':'))
-                    .map(|(_, t)| t.to_string());
+                    .and_then(|t| t.split_once(':'));
                 match trigger {
-                    Some(t) => {
-                        triggers.insert(t);
-                    }
+                    Some((kind, t)) => events.push((ln, id, kind, t)),
                     None => {
                         return Err(Error::input(
                             ann_path,
@@ -101,6 +109,38 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
                 }
             }
             _ => {}
+        }
+    }
+    // The trigger of an event is a `T` line of the event's type, as brat requires (an event
+    // line of roles only, `E1<TAB>Agent:T1`, would otherwise take an entity for a trigger and
+    // drop it). Triggers may be defined after the event.
+    let labels: HashMap<&str, &str> = spans
+        .iter()
+        .map(|s: &StandoffSpan| (s.id.as_str(), s.label.as_str()))
+        .collect();
+    let mut triggers: HashSet<String> = HashSet::new();
+    for &(ln, id, kind, trigger) in &events {
+        match labels.get(trigger) {
+            Some(&label) if label == kind => {
+                triggers.insert(trigger.to_string());
+            }
+            found => {
+                let what = match found {
+                    Some(label) => format!("is a {} annotation", snippet(label)),
+                    None => "is not a T line of this file".to_string(),
+                };
+                return Err(Error::input(
+                    ann_path,
+                    ln,
+                    format!(
+                        "event {}: its trigger {} {what}; an event line is \
+                         E<id><TAB>TYPE:TRIGGER [ROLE:ARG …] with TRIGGER a T line of type {}",
+                        snippet(id),
+                        snippet(trigger),
+                        snippet(kind)
+                    ),
+                ));
+            }
         }
     }
     spans.retain(|s| !triggers.contains(&s.id));
@@ -151,15 +191,12 @@ fn text_bound(
         };
         fragments.push(index.check(path, ln, num(a)?, num(b)?)?);
     }
-    if let Some(given) = fields.get(2) {
+    // An empty third column is no text, as brat reads it (it fills the column in).
+    if let Some(given) = fields.get(2).filter(|g| !g.trim().is_empty()) {
         let covered: Vec<&str> = fragments.iter().map(|&(s, e)| text.slice(s, e)).collect();
         let covered = covered.join(" ");
-        let norm = |s: &str| -> String {
-            s.chars()
-                .map(|c| if c.is_whitespace() { ' ' } else { c })
-                .collect()
-        };
-        if norm(given) != norm(&covered) {
+        // Line breaks written as one space (`\r\n` too), whitespace at the ends dropped.
+        if !same_words(given, &covered) {
             return Err(Error::input(
                 path,
                 ln,
@@ -170,6 +207,27 @@ fn text_bound(
                     offsets
                 ),
             ));
+        }
+    }
+    // Fragments by position, as brat compares them (`16 21;0 4` is `0 4;16 21`); two that
+    // share a character are refused, as brat refuses them (the shared tokens would count twice).
+    fragments.sort_unstable();
+    let mut widest: Option<(usize, usize)> = None;
+    for &(s, e) in &fragments {
+        if let Some((ws, we)) = widest {
+            if s < e && s < we {
+                return Err(Error::input(
+                    path,
+                    ln,
+                    format!(
+                        "fragments {ws}-{we} and {s}-{e} overlap: the fragments of a \
+                         discontinuous span cover distinct characters"
+                    ),
+                ));
+            }
+        }
+        if widest.is_none_or(|(_, we)| e > we) {
+            widest = Some((s, e));
         }
     }
     Ok(StandoffSpan {
@@ -204,8 +262,9 @@ pub fn read_pair(ann: &Path, name: &str) -> Result<StandoffDoc> {
     parse(ann, &ann_text, text, name)
 }
 
-/// The `.ann` files under `dir` (any depth, symbolic links to directories not followed), as
-/// relative paths with `/` separators, sorted.
+/// The `.ann` files under `dir` (any depth, symbolic links to directories not followed,
+/// hidden files and directories skipped as brat skips them), as relative paths with `/`
+/// separators, sorted.
 pub fn ann_files(dir: &Path) -> Result<Vec<String>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -213,6 +272,10 @@ pub fn ann_files(dir: &Path) -> Result<Vec<String>> {
         let entries =
             std::fs::read_dir(&d).map_err(|e| Error::input(&d, 0, crate::io::io_reason(&e)))?;
         for e in entries.flatten() {
+            // `.ipynb_checkpoints/`, `.git/`, macOS `._a.ann` resource forks: not documents.
+            if e.file_name().as_encoded_bytes().starts_with(b".") {
+                continue;
+            }
             let p = e.path();
             let Ok(ft) = e.file_type() else { continue };
             if ft.is_dir() {
@@ -238,9 +301,19 @@ pub fn ann_files(dir: &Path) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Reads every `.ann`/`.txt` pair under `dir`, named by relative path, in name order.
+/// Reads every `.ann`/`.txt` pair under `dir`, named by relative path, in name order. A
+/// directory without `.ann` files is an error (it would be read as no document at all).
 pub fn read_dir(dir: &Path) -> Result<Vec<StandoffDoc>> {
-    ann_files(dir)?
+    let files = ann_files(dir)?;
+    if files.is_empty() {
+        return Err(Error::input(
+            dir,
+            0,
+            "no .ann file in this directory: a brat directory holds .ann files, each beside \
+             its .txt",
+        ));
+    }
+    files
         .iter()
         .map(|rel| read_pair(&dir.join(rel), rel))
         .collect()
@@ -340,8 +413,63 @@ mod tests {
     }
 
     #[test]
+    fn spans_as_brat_reads_them() {
+        let text = "Anna met\r\nBob in Paris.";
+        let frags = |ann: &str| -> Vec<Vec<(usize, usize)>> {
+            doc(ann, text)
+                .unwrap_or_else(|e| panic!("{ann:?}: {e}"))
+                .spans
+                .into_iter()
+                .map(|s| s.fragments)
+                .collect()
+        };
+        // Fragments by position; an empty text column; a line break written as one space.
+        assert_eq!(
+            frags("T1\tLOC 17 22;0 4\tParis Anna\n"),
+            vec![vec![(0, 4), (17, 22)]]
+        );
+        assert_eq!(frags("T1\tPER 0 4\t\n"), vec![vec![(0, 4)]]);
+        assert_eq!(frags("T1\tX 5 13\tmet Bob\n"), vec![vec![(5, 13)]]);
+        // Touching fragments share no character.
+        assert_eq!(
+            frags("T1\tX 0 4;4 8\tAnna  met\n"),
+            vec![vec![(0, 4), (4, 8)]]
+        );
+        // A trigger defined after its event.
+        let ann = "E1\tMeet:T3 Agent:T1\nT1\tPER 0 4\tAnna\nT3\tMeet 5 8\tmet\n";
+        assert_eq!(frags(ann), vec![vec![(0, 4)]]);
+        for (ann, needle) in [
+            (
+                "T1\tX 0 4;2 8\tAnna na met\n",
+                "a.ann:1: fragments 0-4 and 2-8 overlap",
+            ),
+            (
+                "T1\tX 0 4;0 4\tAnna Anna\n",
+                "fragments 0-4 and 0-4 overlap",
+            ),
+            (
+                "T1\tPER 0 4\tAnna\nE1\tAgent:T1\n",
+                "a.ann:2: event \"E1\": its trigger \"T1\" is a \"PER\"",
+            ),
+            (
+                "T1\tPER 0 4\tAnna\nE1\tMeet:T9\n",
+                "its trigger \"T9\" is not a T line",
+            ),
+        ] {
+            let e = doc(ann, text)
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_default();
+            assert!(e.contains(needle), "{ann:?}: {e}");
+        }
+    }
+
+    #[test]
     fn detection() {
         assert!(looks_like_ann("\nT1\tPER 0 4\tAnna\n"));
+        assert!(looks_like_ann("E1\tMeet:T3\n"));
+        assert!(!looks_like_ann("M1\tB-LOC\n"));
+        assert!(!looks_like_ann("A1\tNNP\tB-LOC\n"));
         assert!(looks_like_ann("#1\tAnnotatorNotes T1\tx\n"));
         assert!(!looks_like_ann("PER\t1\t2\n"));
         assert!(!looks_like_ann("TOKEN\tNE-COARSE-LIT\n"));
