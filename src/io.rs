@@ -255,10 +255,45 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether `path` (existing or not) lies under the directory `dir` (symbolic links resolved).
+fn inside_dir(path: &Path, dir: &Path) -> bool {
+    if !dir.is_dir() {
+        return false;
+    }
+    let Ok(dir) = std::fs::canonicalize(dir) else {
+        return false;
+    };
+    // The nearest existing ancestor of `path`, resolved, and the rest joined back on.
+    let mut rest = Vec::new();
+    let mut cur = path.to_path_buf();
+    loop {
+        if let Ok(c) = std::fs::canonicalize(&cur) {
+            let full = rest
+                .iter()
+                .rev()
+                .fold(c, |acc: PathBuf, part| acc.join(part));
+            return full.starts_with(&dir) && full != dir;
+        }
+        match (cur.file_name(), cur.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_os_string());
+                cur = if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                };
+            }
+            _ => return false,
+        }
+    }
+}
+
 /// Refuses, as a usage error naming both options, an output that is one of the inputs or
 /// another output of the same command. `inputs` and `outputs` pair an option name with its
 /// path; standard output (`-`) and devices may repeat. An input named in `in_place` may be
-/// its own output (a command meant to rewrite a file in place).
+/// its own output (a command meant to rewrite a file in place). An output is refused too where
+/// it is the `.txt` of an input `.ann` file (brat reads both) or lies inside an input
+/// directory.
 pub fn check_outputs(
     inputs: &[(&str, &Path)],
     outputs: &[(&str, &Path)],
@@ -273,6 +308,25 @@ pub fn check_outputs(
             if same_file(out, inp) && !in_place.contains(iname) {
                 return Err(Error::usage(format!(
                     "{oname} {} is the same file as {iname} {}: fairscore never writes over an input; choose another output path",
+                    show_path(out),
+                    show_path(inp)
+                )));
+            }
+            // A brat `.ann` is read with the `.txt` beside it, so that is an input too.
+            if inp.extension().is_some_and(|x| x == "ann")
+                && same_file(out, &inp.with_extension("txt"))
+            {
+                return Err(Error::usage(format!(
+                    "{oname} {} is the text file of {iname} {}: fairscore never writes over an input; choose another output path",
+                    show_path(out),
+                    show_path(inp)
+                )));
+            }
+            // Every file under an input directory (a brat project, a folder of `.ann` files)
+            // may be read: nothing is written there.
+            if inside_dir(out, inp) {
+                return Err(Error::usage(format!(
+                    "{oname} {} is inside the input directory {iname} {}: fairscore never writes into an input directory; choose another output path",
                     show_path(out),
                     show_path(inp)
                 )));
