@@ -332,8 +332,12 @@ pub fn read(path: &Path) -> Result<Vec<StandoffDoc>> {
     }
 }
 
-/// The entity types of a brat `annotation.conf` (its `[entities]` section; `!` marks of
-/// abstract types removed, hierarchy indentation ignored, comments and macros skipped).
+/// The entity types of a brat `annotation.conf`, as brat reads them: the `[entities]` section
+/// (or `[spans]`, its alias); on each line the first whitespace-separated field, of which the
+/// first `|`-separated term is the type (the others are display aliases); `!` (an abstract
+/// type) removed, and the storage form brat writes into `.ann` files: every character but
+/// ASCII letters, digits, `_` and `-` replaced by `_`. Hierarchy indentation, comments (`#`),
+/// separators (`---`) and macros (`<NAME>=…`) are skipped.
 pub fn entity_types(conf: &Path) -> Result<Vec<String>> {
     let text = crate::io::read_text(conf)?;
     let mut out = Vec::new();
@@ -344,16 +348,32 @@ pub fn entity_types(conf: &Path) -> Result<Vec<String>> {
             continue;
         }
         if t.starts_with('[') && t.ends_with(']') {
-            section = t.to_string();
+            section = t[1..t.len() - 1].trim().to_string();
             continue;
         }
-        if section != "[entities]" || t.starts_with('<') || t.starts_with('-') {
+        if !matches!(section.as_str(), "entities" | "spans")
+            || t.starts_with('<')
+            || t.chars().all(|c| c == '-')
+        {
             continue;
         }
-        let name = t.split_whitespace().next().unwrap_or("");
-        let name = name.trim_start_matches('!');
-        if !name.is_empty() && !out.iter().any(|x| x == name) {
-            out.push(name.to_string());
+        let terms = t.split_whitespace().next().unwrap_or("");
+        let Some(term) = terms.split('|').map(str::trim).find(|x| !x.is_empty()) else {
+            continue;
+        };
+        let name: String = term
+            .trim_start_matches('!')
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if !name.is_empty() && !out.iter().any(|x| x == &name) {
+            out.push(name);
         }
     }
     Ok(out)

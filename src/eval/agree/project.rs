@@ -133,7 +133,8 @@ pub fn brat_project(root: &Path) -> Result<Project> {
         std::fs::read_dir(root).map_err(|e| Error::input(root, 0, crate::io::io_reason(&e)))?;
     let mut annotators: Vec<String> = entries
         .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        // A symbolic link to a directory is an annotator too (one level: no loop to fear).
+        .filter(|e| e.path().is_dir())
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| !n.starts_with('.'))
         .collect();
@@ -171,12 +172,17 @@ pub fn annotator_files(
             k += 1;
         }
         names.push(name);
-        let mut d = read(p)?;
-        // Single files are matched by position when their names differ.
-        if d.len() == 1 && !p.is_dir() {
+        docs.push(read(p)?);
+    }
+    // Files of one document each are matched as one document even when their names differ
+    // (`T1` files of two annotators, JSON lines with other ids); otherwise by name.
+    if docs.len() == paths.len()
+        && paths.iter().all(|p| !p.is_dir())
+        && docs.iter().all(|d| d.len() == 1)
+    {
+        for d in &mut docs {
             d[0].name = "document".to_string();
         }
-        docs.push(d);
     }
     assemble(names, docs, None)
 }
