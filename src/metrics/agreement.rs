@@ -5,8 +5,9 @@
 //! Davies and Fleiss' multi-kappa, and Krippendorff's alpha (nominal). The definitions are
 //! those of Artstein and Poesio (2008) as NLTK's `AnnotationTask` implements them
 //! (`kappa`, `pi`, `multi_kappa`, `alpha`); alpha equals the `krippendorff` package's nominal
-//! alpha. A coefficient whose expected agreement is 1 (every label the same) is undefined:
-//! `None`, never NaN.
+//! alpha. Where the expected agreement is 1 (every label the same), NLTK 3.10's convention
+//! holds: 1 when the observed agreement is 1 too (always so for these coefficients), and
+//! alpha is 1 when one label is used on every pairable item. No data: `None`, never NaN.
 
 /// F1 of `tp`, `fp`, `fn` counts, `2tp / (2tp + fp + fn)`; `None` when all are zero.
 pub fn f1(tp: u64, fp: u64, fn_: u64) -> Option<f64> {
@@ -50,6 +51,21 @@ fn ratio(num: f64, den: f64) -> Option<f64> {
     (den != 0.0 && x.is_finite()).then_some(x)
 }
 
+/// Python's `math.isclose` with its defaults (relative tolerance 1e-9).
+fn is_close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+/// `(observed - expected) / (1 - expected)`, with NLTK's convention (3.10,
+/// `_chance_corrected_agreement`) for an expected agreement of 1 (both coders used one and
+/// the same label on every item): 1 when the observed agreement is 1 too, else undefined.
+fn chance_corrected(observed: f64, expected: f64) -> Option<f64> {
+    if is_close(expected, 1.0) {
+        return is_close(observed, 1.0).then_some(1.0);
+    }
+    ratio(observed - expected, 1.0 - expected)
+}
+
 /// The coefficients of `matrix`: items × `n_coders` labels flattened (row `i` is
 /// `matrix[i * n_coders..(i + 1) * n_coders]`), each a label index or `None`. Label
 /// indexes should be small (they index count tables): those of a label list.
@@ -87,7 +103,7 @@ pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
                 .filter(|(na, _)| **na > 0.0)
                 .map(|(na, nb)| (na / n_items) * (nb / n_items))
                 .sum();
-            match ratio(ao - ae, 1.0 - ae) {
+            match chance_corrected(ao, ae) {
                 Some(k) => kappa_sum += k,
                 None => kappa_ok = false,
             }
@@ -110,12 +126,12 @@ pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
             .then_some(kappa_sum / pairs)
             .filter(|x| x.is_finite()),
         fleiss: if defined {
-            ratio(avg_ao - ae_pi, 1.0 - ae_pi)
+            chance_corrected(avg_ao, ae_pi)
         } else {
             None
         },
         davies_fleiss: if defined {
-            ratio(avg_ao - ae_df, 1.0 - ae_df)
+            chance_corrected(avg_ao, ae_df)
         } else {
             None
         },
@@ -156,6 +172,11 @@ fn alpha(matrix: &[Option<u32>], n_coders: usize, k: usize) -> (usize, Option<f6
     if n < 2.0 {
         return (items, None);
     }
+    // One label on every pairable item: perfect agreement by NLTK's convention (its `alpha`
+    // returns 1; the krippendorff package refuses such data).
+    if totals.iter().filter(|&&c| c > 0.0).count() == 1 {
+        return (items, Some(1.0));
+    }
     let same: f64 = totals.iter().map(|c| c * c).sum();
     let expected = (n * n - same) / (n * (n - 1.0));
     let d_o = observed / n;
@@ -190,10 +211,24 @@ mod tests {
         assert!((c.fleiss.unwrap_or(0.0) - 0.6).abs() < 1e-12);
         // alpha = 1 - (n - 1) Do / De with n = 20: 1 - 19 * 0.2 / 10 = 0.62.
         assert!((c.alpha.unwrap_or(0.0) - 0.62).abs() < 1e-12);
-        // All the same label: undefined, not NaN.
+        // All the same label: perfect agreement by NLTK's convention, not NaN.
         let same = vec![Some(0); 6];
         let c = coefficients(&same, 2);
-        assert_eq!((c.cohen, c.fleiss, c.alpha), (None, None, None));
+        assert_eq!(
+            (c.cohen, c.fleiss, c.alpha),
+            (Some(1.0), Some(1.0), Some(1.0))
+        );
+        // Three coders, one pair of them using only label 0 (that pair's kappa is 1 by
+        // convention), the others agreeing on 3 of 4 items.
+        let m: Vec<Option<u32>> = [(0, 0, 0), (0, 0, 1), (0, 0, 1), (0, 0, 0)]
+            .iter()
+            .flat_map(|&(a, b, c)| [Some(a), Some(b), Some(c)])
+            .collect();
+        let c = coefficients(&m, 3);
+        // Pairs: (0,1) kappa 1; (0,2) and (1,2): Ao 0.5, Ae 0.5 → 0.
+        assert_eq!(c.cohen, Some(1.0 / 3.0));
+        // No data at all: undefined.
+        assert_eq!(coefficients(&[], 2).alpha, None);
         assert_eq!(mean_sd(&[1.0, 3.0]), Some((2.0, 1.0)));
         assert_eq!(f1(0, 0, 0), None);
     }
