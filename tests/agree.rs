@@ -333,3 +333,155 @@ fn json_exports_agree_with_brat() {
         assert_eq!(tables(files), brat, "{files:?}");
     }
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// annotation.conf is read as brat reads it: `[spans]` is `[entities]`, the first of
+/// `TERM|ALIAS` is the type, `!` marks an abstract type, the storage form replaces other
+/// characters by `_`; an annotator folder may be a symbolic link.
+#[test]
+fn annotation_conf_as_brat_reads_it_and_linked_annotators() {
+    let dir = common::temp_dir("agree_conf");
+    copy_dir(&tiny(), &dir);
+    std::fs::write(
+        dir.join("annotation.conf"),
+        "[spans]\n!Named\n\tPER|Person|P\tArg:<ENTITY>\n\tLOC\n----\nORG|Organisation\nTime x\n\
+         Misc.Type\n[relations]\nWorksFor\tArg1:PER, Arg2:ORG\n",
+    )
+    .unwrap();
+    // ann3 replaced by a link to a copy elsewhere.
+    let elsewhere = common::temp_dir("agree_conf_linked");
+    std::fs::rename(dir.join("ann3"), elsewhere.join("ann3")).unwrap();
+    std::os::unix::fs::symlink(elsewhere.join("ann3"), dir.join("ann3")).unwrap();
+    let p = brat_project(&dir).expect("project");
+    assert_eq!(p.annotators, ["ann1", "ann2", "ann3"]);
+    assert_eq!(
+        p.labels,
+        ["LOC", "Misc_Type", "Named", "ORG", "PER", "Time"]
+    );
+    assert!(
+        p.warnings.iter().all(|w| !w.contains("not declared")),
+        "{:?}",
+        p.warnings
+    );
+    let tiny_p = brat_project(&tiny()).expect("tiny");
+    let (a, b) = (agreement(&p), agreement(&tiny_p));
+    let all = |r: &Results| cell(r, "instance-labels", "ALL", "mean F1");
+    assert_eq!(all(&a), all(&b));
+    assert!(all(&a).is_some());
+}
+
+/// Two annotator files, one holding two documents and one holding one: documents are paired
+/// by name (only files of one document each are paired whatever their names).
+#[test]
+fn annotator_files_pair_documents_by_name_unless_all_hold_one() {
+    let dir = common::temp_dir("agree_files_by_name");
+    let a = dir.join("a.jsonl");
+    let b = dir.join("b.jsonl");
+    std::fs::write(
+        &a,
+        "{\"id\": \"d1\", \"text\": \"Anna in Oslo\", \"labels\": [[0, 4, \"PER\"], [8, 12, \"LOC\"]]}\n\
+         {\"id\": \"d2\", \"text\": \"Carl\", \"labels\": [[0, 4, \"PER\"]]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        "{\"id\": \"d2\", \"text\": \"Carl\", \"labels\": [[0, 4, \"PER\"]]}\n",
+    )
+    .unwrap();
+    let out = common::fairscore(&[
+        "agree",
+        "--annotator",
+        a.to_str().unwrap(),
+        "--annotator",
+        b.to_str().unwrap(),
+        "--json",
+        "-",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pairs = v["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "instance-pairs")
+        .expect("instance-pairs")
+        .clone();
+    let row = &pairs["rows"][0]["scores"];
+    // d2 is paired (TP 1); d1 is b's missing document, not a disagreement.
+    assert_eq!(row["TP"], 1, "{pairs}");
+    assert_eq!(row["FP"], 0, "{pairs}");
+    assert_eq!(row["FN"], 0, "{pairs}");
+}
+
+/// No output is written into an input directory or over the `.txt` of an input `.ann`.
+#[test]
+fn outputs_never_land_in_input_directories() {
+    let dir = common::temp_dir("agree_outputs");
+    copy_dir(&tiny(), &dir);
+    let d = dir.to_string_lossy().into_owned();
+    let before = std::fs::read(dir.join("ann1/doc1.ann")).unwrap();
+    let g = dir.join("ann1");
+    let r = dir.join("ann2");
+    let cases: Vec<Vec<String>> = vec![
+        vec![
+            "agree".into(),
+            "--project".into(),
+            d.clone(),
+            "--json".into(),
+            format!("{d}/ann1/doc1.ann"),
+        ],
+        vec![
+            "agree".into(),
+            "--project".into(),
+            d.clone(),
+            "--json".into(),
+            format!("{d}/new.json"),
+        ],
+        vec![
+            "evaluate".into(),
+            "--family".into(),
+            "spans".into(),
+            "--gold".into(),
+            g.to_string_lossy().into(),
+            "--pred".into(),
+            r.to_string_lossy().into(),
+            "--json".into(),
+            format!("{d}/ann1/doc1.ann"),
+        ],
+        vec![
+            "fair".into(),
+            "--target".into(),
+            format!("{d}/ann1/doc1.ann"),
+            "--system".into(),
+            format!("{d}/ann2/doc1.ann"),
+            "--errors".into(),
+            format!("{d}/ann1/doc1.txt"),
+        ],
+    ];
+    for args in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = common::fairscore(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("never writes"), "{args:?}: {err}");
+    }
+    assert_eq!(std::fs::read(dir.join("ann1/doc1.ann")).unwrap(), before);
+    assert!(std::fs::read_to_string(dir.join("ann1/doc1.txt"))
+        .unwrap()
+        .starts_with("Anna"));
+    assert!(!dir.join("new.json").exists());
+}
