@@ -334,24 +334,13 @@ fn json_exports_agree_with_brat() {
     }
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 /// annotation.conf is read as brat reads it: `[spans]` is `[entities]`, the first of
 /// `TERM|ALIAS` is the type, `!` marks an abstract type, the storage form replaces other
 /// characters by `_`; an annotator folder may be a symbolic link.
 #[test]
 fn annotation_conf_as_brat_reads_it_and_linked_annotators() {
     let dir = common::temp_dir("agree_conf");
-    copy_dir(&tiny(), &dir);
+    common::copy_dir(&tiny(), &dir);
     std::fs::write(
         dir.join("annotation.conf"),
         "[spans]\n!Named\n\tPER|Person|P\tArg:<ENTITY>\n\tLOC\n----\nORG|Organisation\nTime x\n\
@@ -398,7 +387,7 @@ fn annotator_files_pair_documents_by_name_unless_all_hold_one() {
         "{\"id\": \"d2\", \"text\": \"Carl\", \"labels\": [[0, 4, \"PER\"]]}\n",
     )
     .unwrap();
-    let out = common::fairscore(&[
+    let v = common::fairscore_json(&[
         "agree",
         "--annotator",
         a.to_str().unwrap(),
@@ -407,19 +396,7 @@ fn annotator_files_pair_documents_by_name_unless_all_hold_one() {
         "--json",
         "-",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let pairs = v["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "instance-pairs")
-        .expect("instance-pairs")
-        .clone();
+    let pairs = common::json_table(&v, "instance-pairs");
     let row = &pairs["rows"][0]["scores"];
     // d2 is paired (TP 1); d1 is b's missing document, not a disagreement.
     assert_eq!(row["TP"], 1, "{pairs}");
@@ -431,7 +408,7 @@ fn annotator_files_pair_documents_by_name_unless_all_hold_one() {
 #[test]
 fn outputs_never_land_in_input_directories() {
     let dir = common::temp_dir("agree_outputs");
-    copy_dir(&tiny(), &dir);
+    common::copy_dir(&tiny(), &dir);
     let d = dir.to_string_lossy().into_owned();
     let before = std::fs::read(dir.join("ann1/doc1.ann")).unwrap();
     let g = dir.join("ann1");

@@ -9,7 +9,7 @@
 
 mod common;
 
-use common::{fairscore, temp_dir};
+use common::{copy_dir, fairscore, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -326,17 +326,6 @@ impl Worker {
             String::from_utf8_lossy(&out.stderr).into_owned(),
             scores,
         )
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
     }
 }
 

@@ -177,7 +177,7 @@ fn fragments_out_of_order_are_the_same_span() {
     let dir = temp_dir("adv_fragment_order");
     brat(&dir.join("a"), "d", TEXT, "T1\tLOC 0 4;16 21\tAnna Paris\n");
     brat(&dir.join("b"), "d", TEXT, "T1\tLOC 16 21;0 4\tParis Anna\n");
-    let out = fairscore(&[
+    let v = common::fairscore_json(&[
         "agree",
         "--annotator",
         dir.join("a").to_str().unwrap(),
@@ -186,19 +186,7 @@ fn fragments_out_of_order_are_the_same_span() {
         "--json",
         "-",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
-    let pairs = v["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "instance-pairs")
-        .expect("instance-pairs")
-        .clone();
+    let pairs = common::json_table(&v, "instance-pairs");
     let s = &pairs["rows"][0]["scores"];
     assert_eq!(
         (s["TP"].as_u64(), s["FP"].as_u64(), s["FN"].as_u64()),

@@ -305,16 +305,7 @@ fn muc_command_reads_standoff_and_token_commands_refuse_it() {
     std::fs::write(dir.join("run.conll"), conll(&run)).unwrap();
     let (g, p) = (dir.join("gold"), dir.join("run.jsonl"));
     let want = scores("muc", &g, &p, &[]);
-    let tables = |args: &[&str]| {
-        let out = fairscore(args);
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON tables");
-        serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
-    };
+    let tables = |args: &[&str]| common::unit_and_tables(&common::fairscore_json(args));
     let (gs, ps) = (g.to_str().unwrap(), p.to_str().unwrap());
     let base = ["muc", "--gold", gs, "--pred", ps, "--table", "json"];
     assert_eq!(tables(&base), want);

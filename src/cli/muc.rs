@@ -67,11 +67,12 @@ pub fn run(args: MucArgs) -> Result<i32> {
     let mut s = settings(&[&args.format, &args.column, &args.beta, &args.resampling]);
     // Standoff files (brat, doccano, Label Studio, Prodigy; named by --format or detected)
     // are judged by the muc family over the positions of their texts (docs/standoff.md).
-    let standoff = match s.get("format") {
+    let given = s.get("format");
+    let standoff = match &given {
         Some(f) => InputFormat::STANDOFF.contains(&f.to_ascii_lowercase().as_str()),
         None => fairscore::eval::standoff::applies(&gold, &pred, None),
     };
-    if s.get("format").is_none() && !standoff {
+    if given.is_none() && !standoff {
         s.text("format", Some("hipe"));
     }
     if args.signature.signature {

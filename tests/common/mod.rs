@@ -52,6 +52,43 @@ pub fn fairscore(args: &[&str]) -> Output {
         .expect("run fairscore")
 }
 
+/// The JSON a command prints on stdout; the command must succeed.
+pub fn fairscore_json(args: &[&str]) -> serde_json::Value {
+    let out = fairscore(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+/// The unit, unit count and tables of a family table in JSON (the signature, which hashes
+/// the files, left out).
+pub fn unit_and_tables(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
+}
+
+/// The table called `name` of a JSON result (`tables`: a list of named tables).
+pub fn json_table<'a>(v: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    v["tables"]
+        .as_array()
+        .and_then(|t| t.iter().find(|t| t["name"] == name))
+        .unwrap_or_else(|| panic!("no table {name}"))
+}
+
+/// Copies a directory tree (files and sub-directories).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 /// The unit, unit count and tables of `fairscore evaluate --family FAMILY --gold G --pred R
 /// --table json` with `extra` flags (the signature, which hashes the files, left out); the
 /// command must succeed.
@@ -73,14 +110,7 @@ pub fn evaluate_tables(
         "json",
     ];
     args.extend_from_slice(extra);
-    let out = fairscore(&args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON tables");
-    serde_json::json!({"unit": v["unit"], "units": v["units"], "tables": v["tables"]})
+    unit_and_tables(&fairscore_json(&args))
 }
 
 /// Compares two JSON texts: same keys (order too) and numbers within 1e-9.
