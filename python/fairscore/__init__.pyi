@@ -73,7 +73,9 @@ def score(
 def fair(
     target: StrPath,
     system: StrPath,
-    format: Literal["auto", "spans", "conll", "hipe"] = "auto",
+    format: Literal[
+        "auto", "spans", "conll", "hipe", "brat", "doccano", "labelstudio", "prodigy"
+    ] = "auto",
     *,
     column: Optional[ListArg] = None,
     focus: Literal["target", "system"] = "target",
@@ -84,8 +86,10 @@ def fair(
     continuation: Literal["conlleval", "reference"] = "conlleval",
     **options: Any,
 ) -> Dict[str, Any]:
-    """Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files, as ``fairscore fair --json``
-    (``column`` defaults to ``NE-COARSE-LIT``)."""
+    """Fair evaluation (Ortmann 2022) of span, CoNLL, HIPE or standoff files, as ``fairscore
+    fair --json -``: the fair family's result tables (``traditional``, ``fair`` with BES, BEL,
+    BEO, ``weighted`` with ``weights=``, ``confusion``); ``bootstrap=N`` adds intervals,
+    ``errors=PATH`` writes the span listing (``column`` defaults to ``NE-COARSE-LIT``)."""
 
 def check(
     ref: StrPath,
@@ -123,9 +127,11 @@ def segmentation(
     beta: Optional[float] = None,
     **options: Any,
 ) -> Dict[str, Any]:
-    """Word segmentation (Shao et al. 2017) as ``fairscore segmentation --json``. With
-    ``bootstrap=N`` (``seed``, ``confidence``) the family table with intervals over sentences,
-    as :func:`family`. Every keyword is a CLI flag (``--beta`` is ``beta=``)."""
+    """Word segmentation (Shao et al. 2017) as ``fairscore segmentation --json -``: the
+    segmentation family's result tables (``segmentation``: words and boundaries with TP, gold,
+    pred, P, R, F1, TNR; ``totals``), as :func:`family` gives them. ``bootstrap=N`` (``seed``,
+    ``confidence``) adds intervals over sentences. Every keyword is a CLI flag (``--beta`` is
+    ``beta=``)."""
 
 def tagging(
     gold: StrPath,
@@ -137,8 +143,9 @@ def tagging(
     beta: Optional[float] = None,
     **options: Any,
 ) -> Dict[str, Any]:
-    """Tagging beyond accuracy as ``fairscore tagging --json`` (``tagset``: a file, path-like,
-    or ``"nkjp"``). With ``bootstrap=N`` the family table with intervals over sentences."""
+    """Tagging beyond accuracy as ``fairscore tagging --json -`` (``tagset``: a file, path-like,
+    or ``"nkjp"``): the tagging family's result tables (``tagging``: one row per function with
+    P, R, F1, WC, SC; ``totals``). ``bootstrap=N`` adds intervals over sentences."""
 
 def leaderboard(
     gold_dir: StrPath,
@@ -159,16 +166,16 @@ def muc(
     reference: StrPath,
     pred: StrPath,
     *,
-    format: Literal["hipe", "conll"] = "hipe",
+    format: Literal["auto", "hipe", "conll", "brat", "doccano", "labelstudio", "prodigy"] = "auto",
     column: Optional[str] = None,
-    edition: Literal["hipe-2020", "hipe-2022"] = "hipe-2020",
     beta: Optional[float] = None,
     judgements: Optional[StrPath] = None,
     **options: Any,
 ) -> Dict[str, Any]:
-    """MUC-7 token-by-token judgement as ``fairscore muc --json``: ``{"beta", "overall",
-    "per_type", "macro"}`` with correct, incorrect, partial, missing, spurious, possible,
-    actual, P, R, F; ``judgements=PATH`` also writes the per-token listing there."""
+    """MUC-7 token-by-token judgement as ``fairscore muc --json -``: the muc family's result
+    table (``muc``: a row per type, ``ALL`` and ``macro`` with COR, INC, PAR, MIS, SPU, POS,
+    ACT, P, R, F). ``bootstrap=N`` adds intervals; ``judgements=PATH`` also writes the
+    per-token listing there."""
 
 def family(name: Literal["spans", "fair", "muc", "segmentation", "tagging"], gold: StrPath, pred: StrPath, **options: Any) -> Dict[str, Any]:
     """Any metric family on two files, as ``fairscore evaluate --family NAME --json -``:

@@ -66,7 +66,9 @@ fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()
 }
 
-/// The family table of `name` as a dict (`fairscore family` JSON).
+/// The family table of `name` as a dict (`fairscore evaluate --family NAME --json -`), with
+/// the family's listing written where the settings ask for it (`errors=PATH` for fair,
+/// `judgements=PATH` for muc).
 fn family_json(
     py: Python<'_>,
     name: &str,
@@ -74,42 +76,26 @@ fn family_json(
     gold: &Path,
     pred: &Path,
 ) -> PyResult<PyObject> {
-    let (fam, rs) = lift(py, api::prepare_family(name, s))?;
-    let opts = lift(py, api::family_options(s))?;
-    let (gold, pred) = (gold.to_path_buf(), pred.to_path_buf());
-    let (g, p) = (gold.clone(), pred.clone());
-    let r = crate::interruptible(py, move || {
-        fairscore::family::evaluate(fam.as_ref(), &g, &p, rs.as_ref())
-    })?;
-    let mut r = lift(py, r)?;
-    // The signature, as `fairscore evaluate --table json` gives it.
-    let resampled = rs.as_ref().map(|x| fairscore::family::sign::Resampled {
-        resampler: x,
-        unit: r.unit,
-        test: None,
-    });
-    r.signature = Some(lift(
-        py,
-        fairscore::family::sign::signature(name, &opts, resampled, &gold, &[pred.as_path()]),
-    )?);
-    warn_all(py, &r.warnings)?;
-    loads(py, &fairscore::report::table::json::render(&r))
-}
-
-/// A command's own JSON document with its signature, as the CLI's `--json` writes it.
-fn signed(
-    py: Python<'_>,
-    name: &str,
-    s: &Settings,
-    gold: &Path,
-    pred: &Path,
-    doc: serde_json::Value,
-) -> PyResult<PyObject> {
-    let sig = lift(py, api::family_signature(name, s, gold, &[pred], None, None))?;
-    loads(
-        py,
-        &fairscore::report::table::json::signed_text(doc, Some(&sig)),
-    )
+    let plan = lift(py, api::family_plan(name, s))?;
+    let listing = plan.listing().map(|(n, p)| (n, p.to_path_buf()));
+    if let Some((n, out)) = &listing {
+        lift(
+            py,
+            fairscore::io::check_outputs(
+                &[("gold", gold), ("pred", pred)],
+                &[(*n, out.as_path())],
+                &[],
+            ),
+        )?;
+    }
+    let (g, p) = (gold.to_path_buf(), pred.to_path_buf());
+    let run = crate::interruptible(py, move || api::run_family_plan(&plan, &g, &p))?;
+    let run = lift(py, run)?;
+    warn_all(py, &run.results.warnings)?;
+    if let (Some((_, out)), Some(text)) = (&listing, &run.listing) {
+        lift(py, fairscore::io::write_atomic(out, text.as_bytes()))?;
+    }
+    loads(py, &fairscore::report::table::json::render(&run.results))
 }
 
 /// Scores one run as `fairscore score` and returns the JSON it writes, as Python objects;
@@ -156,8 +142,8 @@ fn score(
     loads(py, &out.json)
 }
 
-/// Fair evaluation (Ortmann 2022) as `fairscore fair --json`; with `bootstrap=N` (or
-/// `table=…`) the family table with intervals, as `fairscore fair --bootstrap N --json -`.
+/// Fair evaluation (Ortmann 2022) as `fairscore fair --json -`: the fair family's tables
+/// (`bootstrap=N` adds intervals); `errors=PATH` also writes the span listing there.
 #[pyfunction]
 #[pyo3(signature = (target, system, format = "auto", **options))]
 fn fair(
@@ -169,24 +155,7 @@ fn fair(
 ) -> PyResult<PyObject> {
     let mut s = settings(options)?;
     s.text("format", Some(format));
-    if api::wants_family_table(&s) {
-        return family_json(py, "fair", &s, &target, &system);
-    }
-    let (opts, beta) = lift(py, api::fair_options(&s))?;
-    let errors = s.get("errors").map(PathBuf::from);
-    lift(py, s.finish("fair"))?;
-    let (t, sy) = (target.clone(), system.clone());
-    let report = crate::interruptible(py, move || {
-        fairscore::eval::standoff::fair_files(&t, &sy, &opts)
-    })?;
-    let report = lift(py, report)?;
-    warn_all(py, &report.warnings)?;
-    if let Some(p) = &errors {
-        let listing = fairscore::report::fair::errors_tsv(&report);
-        lift(py, fairscore::report::fair::write_file(p, &listing))?;
-    }
-    let doc = fairscore::report::fair::to_json_beta(&report, beta);
-    signed(py, "fair", &s, &target, &system, doc)
+    family_json(py, "fair", &s, &target, &system)
 }
 
 /// The participant self-check: the findings `fairscore check --json` lists.
@@ -246,8 +215,8 @@ fn normalize(
     Ok(text)
 }
 
-/// Word segmentation (Shao et al. 2017) as `fairscore segmentation --json`; with
-/// `bootstrap=N` (or `table=…`) the family table with intervals over sentences.
+/// Word segmentation (Shao et al. 2017) as `fairscore segmentation --json -`: the
+/// segmentation family's tables (`bootstrap=N` adds intervals over sentences).
 #[pyfunction]
 #[pyo3(signature = (gold, pred, format = "auto", **options))]
 fn segmentation(
@@ -259,23 +228,11 @@ fn segmentation(
 ) -> PyResult<PyObject> {
     let mut s = settings(options)?;
     s.text("format", Some(format));
-    if api::wants_family_table(&s) {
-        return family_json(py, "segmentation", &s, &gold, &pred);
-    }
-    lift(py, api::refuse_standoff(&s, "segmentation", &gold, &pred))?;
-    let opts = lift(py, api::segmentation_options(&s, &gold))?;
-    lift(py, s.finish("segmentation"))?;
-    let (g, p) = (gold.clone(), pred.clone());
-    let r = crate::interruptible(py, move || {
-        fairscore::eval::segmentation::evaluate_files(&g, &p, &opts)
-    })?;
-    let r = lift(py, r)?;
-    let doc = fairscore::report::segmentation::to_json(&r);
-    signed(py, "segmentation", &s, &gold, &pred, doc)
+    family_json(py, "segmentation", &s, &gold, &pred)
 }
 
-/// Tagging beyond accuracy as `fairscore tagging --json`; with `bootstrap=N` (or `table=…`)
-/// the family table with intervals over sentences.
+/// Tagging beyond accuracy as `fairscore tagging --json -`: the tagging family's tables
+/// (`bootstrap=N` adds intervals over sentences).
 #[pyfunction]
 #[pyo3(signature = (gold, pred, format = "auto", **options))]
 fn tagging(
@@ -287,68 +244,21 @@ fn tagging(
 ) -> PyResult<PyObject> {
     let mut s = settings(options)?;
     s.text("format", Some(format));
-    if api::wants_family_table(&s) {
-        return family_json(py, "tagging", &s, &gold, &pred);
-    }
-    lift(py, api::refuse_standoff(&s, "tagging", &gold, &pred))?;
-    let opts = lift(py, api::tagging_options(&s, &gold))?;
-    lift(py, s.finish("tagging"))?;
-    let (g, p) = (gold.clone(), pred.clone());
-    let r = crate::interruptible(py, move || {
-        fairscore::eval::tagging::evaluate_files(&g, &p, &opts)
-    })?;
-    let r = lift(py, r)?;
-    warn_all(py, &r.warnings)?;
-    let doc = fairscore::report::tagging::to_json(&r);
-    signed(py, "tagging", &s, &gold, &pred, doc)
+    family_json(py, "tagging", &s, &gold, &pred)
 }
 
-/// MUC-7 judgement of a run against the gold: returns what `fairscore muc --json` writes
-/// (`beta`, `overall`, `per_type`, `macro`); `judgements=PATH` also writes the per-token
-/// listing there; with `bootstrap=N` (or `table=…`) the family table with intervals.
+/// MUC-7 judgement of a run against the gold as `fairscore muc --json -`: the muc family's
+/// table (`bootstrap=N` adds intervals); `judgements=PATH` also writes the per-token listing.
 #[pyfunction]
-#[pyo3(signature = (reference, pred, *, edition = "hipe-2020", **options))]
+#[pyo3(signature = (reference, pred, **options))]
 fn muc(
     py: Python<'_>,
     reference: PathBuf,
     pred: PathBuf,
-    edition: &str,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyObject> {
-    let mut s = settings(options)?;
-    s.text("hipe_edition", Some(edition));
-    if !s.has("format") {
-        s.text("format", Some("hipe"));
-    }
-    if api::wants_family_table(&s) {
-        return family_json(py, "muc", &s, &reference, &pred);
-    }
-    let mut opts = lift(py, api::muc_options(&s))?;
-    let judgements = s.get("judgements").map(PathBuf::from);
-    opts.judgements = judgements.is_some();
-    lift(py, s.finish("muc"))?;
-    if let Some(out) = &judgements {
-        lift(
-            py,
-            fairscore::io::check_outputs(
-                &[("reference", reference.as_path()), ("pred", pred.as_path())],
-                &[("judgements", out.as_path())],
-                &[],
-            ),
-        )?;
-    }
-    let (gold, run) = (reference.clone(), pred.clone());
-    let r = crate::interruptible(py, move || {
-        fairscore::eval::muc::evaluate_files(&gold, &run, &opts)
-    })?;
-    let r = lift(py, r)?;
-    warn_all(py, &r.warnings)?;
-    if let Some(out) = &judgements {
-        let listing = fairscore::report::muc::judgements_tsv(&r);
-        lift(py, fairscore::io::write_atomic(out, listing.as_bytes()))?;
-    }
-    let doc = fairscore::report::muc::to_json(&r);
-    signed(py, "muc", &s, &reference, &pred, doc)
+    let s = settings(options)?;
+    family_json(py, "muc", &s, &reference, &pred)
 }
 
 /// Any metric family on two files, as `fairscore evaluate --family NAME --json -`: the one

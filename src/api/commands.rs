@@ -1,59 +1,89 @@
-//! The options of the family commands (`segmentation`, `tagging`, `muc`, `fair`), of
-//! `normalize`, and any family's scoring with resampling, from [`Settings`]: one parser for
-//! the CLI and Python.
+//! Any family's scoring (the `evaluate`, `fair`, `muc`, `segmentation` and `tagging`
+//! commands) with resampling and listing, and the options of `normalize`, from [`Settings`]:
+//! one parser for the CLI and Python.
 
 use std::path::Path;
 
 use super::{family_options, resampling, Settings};
-use crate::error::{snippet, Error, Result};
-use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
-use crate::eval::muc::MucOptions;
-use crate::eval::segmentation::{SegmentationFormat, SegmentationOptions};
-use crate::eval::tagging::{column_index, TaggingFormat, TaggingOptions};
+use crate::error::{Error, Result};
 use crate::family::sign::{signature, Resampled};
 use crate::family::Family;
-use crate::formats::{conllu, Format};
 use crate::hipe::Edition;
-use crate::matching::tagset::Tagset;
 use crate::metrics::resample::Resampler;
 use crate::normalize::{read_map, NormalizeOptions};
 use crate::table::{Results, Signature};
 
-/// Whether a family command gives the family table (and intervals): with `bootstrap` or
-/// `table` given.
-pub fn wants_family_table(s: &Settings) -> bool {
-    s.has("bootstrap") || s.has("table")
+/// A family scoring made ready from settings: the family, its options and resampling, and
+/// the file its listing goes to when one was asked for. It is `Send`: the Python bindings run
+/// it on a worker thread.
+pub struct FamilyPlan {
+    name: String,
+    fam: Box<dyn Family>,
+    opts: crate::family::Options,
+    resampler: Option<Resampler>,
+    listing: Option<(&'static str, std::path::PathBuf)>,
 }
 
-/// Family `name` with its options and resampling from `s`, which must hold nothing else but
-/// `table` and `json` (which the caller writes).
-pub fn prepare_family(name: &str, s: &Settings) -> Result<(Box<dyn Family>, Option<Resampler>)> {
-    let fam = crate::family::build(name, &family_options(s)?)?;
-    let rs = resampling(s, "bootstrap", None)?;
+impl FamilyPlan {
+    /// The setting that named the family's listing (`errors` for fair, `judgements` for muc)
+    /// and the file it goes to, when one was asked for.
+    pub fn listing(&self) -> Option<(&'static str, &Path)> {
+        self.listing.as_ref().map(|(n, p)| (*n, p.as_path()))
+    }
+}
+
+/// What a family scoring gives the front ends: the results, carrying their signature, and the
+/// family's listing when the plan asked for one.
+pub struct FamilyRun {
+    /// The family's tables (and details) with provenance and signature.
+    pub results: Results,
+    /// The listing's text (TSV) when [`FamilyPlan::listing`] is set.
+    pub listing: Option<String>,
+}
+
+/// Family `name` with its options, resampling and listing file from `s`, which must hold
+/// nothing else but `table` and `json` (which the caller writes).
+pub fn family_plan(name: &str, s: &Settings) -> Result<FamilyPlan> {
+    let mut opts = family_options(s)?;
+    let mut fam = crate::family::build(name, &opts)?;
+    let listing = fam
+        .listing_name()
+        .and_then(|n| Some((n, std::path::PathBuf::from(s.get(n)?))));
+    if listing.is_some() {
+        opts.listing = true;
+        fam = crate::family::build(name, &opts)?;
+    }
+    let resampler = resampling(s, "bootstrap", None)?;
     s.take("table");
     s.take("json");
     s.finish(name)?;
-    Ok((fam, rs))
+    Ok(FamilyPlan {
+        name: name.to_string(),
+        fam,
+        opts,
+        resampler,
+        listing,
+    })
 }
 
-/// Scores `gold` and `pred` with family `name` as [`prepare_family`] makes it; the results
-/// carry their signature.
-pub fn run_family(name: &str, s: &Settings, gold: &Path, pred: &Path) -> Result<Results> {
-    let (fam, rs) = prepare_family(name, s)?;
-    let mut r = crate::family::evaluate(fam.as_ref(), gold, pred, rs.as_ref())?;
-    let resampled = rs.as_ref().map(|x| Resampled {
+/// Scores `gold` and `pred` as `plan` says; the results carry their signature.
+pub fn run_family_plan(plan: &FamilyPlan, gold: &Path, pred: &Path) -> Result<FamilyRun> {
+    let fam = plan.fam.as_ref();
+    let mut stats = fam.statistics(gold, pred)?;
+    let listing = stats.listing.take();
+    let mut results = crate::family::scored(fam, &stats, plan.resampler.as_ref())?;
+    let resampled = plan.resampler.as_ref().map(|x| Resampled {
         resampler: x,
-        unit: r.unit,
+        unit: results.unit,
         test: None,
     });
-    r.signature = Some(signature(
-        name,
-        &family_options(s)?,
-        resampled,
-        gold,
-        &[pred],
-    )?);
-    Ok(r)
+    results.signature = Some(signature(&plan.name, &plan.opts, resampled, gold, &[pred])?);
+    Ok(FamilyRun { results, listing })
+}
+
+/// [`family_plan`] and [`run_family_plan`] in one call.
+pub fn run_family(name: &str, s: &Settings, gold: &Path, pred: &Path) -> Result<FamilyRun> {
+    run_family_plan(&family_plan(name, s)?, gold, pred)
 }
 
 /// The signature of scoring `runs` (one, or two for a comparison with `test`) against `gold`
@@ -145,129 +175,6 @@ pub fn hipe_signature(
     resampling_fields(resampled, &mut sig);
     input_fields(gold, runs, &mut sig)?;
     Ok(sig)
-}
-
-fn beta(s: &Settings) -> Result<Option<f64>> {
-    s.get("beta")
-        .map(|b| crate::family::options::parse_beta(&b))
-        .transpose()
-}
-
-/// `segmentation`: format (auto, text, conllu; auto by the gold's extension) and beta.
-pub fn segmentation_options(s: &Settings, gold: &Path) -> Result<SegmentationOptions> {
-    let format = match s.get("format").as_deref() {
-        None | Some("auto") => SegmentationFormat::from_path(gold),
-        Some("text") => SegmentationFormat::Text,
-        Some("conllu") => SegmentationFormat::Conllu,
-        Some(f) => {
-            return Err(Error::usage(format!(
-                "format {}: segmentation reads text or conllu",
-                snippet(f)
-            )))
-        }
-    };
-    Ok(SegmentationOptions {
-        format,
-        beta: beta(s)?,
-    })
-}
-
-/// Refuses standoff files (brat, doccano, Label Studio, Prodigy) given to the `segmentation`
-/// or `tagging` command (`family`) when its format is left to detection: they read token
-/// files, and would misread a brat `.ann` as text.
-pub fn refuse_standoff(s: &Settings, family: &str, gold: &Path, pred: &Path) -> Result<()> {
-    match s.get("format").as_deref() {
-        None | Some("auto") => crate::family::refuse_standoff(family, gold, pred),
-        Some(_) => Ok(()),
-    }
-}
-
-/// `tagging`: format (auto, conllu, tsv), column, tagset (a file or `nkjp`) and beta.
-pub fn tagging_options(s: &Settings, gold: &Path) -> Result<TaggingOptions> {
-    let format = match s.get("format").as_deref() {
-        None | Some("auto") => TaggingFormat::from_path(gold),
-        Some("conllu") => TaggingFormat::Conllu,
-        Some("tsv") => TaggingFormat::Tsv,
-        Some(f) => {
-            return Err(Error::usage(format!(
-                "format {}: tagging reads conllu or tsv",
-                snippet(f)
-            )))
-        }
-    };
-    let column = match s.get("column") {
-        Some(c) => column_index(&c, format)?,
-        None => match format {
-            TaggingFormat::Conllu => conllu::XPOS,
-            TaggingFormat::Tsv => 1,
-        },
-    };
-    Ok(TaggingOptions {
-        format,
-        column,
-        tagset: s.get("tagset").as_deref().map(Tagset::load).transpose()?,
-        beta: beta(s)?,
-    })
-}
-
-/// `muc`: format (hipe, default, or conll), column, hipe_edition, beta (the caller sets
-/// `judgements` when it writes them).
-pub fn muc_options(s: &Settings) -> Result<MucOptions> {
-    let format = match s.get("format").as_deref() {
-        None | Some("hipe") => Format::Hipe,
-        Some("conll") => Format::Conll,
-        Some(f) => {
-            return Err(Error::usage(format!(
-                "format: unknown format {}; use hipe or conll",
-                snippet(f)
-            )))
-        }
-    };
-    Ok(MucOptions {
-        format,
-        column: s.get("column"),
-        edition: Edition::parse(&s.get("hipe_edition").unwrap_or_else(|| "hipe-2020".into()))?,
-        beta: beta(s)?.unwrap_or(1.0),
-        judgements: false,
-    })
-}
-
-/// `fair`: the reading, focus, weights and label selection, and the β of the extra F column.
-pub fn fair_options(s: &Settings) -> Result<(FairOptions, Option<f64>)> {
-    let o = family_options(s)?;
-    if let Some(f) = o.format {
-        if f.corpus_format().is_none() && f.standoff().is_none() {
-            return Err(Error::usage(format!(
-                "format {f}: fair reads spans, conll, hipe, brat, doccano, labelstudio or prodigy"
-            )));
-        }
-    }
-    let mut read = ReadOptions {
-        format: o
-            .format
-            .and_then(crate::formats::InputFormat::corpus_format),
-        standoff: o.format.and_then(crate::formats::InputFormat::standoff),
-        ignore_punct: o.ignore_punct,
-        continuation: o.continuation.unwrap_or_default(),
-        ..ReadOptions::default()
-    };
-    if let Some(c) = &o.column {
-        read.columns = c
-            .split(',')
-            .map(|x| x.trim().to_string())
-            .filter(|x| !x.is_empty())
-            .collect();
-    }
-    Ok((
-        FairOptions {
-            read,
-            focus: o.focus.unwrap_or_default(),
-            weights: o.weights.as_deref().map(parse_weights).transpose()?,
-            labels: o.labels.clone(),
-            exclude: o.exclude.clone(),
-        },
-        o.beta,
-    ))
 }
 
 /// `normalize`: norm_time, norm_histo (needs map), map, union_interleave, union_meto_lit (the

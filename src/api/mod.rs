@@ -12,8 +12,8 @@ mod commands;
 mod settings;
 
 pub use commands::{
-    fair_options, family_signature, hipe_signature, muc_options, normalize_options, prepare_family,
-    refuse_standoff, run_family, segmentation_options, tagging_options, wants_family_table,
+    family_plan, family_signature, hipe_signature, normalize_options, run_family, run_family_plan,
+    FamilyPlan, FamilyRun,
 };
 
 pub use crate::family::options::parse_beta;

@@ -54,5 +54,5 @@ pub fn run(args: AgreeArgs) -> Result<i32> {
     for a in &args.inputs.annotator {
         inputs.push(("--annotator", a.as_path()));
     }
-    super::family_output(&results, &args.json, &args.table, &inputs)
+    super::family_output(&results, &args.json, &args.table, &inputs, None)
 }

@@ -158,6 +158,15 @@ pub struct ErrorsFlag {
     pub errors: Option<PathBuf>,
 }
 
+/// `--judgements` (muc).
+#[derive(Args, Debug, Clone)]
+pub struct JudgementsFlag {
+    /// Also write every judged token (document, line, token, gold tag, run tag, judgement,
+    /// type) to this TSV file.
+    #[arg(long, value_name = "FILE.tsv")]
+    pub judgements: Option<PathBuf>,
+}
+
 /// `--gold-dir`.
 #[derive(Args, Debug, Clone)]
 pub struct GoldDir {
@@ -328,6 +337,12 @@ impl Put for OriginalNel {
 impl Put for ErrorsFlag {
     fn put(&self, s: &mut Settings) {
         s.text("errors", path_text(&self.errors));
+    }
+}
+
+impl Put for JudgementsFlag {
+    fn put(&self, s: &mut Settings) {
+        s.text("judgements", path_text(&self.judgements));
     }
 }
 

@@ -118,7 +118,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.gold.gold,
         &[a.as_path(), b.as_path()],
     )?);
-    super::family_output(&results, &args.json, &args.table, &inputs)
+    super::family_output(&results, &args.json, &args.table, &inputs, None)
 }
 
 pub fn run(args: CompareArgs) -> Result<i32> {

@@ -167,11 +167,6 @@ pub fn print(text: &str) -> fairscore::Result<()> {
     }
 }
 
-/// Whether a family command gives the family table: with `--bootstrap` or `--table`.
-pub fn wants_table(s: &fairscore::api::Settings, table: &args::TableFlag) -> bool {
-    table.table.is_some() || fairscore::api::wants_family_table(s)
-}
-
 /// The `--json` path to write (`-` for stdout), refused when it names an input file.
 pub fn json_path(
     json: &args::Json,
@@ -186,25 +181,9 @@ pub fn json_path(
     }
 }
 
-/// Writes a command's own results: its JSON to `json` (`-`: on stdout instead of the
-/// table), else the table on stdout and the JSON, if asked for, to its file.
-pub fn command_output(
-    json: Option<&std::path::Path>,
-    table: &str,
-    json_text: impl FnOnce() -> String,
-) -> fairscore::Result<i32> {
-    match json {
-        Some(p) if p == std::path::Path::new("-") => print(&json_text())?,
-        Some(p) => {
-            print(table)?;
-            fairscore::io::write_atomic(p, json_text().as_bytes())?;
-        }
-        None => print(table)?,
-    }
-    Ok(0)
-}
-
-/// Scores `gold` and `pred` with family `name` and the settings, and writes the family table.
+/// Scores `gold` and `pred` with family `name` and the settings, and writes the family table,
+/// its JSON and the listing the settings ask for (`--errors`, `--judgements`): the one path of
+/// `evaluate`, `fair`, `muc`, `segmentation` and `tagging`.
 pub fn run_family(
     name: &str,
     s: &fairscore::api::Settings,
@@ -214,10 +193,24 @@ pub fn run_family(
     table: &args::TableFlag,
     inputs: &[(&str, &std::path::Path)],
 ) -> fairscore::Result<i32> {
+    let plan = fairscore::api::family_plan(name, s)?;
+    let listing = plan.listing().map(|(n, p)| (format!("--{n}"), p.to_path_buf()));
+    let json_file = json
+        .json
+        .as_deref()
+        .filter(|p| *p != std::path::Path::new("-"));
+    let mut outputs = Vec::new();
+    outputs.extend(json_file.map(|p| ("--json", p)));
+    outputs.extend(listing.as_ref().map(|(n, p)| (n.as_str(), p.as_path())));
+    fairscore::io::check_outputs(inputs, &outputs, &[])?;
     let spinner = progress::Progress::spinner(!s.has("bootstrap"), "scoring and resampling");
-    let results = fairscore::api::run_family(name, s, gold, pred)?;
+    let run = fairscore::api::run_family_plan(&plan, gold, pred)?;
     spinner.finish();
-    family_output(&results, json, table, inputs)
+    let listing = listing
+        .as_ref()
+        .map(|(_, p)| p.as_path())
+        .zip(run.listing.as_deref());
+    family_output(&run.results, json, table, inputs, listing)
 }
 
 /// `--signature`: prints the signature of scoring `runs` against `gold` with family `name`
@@ -235,18 +228,6 @@ pub fn print_signature(
     Ok(0)
 }
 
-/// The signature of a command's own JSON output, computed only when JSON is written.
-pub fn json_signature(
-    json: Option<&std::path::Path>,
-    name: &str,
-    s: &fairscore::api::Settings,
-    gold: &std::path::Path,
-    pred: &std::path::Path,
-) -> fairscore::Result<Option<fairscore::table::Signature>> {
-    json.map(|_| fairscore::api::family_signature(name, s, gold, &[pred], None, None))
-        .transpose()
-}
-
 /// Writes a family's results: the table on stdout (`--table FORMAT`, default text), the JSON
 /// to `--json PATH` (or instead of the table with `--json -`); warnings on stderr.
 pub fn family_output(
@@ -254,6 +235,7 @@ pub fn family_output(
     json: &args::Json,
     table: &args::TableFlag,
     inputs: &[(&str, &std::path::Path)],
+    listing: Option<(&std::path::Path, &str)>,
 ) -> fairscore::Result<i32> {
     use fairscore::table::TableFormat;
     let format: TableFormat = match &table.table {
@@ -265,10 +247,17 @@ pub fn family_output(
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
     let json_text = fairscore::report::table::render(results, TableFormat::Json)?;
-    match json.as_deref() {
-        Some(p) if p == std::path::Path::new("-") => return print(&json_text).map(|_| 0),
-        Some(p) => fairscore::io::write_atomic(p, json_text.as_bytes())?,
-        None => {}
+    let to_stdout = json.as_deref() == Some(std::path::Path::new("-"));
+    let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
+    if let Some(p) = json.as_deref().filter(|_| !to_stdout) {
+        files.push((p, json_text.as_bytes()));
+    }
+    if let Some((p, text)) = listing {
+        files.push((p, text.as_bytes()));
+    }
+    fairscore::io::write_atomic_all(&files)?;
+    if to_stdout {
+        return print(&json_text).map(|_| 0);
     }
     print(&fairscore::report::table::render(results, format)?)?;
     Ok(0)

@@ -1,14 +1,9 @@
-//! `fairscore tagging`: argument parsing and the call into `fairscore::eval::tagging`. Prints
-//! the table to stdout; optionally writes JSON; with `--bootstrap` or `--table` the family
-//! table.
+//! `fairscore tagging`: the tagging family's table (`evaluate --family tagging`).
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use fairscore::api;
-use fairscore::eval::tagging::evaluate_files;
 use fairscore::matching::tagset::PRESETS;
-use fairscore::report::tagging as report;
 use fairscore::Result;
 
 use super::args::{
@@ -28,8 +23,10 @@ score(g, T) over gold tags / gold tags, F1, WC (weak correctness: mean of the be
 score) and SC (strong correctness: mean of the worst). With one tag on each side all five equal \
 accuracy.\n\n\
 Formats: conllu (default for a .conllu/.conll gold; --column XPOS by default) or tsv \
-(token TAB tags; --column 2 by default). With --bootstrap N or --table FORMAT the results \
-are the family table (sentences resampled).\n\n\
+(token TAB tags; --column 2 by default). The results are the tagging family's tables, as \
+`evaluate --family tagging` gives them (one row per function, and the totals: segments, gold \
+and run tags); --table picks the format, --bootstrap N adds intervals (sentences \
+resampled).\n\n\
 See docs/tagging.md."
 )]
 pub struct TaggingArgs {
@@ -76,27 +73,13 @@ pub fn run(args: TaggingArgs) -> Result<i32> {
     if args.signature.signature {
         return super::print_signature("tagging", &s, &gold, &[pred.as_path()], None, None);
     }
-    if super::wants_table(&s, &args.table) {
-        return super::run_family(
-            "tagging",
-            &s,
-            &gold,
-            &pred,
-            &args.json,
-            &args.table,
-            &inputs,
-        );
-    }
-    api::refuse_standoff(&s, "tagging", &gold, &pred)?;
-    let opts = api::tagging_options(&s, &gold)?;
-    s.finish("tagging")?;
-    let json = super::json_path(&args.json, &inputs)?;
-    let sig = super::json_signature(json.as_deref(), "tagging", &s, &gold, &pred)?;
-    let result = evaluate_files(&gold, &pred, &opts)?;
-    for w in &result.warnings {
-        eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
-    }
-    super::command_output(json.as_deref(), &report::table(&result), || {
-        fairscore::report::table::json::signed_text(report::to_json(&result), sig.as_ref())
-    })
+    super::run_family(
+        "tagging",
+        &s,
+        &gold,
+        &pred,
+        &args.json,
+        &args.table,
+        &inputs,
+    )
 }

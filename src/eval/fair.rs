@@ -9,7 +9,10 @@ use crate::corpus::{Corpus, Document};
 use crate::matching::fair::{evaluate, FairOutcome, Focus, Span, Tally, Weights};
 use crate::{Error, Result};
 
+mod listing;
+
 pub use crate::eval::weights::parse_weights;
+pub use listing::{errors_tsv, ERRORS_HEADER, STANDOFF_ERRORS_HEADER};
 pub use crate::formats::Format;
 pub use crate::spans::stacked::Continuation;
 

@@ -1,9 +1,9 @@
 //! `fairscore muc`: MUC-7 token-by-token evaluation of a NERC run (the vendor guide in
 //! `../shared/seeds/004_…`, Appendix B). Entities are read as `score` reads them (HIPE TSV or
 //! CoNLL, IOB/IOBES); every token inside a gold or a run entity is judged
-//! ([`crate::matching::muc`]); P = (correct + partial/2) / actual, R = (correct + partial/2) /
-//! possible and F-beta, micro over all tokens, per type, and macro over types (mean P and R,
-//! F-beta of the means). See `docs/muc.md`.
+//! ([`crate::matching::muc`]) and counted per unit and type; the muc family
+//! (`crate::family`) turns the counts into P = (correct + partial/2) / actual,
+//! R = (correct + partial/2) / possible and F-beta. See `docs/muc.md`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -13,7 +13,6 @@ use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::hipe::{Edition, Task};
 use crate::matching::muc::{judge, Judgement, MucCounts, Scratch};
-use crate::metrics::prf::{fbeta, prf_beta};
 use crate::spans::{self, Spans};
 
 /// How `fairscore muc` reads and scores.
@@ -21,13 +20,9 @@ use crate::spans::{self, Spans};
 pub struct MucOptions {
     /// Input format of both files: [`Format::Hipe`] or [`Format::Conll`].
     pub format: Format,
-    /// The tag column (default: the edition's `NE-COARSE-LIT` for HIPE, `TAG` for CoNLL);
-    /// for CoNLL also a 1-based column number.
+    /// The tag column (default: `NE-COARSE-LIT` for HIPE, `TAG` for CoNLL); for CoNLL also a
+    /// 1-based column number.
     pub column: Option<String>,
-    /// The HIPE edition (decides the default column).
-    pub edition: Edition,
-    /// The β of F-beta (1 for F1).
-    pub beta: f64,
     /// Keep every judged token ([`MucResult::judgements`]).
     pub judgements: bool,
 }
@@ -37,36 +32,8 @@ impl Default for MucOptions {
         MucOptions {
             format: Format::Hipe,
             column: None,
-            edition: Edition::Hipe2020,
-            beta: 1.0,
             judgements: false,
         }
-    }
-}
-
-/// Counts and scores of one type, or of all tokens.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct MucScores {
-    /// The judged tokens.
-    pub counts: MucCounts,
-    /// Precision, (correct + partial/2) / actual; 0 when actual is 0.
-    pub p: f64,
-    /// Recall, (correct + partial/2) / possible; 0 when possible is 0.
-    pub r: f64,
-    /// F-beta of P and R; 0 when both are 0.
-    pub f: f64,
-}
-
-impl MucScores {
-    /// Scores from counts.
-    pub fn new(counts: MucCounts, beta: f64) -> MucScores {
-        let (p, r, f) = prf_beta(
-            counts.credit(),
-            counts.actual() as f64,
-            counts.possible() as f64,
-            beta,
-        );
-        MucScores { counts, p, r, f }
     }
 }
 
@@ -89,24 +56,16 @@ pub struct JudgedToken {
     pub counted_type: String,
 }
 
-/// The result of one MUC evaluation.
+/// The judgements of one MUC evaluation, as counts per unit and type (the muc family scores
+/// them: `crate::family`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MucResult {
-    /// The β of every F.
-    pub beta: f64,
     /// The column scored.
     pub column: String,
     /// Documents compared.
     pub documents: usize,
     /// Tokens compared.
     pub tokens: usize,
-    /// Micro scores over all judged tokens.
-    pub overall: MucScores,
-    /// Scores per type (the type a token counts for), by type name.
-    pub per_type: BTreeMap<String, MucScores>,
-    /// Macro P, R and F: the mean of the per-type P and R, F-beta of those means (0 without
-    /// types).
-    pub macro_prf: (f64, f64, f64),
     /// Every judged token in file order, when asked for.
     pub judgements: Option<Vec<JudgedToken>>,
     /// Warnings about the run (one line each, naming file and line), as `score` gives them.
@@ -116,31 +75,6 @@ pub struct MucResult {
     pub units: Vec<BTreeMap<String, MucCounts>>,
     /// Whether [`MucResult::units`] are sentences.
     pub units_are_sentences: bool,
-}
-
-/// Micro, per-type and macro scores from per-type counts: the overall scores of the summed
-/// counts, each type's scores, and the macro P, R and F-beta.
-pub fn scores_of_counts(
-    per_type: BTreeMap<String, MucCounts>,
-    beta: f64,
-) -> (MucScores, BTreeMap<String, MucScores>, (f64, f64, f64)) {
-    let mut all = MucCounts::default();
-    for c in per_type.values() {
-        all.merge(c);
-    }
-    let per: BTreeMap<String, MucScores> = per_type
-        .into_iter()
-        .map(|(t, c)| (t, MucScores::new(c, beta)))
-        .collect();
-    let n = per.len() as f64;
-    let macro_prf = if per.is_empty() {
-        (0.0, 0.0, 0.0)
-    } else {
-        let p = per.values().map(|s| s.p).sum::<f64>() / n;
-        let r = per.values().map(|s| s.r).sum::<f64>() / n;
-        (p, r, fbeta(p, r, beta))
-    };
-    (MucScores::new(all, beta), per, macro_prf)
 }
 
 /// Reads both files and evaluates.
@@ -164,8 +98,7 @@ pub fn evaluate_files(gold: &Path, pred: &Path, opts: &MucOptions) -> Result<Muc
 fn column_name(gold: &Corpus, opts: &MucOptions) -> Result<String> {
     match (&opts.column, opts.format) {
         (None, Format::Conll) => Ok("TAG".to_string()),
-        (None, _) => Ok(opts
-            .edition
+        (None, _) => Ok(Edition::Hipe2020
             .columns(Task::NercCoarse)
             .first()
             .map_or("NE-COARSE-LIT", |c| c.0)
@@ -232,7 +165,6 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
     // CoNLL sentences bound entities (as `score --format conll`); a HIPE document is one
     // sequence (the official `merge_lines`).
     let by_sentence = opts.format == Format::Conll;
-    let mut counts: HashMap<&str, MucCounts> = HashMap::new();
     let mut listing = opts.judgements.then(Vec::new);
     let (mut gsp, mut psp) = (Spans::default(), Spans::default());
     let mut scratch = Scratch::default();
@@ -267,7 +199,6 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
             spans::entities(gold, gcol, &gseq, &mut gsp);
             spans::entities(pred, pcol, &pseq, &mut psp);
             judge(&gsp, &psp, n, &mut scratch, |t| {
-                counts.entry(t.counted_type()).or_default().add(t.judgement);
                 cur.entry(t.counted_type()).or_default().add(t.judgement);
                 if let Some(out) = listing.as_mut() {
                     let (g, p) = (gseq[t.pos], pseq[t.pos]);
@@ -290,19 +221,10 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
             unit_counts.push(owned(&mut cur));
         }
     }
-    let per_type: BTreeMap<String, MucCounts> = counts
-        .into_iter()
-        .map(|(t, c)| (t.to_string(), c))
-        .collect();
-    let (overall, per_type, macro_prf) = scores_of_counts(per_type, opts.beta);
     Ok(MucResult {
-        beta: opts.beta,
         column,
         documents: gold.docs.len(),
         tokens,
-        overall,
-        per_type,
-        macro_prf,
         judgements: listing,
         warnings,
         units: unit_counts,
@@ -313,4 +235,30 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
 /// The counts of one unit with owned type names; empties `cur`.
 fn owned(cur: &mut HashMap<&str, MucCounts>) -> BTreeMap<String, MucCounts> {
     cur.drain().map(|(t, c)| (t.to_string(), c)).collect()
+}
+
+/// Header of the `--judgements` listing.
+pub const JUDGEMENTS_HEADER: &str = "document\tline\ttoken\tgold\trun\tjudgement\ttype";
+
+/// The `--judgements` TSV: a header, then one line per judged token in file order (only the
+/// header when the result kept no judgements).
+pub fn judgements_tsv(r: &MucResult) -> String {
+    use std::fmt::Write as _;
+    let cell = crate::error::escape_controls;
+    let mut out = String::new();
+    let _ = writeln!(out, "{JUDGEMENTS_HEADER}");
+    for j in r.judgements.iter().flatten() {
+        let _ = writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            cell(&j.document),
+            j.line,
+            cell(&j.token),
+            cell(&j.gold_tag),
+            cell(&j.run_tag),
+            j.judgement.as_str(),
+            cell(&j.counted_type)
+        );
+    }
+    out
 }

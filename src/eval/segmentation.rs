@@ -8,7 +8,6 @@ use super::parting::{count_error, Sentence};
 use crate::formats::conllu::Conllu;
 use crate::formats::plain;
 use crate::matching::segmentation::{compare, Mismatch, SegCounts, Side};
-use crate::metrics::prf::{prf_beta, ratio};
 use crate::{Error, Result};
 
 /// Input format of both files.
@@ -32,116 +31,11 @@ impl SegmentationFormat {
     }
 }
 
-/// How `fairscore segmentation` reads and scores.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SegmentationOptions {
-    /// Format of both files.
-    pub format: SegmentationFormat,
-    /// Also give F-beta for this β (F1 is always given).
-    pub beta: Option<f64>,
-}
-
-/// Counts and scores of words or of boundaries.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Prf {
-    /// Words (or inner boundaries) found on both sides.
-    pub tp: u64,
-    /// Gold words (or inner boundaries).
-    pub gold: u64,
-    /// Predicted words (or inner boundaries).
-    pub pred: u64,
-    /// Precision, TP / pred; 0 when pred is 0.
-    pub p: f64,
-    /// Recall, TP / gold; 0 when gold is 0.
-    pub r: f64,
-    /// F1 = 2·TP / (gold + pred); 0 when both are 0.
-    pub f1: f64,
-    /// F-beta when a β was asked for.
-    pub fbeta: Option<f64>,
-}
-
-impl Prf {
-    fn new(tp: u64, gold: u64, pred: u64, beta: Option<f64>) -> Prf {
-        let (p, r, f1) = prf_beta(tp as f64, pred as f64, gold as f64, 1.0);
-        Prf {
-            tp,
-            gold,
-            pred,
-            p,
-            r,
-            f1,
-            fbeta: beta.map(|b| prf_beta(tp as f64, pred as f64, gold as f64, b).2),
-        }
-    }
-}
-
-/// The result of one evaluation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SegmentationResult {
-    /// Sentences compared (blank lines of the text format are not counted).
-    pub sentences: u64,
-    /// All counts, summed over sentences.
-    pub counts: SegCounts,
-    /// Word-level scores: a predicted word is right when a gold word has its span.
-    pub words: Prf,
-    /// True negative rate, TN / RN = 1 − (PP − TP) / (TW − RP); 0 when RN = 0.
-    pub tnr: f64,
-    /// Scores of the inner word boundaries.
-    pub boundaries: Prf,
-    /// The β of [`Prf::fbeta`], if one was asked for.
-    pub beta: Option<f64>,
-}
-
-impl SegmentationResult {
-    /// Scores from summed counts.
-    pub fn from_counts(sentences: u64, c: SegCounts, beta: Option<f64>) -> SegmentationResult {
-        SegmentationResult {
-            sentences,
-            counts: c,
-            words: Prf::new(c.tp_words, c.gold_words, c.pred_words, beta),
-            tnr: ratio(c.true_negatives() as f64, c.real_negatives() as f64),
-            boundaries: Prf::new(c.tp_boundaries, c.gold_boundaries, c.pred_boundaries, beta),
-            beta,
-        }
-    }
-}
-
-/// Reads both files and evaluates.
-pub fn evaluate_files(
-    gold: &Path,
-    pred: &Path,
-    opts: &SegmentationOptions,
-) -> Result<SegmentationResult> {
-    let g = crate::io::read_text(gold)?;
-    let p = crate::io::read_text(pred)?;
-    evaluate_texts(gold, &g, pred, &p, opts)
-}
-
-/// Evaluates two texts; the paths are only used in messages. Errs (an input error) when a file
-/// cannot be read as its format, the files have different numbers of sentences (blank lines at
-/// the end of a text file do not count), two paired sentences have different characters, or a
-/// file holds a bare CR ([`plain::check_line_ends`]).
-pub fn evaluate_texts(
-    gold_path: &Path,
-    gold: &str,
-    pred_path: &Path,
-    pred: &str,
-    opts: &SegmentationOptions,
-) -> Result<SegmentationResult> {
-    let units = sentence_counts(gold_path, gold, pred_path, pred, opts.format)?;
-    let mut total = SegCounts::default();
-    for c in &units {
-        total.add(c);
-    }
-    Ok(SegmentationResult::from_counts(
-        units.len() as u64,
-        total,
-        opts.beta,
-    ))
-}
-
 /// The counts of every compared sentence, in file order (blank lines of the text format are
-/// not sentences): the units a resampling draws. Errs as [`evaluate_texts`].
+/// not sentences): the units a resampling draws; the paths are only used in messages. Errs (an
+/// input error) when a file cannot be read as its format, the files have different numbers of
+/// sentences (blank lines at the end of a text file do not count), two paired sentences have
+/// different characters, or a file holds a bare CR ([`plain::check_line_ends`]).
 pub fn sentence_counts(
     gold_path: &Path,
     gold: &str,

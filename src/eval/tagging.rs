@@ -8,8 +8,7 @@ use super::parting::{count_error, Sentence};
 use crate::formats::conllu::{Conllu, COLUMNS};
 use crate::formats::tagged::Tagged;
 use crate::matching::tagset::Tagset;
-use crate::metrics::prf::{fbeta, ratio};
-use crate::metrics::tagging::{CellScorer, CellSide, Function, TagTotals};
+use crate::metrics::tagging::{CellScorer, CellSide, TagTotals};
 use crate::{Error, Result};
 
 /// Input format of both files.
@@ -34,7 +33,7 @@ impl TaggingFormat {
     }
 }
 
-/// How `fairscore tagging` reads and scores.
+/// How the tagging family reads and scores.
 #[derive(Debug, Clone)]
 pub struct TaggingOptions {
     /// Format of both files.
@@ -44,12 +43,10 @@ pub struct TaggingOptions {
     /// How tags split into components and are weighted; `None`: split on `:`, values keyed by
     /// position, no `weighted` function.
     pub tagset: Option<Tagset>,
-    /// Also give F-beta for this β.
-    pub beta: Option<f64>,
 }
 
 impl TaggingOptions {
-    /// XPOS for CoNLL-U, the second cell for TSV; no tagset, no β.
+    /// XPOS for CoNLL-U, the second cell for TSV; no tagset.
     pub fn new(format: TaggingFormat) -> TaggingOptions {
         TaggingOptions {
             format,
@@ -58,7 +55,6 @@ impl TaggingOptions {
                 TaggingFormat::Tsv => 1,
             },
             tagset: None,
-            beta: None,
         }
     }
 }
@@ -84,97 +80,6 @@ pub fn column_index(spec: &str, format: TaggingFormat) -> Result<usize> {
     }
 }
 
-/// The §3.1 metrics of one scoring function.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct FunctionScores {
-    /// Scored precision: Σ_i Σ_{t∈T_i} score(t, G_i) / Σ_i |T_i|.
-    pub p: f64,
-    /// Scored recall: Σ_i Σ_{g∈G_i} score(g, T_i) / Σ_i |G_i|.
-    pub r: f64,
-    /// 2PR / (P + R).
-    pub f1: f64,
-    /// F-beta of P and R, when a β was asked for.
-    pub fbeta: Option<f64>,
-    /// Weak correctness: the mean over segments of max_{t∈T_i} score(t, G_i).
-    pub wc: f64,
-    /// Strong correctness: the mean over segments of the lowest score(t, G_i) or
-    /// score(g, T_i).
-    pub sc: f64,
-}
-
-/// The result of one evaluation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TaggingResult {
-    /// Segments compared (CoNLL-U word lines or TSV token lines).
-    pub segments: u64,
-    /// All sums.
-    pub totals: TagTotals,
-    /// Scores under [`Function::Exact`].
-    pub exact: FunctionScores,
-    /// Scores under [`Function::Pos`].
-    pub pos: FunctionScores,
-    /// Scores under [`Function::Positional`].
-    pub positional: FunctionScores,
-    /// Scores under [`Function::Weighted`], when the tagset has weights.
-    pub weighted: Option<FunctionScores>,
-    /// The β of [`FunctionScores::fbeta`], if one was asked for.
-    pub beta: Option<f64>,
-    /// Warnings about how the data was scored (one line each): a tagset that lists none of
-    /// the data's values.
-    pub warnings: Vec<String>,
-}
-
-impl TaggingResult {
-    /// Scores from summed segment scores; `weighted` gives the `weighted` function's scores.
-    /// A score with an empty denominator is 0.
-    pub fn from_totals(t: TagTotals, weighted: bool, beta: Option<f64>) -> TaggingResult {
-        let n = t.segments as f64;
-        let scores = |f: Function| {
-            let i = f as usize;
-            let p = ratio(t.p_sum[i], t.pred_tags as f64);
-            let r = ratio(t.r_sum[i], t.gold_tags as f64);
-            FunctionScores {
-                p,
-                r,
-                f1: fbeta(p, r, 1.0),
-                fbeta: beta.map(|b| fbeta(p, r, b)),
-                wc: ratio(t.wc_sum[i], n),
-                sc: ratio(t.sc_sum[i], n),
-            }
-        };
-        TaggingResult {
-            segments: t.segments,
-            totals: t,
-            exact: scores(Function::Exact),
-            pos: scores(Function::Pos),
-            positional: scores(Function::Positional),
-            weighted: weighted.then(|| scores(Function::Weighted)),
-            beta,
-            warnings: Vec::new(),
-        }
-    }
-
-    /// The functions evaluated, with their scores, in report order.
-    pub fn functions(&self) -> Vec<(Function, FunctionScores)> {
-        let mut v = vec![
-            (Function::Exact, self.exact),
-            (Function::Pos, self.pos),
-            (Function::Positional, self.positional),
-        ];
-        if let Some(w) = self.weighted {
-            v.push((Function::Weighted, w));
-        }
-        v
-    }
-}
-
-/// Reads both files and evaluates.
-pub fn evaluate_files(gold: &Path, pred: &Path, opts: &TaggingOptions) -> Result<TaggingResult> {
-    let g = crate::io::read_text(gold)?;
-    let p = crate::io::read_text(pred)?;
-    evaluate_texts(gold, &g, pred, &p, opts)
-}
-
 /// One aligned segment: token forms, cells and lines on both sides.
 struct Seg<'a> {
     gold_form: &'a str,
@@ -185,30 +90,12 @@ struct Seg<'a> {
     pred_line: usize,
 }
 
-/// Evaluates two texts; the paths are only used in messages. Errs with a usage error on a
-/// CoNLL-U `column` ≥ 10 or a TSV `column` 0, and with an input error on a file that cannot be
-/// read as its format (a TSV line without that cell included), different sentences, token
-/// counts or token forms, or a bad tags cell ([`crate::metrics::tagging::CellError`]).
-pub fn evaluate_texts<'a>(
-    gold_path: &Path,
-    gold: &'a str,
-    pred_path: &Path,
-    pred: &'a str,
-    opts: &TaggingOptions,
-) -> Result<TaggingResult> {
-    let (units, weighted, warnings) = sentence_totals(gold_path, gold, pred_path, pred, opts)?;
-    let mut totals = TagTotals::default();
-    for u in &units {
-        totals.merge(u);
-    }
-    let mut result = TaggingResult::from_totals(totals, weighted, opts.beta);
-    result.warnings = warnings;
-    Ok(result)
-}
-
 /// The sums of every sentence, in file order (the units a resampling draws), whether the tag
-/// set has weights (the `weighted` function), and warnings about the tag set. Errs as
-/// [`evaluate_texts`].
+/// set has weights (the `weighted` function), and warnings about the tag set. The paths are
+/// only used in messages. Errs with a usage error on a CoNLL-U `column` ≥ 10 or a TSV
+/// `column` 0, and with an input error on a file that cannot be read as its format (a TSV line
+/// without that cell included), different sentences, token counts or token forms, or a bad
+/// tags cell ([`crate::metrics::tagging::CellError`]).
 pub fn sentence_totals<'a>(
     gold_path: &Path,
     gold: &'a str,

@@ -29,6 +29,7 @@ const BLOCK: usize = 11;
 pub struct FairFamily {
     opts: FairOptions,
     beta: f64,
+    listing: bool,
 }
 
 impl FairFamily {
@@ -73,6 +74,7 @@ impl FairFamily {
                 exclude: opts.exclude.clone(),
             },
             beta: opts.beta(),
+            listing: opts.listing,
         })
     }
 
@@ -103,6 +105,26 @@ fn fair_counts(b: &[f64]) -> FairCounts {
         beo: b[9] as u64,
         lbe: b[10] as u64,
     }
+}
+
+/// The confusion of labels over the whole input: one row per (target label, system label)
+/// pair that an error joined, `_` for no span, with its count (pairs never seen are 0 and
+/// left out).
+fn confusion_table(t: &crate::matching::fair::Tally) -> Table {
+    let mut c = Table::new(
+        "confusion",
+        "Confusion of labels (errors only; _ for no span)",
+        vec![KeyKind::Label, KeyKind::RunLabel],
+        vec![Column::new("count", Kind::Count)],
+    );
+    for (gold, row) in &t.confusion {
+        for (run, n) in row {
+            if *n > 0 {
+                c.push(vec![gold.clone(), run.clone()], vec![Value::Count(*n)]);
+            }
+        }
+    }
+    c
 }
 
 impl Family for FairFamily {
@@ -139,6 +161,8 @@ impl Family for FairFamily {
         if standoff {
             s.warnings = report.warnings.clone();
         }
+        s.details.push(confusion_table(&report.tally));
+        s.listing = self.listing.then(|| crate::eval::fair::errors_tsv(&report));
         // One tally per unit: each sentence, or each document's sentences (a document without
         // a sentence is a unit too).
         let sizes = if by_document {
@@ -182,7 +206,9 @@ impl Family for FairFamily {
             vec![KeyKind::Label],
             trad_cols,
         );
-        let mut fair_cols = counts(&["TP", "FP", "FN", "LE", "BE", "LBE"]);
+        let mut fair_cols = counts(&[
+            "TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE",
+        ]);
         fair_cols.extend(prf_columns(self.beta));
         let mut fair = Table::new(
             "fair",
@@ -190,11 +216,19 @@ impl Family for FairFamily {
             vec![KeyKind::Label],
             fair_cols,
         );
-        let mut w_cols = vec![
-            Column::new("TP", Kind::Amount),
-            Column::new("FP", Kind::Amount),
-            Column::new("FN", Kind::Amount),
-        ];
+        // The weighted table: the counts of each category the weights name, then the weighted
+        // TP, FP and FN and their scores.
+        let named = weights.categories();
+        let categories: Vec<&str> = ["TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE"]
+            .into_iter()
+            .filter(|c| named.contains(c))
+            .collect();
+        let mut w_cols = counts(&categories);
+        w_cols.extend([
+            Column::new("wTP", Kind::Amount),
+            Column::new("wFP", Kind::Amount),
+            Column::new("wFN", Kind::Amount),
+        ]);
         w_cols.extend(prf_columns(self.beta));
         let mut weighted = Table::new(
             "weighted",
@@ -211,16 +245,32 @@ impl Family for FairFamily {
             v.extend(prf_values(tp, fp, fn_, self.beta));
             trad.push(vec![label.clone()], v);
             let c = fair_counts(b);
-            let f = crate::matching::fair::Weights::fair().sums(&c);
-            let mut v: Vec<Value> = [c.tp, c.fp, c.fn_, c.le, c.be(), c.lbe]
-                .into_iter()
-                .map(Value::Count)
-                .collect();
+            let f = Weights::fair().scaled_sums(&c);
+            let mut v: Vec<Value> = [
+                c.tp,
+                c.fp,
+                c.fn_,
+                c.le,
+                c.be(),
+                c.bes,
+                c.bel,
+                c.beo,
+                c.lbe,
+            ]
+            .into_iter()
+            .map(Value::Count)
+            .collect();
             v.extend(prf_values(f.0, f.1, f.2, self.beta));
             fair.push(vec![label.clone()], v);
+            let mut v: Vec<Value> = categories
+                .iter()
+                .map(|n| Value::Count(c.get(n).unwrap_or(0)))
+                .collect();
             let w = weights.sums(&c);
-            let mut v = vec![Value::amount(w.0), Value::amount(w.1), Value::amount(w.2)];
-            v.extend(prf_values(w.0, w.1, w.2, self.beta));
+            v.extend([Value::amount(w.0), Value::amount(w.1), Value::amount(w.2)]);
+            // Scores of the scaled sums: the same numbers for weights scaled alike.
+            let ws = weights.scaled_sums(&c);
+            v.extend(prf_values(ws.0, ws.1, ws.2, self.beta));
             weighted.push(vec![label], v);
         }
         let mut out = vec![trad, fair];
@@ -236,6 +286,10 @@ impl Family for FairFamily {
             row: vec!["ALL".into()],
             column: "F1".into(),
         }
+    }
+
+    fn listing_name(&self) -> Option<&'static str> {
+        Some("errors")
     }
 
     fn notes(&self) -> Vec<String> {

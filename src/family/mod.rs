@@ -66,6 +66,12 @@ pub struct Statistics {
     pub data: Vec<f64>,
     /// Warnings about the inputs (one line each).
     pub warnings: Vec<String>,
+    /// Tables of the whole input that are not resampled (only counts: a confusion matrix),
+    /// given after the family's tables in point results.
+    pub details: Vec<Table>,
+    /// The family's per-annotation listing (TSV with a header), when it was asked for
+    /// ([`Options::listing`]): fair's error listing, muc's judgements.
+    pub listing: Option<String>,
 }
 
 impl Statistics {
@@ -78,6 +84,8 @@ impl Statistics {
             labels,
             data: Vec::new(),
             warnings: Vec::new(),
+            details: Vec::new(),
+            listing: None,
         }
     }
 
@@ -128,6 +136,7 @@ impl Statistics {
     pub fn relabel(&self, labels: &[String]) -> Statistics {
         let mut out = Statistics::new(self.unit, self.fixed, self.block, labels.to_vec());
         out.warnings = self.warnings.clone();
+        out.details = self.details.clone();
         let w = self.width();
         let map: Vec<Option<usize>> = labels
             .iter()
@@ -182,6 +191,13 @@ pub trait Family: Send + Sync {
     /// Lines saying how the numbers are computed (options, conventions).
     fn notes(&self) -> Vec<String> {
         Vec::new()
+    }
+
+    /// The setting that asks for the family's per-annotation listing and names its file
+    /// (`errors`, `judgements`), when the family has one; built with [`Options::listing`],
+    /// its statistics then carry the listing ([`Statistics::listing`]).
+    fn listing_name(&self) -> Option<&'static str> {
+        None
     }
 }
 
@@ -269,6 +285,7 @@ pub fn scored(
             confidence: rs.confidence,
         });
     }
+    r.tables.extend(stats.details.iter().cloned());
     Ok(r)
 }
 
@@ -427,6 +444,21 @@ pub fn refuse_standoff(family: &str, gold: &Path, pred: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The `totals` table: how much input was scored (`segments`, `characters`, …), one count per
+/// row keyed by its measure.
+pub fn totals_table(rows: &[(&str, f64)]) -> Table {
+    let mut t = Table::new(
+        "totals",
+        "Totals",
+        vec![KeyKind::Measure],
+        vec![Column::new("n", Kind::Count)],
+    );
+    for (name, n) in rows {
+        t.push(vec![(*name).to_string()], vec![Value::Count(*n as u64)]);
+    }
+    t
 }
 
 /// P, R and F-beta of weighted TP, FP and FN (each 0 when its denominator is 0).

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;
-use crate::eval::muc::{evaluate_files, MucOptions};
+use crate::eval::muc::{evaluate_files, judgements_tsv, MucOptions};
 use crate::formats::{Format, InputFormat};
 use crate::matching::muc::MucCounts;
 use crate::metrics::prf::{fbeta, prf_beta};
@@ -21,6 +21,7 @@ pub struct MucFamily {
     format: Option<Format>,
     column: Option<String>,
     beta: f64,
+    listing: bool,
 }
 
 impl MucFamily {
@@ -33,6 +34,7 @@ impl MucFamily {
             format: input_format.and_then(InputFormat::corpus_format),
             column: opts.column.clone(),
             beta: opts.beta(),
+            listing: opts.listing,
         })
     }
 }
@@ -78,6 +80,12 @@ impl Family for MucFamily {
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
         if crate::eval::standoff::applies(gold, pred, self.input_format) {
+            if self.listing {
+                return Err(crate::error::Error::usage(
+                    "judgements: the judged tokens are listed for token files (HIPE TSV, \
+                     CoNLL), not for standoff files",
+                ));
+            }
             let read = crate::eval::standoff::StandoffRead {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
@@ -97,8 +105,7 @@ impl Family for MucFamily {
         let opts = MucOptions {
             format,
             column: self.column.clone(),
-            beta: self.beta,
-            ..MucOptions::default()
+            judgements: self.listing,
         };
         let r = evaluate_files(gold, pred, &opts)?;
         let unit = if r.units_are_sentences {
@@ -107,6 +114,7 @@ impl Family for MucFamily {
             Unit::Document
         };
         let mut s = unit_statistics(unit, &r.units);
+        s.listing = self.listing.then(|| judgements_tsv(&r));
         s.warnings = r.warnings;
         Ok(s)
     }
@@ -179,6 +187,10 @@ impl Family for MucFamily {
             row: vec!["ALL".into()],
             column: "F".into(),
         }
+    }
+
+    fn listing_name(&self) -> Option<&'static str> {
+        Some("judgements")
     }
 
     fn notes(&self) -> Vec<String> {

@@ -49,6 +49,10 @@ pub struct Options {
     pub continuation: Option<Continuation>,
     /// Drop punctuation tokens from spans (fair on CoNLL).
     pub ignore_punct: bool,
+    /// Also make the family's per-annotation listing ([`super::Statistics::listing`]), where
+    /// it has one. Not an option of the numbers: set by the front ends when a listing file is
+    /// asked for (`errors`, `judgements`), never part of a signature.
+    pub listing: bool,
 }
 
 fn list(name: &str, value: &str) -> Result<Vec<String>> {

@@ -114,7 +114,8 @@ impl Family for SegmentationFamily {
         let mut b = row(x[7], x[5], x[6]);
         b.push(Value::Missing);
         t.push(vec!["boundaries".into()], b);
-        vec![t]
+        let totals = super::totals_table(&[("characters", x[0]), ("possible words", tw)]);
+        vec![t, totals]
     }
 
     fn headline(&self) -> Headline {

@@ -19,8 +19,11 @@ pub use signature::Signature;
 /// What a row key names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyKind {
-    /// An entity type or tag label (`ALL` for all labels together).
+    /// An entity type or tag label (`ALL` for all labels together); the gold side's label
+    /// beside [`KeyKind::RunLabel`].
     Label,
+    /// The run's label of a pair of labels (a confusion matrix).
+    RunLabel,
     /// A scored column of the input (`NE-COARSE-LIT`).
     Column,
     /// A filter of the data (time period, noise level).
@@ -52,6 +55,7 @@ impl KeyKind {
     pub fn name(self) -> &'static str {
         match self {
             KeyKind::Label => "label",
+            KeyKind::RunLabel => "run_label",
             KeyKind::Column => "column",
             KeyKind::Filter => "filter",
             KeyKind::Regime => "regime",

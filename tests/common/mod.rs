@@ -426,3 +426,77 @@ pub fn segmented(k: usize) -> String {
         })
         .collect()
 }
+
+/// The value in column `col` of the row keyed `key` (the row's key values in order) of table
+/// `table` of a JSON result; `None` when the cell is null. Panics naming what is missing.
+pub fn json_cell(v: &serde_json::Value, table: &str, key: &[&str], col: &str) -> Option<f64> {
+    let t = json_table(v, table);
+    let row = t["rows"]
+        .as_array()
+        .and_then(|rows| {
+            rows.iter().find(|r| {
+                let k: Vec<&str> = r["key"]
+                    .as_object()
+                    .map(|o| o.values().filter_map(|x| x.as_str()).collect())
+                    .unwrap_or_default();
+                k == key
+            })
+        })
+        .unwrap_or_else(|| panic!("table {table}: no row {key:?}"));
+    let cell = &row["scores"][col];
+    assert!(
+        !cell.is_null() || row["scores"].get(col).is_some(),
+        "table {table}: no column {col}"
+    );
+    cell.as_f64()
+}
+
+/// The value in column `col` of the row keyed `key` of table `table` of family results;
+/// `None` when the cell is missing. Panics naming the table, row or column that is not there.
+pub fn cell(r: &fairscore::table::Results, table: &str, key: &[&str], col: &str) -> Option<f64> {
+    let t = r
+        .table(table)
+        .unwrap_or_else(|| panic!("no table {table}"));
+    let c = t
+        .column(col)
+        .unwrap_or_else(|| panic!("table {table}: no column {col}"));
+    let row = t
+        .row(key)
+        .unwrap_or_else(|| panic!("table {table}: no row {key:?}"));
+    row.values[c].as_f64()
+}
+
+/// Family `name` with options `opts` (name, value) on a gold and a run given as texts: both
+/// are written to a fresh directory as `gold.EXT` and `run.EXT` (`ext` may be empty) and
+/// scored by `fairscore::family::evaluate`. Returns the results, or the error.
+pub fn family_texts(
+    name: &str,
+    opts: &[(&str, &str)],
+    gold: &str,
+    pred: &str,
+    ext: &str,
+) -> fairscore::Result<fairscore::table::Results> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "family_texts_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).expect("create temp dir");
+    let dot = if ext.is_empty() { "" } else { "." };
+    let (g, p) = (
+        dir.join(format!("gold{dot}{ext}")),
+        dir.join(format!("run{dot}{ext}")),
+    );
+    std::fs::write(&g, gold).expect("write gold");
+    std::fs::write(&p, pred).expect("write run");
+    let mut o = fairscore::family::Options::default();
+    for (k, v) in opts {
+        o.set(k, v)?;
+    }
+    let fam = fairscore::family::build(name, &o)?;
+    let r = fairscore::family::evaluate(fam.as_ref(), &g, &p, None);
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}

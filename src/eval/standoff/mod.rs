@@ -21,7 +21,7 @@ use std::path::Path;
 
 use crate::corpus::standoff::{is_py_space, StandoffDoc, StandoffSpan};
 use crate::error::{snippet, Error, Result};
-use crate::eval::fair::{evaluate_files, evaluate_units, FairOptions, FairReport, Unit};
+use crate::eval::fair::{evaluate_units, FairOptions, FairReport, Unit};
 use crate::formats::{brat, jsonl, read_standoff, InputFormat, StandoffFormat};
 use crate::matching::span_count::{count_fragments, Counts, Scratch};
 use crate::matching::PerRegime;
@@ -400,21 +400,11 @@ pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Span
     })
 }
 
-/// Whether [`fair_files`] reads gold and run as standoff files: a standoff format is given,
+/// Whether the fair family reads gold and run as standoff files ([`fair_report`]): a standoff format is given,
 /// or no format is and either file holds standoff annotation.
 pub fn fair_applies(gold: &Path, pred: &Path, opts: &FairOptions) -> bool {
     opts.read.standoff.is_some()
         || (opts.read.format.is_none() && (is_standoff(gold) || is_standoff(pred)))
-}
-
-/// The fair evaluation of any gold and run: standoff files by [`fair_report`], token and span
-/// files by [`evaluate_files`].
-pub fn fair_files(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairReport> {
-    if fair_applies(gold, pred, opts) {
-        fair_report(gold, pred, opts)
-    } else {
-        evaluate_files(gold, pred, opts)
-    }
 }
 
 /// The fair evaluation of standoff documents: one unit per document, the positions as its
