@@ -18,6 +18,8 @@ import sys
 import tempfile
 
 KINDS = ["correct", "incorrect", "partial", "missing", "spurious"]
+# The muc family table's columns of those judgements (docs/muc.md).
+COLUMNS = ["COR", "INC", "PAR", "MIS", "SPU"]
 
 
 def read(path):
@@ -118,11 +120,11 @@ def main():
             parts = run.stem.split("_")
             gold = data / "gold" / f"HIPE-2022-v2.1-{parts[2]}-test-{parts[3]}.tsv"
             subprocess.run(
-                [binary, "muc", "-e", "hipe-2022", "--ref", str(gold), "--pred", str(run),
-                 "--json", str(out)],
+                [binary, "muc", "--ref", str(gold), "--pred", str(run), "--json", str(out)],
                 check=True, capture_output=True)
-            ours = json.loads(out.read_text())["per_type"]
-            ours = {t: [v[k] for k in KINDS] for t, v in ours.items()}
+            table = next(t for t in json.loads(out.read_text())["tables"] if t["name"] == "muc")
+            ours = {r["key"]["label"]: [r["scores"][c] for c in COLUMNS]
+                    for r in table["rows"] if r["key"]["label"] not in ("ALL", "macro")}
             theirs = judge(read(gold), read(run))
             if ours == theirs:
                 ok += 1

@@ -51,6 +51,14 @@ def fairscore_cli():
     return run
 
 
+def cell(doc, table: str, key, column: str):
+    """The value of `column` in the row keyed `key` (a list of the key's values, in order) of
+    the table named `table` of a result-table document (`fairscore evaluate --json`)."""
+    t = next(t for t in doc["tables"] if t["name"] == table)
+    row = next(r for r in t["rows"] if list(r["key"].values()) == list(key))
+    return row["scores"][column]
+
+
 def hipe_tag_lists(path: Path, column: str = "NE-COARSE-LIT"):
     """One list of tags per document of a HIPE TSV file (`_`, `-` and empty cells are `O`)."""
     docs, cur, col = [], [], None

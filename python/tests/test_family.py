@@ -38,8 +38,10 @@ def test_bootstrap_on_a_family_function_gives_the_table(tmp_path, fairscore_cli)
     cli = cli_json(fairscore_cli, tmp_path, "segmentation", "--gold", g, "--pred", p, "--bootstrap", "100")
     assert fairscore.segmentation(g, p, bootstrap=100) == cli
     assert cli["resampling"]["unit"] == "sentence"
-    # Without bootstrap: the command's own JSON, as before.
-    assert "words" in fairscore.segmentation(g, p)
+    # Without bootstrap: the same family table, without intervals (one front door).
+    plain = fairscore.segmentation(g, p)
+    assert plain == fairscore.family("segmentation", g, p)
+    assert "resampling" not in plain and plain["tables"][0]["name"] == "segmentation"
 
 
 def test_compare_of_two_runs_of_any_family(tmp_path, fairscore_cli):
