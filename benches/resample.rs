@@ -4,9 +4,7 @@
 //! 2 cores.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fairscore::metrics::resample::{
-    bootstrap_ci, paired_bootstrap, paired_permutation, DocCounts, Xoshiro256,
-};
+use fairscore::metrics::resample::{DocCounts, PairedTest, Resampler, Xoshiro256};
 use std::hint::black_box;
 
 const RUNS: usize = 40;
@@ -32,9 +30,10 @@ fn benches(c: &mut Criterion) {
     let runs = campaign();
     let mut g = c.benchmark_group("resample");
     g.sample_size(10);
+    let rs = Resampler::new(SAMPLES, 1);
     let all_ci = || {
         runs.iter()
-            .map(|r| bootstrap_ci(r, SAMPLES, 1, 0.95).map(|ci| ci.f1.lo))
+            .map(|r| rs.micro_ci(r).map(|ci| ci.f1.lo))
             .sum::<Result<f64, _>>()
     };
     g.bench_function("bootstrap_ci 40 runs x 50 docs x 10k", |b| {
@@ -49,7 +48,8 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             (0..RUNS)
                 .map(|i| {
-                    paired_permutation(&runs[i], &runs[(i + 1) % RUNS], SAMPLES, 1).map(|t| t.f1.p)
+                    rs.micro_p(PairedTest::Permutation, &runs[i], &runs[(i + 1) % RUNS])
+                        .map(|p| p.f1)
                 })
                 .sum::<Result<f64, _>>()
         })
@@ -58,7 +58,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             (0..RUNS)
                 .map(|i| {
-                    paired_bootstrap(&runs[i], &runs[(i + 1) % RUNS], SAMPLES, 1, 0.95)
+                    rs.micro_paired(PairedTest::Bootstrap, &runs[i], &runs[(i + 1) % RUNS])
                         .map(|t| t.f1.p)
                 })
                 .sum::<Result<f64, _>>()

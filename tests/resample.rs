@@ -4,11 +4,50 @@
 //! and thread counts.
 
 use fairscore::metrics::resample::{
-    bootstrap_ci, micro, paired_bootstrap, paired_permutation, ByMeasure, DocCounts, Interval,
-    Measure, Resampler, Xoshiro256,
+    micro, ByMeasure, DocCounts, Interval, Measure, Paired, PairedTest, Resampler, Xoshiro256,
 };
-use fairscore::Error;
+use fairscore::{Error, Result};
 use proptest::prelude::*;
+
+/// The micro-score intervals of `docs` (samples, seed, confidence).
+fn bootstrap_ci(
+    docs: &[DocCounts],
+    samples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<ByMeasure<Interval>> {
+    Resampler {
+        confidence,
+        ..Resampler::new(samples, seed)
+    }
+    .micro_ci(docs)
+}
+
+/// The paired approximate randomization of A against B (its p-values, with the paired
+/// bootstrap's interval).
+fn paired_permutation(
+    a: &[DocCounts],
+    b: &[DocCounts],
+    samples: usize,
+    seed: u64,
+) -> Result<ByMeasure<Paired>> {
+    Resampler::new(samples, seed).micro_paired(PairedTest::Permutation, a, b)
+}
+
+/// The paired bootstrap of A against B (shifted-null p-values).
+fn paired_bootstrap(
+    a: &[DocCounts],
+    b: &[DocCounts],
+    samples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<ByMeasure<Paired>> {
+    Resampler {
+        confidence,
+        ..Resampler::new(samples, seed)
+    }
+    .micro_paired(PairedTest::Bootstrap, a, b)
+}
 
 /// `n` documents of a plausible run: 0–14 gold entities, most of them found.
 fn run(n: usize, seed: u64) -> Vec<DocCounts> {
@@ -188,29 +227,30 @@ fn approximate_randomization_converges_to_the_exact_test() {
 }
 
 #[test]
-fn f_beta_and_free_functions_agree_with_the_resampler() {
+fn f_beta_and_the_p_values_alone_agree_with_the_full_tests() {
     let (a, b) = (run(20, 16), run(20, 17));
     let r = Resampler {
         confidence: 0.9,
         ..Resampler::new(1_000, 5)
     };
+    for test in [PairedTest::Permutation, PairedTest::Bootstrap] {
+        let full = r.micro_paired(test, &a, &b).unwrap();
+        let p = r.micro_p(test, &a, &b).unwrap();
+        assert_eq!(full.map(|_, x| x.p), p, "{test:?}");
+    }
+    // The interval of the difference is the paired bootstrap's whatever the test.
     assert_eq!(
-        r.bootstrap_ci(&a).unwrap(),
-        bootstrap_ci(&a, 1_000, 5, 0.9).unwrap()
-    );
-    assert_eq!(
-        r.paired_bootstrap(&a, &b).unwrap(),
-        paired_bootstrap(&a, &b, 1_000, 5, 0.9).unwrap()
-    );
-    assert_eq!(
-        r.paired_permutation(&a, &b).unwrap(),
-        paired_permutation(&a, &b, 1_000, 5).unwrap()
+        r.micro_paired(PairedTest::Permutation, &a, &b)
+            .unwrap()
+            .f1
+            .ci,
+        r.micro_paired(PairedTest::Bootstrap, &a, &b).unwrap().f1.ci
     );
     // F2 lies between P and R's pull: closer to R than F1 is, P and R unchanged.
     let f2 = Resampler { beta: 2.0, ..r }
-        .paired_bootstrap(&a, &b)
+        .micro_paired(PairedTest::Bootstrap, &a, &b)
         .unwrap();
-    let f1 = r.paired_bootstrap(&a, &b).unwrap();
+    let f1 = r.micro_paired(PairedTest::Bootstrap, &a, &b).unwrap();
     assert_eq!(f2.p, f1.p);
     assert_eq!(f2.r, f1.r);
     let est = micro(&DocCounts::total(&a), 2.0);
@@ -250,7 +290,7 @@ proptest! {
     ) {
         let r = Resampler { confidence, beta, ..Resampler::new(500, seed) };
         let est = micro(&DocCounts::total(&docs), beta);
-        let ci = r.bootstrap_ci(&docs).unwrap();
+        let ci = r.micro_ci(&docs).unwrap();
         for m in Measure::ALL {
             let (i, e) = (ci.get(m), *est.get(m));
             prop_assert!(i.lo.is_finite() && i.hi.is_finite());
@@ -258,8 +298,8 @@ proptest! {
             prop_assert!(i.contains(e), "{:?}: {} not in {:?}", m, e, i);
         }
         let b = &other[..docs.len()];
-        let t = r.paired_permutation(&docs, b).unwrap();
-        let pb = r.paired_bootstrap(&docs, b).unwrap();
+        let t = r.micro_paired(PairedTest::Permutation, &docs, b).unwrap();
+        let pb = r.micro_paired(PairedTest::Bootstrap, &docs, b).unwrap();
         for m in Measure::ALL {
             let (t, pb) = (t.get(m), pb.get(m));
             for x in [t.a, t.b, t.diff, t.p, pb.diff, pb.ci.lo, pb.ci.hi, pb.p] {

@@ -13,7 +13,7 @@ use fairscore::eval::options::read_tagset;
 use fairscore::eval::score::evaluation_tags;
 use fairscore::matching::span_count::{self, Scratch};
 use fairscore::matching::SpanRegime;
-use fairscore::metrics::resample::{micro, DocCounts, Measure, Resampler};
+use fairscore::metrics::resample::{micro, DocCounts, Measure, PairedTest, Resampler};
 use fairscore::spans::{self, Spans};
 use fairscore::Task;
 use serde_json::{json, Map, Value};
@@ -150,7 +150,7 @@ fn hipe2022_intervals_and_tests_for_the_crosscheck() {
     let started = std::time::Instant::now();
     let mut run_values = Vec::new();
     for run in &runs {
-        let ci = r.bootstrap_ci(&run.docs).unwrap();
+        let ci = r.micro_ci(&run.docs).unwrap();
         let est = micro(&DocCounts::total(&run.docs), 1.0);
         for m in Measure::ALL {
             assert!(ci.get(m).contains(*est.get(m)), "{} {m:?}", run.name);
@@ -182,8 +182,12 @@ fn hipe2022_intervals_and_tests_for_the_crosscheck() {
         }
         for (i, j) in todo {
             let (a, b) = (ranked[i], ranked[j]);
-            let t = r.paired_permutation(&a.docs, &b.docs).unwrap();
-            let pb = r.paired_bootstrap(&a.docs, &b.docs).unwrap();
+            let t = r
+                .micro_paired(PairedTest::Permutation, &a.docs, &b.docs)
+                .unwrap();
+            let pb = r
+                .micro_paired(PairedTest::Bootstrap, &a.docs, &b.docs)
+                .unwrap();
             pairs.push(json!({
                 "a": a.name,
                 "b": b.name,

@@ -22,11 +22,12 @@ pub use settings::{key, Setting, Settings};
 use crate::check::CheckOptions;
 use crate::error::{snippet, Error, Result};
 use crate::eval::bootstrap::resampler;
-use crate::eval::compare::{CompareOptions, CompareRegime, Test};
+use crate::eval::compare::{CompareOptions, CompareRegime};
 use crate::eval::options::{parse_noise_levels, parse_time_periods, read_tagset, Regime};
 use crate::family::{Options, OPTION_NAMES};
 use crate::formats::Format;
 use crate::hipe::{check_name_part, Edition, Task};
+use crate::metrics::resample::PairedTest;
 use crate::metrics::resample::Resampler;
 use crate::ScoreOptions;
 
@@ -211,7 +212,7 @@ pub fn compare_options(s: &Settings) -> Result<(ScoreOptions, CompareOptions)> {
             "weights: the weighted regime needs a weight formula (e.g. \"LE = 0.5 FP + 0.5 FN\")",
         ));
     }
-    let test = Test::parse(&s.get("test").unwrap_or_else(|| "permutation".into()))?;
+    let test = paired_test(s)?;
     let resampler = resampling(s, "bootstrap", Some(10_000))?
         .unwrap_or_else(|| Resampler::new(10_000, crate::eval::bootstrap::DEFAULT_SEED));
     Ok((
@@ -224,17 +225,10 @@ pub fn compare_options(s: &Settings) -> Result<(ScoreOptions, CompareOptions)> {
     ))
 }
 
-/// The paired test of a family comparison: `test` permutation (default) or bootstrap.
-pub fn paired_test(s: &Settings) -> Result<crate::metrics::resample::PairedTest> {
-    use crate::metrics::resample::PairedTest;
-    match s.get("test").as_deref().map(str::trim) {
-        None | Some("permutation") => Ok(PairedTest::Permutation),
-        Some("bootstrap") => Ok(PairedTest::Bootstrap),
-        Some(t) => Err(Error::usage(format!(
-            "test {}: use permutation or bootstrap",
-            snippet(t)
-        ))),
-    }
+/// The paired test of a comparison: `test` permutation (default, also `randomization`) or
+/// bootstrap.
+pub fn paired_test(s: &Settings) -> Result<PairedTest> {
+    PairedTest::parse(&s.get("test").unwrap_or_else(|| "permutation".into()))
 }
 
 /// What `check` checks: a HIPE run (the default, `format` hipe or auto) or a column file

@@ -132,7 +132,7 @@ pub fn rank_statistics(
             };
             let ua = Units::new(&a.data, a.width())?;
             let ub = Units::new(&b.data, b.width())?;
-            Ok(rs.paired_vec(PairedTest::Permutation, ua, ub, 1, &score)?[0].p)
+            Ok(rs.paired_p(PairedTest::Permutation, ua, ub, 1, &score)?[0])
         };
         let alpha = 1.0 - rs.confidence;
         let n = stats.len();

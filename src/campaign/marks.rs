@@ -18,7 +18,7 @@ use super::outcome::CampaignReport;
 use super::ranking::Ranked;
 use super::rows::{Aggregation, ScoreRow};
 use crate::io::write_atomic;
-use crate::metrics::resample::{micro, DocCounts, Interval, Resampler};
+use crate::metrics::resample::{micro, DocCounts, Interval, PairedTest, Resampler};
 use crate::report::tsv::quote;
 use crate::{Error, Result};
 
@@ -79,7 +79,7 @@ pub fn table_marks(rows: &[Vec<DocCounts>], rs: &Resampler) -> Result<Vec<RowMar
     let mut p_next: Vec<Option<f64>> = Vec::with_capacity(rows.len());
     for (i, a) in rows.iter().enumerate() {
         p_next.push(match rows.get(i + 1) {
-            Some(next) => Some(rs.paired_permutation(a, next)?.f1.p),
+            Some(next) => Some(rs.micro_p(PairedTest::Permutation, a, next)?.f1),
             None => None,
         });
     }
@@ -88,11 +88,11 @@ pub fn table_marks(rows: &[Vec<DocCounts>], rs: &Resampler) -> Result<Vec<RowMar
         let p_top = match i {
             0 => 1.0,
             1 => p_next[0].unwrap_or(1.0),
-            _ => rs.paired_permutation(docs, &rows[0])?.f1.p,
+            _ => rs.micro_p(PairedTest::Permutation, docs, &rows[0])?.f1,
         };
         out.push(RowMark {
             f1: micro(&DocCounts::total(docs), 1.0).f1,
-            ci: rs.bootstrap_ci(docs)?.f1,
+            ci: rs.micro_ci(docs)?.f1,
             p_next: p_next[i],
             p_top,
             // The tolerance keeps p = 0.05 from being split by 1 − 0.95 = 0.050000000000000044.

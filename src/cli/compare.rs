@@ -158,10 +158,10 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     s.finish("compare")?;
     if args.signature.signature {
         let test = match copts.test {
-            fairscore::eval::compare::Test::Permutation => {
+            fairscore::metrics::resample::PairedTest::Permutation => {
                 fairscore::metrics::resample::PairedTest::Permutation
             }
-            fairscore::eval::compare::Test::Bootstrap => {
+            fairscore::metrics::resample::PairedTest::Bootstrap => {
                 fairscore::metrics::resample::PairedTest::Bootstrap
             }
         };

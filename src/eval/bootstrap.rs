@@ -81,7 +81,7 @@ impl Intervals<'_> {
             // All counts zero: every resample scores 0.
             ByMeasure::default()
         } else {
-            self.resampler.bootstrap_ci(&s.dense())?
+            self.resampler.micro_ci(&s.dense())?
         };
         self.cache.insert(k, ci);
         Ok(ci)

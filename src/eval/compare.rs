@@ -12,38 +12,8 @@ use crate::eval::options::{Regime, ScoreOptions};
 use crate::eval::score::{evaluate, sentence_series, ColumnResult, ScoreResult};
 use crate::matching::SpanRegime;
 use crate::metrics::docs::DocSeries;
-use crate::metrics::resample::{ByMeasure, DocCounts, Interval, Resampler};
+use crate::metrics::resample::{ByMeasure, DocCounts, Paired, PairedTest, Resampler};
 use crate::metrics::Evaluation;
-
-/// The test that gives the p-value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Test {
-    /// Paired approximate randomization (swap each document's counts with probability ½).
-    Permutation,
-    /// Paired bootstrap, shifted-null two-sided p-value.
-    Bootstrap,
-}
-
-impl Test {
-    /// Parses `--test permutation|bootstrap`.
-    pub fn parse(s: &str) -> Result<Test> {
-        match s.trim() {
-            "permutation" | "randomization" => Ok(Test::Permutation),
-            "bootstrap" => Ok(Test::Bootstrap),
-            _ => Err(Error::usage(format!(
-                "--test: unknown test {s:?}; use permutation or bootstrap"
-            ))),
-        }
-    }
-
-    /// `permutation` or `bootstrap`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Test::Permutation => "permutation",
-            Test::Bootstrap => "bootstrap",
-        }
-    }
-}
 
 /// A regime of a comparison: one of the four HIPE regimes, or fair evaluation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,26 +77,11 @@ impl CompareRegime {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompareOptions {
     /// The significance test (the interval always comes from the paired bootstrap).
-    pub test: Test,
+    pub test: PairedTest,
     /// Samples, seed and confidence level (of the interval of the difference).
     pub resampler: Resampler,
     /// Regimes, in the order of the outputs.
     pub regimes: Vec<CompareRegime>,
-}
-
-/// The comparison of one micro score.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Comparison {
-    /// The score of run A.
-    pub a: f64,
-    /// The score of run B.
-    pub b: f64,
-    /// `a − b`.
-    pub diff: f64,
-    /// Paired-bootstrap percentile interval of the difference.
-    pub ci: Interval,
-    /// Two-sided p-value of the chosen test.
-    pub p: f64,
 }
 
 /// The comparison of one regime: micro P, R and F1 over all labels.
@@ -135,7 +90,7 @@ pub struct RegimeComparison {
     /// The regime compared.
     pub regime: CompareRegime,
     /// Micro P, R and F1 over all labels.
-    pub measures: ByMeasure<Comparison>,
+    pub measures: ByMeasure<Paired>,
 }
 
 /// The comparisons of one column.
@@ -205,28 +160,15 @@ fn series(eval: &Evaluation, regime: CompareRegime) -> Option<&DocSeries> {
     }
 }
 
-/// Tests A − B on paired per-document counts.
+/// Tests A − B on paired per-document counts: the micro P, R and F1 of both runs, their
+/// difference, its paired-bootstrap interval and the p-value of `test`.
 pub fn compare_counts(
     a: &[DocCounts],
     b: &[DocCounts],
-    test: Test,
+    test: PairedTest,
     resampler: &Resampler,
-) -> Result<ByMeasure<Comparison>> {
-    let boot = resampler.paired_bootstrap(a, b)?;
-    let perm = match test {
-        Test::Permutation => Some(resampler.paired_permutation(a, b)?),
-        Test::Bootstrap => None,
-    };
-    Ok(ByMeasure::from_fn(|m| {
-        let pb = boot.get(m);
-        Comparison {
-            a: pb.a,
-            b: pb.b,
-            diff: pb.diff,
-            ci: pb.ci,
-            p: perm.as_ref().map_or(pb.p, |pm| pm.get(m).p),
-        }
-    }))
+) -> Result<ByMeasure<Paired>> {
+    resampler.micro_paired(test, a, b)
 }
 
 fn column_results(results: &[(usize, Vec<ColumnResult>)]) -> &[ColumnResult] {
@@ -319,8 +261,6 @@ mod tests {
         );
         assert!(CompareRegime::parse_list("loose").is_err());
         assert!(CompareRegime::parse_list(",").is_err());
-        assert_eq!(Test::parse("bootstrap").unwrap(), Test::Bootstrap);
-        assert!(Test::parse("t-test").is_err());
     }
 
     #[test]
@@ -328,12 +268,15 @@ mod tests {
         let docs: Vec<DocCounts> = (0..20)
             .map(|i| DocCounts::new(i as f64, (i % 3) as f64, (i % 5) as f64))
             .collect();
-        for test in [Test::Permutation, Test::Bootstrap] {
+        for test in [PairedTest::Permutation, PairedTest::Bootstrap] {
             let c = compare_counts(&docs, &docs, test, &Resampler::new(500, 7)).unwrap();
             for (_, m) in c.iter() {
                 assert_eq!(m.diff, 0.0);
                 assert_eq!(m.p, 1.0);
-                assert_eq!(m.ci, Interval { lo: 0.0, hi: 0.0 });
+                assert_eq!(
+                    m.ci,
+                    crate::metrics::resample::Interval { lo: 0.0, hi: 0.0 }
+                );
             }
         }
     }

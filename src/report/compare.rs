@@ -1,8 +1,9 @@
 //! The outputs of `fairscore compare`: a table for reading and the `--json` tree
 //! `{COLUMN: {REGIME: {"P"|"R"|"F1": {"a", "b", "diff", "ci": [lo, hi], "p"}}}}`.
 
-use crate::eval::compare::{CompareResult, Comparison, Test};
+use crate::eval::compare::CompareResult;
 use crate::metrics::resample::Measure;
+use crate::metrics::resample::{Paired, PairedTest};
 use crate::metrics::PyNum;
 use crate::report::json::Json;
 use std::fmt::Write;
@@ -12,7 +13,7 @@ fn num(x: f64) -> Json {
     Json::Num(PyNum::Float(x + 0.0))
 }
 
-fn comparison_json(c: &Comparison) -> Json {
+fn comparison_json(c: &Paired) -> Json {
     let mut o = Json::obj();
     o.set("a", num(c.a));
     o.set("b", num(c.b));
@@ -70,8 +71,8 @@ pub fn table(result: &CompareResult) -> String {
     let rs = &o.resampler;
     let mut out = String::new();
     let test = match o.test {
-        Test::Permutation => "paired approximate randomization",
-        Test::Bootstrap => "paired bootstrap (shifted null)",
+        PairedTest::Permutation => "paired approximate randomization",
+        PairedTest::Bootstrap => "paired bootstrap (shifted null)",
     };
     let level = percent(rs.confidence);
     let _ = writeln!(out, "A: {}", result.run_a);

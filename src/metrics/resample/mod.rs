@@ -1,18 +1,22 @@
-//! Confidence intervals and significance tests by resampling documents (issue 14).
+//! Confidence intervals and significance tests by resampling units (documents or sentences):
+//! one engine for every family and for the HIPE scorer.
 //!
-//! Everything here works on per-document sufficient statistics ([`DocCounts`]: TP, FP, FN as
-//! `f64`, so fair and weighted counts fit): a resample draws document indices and sums counts,
-//! it never re-scores a document. The micro scores of a set of counts are
-//! P = ΣTP / (ΣTP + ΣFP), R = ΣTP / (ΣTP + ΣFN) and F_β = (1 + β²)·P·R / (β²·P + R), each 0 when
-//! its denominator is 0 (see [`micro`]).
+//! Everything works on per-unit sufficient statistics ([`Units`]: a vector of numbers per unit
+//! that add up, counts or weighted sums): a resample draws unit indices and sums their
+//! statistics, it never re-scores a unit; a scoring function ([`Score`]) maps a sum to the
+//! values followed. The HIPE scorer's micro scores are the case of `[TP, FP, FN]` units
+//! ([`DocCounts`], [`Resampler::micro_ci`], [`Resampler::micro_paired`]):
+//! P = ΣTP / (ΣTP + ΣFP), R = ΣTP / (ΣTP + ΣFN) and F_β = (1 + β²)·P·R / (β²·P + R), each 0
+//! when its denominator is 0 (see [`micro`]).
 //!
-//! - [`bootstrap_ci`]: percentile bootstrap over documents (Efron & Tibshirani 1993, ch. 13),
-//!   with the same quantile rule as `scipy.stats.bootstrap(method='percentile')`.
-//! - [`paired_permutation`]: paired approximate randomization (Noreen 1989; Riezler & Maxwell
-//!   2005), two-sided, p = (#{|δ*| ≥ |δ|} + 1) / (samples + 1).
-//! - [`paired_bootstrap`]: paired bootstrap (Koehn 2004; Berg-Kirkpatrick et al. 2012): the
-//!   percentile interval of the difference and the two-sided shifted-null p-value
-//!   p = (#{|δ* − δ| ≥ |δ|} + 1) / (samples + 1).
+//! - [`Resampler::bootstrap_vec`]: percentile bootstrap over units (Efron & Tibshirani 1993,
+//!   ch. 13), with the same quantile rule as `scipy.stats.bootstrap(method='percentile')`.
+//! - [`Resampler::paired_vec`] with [`PairedTest::Permutation`]: paired approximate
+//!   randomization (Noreen 1989; Riezler & Maxwell 2005), two-sided,
+//!   p = (#{|δ*| ≥ |δ|} + 1) / (samples + 1); with [`PairedTest::Bootstrap`]: the paired
+//!   bootstrap (Koehn 2004; Berg-Kirkpatrick et al. 2012) and its two-sided shifted-null
+//!   p-value p = (#{|δ* − δ| ≥ |δ|} + 1) / (samples + 1). Both give the percentile interval of
+//!   the paired-bootstrap differences.
 //!
 //! Results are deterministic: resample `i` belongs to block `i / BLOCK`, every block draws from
 //! its own xoshiro256** stream derived from (seed, method, block index) by SplitMix64, blocks run
@@ -160,34 +164,6 @@ impl Interval {
     }
 }
 
-/// The paired approximate-randomization test of one measure.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Permutation {
-    /// The micro score of run A.
-    pub a: f64,
-    /// The micro score of run B.
-    pub b: f64,
-    /// `a - b`.
-    pub diff: f64,
-    /// Two-sided p-value, (#{|δ*| ≥ |δ|} + 1) / (samples + 1).
-    pub p: f64,
-}
-
-/// The paired bootstrap of one measure.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct PairedBootstrap {
-    /// The micro score of run A.
-    pub a: f64,
-    /// The micro score of run B.
-    pub b: f64,
-    /// `a - b`.
-    pub diff: f64,
-    /// Percentile interval of the resampled differences.
-    pub ci: Interval,
-    /// Two-sided shifted-null p-value, (#{|δ* − δ| ≥ |δ|} + 1) / (samples + 1).
-    pub p: f64,
-}
-
 /// Micro P, R and F_β of summed counts; each is 0 (never NaN) when its denominator is 0.
 /// F_β is computed from P and R as `(1 + β²)·(P·R) / (β²·P + R)`, which for β = 1 is the
 /// official `2·(P·R) / (P + R)` bit for bit.
@@ -223,8 +199,7 @@ fn ratio(num: f64, den: f64) -> f64 {
 }
 
 /// The settings of a resampling: number of resamples, seed, confidence level of the intervals
-/// and β of the F measure. The free functions [`bootstrap_ci`], [`paired_permutation`] and
-/// [`paired_bootstrap`] use β = 1.
+/// and β of the F measure of [`Resampler::micro_ci`] and [`Resampler::micro_paired`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Resampler {
     /// Number of resamples, 1 to [`MAX_SAMPLES`] (checked when a method runs).
@@ -248,135 +223,70 @@ impl Resampler {
         }
     }
 
-    /// Percentile bootstrap intervals of micro P, R and F_β over documents: `samples` times,
-    /// draw `docs.len()` documents with replacement, sum their counts and score the sums; the
+    /// Percentile bootstrap intervals of micro P, R and F_β (β of the resampler) over
+    /// documents ([`Resampler::bootstrap_vec`] of `[TP, FP, FN]` units): `samples` times, draw
+    /// `docs.len()` documents with replacement, sum their counts and score the sums; the
     /// interval is the `α` and `1 − α` quantiles (α = (1 − confidence) / 2, linear
     /// interpolation, as `scipy.stats.bootstrap(method='percentile')`) of the resampled scores.
-    /// No documents give `[0, 0]`.
-    pub fn bootstrap_ci(&self, docs: &[DocCounts]) -> Result<ByMeasure<Interval>> {
+    /// No documents give `[0, 0]`; one document gives its own scores.
+    pub fn micro_ci(&self, docs: &[DocCounts]) -> Result<ByMeasure<Interval>> {
         let b2 = self.check(true)?;
-        check_docs(docs, "")?;
-        let n = docs.len();
-        let blocks = self.blocks(Domain::Bootstrap, |rng, count| {
-            let mut out = Vec::with_capacity(count);
-            for _ in 0..count {
-                let mut sum = DocCounts::default();
-                for _ in 0..n {
-                    sum.add(&docs[rng.below(n)]);
-                }
-                let s = scores(&sum, b2);
-                out.push([s.p, s.r, s.f1]);
-            }
-            out
-        });
-        let mut dists = by_measure_columns(&blocks, self.samples);
-        let alpha = (1.0 - self.confidence) / 2.0;
-        Ok(ByMeasure::from_fn(|m| {
-            percentile_interval(&mut dists[measure_index(m)], alpha)
-        }))
+        let flat = flatten(docs);
+        let v = self.bootstrap_vec(Units::new(&flat, 3)?, 3, &|s, out| micro_into(s, b2, out))?;
+        Ok(ByMeasure {
+            p: v[0],
+            r: v[1],
+            f1: v[2],
+        })
     }
 
-    /// Paired approximate randomization of A against B, document by document: `samples` times,
-    /// swap each document's counts between A and B with probability ½ and score both sums;
-    /// p = (#{|δ*| ≥ |δ|} + 1) / (samples + 1), two-sided, where δ = score(A) − score(B) and
-    /// ties within [`TIE_EPSILON`] count as reaching |δ|.
-    pub fn paired_permutation(
+    /// A paired test of run A against run B, document by document, for micro P, R and F_β
+    /// ([`Resampler::paired_vec`] of `[TP, FP, FN]` units): the scores, δ = A − B, the
+    /// paired-bootstrap interval of δ and the p-value of `test`.
+    pub fn micro_paired(
         &self,
+        test: PairedTest,
         a: &[DocCounts],
         b: &[DocCounts],
-    ) -> Result<ByMeasure<Permutation>> {
+    ) -> Result<ByMeasure<Paired>> {
+        let b2 = self.check(true)?;
+        let (fa, fb) = (flatten(a), flatten(b));
+        let v = self.paired_vec(
+            test,
+            Units::new(&fa, 3)?,
+            Units::new(&fb, 3)?,
+            3,
+            &|s, out| micro_into(s, b2, out),
+        )?;
+        Ok(ByMeasure {
+            p: v[0],
+            r: v[1],
+            f1: v[2],
+        })
+    }
+
+    /// The p-values alone of [`Resampler::micro_paired`] (a permutation test draws no
+    /// bootstrap resamples then).
+    pub fn micro_p(
+        &self,
+        test: PairedTest,
+        a: &[DocCounts],
+        b: &[DocCounts],
+    ) -> Result<ByMeasure<f64>> {
         let b2 = self.check(false)?;
-        check_pair(a, b)?;
-        let (sa, sb, observed) = observed_difference(a, b, b2);
-        let n = a.len();
-        let blocks = self.blocks(Domain::Permutation, |rng, count| {
-            let mut hits = [0u64; 3];
-            for _ in 0..count {
-                let (mut xa, mut xb) = (DocCounts::default(), DocCounts::default());
-                let mut i = 0;
-                while i < n {
-                    let mut coins = rng.next_u64();
-                    let end = (i + 64).min(n);
-                    while i < end {
-                        let (da, db) = (&a[i], &b[i]);
-                        if coins & 1 == 1 {
-                            xa.add(db);
-                            xb.add(da);
-                        } else {
-                            xa.add(da);
-                            xb.add(db);
-                        }
-                        coins >>= 1;
-                        i += 1;
-                    }
-                }
-                let (ra, rb) = (scores(&xa, b2), scores(&xb, b2));
-                let diffs = [ra.p - rb.p, ra.r - rb.r, ra.f1 - rb.f1];
-                for k in 0..3 {
-                    if diffs[k].abs() >= observed[k].abs() - TIE_EPSILON {
-                        hits[k] += 1;
-                    }
-                }
-            }
-            vec![hits]
-        });
-        let hits = sum_hits(&blocks);
-        Ok(ByMeasure::from_fn(|m| {
-            let k = measure_index(m);
-            Permutation {
-                a: *sa.get(m),
-                b: *sb.get(m),
-                diff: observed[k],
-                p: p_value(hits[k], self.samples),
-            }
-        }))
-    }
-
-    /// Paired bootstrap of A against B: `samples` times, draw `n` document indices with
-    /// replacement, sum A's and B's counts of those documents and take δ* = score(A*) −
-    /// score(B*). The interval is the percentile interval of δ* (as [`Self::bootstrap_ci`]);
-    /// the p-value is the two-sided shifted-null one of Berg-Kirkpatrick et al. (2012),
-    /// p = (#{|δ* − δ| ≥ |δ|} + 1) / (samples + 1), ties within [`TIE_EPSILON`] included.
-    pub fn paired_bootstrap(
-        &self,
-        a: &[DocCounts],
-        b: &[DocCounts],
-    ) -> Result<ByMeasure<PairedBootstrap>> {
-        let b2 = self.check(true)?;
-        check_pair(a, b)?;
-        let (sa, sb, observed) = observed_difference(a, b, b2);
-        let n = a.len();
-        let blocks = self.blocks(Domain::PairedBootstrap, |rng, count| {
-            let mut out = Vec::with_capacity(count);
-            for _ in 0..count {
-                let (mut xa, mut xb) = (DocCounts::default(), DocCounts::default());
-                for _ in 0..n {
-                    let i = rng.below(n);
-                    xa.add(&a[i]);
-                    xb.add(&b[i]);
-                }
-                let (ra, rb) = (scores(&xa, b2), scores(&xb, b2));
-                out.push([ra.p - rb.p, ra.r - rb.r, ra.f1 - rb.f1]);
-            }
-            out
-        });
-        let mut dists = by_measure_columns(&blocks, self.samples);
-        let alpha = (1.0 - self.confidence) / 2.0;
-        Ok(ByMeasure::from_fn(|m| {
-            let k = measure_index(m);
-            let d = observed[k];
-            let hits = dists[k]
-                .iter()
-                .filter(|x| (**x - d).abs() >= d.abs() - TIE_EPSILON)
-                .count() as u64;
-            PairedBootstrap {
-                a: *sa.get(m),
-                b: *sb.get(m),
-                diff: d,
-                ci: percentile_interval(&mut dists[k], alpha),
-                p: p_value(hits, self.samples),
-            }
-        }))
+        let (fa, fb) = (flatten(a), flatten(b));
+        let v = self.paired_p(
+            test,
+            Units::new(&fa, 3)?,
+            Units::new(&fb, 3)?,
+            3,
+            &|s, out| micro_into(s, b2, out),
+        )?;
+        Ok(ByMeasure {
+            p: v[0],
+            r: v[1],
+            f1: v[2],
+        })
     }
 
     /// Validates the settings; returns β².
@@ -425,46 +335,15 @@ impl Resampler {
     }
 }
 
-/// Percentile bootstrap intervals of micro P, R and F1 over documents (see
-/// [`Resampler::bootstrap_ci`]).
-pub fn bootstrap_ci(
-    docs: &[DocCounts],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<ByMeasure<Interval>> {
-    Resampler {
-        confidence,
-        ..Resampler::new(samples, seed)
-    }
-    .bootstrap_ci(docs)
+/// `[TP, FP, FN]` of every document, one after the other.
+fn flatten(docs: &[DocCounts]) -> Vec<f64> {
+    docs.iter().flat_map(|d| [d.tp, d.fp, d.fn_]).collect()
 }
 
-/// Paired approximate randomization of micro P, R and F1 (see
-/// [`Resampler::paired_permutation`]).
-pub fn paired_permutation(
-    a_docs: &[DocCounts],
-    b_docs: &[DocCounts],
-    samples: usize,
-    seed: u64,
-) -> Result<ByMeasure<Permutation>> {
-    Resampler::new(samples, seed).paired_permutation(a_docs, b_docs)
-}
-
-/// Paired bootstrap of the difference in micro P, R and F1 (see
-/// [`Resampler::paired_bootstrap`]).
-pub fn paired_bootstrap(
-    a_docs: &[DocCounts],
-    b_docs: &[DocCounts],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<ByMeasure<PairedBootstrap>> {
-    Resampler {
-        confidence,
-        ..Resampler::new(samples, seed)
-    }
-    .paired_bootstrap(a_docs, b_docs)
+/// Micro P, R and F_β (`b2` = β²) of summed `[TP, FP, FN]`, written into `out`.
+fn micro_into(s: &[f64], b2: f64, out: &mut [f64]) {
+    let m = scores(&DocCounts::new(s[0], s[1], s[2]), b2);
+    out.copy_from_slice(&[m.p, m.r, m.f1]);
 }
 
 /// Separates the random streams of the three methods (same seed, unrelated draws).
@@ -473,81 +352,6 @@ enum Domain {
     Bootstrap = 1,
     Permutation = 2,
     PairedBootstrap = 3,
-}
-
-fn measure_index(m: Measure) -> usize {
-    match m {
-        Measure::P => 0,
-        Measure::R => 1,
-        Measure::F1 => 2,
-    }
-}
-
-/// Counts must be finite and non-negative, and small enough that no resampled sum overflows.
-fn check_docs(docs: &[DocCounts], side: &str) -> Result<()> {
-    let mut max = 0.0f64;
-    for (i, d) in docs.iter().enumerate() {
-        for v in [d.tp, d.fp, d.fn_] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::usage(format!(
-                    "resampling: document {}{side} has a count {v} that is negative or not finite",
-                    i + 1
-                )));
-            }
-            max = max.max(v);
-        }
-    }
-    if !(max * docs.len() as f64 * 2.0).is_finite() {
-        return Err(Error::usage("resampling: counts too large to be summed"));
-    }
-    Ok(())
-}
-
-/// The scores of A and B on all documents and δ = score(A) − score(B), for P, R and F-beta.
-fn observed_difference(
-    a: &[DocCounts],
-    b: &[DocCounts],
-    beta2: f64,
-) -> (ByMeasure<f64>, ByMeasure<f64>, [f64; 3]) {
-    let (sa, sb) = (
-        scores(&DocCounts::total(a), beta2),
-        scores(&DocCounts::total(b), beta2),
-    );
-    let delta = [sa.p - sb.p, sa.r - sb.r, sa.f1 - sb.f1];
-    (sa, sb, delta)
-}
-
-fn check_pair(a: &[DocCounts], b: &[DocCounts]) -> Result<()> {
-    if a.len() != b.len() {
-        return Err(Error::usage(format!(
-            "paired comparison of runs with {} and {} documents; both must have the gold's documents",
-            a.len(),
-            b.len()
-        )));
-    }
-    check_docs(a, " of run A")?;
-    check_docs(b, " of run B")
-}
-
-/// The three columns of `[P, R, F]` rows.
-fn by_measure_columns(blocks: &[Vec<[f64; 3]>], samples: usize) -> [Vec<f64>; 3] {
-    let mut cols: [Vec<f64>; 3] = std::array::from_fn(|_| Vec::with_capacity(samples));
-    for row in blocks.iter().flatten() {
-        for (col, v) in cols.iter_mut().zip(row) {
-            col.push(*v);
-        }
-    }
-    cols
-}
-
-fn sum_hits(blocks: &[Vec<[u64; 3]>]) -> [u64; 3] {
-    let mut total = [0u64; 3];
-    for h in blocks.iter().flatten() {
-        for (t, x) in total.iter_mut().zip(h) {
-            *t += x;
-        }
-    }
-    total
 }
 
 fn p_value(hits: u64, samples: usize) -> f64 {

@@ -2,6 +2,42 @@
 
 use super::*;
 
+fn bootstrap_ci(
+    d: &[DocCounts],
+    samples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<ByMeasure<Interval>> {
+    Resampler {
+        confidence,
+        ..Resampler::new(samples, seed)
+    }
+    .micro_ci(d)
+}
+
+fn paired_permutation(
+    a: &[DocCounts],
+    b: &[DocCounts],
+    samples: usize,
+    seed: u64,
+) -> Result<ByMeasure<Paired>> {
+    Resampler::new(samples, seed).micro_paired(PairedTest::Permutation, a, b)
+}
+
+fn paired_bootstrap(
+    a: &[DocCounts],
+    b: &[DocCounts],
+    samples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Result<ByMeasure<Paired>> {
+    Resampler {
+        confidence,
+        ..Resampler::new(samples, seed)
+    }
+    .micro_paired(PairedTest::Bootstrap, a, b)
+}
+
 fn docs(v: &[(f64, f64, f64)]) -> Vec<DocCounts> {
     v.iter().map(|&(t, p, n)| DocCounts::new(t, p, n)).collect()
 }
@@ -115,7 +151,7 @@ fn usage_errors() {
             beta,
             ..Resampler::new(10, 1)
         };
-        assert!(matches!(r.bootstrap_ci(&d), Err(Error::Usage(_))), "{beta}");
+        assert!(matches!(r.micro_ci(&d), Err(Error::Usage(_))), "{beta}");
     }
 }
 
@@ -132,14 +168,14 @@ fn degenerate_inputs_give_zero() {
         for m in Measure::ALL {
             assert_eq!(
                 *t.get(m),
-                Permutation {
+                Paired {
                     p: 1.0,
                     ..Default::default()
                 }
             );
             assert_eq!(
                 *b.get(m),
-                PairedBootstrap {
+                Paired {
                     p: 1.0,
                     ..Default::default()
                 }

@@ -1,9 +1,8 @@
 //! Resampling of any family's statistics: each unit (document or sentence) is a vector of
 //! `width` numbers that add up (counts, weighted sums), and a scoring function maps a summed
-//! vector to the `k` values it follows (every ratio of a result table). The bootstrap, the paired
-//! randomization and the paired bootstrap are those of the parent module, with the same random
-//! streams (a family whose statistics are `[TP, FP, FN]` and whose values are micro P, R and F
-//! draws exactly what [`Resampler::bootstrap_ci`] draws).
+//! vector to the `k` values it follows (every ratio of a result table, or the micro P, R and F
+//! of `[TP, FP, FN]`). The bootstrap, the paired randomization and the paired bootstrap; random
+//! streams as the parent module defines them.
 
 use super::{p_value, percentile_interval, Domain, Interval, Resampler, TIE_EPSILON};
 use crate::error::{Error, Result};
@@ -82,7 +81,7 @@ fn add(sum: &mut [f64], x: &[f64]) {
 pub type Score<'s> = &'s (dyn Fn(&[f64], &mut [f64]) + Sync);
 
 /// One value of a paired test of A against B.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Paired {
     /// The value of A on all units.
     pub a: f64,
@@ -105,16 +104,57 @@ pub enum PairedTest {
     Bootstrap,
 }
 
+impl PairedTest {
+    /// A test by its name: `permutation` (or `randomization`) or `bootstrap`.
+    pub fn parse(s: &str) -> Result<PairedTest> {
+        match s.trim() {
+            "permutation" | "randomization" => Ok(PairedTest::Permutation),
+            "bootstrap" => Ok(PairedTest::Bootstrap),
+            _ => Err(Error::usage(format!(
+                "test: unknown test {}; use permutation or bootstrap",
+                crate::error::snippet(s)
+            ))),
+        }
+    }
+
+    /// `permutation` or `bootstrap`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PairedTest::Permutation => "permutation",
+            PairedTest::Bootstrap => "bootstrap",
+        }
+    }
+}
+
+/// The observed values of A and B on all units and their differences.
+struct Observed {
+    a: Vec<f64>,
+    b: Vec<f64>,
+    diff: Vec<f64>,
+}
+
 impl Resampler {
-    fn check_units(&self, u: &Units, uses_confidence: bool) -> Result<()> {
+    /// The settings checked. The engine takes any number of units (no units give zero sums,
+    /// one unit its own values); the families refuse fewer than two with a message naming
+    /// their unit.
+    fn check_units(&self, _u: &Units, uses_confidence: bool) -> Result<()> {
         self.check(uses_confidence)?;
-        if u.len() < 2 {
+        Ok(())
+    }
+
+    fn observed(&self, a: &Units, b: &Units, k: usize, score: Score) -> Result<Observed> {
+        if a.len() != b.len() || a.width != b.width {
             return Err(Error::usage(format!(
-                "resampling needs at least two units; the input has {}",
-                u.len()
+                "paired comparison of runs with {} and {} units; both must have the gold's units",
+                a.len(),
+                b.len()
             )));
         }
-        Ok(())
+        let (mut va, mut vb) = (vec![0.0; k], vec![0.0; k]);
+        score(&a.total(), &mut va);
+        score(&b.total(), &mut vb);
+        let diff = va.iter().zip(&vb).map(|(x, y)| x - y).collect();
+        Ok(Observed { a: va, b: vb, diff })
     }
 
     /// Percentile bootstrap intervals of `k` values: `samples` times draw `n` units with
@@ -154,20 +194,55 @@ impl Resampler {
         score: Score,
     ) -> Result<Vec<Paired>> {
         self.check_units(&a, true)?;
-        if a.len() != b.len() || a.width != b.width {
-            return Err(Error::usage(format!(
-                "paired comparison of runs with {} and {} units; both must have the gold's units",
-                a.len(),
-                b.len()
-            )));
-        }
-        let n = a.len();
-        let (mut va, mut vb) = (vec![0.0; k], vec![0.0; k]);
-        score(&a.total(), &mut va);
-        score(&b.total(), &mut vb);
-        let observed: Vec<f64> = va.iter().zip(&vb).map(|(x, y)| x - y).collect();
-        let w = a.width;
+        let obs = self.observed(&a, &b, k, score)?;
         // The paired bootstrap's differences (always: they give the interval).
+        let mut dists = self.paired_bootstrap_diffs(&a, &b, k, score);
+        let hits = match test {
+            PairedTest::Bootstrap => shifted_hits(&dists, &obs.diff),
+            PairedTest::Permutation => self.permutation_hits(&a, &b, k, score, &obs.diff),
+        };
+        let alpha = (1.0 - self.confidence) / 2.0;
+        Ok((0..k)
+            .map(|j| Paired {
+                a: obs.a[j],
+                b: obs.b[j],
+                diff: obs.diff[j],
+                ci: percentile_interval(&mut dists[j], alpha),
+                p: p_value(hits[j], self.samples),
+            })
+            .collect())
+    }
+
+    /// The p-values alone of [`Resampler::paired_vec`]: a permutation test draws no bootstrap
+    /// resamples (the same p-values, half the work).
+    pub fn paired_p(
+        &self,
+        test: PairedTest,
+        a: Units,
+        b: Units,
+        k: usize,
+        score: Score,
+    ) -> Result<Vec<f64>> {
+        self.check_units(&a, test == PairedTest::Bootstrap)?;
+        let obs = self.observed(&a, &b, k, score)?;
+        let hits = match test {
+            PairedTest::Bootstrap => {
+                shifted_hits(&self.paired_bootstrap_diffs(&a, &b, k, score), &obs.diff)
+            }
+            PairedTest::Permutation => self.permutation_hits(&a, &b, k, score, &obs.diff),
+        };
+        Ok(hits.iter().map(|h| p_value(*h, self.samples)).collect())
+    }
+
+    /// The `k` columns of paired-bootstrap differences δ* = score(A*) − score(B*).
+    fn paired_bootstrap_diffs(
+        &self,
+        a: &Units,
+        b: &Units,
+        k: usize,
+        score: Score,
+    ) -> Vec<Vec<f64>> {
+        let (n, w) = (a.len(), a.width);
         let boot = self.blocks(Domain::PairedBootstrap, |rng, count| {
             let mut out = vec![0.0; count * k];
             let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
@@ -187,71 +262,75 @@ impl Resampler {
             }
             vec![out]
         });
-        let mut dists = columns(&boot, k, self.samples);
-        let hits: Vec<u64> = match test {
-            PairedTest::Bootstrap => dists
-                .iter()
-                .zip(&observed)
-                .map(|(col, d)| {
-                    col.iter()
-                        .filter(|x| (**x - d).abs() >= d.abs() - TIE_EPSILON)
-                        .count() as u64
-                })
-                .collect(),
-            PairedTest::Permutation => {
-                let blocks = self.blocks(Domain::Permutation, |rng, count| {
-                    let mut hits = vec![0u64; k];
-                    let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
-                    let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
-                    for _ in 0..count {
-                        xa.iter_mut().chain(xb.iter_mut()).for_each(|s| *s = 0.0);
-                        let mut i = 0;
-                        while i < n {
-                            let mut coins = rng.next_u64();
-                            let end = (i + 64).min(n);
-                            while i < end {
-                                let (ua, ub) = (a.unit(i), b.unit(i));
-                                if coins & 1 == 1 {
-                                    add(&mut xa, ub);
-                                    add(&mut xb, ua);
-                                } else {
-                                    add(&mut xa, ua);
-                                    add(&mut xb, ub);
-                                }
-                                coins >>= 1;
-                                i += 1;
-                            }
+        columns(&boot, k, self.samples)
+    }
+
+    /// For each value, how many paired randomizations (each unit's statistics swapped with
+    /// probability ½) give |δ*| ≥ |δ| (ties within [`TIE_EPSILON`] included).
+    fn permutation_hits(
+        &self,
+        a: &Units,
+        b: &Units,
+        k: usize,
+        score: Score,
+        observed: &[f64],
+    ) -> Vec<u64> {
+        let (n, w) = (a.len(), a.width);
+        let blocks = self.blocks(Domain::Permutation, |rng, count| {
+            let mut hits = vec![0u64; k];
+            let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
+            let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
+            for _ in 0..count {
+                xa.iter_mut().chain(xb.iter_mut()).for_each(|s| *s = 0.0);
+                let mut i = 0;
+                while i < n {
+                    let mut coins = rng.next_u64();
+                    let end = (i + 64).min(n);
+                    while i < end {
+                        let (ua, ub) = (a.unit(i), b.unit(i));
+                        if coins & 1 == 1 {
+                            add(&mut xa, ub);
+                            add(&mut xb, ua);
+                        } else {
+                            add(&mut xa, ua);
+                            add(&mut xb, ub);
                         }
-                        score(&xa, &mut ra);
-                        score(&xb, &mut rb);
-                        for j in 0..k {
-                            if (ra[j] - rb[j]).abs() >= observed[j].abs() - TIE_EPSILON {
-                                hits[j] += 1;
-                            }
-                        }
-                    }
-                    vec![hits]
-                });
-                let mut total = vec![0u64; k];
-                for h in blocks.iter().flatten() {
-                    for (t, x) in total.iter_mut().zip(h) {
-                        *t += x;
+                        coins >>= 1;
+                        i += 1;
                     }
                 }
-                total
+                score(&xa, &mut ra);
+                score(&xb, &mut rb);
+                for j in 0..k {
+                    if (ra[j] - rb[j]).abs() >= observed[j].abs() - TIE_EPSILON {
+                        hits[j] += 1;
+                    }
+                }
             }
-        };
-        let alpha = (1.0 - self.confidence) / 2.0;
-        Ok((0..k)
-            .map(|j| Paired {
-                a: va[j],
-                b: vb[j],
-                diff: observed[j],
-                ci: percentile_interval(&mut dists[j], alpha),
-                p: p_value(hits[j], self.samples),
-            })
-            .collect())
+            vec![hits]
+        });
+        let mut total = vec![0u64; k];
+        for h in blocks.iter().flatten() {
+            for (t, x) in total.iter_mut().zip(h) {
+                *t += x;
+            }
+        }
+        total
     }
+}
+
+/// For each value, how many paired-bootstrap differences are at least as far from δ as δ is
+/// from 0 (the shifted null; ties within [`TIE_EPSILON`] included).
+fn shifted_hits(dists: &[Vec<f64>], observed: &[f64]) -> Vec<u64> {
+    dists
+        .iter()
+        .zip(observed)
+        .map(|(col, d)| {
+            col.iter()
+                .filter(|x| (**x - d).abs() >= d.abs() - TIE_EPSILON)
+                .count() as u64
+        })
+        .collect()
 }
 
 /// The `k` columns of the row-major resampled values, in block order.
@@ -277,58 +356,52 @@ mod tests {
         out.copy_from_slice(&[s.p, s.r, s.f1]);
     }
 
-    fn docs() -> Vec<DocCounts> {
-        (0..37)
-            .map(|i| DocCounts::new((i % 7) as f64, (i % 3) as f64, (i % 5) as f64))
+    fn flat(k: usize) -> Vec<f64> {
+        (0..k)
+            .flat_map(|i| [(i % 7) as f64, (i % 3) as f64, (i % 5) as f64])
             .collect()
     }
 
     #[test]
-    fn vector_bootstrap_draws_what_the_counts_bootstrap_draws() {
-        let d = docs();
-        let flat: Vec<f64> = d.iter().flat_map(|c| [c.tp, c.fp, c.fn_]).collect();
-        let r = Resampler::new(1000, 7);
-        let by = r.bootstrap_ci(&d).unwrap();
-        let v = r
-            .bootstrap_vec(Units::new(&flat, 3).unwrap(), 3, &micro)
-            .unwrap();
-        assert_eq!(v[0], by.p);
-        assert_eq!(v[2], by.f1);
-    }
-
-    #[test]
-    fn vector_paired_tests_equal_the_counts_tests() {
-        let a = docs();
-        let b: Vec<DocCounts> = a
-            .iter()
-            .map(|c| DocCounts::new(c.tp * 0.5, c.fp + 1.0, c.fn_))
+    fn p_values_alone_equal_those_of_the_full_test() {
+        let a = flat(37);
+        let b: Vec<f64> = a
+            .chunks(3)
+            .flat_map(|c| [c[0] * 0.5, c[1] + 1.0, c[2]])
             .collect();
-        let fa: Vec<f64> = a.iter().flat_map(|c| [c.tp, c.fp, c.fn_]).collect();
-        let fb: Vec<f64> = b.iter().flat_map(|c| [c.tp, c.fp, c.fn_]).collect();
         let r = Resampler::new(500, 3);
-        let (ua, ub) = (Units::new(&fa, 3).unwrap(), Units::new(&fb, 3).unwrap());
-        let perm = r.paired_permutation(&a, &b).unwrap();
-        let v = r
-            .paired_vec(PairedTest::Permutation, ua, ub, 3, &micro)
-            .unwrap();
-        assert_eq!(v[2].p, perm.f1.p);
-        assert_eq!(v[2].diff, perm.f1.diff);
-        let boot = r.paired_bootstrap(&a, &b).unwrap();
-        let v = r
-            .paired_vec(PairedTest::Bootstrap, ua, ub, 3, &micro)
-            .unwrap();
-        assert_eq!(v[1].p, boot.r.p);
-        assert_eq!(v[1].ci, boot.r.ci);
+        let (ua, ub) = (Units::new(&a, 3).unwrap(), Units::new(&b, 3).unwrap());
+        for test in [PairedTest::Permutation, PairedTest::Bootstrap] {
+            let full = r.paired_vec(test, ua, ub, 3, &micro).unwrap();
+            let p = r.paired_p(test, ua, ub, 3, &micro).unwrap();
+            assert_eq!(full.iter().map(|x| x.p).collect::<Vec<_>>(), p, "{test:?}");
+        }
+        assert_eq!(
+            PairedTest::parse("randomization").unwrap(),
+            PairedTest::Permutation
+        );
+        assert!(PairedTest::parse("t-test").is_err());
     }
 
     #[test]
-    fn fewer_than_two_units_and_bad_statistics_are_refused() {
+    fn no_unit_and_one_unit_give_degenerate_intervals_and_bad_statistics_are_refused() {
         let r = Resampler::new(10, 1);
-        let one = [1.0, 2.0, 3.0];
-        assert!(r
-            .bootstrap_vec(Units::new(&one, 3).unwrap(), 3, &micro)
-            .is_err());
+        let none = r
+            .bootstrap_vec(Units::new(&[], 3).unwrap(), 3, &micro)
+            .unwrap();
+        assert!(none.iter().all(|i| (i.lo, i.hi) == (0.0, 0.0)));
+        let one = r
+            .bootstrap_vec(Units::new(&[1.0, 1.0, 3.0], 3).unwrap(), 3, &micro)
+            .unwrap();
+        assert_eq!((one[0].lo, one[0].hi), (0.5, 0.5));
         assert!(Units::new(&[1.0, f64::NAN], 1).is_err());
         assert!(Units::new(&[1.0, 2.0], 3).is_err());
+        let (ua, ub) = (
+            Units::new(&[1.0, 0.0, 0.0], 3).unwrap(),
+            Units::new(&[], 3).unwrap(),
+        );
+        assert!(r
+            .paired_vec(PairedTest::Permutation, ua, ub, 3, &micro)
+            .is_err());
     }
 }
