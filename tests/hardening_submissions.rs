@@ -210,9 +210,10 @@ fn a_run_whose_name_cannot_be_a_file_name_fails_alone() {
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("x\\y_bundle4_newseye_fr_1.tsv"), "{stderr}");
     assert!(stderr.contains("path separator"), "{stderr}");
-    let ranking =
-        std::fs::read_to_string(root.join("out/rankings/ranking-newseye-fr-coarse-micro-fuzzy-all.tsv"))
-            .unwrap();
+    let ranking = std::fs::read_to_string(
+        root.join("out/rankings/ranking-newseye-fr-coarse-micro-fuzzy-all.tsv"),
+    )
+    .unwrap();
     assert!(ranking.contains("team_bundle4_newseye_fr_1"), "{ranking}");
     assert!(!ranking.contains("x\\y"), "{ranking}");
     let runs: Vec<String> = std::fs::read_dir(root.join("out/runs"))
@@ -272,7 +273,10 @@ fn conll_runs_are_checked_when_the_format_is_detected() {
         std::fs::write(input.join("res/team_1.conll"), &run).unwrap();
         let (code, stderr, _) = codabench(&c, &input, &out);
         assert_eq!(code, Some(1), "{name}: {stderr}");
-        assert!(stderr.contains("unknown-label") || stderr.contains("CITY"), "{name}: {stderr}");
+        assert!(
+            stderr.contains("unknown-label") || stderr.contains("CITY"),
+            "{name}: {stderr}"
+        );
         assert!(!out.join("scores.json").exists(), "{name}");
     }
 }
@@ -310,9 +314,15 @@ fn broken_competitions_are_refused_with_file_and_line() {
         assert!(!zip.exists());
     }
     let o = bundle(&c, &gold, &bin, &["--phase-start", "2024-02-29"], &zip);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // A TOML syntax error is said with its line, for leaderboard as for the bundle.
-    let broken = campaign_text("c", Some("conll"), "F1").replace("family = \"segmentation\"", "family = segmentation");
+    let broken = campaign_text("c", Some("conll"), "F1")
+        .replace("family = \"segmentation\"", "family = segmentation");
     std::fs::write(&c, &broken).unwrap();
     let o = fairscore(&[
         "leaderboard",
@@ -335,14 +345,19 @@ fn broken_competitions_are_refused_with_file_and_line() {
     assert_eq!(o.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("campaign.toml:13:"), "{stderr}");
     // Unknown keys, at the top and in a task, named with their line.
-    let unknown = campaign_text("c", Some("conll"), "F1").replace("rank_by", "colour = \"red\"\nrank_by");
+    let unknown =
+        campaign_text("c", Some("conll"), "F1").replace("rank_by", "colour = \"red\"\nrank_by");
     std::fs::write(&c, format!("{unknown}\nseason = 3\n")).unwrap();
     let o = bundle(&c, &gold, &bin, &[], &zip);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("campaign.toml:9:"), "{stderr}");
     assert!(stderr.contains("colour"), "{stderr}");
-    std::fs::write(&c, format!("season = 3\n{}", campaign_text("c", Some("conll"), "F1"))).unwrap();
+    std::fs::write(
+        &c,
+        format!("season = 3\n{}", campaign_text("c", Some("conll"), "F1")),
+    )
+    .unwrap();
     let o = bundle(&c, &gold, &bin, &[], &zip);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{stderr}");
@@ -367,7 +382,12 @@ fn yaml_line_breaks_and_unprintables_in_names_are_escaped() {
     let bin = fake_binary(&root);
     let zip = root.join("bundle.zip");
     let o = bundle(&c, &input.join("ref"), &bin, &[], &zip);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     // The bundle is stored (not compressed): competition.yaml is its first entry.
     let bytes = std::fs::read(&zip).unwrap();
     let text = String::from_utf8_lossy(&bytes);
