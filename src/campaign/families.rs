@@ -126,7 +126,8 @@ impl FamilyCampaign {
     /// Parses a family campaign's text (`path` names it in messages). Every error names the
     /// file and the line of the key (or the task) it is about.
     pub fn parse(path: &Path, text: &str) -> Result<FamilyCampaign> {
-        let at = |line: usize, msg: String| Error::input(path, line, msg);
+        let at =
+            |line: usize, msg: String| Error::input(path, line, format!("invalid campaign: {msg}"));
         let table: toml::Table = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
         let top_keys: Option<KeyPlaces> = toml::from_str(text).ok();
         let task_keys: Vec<KeyPlaces> = toml::from_str::<TaskPlaces>(text)
