@@ -17,11 +17,15 @@
 //! gold its `{dataset}`/`{lang}` name; a campaign of one column also takes a submission of
 //! exactly one file whatever its name. A column without a run scores 0 (Codabench needs a
 //! number for every column), and the page says so; a submission with no run at all, two runs
-//! for one column, or a file with a run extension that fits no pattern is refused.
+//! for one column, or a file with a run extension that fits no pattern is refused. The
+//! submission is hostile: links are refused, never followed, and whatever the participant got
+//! wrong (names, nesting, sizes, unreadable runs) is a refusal, never an error
+//! ([`submission_files`]).
 //!
 //! **Check.** Each run is checked as `fairscore check --format F` checks it (formats conll,
-//! conllu, tsv and text); a run that fails (errors or warnings) refuses the submission with the
-//! check's findings. Other formats are refused only when they cannot be scored.
+//! conllu, tsv and text, given or as the family detects them); a run that fails (errors or
+//! warnings) refuses the submission with the check's findings. Other formats are refused only
+//! when they cannot be scored.
 
 use std::path::{Path, PathBuf};
 

@@ -335,8 +335,6 @@ pub fn run_family_campaign(
         })
         .map(|e| e.file_name())
         .filter(|n| !n.to_string_lossy().starts_with('.'))
-        .collect::<Vec<_>>()
-        .into_iter()
         .filter_map(|n| match n.into_string() {
             Ok(n) => Some(n),
             Err(raw) => {
