@@ -228,6 +228,22 @@ fn write_through(shown: &Path, target: &Path, bytes: &[u8]) -> Result<()> {
     f.write_all(bytes).and_then(|_| f.flush()).map_err(fail)
 }
 
+/// Removes a symbolic link at `path` (the link itself, never the file it points to), so that
+/// an output written there next is a file of its own instead of replacing the link's target.
+/// Nothing happens when `path` is no link. For outputs in a directory others can plant links
+/// in (the Codabench scoring program's output folder).
+pub fn remove_link(path: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::remove_file(path).map_err(|e| {
+            Error::output(
+                path,
+                format!("cannot remove the symbolic link: {}", io_reason(&e)),
+            )
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Whether two paths name the same file (after links; by device and inode on Unix). A path
 /// that does not exist yet is the same as another only if both resolve to the same name in
 /// the same directory.

@@ -17,13 +17,22 @@
 //! gold its `{dataset}`/`{lang}` name; a campaign of one column also takes a submission of
 //! exactly one file whatever its name. A column without a run scores 0 (Codabench needs a
 //! number for every column), and the page says so; a submission with no run at all, two runs
-//! for one column, or a file with a run extension that fits no pattern is refused.
+//! for one column, or a file with a run extension that fits no pattern is refused. The
+//! submission is hostile: links are refused, never followed, and whatever the participant got
+//! wrong (names, nesting, sizes, unreadable runs) is a refusal, never an error
+//! ([`submission_files`]).
 //!
 //! **Check.** Each run is checked as `fairscore check --format F` checks it (formats conll,
-//! conllu, tsv and text); a run that fails (errors or warnings) refuses the submission with the
-//! check's findings. Other formats are refused only when they cannot be scored.
+//! conllu, tsv and text, given or as the family detects them); a run that fails (errors or
+//! warnings) refuses the submission with the check's findings. Other formats are refused only
+//! when they cannot be scored.
 
 use std::path::{Path, PathBuf};
+
+mod files;
+
+use files::Found;
+pub use files::{submission_files, Listing, MAX_DEPTH, MAX_FILES};
 
 use super::families::{FamilyCampaign, FamilyTask};
 use super::names::{Placeholder, GOLD_PLACEHOLDERS};
@@ -198,47 +207,6 @@ pub struct Scored {
     pub notes: Vec<String>,
 }
 
-/// A file of the submission: its path relative to `res` (`/`-separated) and on disk.
-type Found = (String, PathBuf);
-
-/// Every file under `res` (at most 16 folders deep and 10,000 files), in path order; hidden
-/// files and folders, `__MACOSX/` and the worker's `metadata` at the top are left out.
-fn submission_files(res: &Path) -> Result<Vec<Found>> {
-    let mut out: Vec<Found> = Vec::new();
-    let mut stack: Vec<(PathBuf, String, usize)> = vec![(res.to_path_buf(), String::new(), 0)];
-    while let Some((dir, rel, depth)) = stack.pop() {
-        let list = std::fs::read_dir(&dir)
-            .map_err(|e| Error::input(&dir, 0, format!("cannot list the directory: {e}")))?;
-        for e in list.flatten() {
-            let Some(name) = e.file_name().to_str().map(str::to_string) else {
-                continue;
-            };
-            if name.starts_with('.') || name == "__MACOSX" || (depth == 0 && name == "metadata") {
-                continue;
-            }
-            let shown = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            let Ok(kind) = e.file_type() else { continue };
-            if kind.is_dir() {
-                if depth >= 16 {
-                    return Err(Error::input(&e.path(), 0, "folders nested too deep"));
-                }
-                stack.push((e.path(), shown, depth + 1));
-            } else if e.path().is_file() {
-                out.push((shown, e.path()));
-                if out.len() > 10_000 {
-                    return Err(Error::input(res, 0, "more than 10,000 files"));
-                }
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// The extension of a run pattern (`.txt`), if any.
 fn extension(p: &str) -> Option<String> {
     let last = p.rsplit('}').next().unwrap_or("");
@@ -385,7 +353,7 @@ fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckRepo
         let name = t.options.format.map_or("auto", InputFormat::name);
         return crate::check::check_standoff(gold, run, &read, name).map(Some);
     }
-    match t.options.format {
+    match t.options.format.or_else(|| detected_format(t, gold)) {
         Some(
             f @ (InputFormat::Conll | InputFormat::Conllu | InputFormat::Tsv | InputFormat::Text),
         ) => {
@@ -397,6 +365,82 @@ fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckRepo
         }
         _ => Ok(None),
     }
+}
+
+/// Refuses a task whose `rank_by` names no column of its family's headline table (an input
+/// error at the line of `rank_by`, listing the columns there are).
+fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Result<()> {
+    let h = &t.headline;
+    let table = results.table(&h.table);
+    if table.and_then(|tb| tb.column(&h.column)).is_some() {
+        return Ok(());
+    }
+    let there: Vec<&str> = table
+        .map(|tb| tb.columns.iter().map(|c| c.name.as_str()).collect())
+        .unwrap_or_default();
+    Err(Error::input(
+        &cfg.file,
+        t.rank_by_line,
+        format!(
+            "invalid campaign: task {}: rank_by: the {} family has no column {} in table {} \
+             (its columns: {})",
+            t.name,
+            t.family.name(),
+            crate::error::snippet(&h.column),
+            h.table,
+            there.join(", ")
+        ),
+    ))
+}
+
+/// Checks every task's `rank_by` on the gold of its first column, scored against itself (the
+/// tables' shape does not depend on the run): a column the family does not have is an input
+/// error at its line, before any bundle is written or submission scored.
+pub fn check_rank_by(
+    cfg: &FamilyCampaign,
+    cols: &[LeaderboardColumn],
+    gold_dir: &Path,
+) -> Result<()> {
+    for (k, t) in cfg.tasks.iter().enumerate() {
+        let Some(c) = cols.iter().find(|c| c.task == k) else {
+            continue;
+        };
+        let gold = gold_dir.join(&c.gold);
+        let results = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None)?;
+        ranked_column(cfg, t, &results)?;
+    }
+    Ok(())
+}
+
+/// The format a task without `format` reads its gold and runs in, as the family tells it:
+/// from the gold's first line (spans, fair, muc: CoNLL, HIPE or span files) or the gold's
+/// extension (segmentation, tagging). `None` when it is none of the column formats.
+fn detected_format(t: &FamilyTask, gold: &Path) -> Option<InputFormat> {
+    use crate::eval::segmentation::SegmentationFormat;
+    use crate::eval::tagging::TaggingFormat;
+    match t.family.name() {
+        "spans" | "fair" | "muc" => {
+            let text = crate::io::read_text(gold).ok()?;
+            match crate::formats::detect(gold, &text).ok()? {
+                crate::formats::Format::Conll => Some(InputFormat::Conll),
+                _ => None,
+            }
+        }
+        "segmentation" => Some(match SegmentationFormat::from_path(gold) {
+            SegmentationFormat::Conllu => InputFormat::Conllu,
+            _ => InputFormat::Text,
+        }),
+        "tagging" => Some(match TaggingFormat::from_path(gold) {
+            TaggingFormat::Conllu => InputFormat::Conllu,
+            _ => InputFormat::Tsv,
+        }),
+        _ => None,
+    }
+}
+
+/// Whether `e` is about the file `run` (what the participant sent), not the gold.
+fn about(e: &Error, run: &Path) -> bool {
+    matches!(e, Error::Input { path, .. } if path == run)
 }
 
 /// Scores the submission in `input/res` against the gold in `input/ref` (see the module
@@ -414,8 +458,14 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         }
     }
     let cols = columns(cfg, &gold_dir)?;
-    let files = submission_files(&res)?;
-    let (runs, ignored) = match assign(cfg, &cols, files) {
+    let listing = submission_files(&res)?;
+    if !listing.problems.is_empty() {
+        return Ok(Verdict::Refused(Refusal {
+            problems: listing.problems,
+            reports: Vec::new(),
+        }));
+    }
+    let (runs, ignored) = match assign(cfg, &cols, listing.files) {
         Ok(a) => a,
         Err(problems) => {
             return Ok(Verdict::Refused(Refusal {
@@ -454,12 +504,18 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         let passed = match checked.iter().find(|(k, _)| *k == how) {
             Some((_, ok)) => *ok,
             None => {
-                let ok = match check_run(t, &gold, &path)? {
-                    Some(report) if !report.ok() => {
+                // A run the check cannot read (not UTF-8, …) is the participant's: refused.
+                let ok = match check_run(t, &gold, &path) {
+                    Ok(Some(report)) if !report.ok() => {
                         refusal.reports.push(report);
                         false
                     }
-                    _ => true,
+                    Ok(_) => true,
+                    Err(e) if about(&e, &path) => {
+                        refusal.problems.push(format!("{shown}: {e}"));
+                        false
+                    }
+                    Err(e) => return Err(e),
                 };
                 checked.push((how, ok));
                 ok
@@ -486,18 +542,7 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
             }
         };
         let h = &t.headline;
-        if results
-            .table(&h.table)
-            .and_then(|tb| tb.column(&h.column))
-            .is_none()
-        {
-            return Err(Error::usage(format!(
-                "rank_by: the {} family has no column {} in table {}",
-                t.family.name(),
-                h.column,
-                h.table
-            )));
-        }
+        ranked_column(cfg, t, &results)?;
         let value = crate::family::headline_value(&results, h);
         for w in &results.warnings {
             notes.push(format!("{}: {w}", c.key));

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::codabench::{columns, LeaderboardColumn};
+use super::codabench::{check_rank_by, columns, LeaderboardColumn};
 use super::families::FamilyCampaign;
 use crate::error::{Error, Result};
 use crate::zip::ZipWriter;
@@ -66,41 +66,106 @@ pub fn command() -> String {
     )
 }
 
-/// A YAML double-quoted scalar of `s` (a JSON string is one).
+/// A YAML double-quoted scalar of `s` that YAML 1.1 and 1.2 loaders (PyYAML, Codabench's)
+/// read back as `s`: `"` and `\\` escaped, and every character a loader would refuse (C0 and
+/// C1 controls, DEL, U+FFFE/U+FFFF) or read as a line break inside the scalar (U+0085,
+/// U+2028, U+2029) written as an escape.
 fn q(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control()
+                || matches!(
+                    c,
+                    '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+                ) =>
+            {
+                out.push_str(&format!("\\u{:04X}", u32::from(c)));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
-/// A date of the phase as YAML reads it (a timestamp): `YYYY-MM-DD[ HH:MM:SS]`, else a usage
-/// error naming the flag.
-fn date(flag: &str, s: &str) -> Result<String> {
-    let b = s.trim().as_bytes();
-    let digits = |r: std::ops::Range<usize>| r.clone().all(|i| b[i].is_ascii_digit());
-    let day = b.len() >= 10
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10);
-    let ok = match b.len() {
-        10 => day,
-        19 => {
-            day && b[10] == b' '
-                && digits(11..13)
-                && b[13] == b':'
-                && digits(14..16)
-                && b[16] == b':'
-                && digits(17..19)
+/// A moment of the phase: date and time, compared as written.
+type Moment = (u32, u32, u32, u32, u32, u32);
+
+/// A date of the phase as YAML reads it (a timestamp): `YYYY-MM-DD[ HH:MM:SS]`, a real
+/// calendar date and time of day, else a usage error naming the flag.
+fn date(flag: &str, s: &str) -> Result<(String, Moment)> {
+    let t = s.trim();
+    let b = t.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = t.get(r)?;
+        if part.bytes().all(|c| c.is_ascii_digit()) {
+            part.parse().ok()
+        } else {
+            None
         }
-        _ => false,
     };
-    if ok {
-        Ok(s.trim().to_string())
-    } else {
-        Err(Error::usage(format!(
+    let sep = |i: usize, c: u8| b.get(i) == Some(&c);
+    let parsed = (|| {
+        let (y, m, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+        if !(sep(4, b'-') && sep(7, b'-')) {
+            return None;
+        }
+        let (h, mi, se) = match b.len() {
+            10 => (0, 0, 0),
+            19 if sep(10, b' ') && sep(13, b':') && sep(16, b':') => {
+                (num(11..13)?, num(14..16)?, num(17..19)?)
+            }
+            _ => return None,
+        };
+        Some((y, m, d, h, mi, se))
+    })();
+    let Some((y, m, d, h, mi, se)) = parsed else {
+        return Err(Error::usage(format!(
             "{flag}: {s:?} is not a date YYYY-MM-DD or YYYY-MM-DD HH:MM:SS"
-        )))
+        )));
+    };
+    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if !(1..=12).contains(&m) || d == 0 || d > days || h > 23 || mi > 59 || se > 59 || y == 0 {
+        return Err(Error::usage(format!(
+            "{flag}: {s:?} is no date of the calendar (month 1-12, a day the month has, \
+             hours 0-23, minutes and seconds 0-59)"
+        )));
     }
+    Ok((t.to_string(), (y, m, d, h, mi, se)))
+}
+
+/// The phase's start and end as written in `competition.yaml`: real dates, the end after the
+/// start.
+fn phase(o: &BundleOptions) -> Result<(String, Option<String>)> {
+    let (start, from) = date("phase_start", &o.start)?;
+    let end = match &o.end {
+        Some(e) => {
+            let (end, to) = date("phase_end", e)?;
+            if to <= from {
+                return Err(Error::usage(format!(
+                    "phase_end: {e:?} is not after `phase_start` {:?}",
+                    o.start
+                )));
+            }
+            Some(end)
+        }
+        None => None,
+    };
+    Ok((start, end))
 }
 
 /// `competition.yaml`.
@@ -129,9 +194,10 @@ pub fn competition_yaml(
     y.push_str("  - title: Evaluation\n    file: pages/evaluation.md\n");
     y.push_str("phases:\n  - index: 0\n    name: Evaluation\n");
     y.push_str("    description: Submit a zip of your run files.\n");
-    y.push_str(&format!("    start: {}\n", date("phase_start", &o.start)?));
-    if let Some(end) = &o.end {
-        y.push_str(&format!("    end: {}\n", date("phase_end", end)?));
+    let (start, end) = phase(o)?;
+    y.push_str(&format!("    start: {start}\n"));
+    if let Some(end) = end {
+        y.push_str(&format!("    end: {end}\n"));
     }
     y.push_str("    accepts_only_result_submissions: True\n    tasks:\n      - 0\n");
     y.push_str(&format!(
@@ -209,6 +275,7 @@ pub fn bundle_files(
     o: &BundleOptions,
 ) -> Result<Vec<(String, Vec<u8>, bool)>> {
     let cols = columns(cfg, &o.gold_dir)?;
+    check_rank_by(cfg, &cols, &o.gold_dir)?;
     let mut files: Vec<(String, Vec<u8>, bool)> = vec![
         (
             "competition.yaml".into(),

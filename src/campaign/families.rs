@@ -31,6 +31,10 @@ use crate::family::{build, Family, Headline};
 use crate::metrics::resample::Resampler;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Value};
 
+mod places;
+
+use places::{key_line, option_line, plain, task_line, toml_error, KeyPlaces, TaskPlaces};
+
 const RUN_PLACEHOLDERS: &[Placeholder] = &[
     Placeholder::Team,
     Placeholder::Bundle,
@@ -55,12 +59,16 @@ pub struct FamilyTask {
     /// The task's family options (format, column, tag set, …), as the family was built with
     /// (for the participants' check and the signature).
     pub options: crate::family::Options,
+    /// The line of the task's `rank_by` in the campaign file (else of the task).
+    pub rank_by_line: usize,
 }
 
 /// A campaign of family tasks.
 pub struct FamilyCampaign {
     /// The campaign's name.
     pub name: String,
+    /// The campaign file (for messages).
+    pub file: PathBuf,
     /// The resampling of the rankings, if any.
     pub bootstrap: Option<Resampler>,
     /// The tasks, in file order.
@@ -71,8 +79,21 @@ pub struct FamilyCampaign {
 pub fn is_family_campaign(text: &str) -> bool {
     toml::from_str::<toml::Table>(text)
         .ok()
-        .and_then(|t| t.get("task").and_then(|v| v.as_array()).cloned())
+        .is_some_and(|t| has_family_tasks(&t))
+}
+
+fn has_family_tasks(t: &toml::Table) -> bool {
+    t.get("task")
+        .and_then(|v| v.as_array())
         .is_some_and(|tasks| tasks.iter().any(|t| t.get("family").is_some()))
+}
+
+/// Whether a campaign file holds family tasks, after reading it as TOML: a syntax error is an
+/// input error naming the file and its line (whatever kind of campaign it was meant to be).
+pub fn campaign_kind(path: &Path, text: &str) -> Result<bool> {
+    toml::from_str::<toml::Table>(text)
+        .map(|t| has_family_tasks(&t))
+        .map_err(|e| toml_error(path, text, &e))
 }
 
 fn value_text(v: &toml::Value) -> Option<Setting> {
@@ -102,11 +123,17 @@ impl FamilyCampaign {
         Self::parse(path, &text)
     }
 
-    /// Parses a family campaign's text (`path` names it in messages).
+    /// Parses a family campaign's text (`path` names it in messages). Every error names the
+    /// file and the line of the key (or the task) it is about.
     pub fn parse(path: &Path, text: &str) -> Result<FamilyCampaign> {
-        let bad = |msg: String| Error::input(path, 0, msg);
-        let table: toml::Table =
-            toml::from_str(text).map_err(|e| bad(crate::error::one_line(&e.to_string())))?;
+        let at =
+            |line: usize, msg: String| Error::input(path, line, format!("invalid campaign: {msg}"));
+        let table: toml::Table = toml::from_str(text).map_err(|e| toml_error(path, text, &e))?;
+        let top_keys: Option<KeyPlaces> = toml::from_str(text).ok();
+        let task_keys: Vec<KeyPlaces> = toml::from_str::<TaskPlaces>(text)
+            .map(|t| t.task)
+            .unwrap_or_default();
+        let top_line = |key: &str| key_line(text, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
         for (k, v) in &table {
             match k.as_str() {
@@ -121,7 +148,16 @@ impl FamilyCampaign {
                         top.set(name, s);
                     }
                 }
-                other => return Err(bad(format!("unknown key {}", snippet(other)))),
+                other => {
+                    return Err(at(
+                        top_line(other),
+                        format!(
+                            "unknown key {} (a campaign of family tasks has name, bootstrap, \
+                             bootstrap_seed, bootstrap_confidence and [[task]])",
+                            snippet(other)
+                        ),
+                    ))
+                }
             }
         }
         let name = table
@@ -129,46 +165,63 @@ impl FamilyCampaign {
             .and_then(|v| v.as_str())
             .unwrap_or("campaign")
             .to_string();
-        let bootstrap =
-            crate::api::resampling(&top, "bootstrap", None).map_err(|e| bad(e.to_string()))?;
+        let bootstrap = crate::api::resampling(&top, "bootstrap", None).map_err(|e| {
+            let m = plain(&e);
+            let key = ["seed", "confidence"]
+                .into_iter()
+                .map(|w| format!("bootstrap_{w}"))
+                .find(|k| table.contains_key(k) && m.contains(&k[10..]))
+                .unwrap_or_else(|| "bootstrap".into());
+            at(top_line(&key), m)
+        })?;
         let tasks_v = table
             .get("task")
             .and_then(|v| v.as_array())
-            .ok_or_else(|| bad("no [[task]]".into()))?;
+            .ok_or_else(|| at(0, "no [[task]]".into()))?;
         let mut tasks: Vec<FamilyTask> = Vec::new();
         for (i, t) in tasks_v.iter().enumerate() {
+            let keys = task_keys.get(i);
+            let here = task_line(text, keys);
             let t = t
                 .as_table()
-                .ok_or_else(|| bad(format!("task {}: expected a table", i + 1)))?;
+                .ok_or_else(|| at(here, format!("task {}: expected a table", i + 1)))?;
             let get = |key: &str| t.get(key).and_then(|v| v.as_str());
             let tname = get("name")
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("task{}", i + 1));
-            let ctx = |m: String| bad(format!("task {tname}: {m}"));
+            let line_of = |key: &str| key_line(text, keys, key).unwrap_or(here);
+            let ctx = |line: usize, m: String| at(line, format!("task {tname}: {m}"));
             if tasks.iter().any(|x| x.name == tname) {
-                return Err(ctx("a second task of this name".into()));
+                return Err(ctx(line_of("name"), "a second task of this name".into()));
             }
-            super::names::check_plain(&tname, false).map_err(|e| ctx(format!("name: {e}")))?;
-            let family = get("family").ok_or_else(|| ctx("family: required".into()))?;
+            super::names::check_plain(&tname, false)
+                .map_err(|e| ctx(line_of("name"), format!("name: {e}")))?;
+            let family = get("family").ok_or_else(|| ctx(here, "family: required".into()))?;
             let gold = Pattern::parse(
-                get("gold").ok_or_else(|| ctx("gold: required".into()))?,
+                get("gold").ok_or_else(|| ctx(here, "gold: required".into()))?,
                 GOLD_PLACEHOLDERS,
             )
-            .map_err(|e| ctx(format!("gold: {e}")))?;
+            .map_err(|e| ctx(line_of("gold"), format!("gold: {e}")))?;
             let runs = Pattern::parse(
-                get("runs").ok_or_else(|| ctx("runs: required".into()))?,
+                get("runs").ok_or_else(|| ctx(here, "runs: required".into()))?,
                 RUN_PLACEHOLDERS,
             )
-            .map_err(|e| ctx(format!("runs: {e}")))?;
+            .map_err(|e| ctx(line_of("runs"), format!("runs: {e}")))?;
             if !runs.has(Placeholder::Team) {
-                return Err(ctx("runs: the pattern needs {team}".into()));
+                return Err(ctx(
+                    line_of("runs"),
+                    "runs: the pattern needs {team}".into(),
+                ));
             }
             for p in GOLD_PLACEHOLDERS {
                 if gold.has(*p) && !runs.has(*p) {
-                    return Err(ctx(format!(
-                        "gold uses {{{}}}, which the runs pattern does not give",
-                        p.as_str()
-                    )));
+                    return Err(ctx(
+                        line_of("gold"),
+                        format!(
+                            "gold uses {{{}}}, which the runs pattern does not give",
+                            p.as_str()
+                        ),
+                    ));
                 }
             }
             let mut s = Settings::new();
@@ -176,14 +229,22 @@ impl FamilyCampaign {
                 if matches!(k.as_str(), "name" | "family" | "gold" | "runs" | "rank_by") {
                     continue;
                 }
-                let value = value_text(v)
-                    .ok_or_else(|| ctx(format!("{k}: expected text, a number or a list")))?;
+                let value = value_text(v).ok_or_else(|| {
+                    ctx(
+                        line_of(k),
+                        format!("{k}: expected text, a number or a list"),
+                    )
+                })?;
                 s.set(k, value);
             }
-            let opts = family_options(&s).map_err(|e| ctx(e.to_string()))?;
+            let option_err = |e: Error| {
+                let m = plain(&e);
+                ctx(option_line(text, keys, &m), m)
+            };
+            let opts = family_options(&s).map_err(option_err)?;
             s.finish(&format!("the {family} family"))
-                .map_err(|e| ctx(e.to_string()))?;
-            let fam = build(family, &opts).map_err(|e| ctx(e.to_string()))?;
+                .map_err(option_err)?;
+            let fam = build(family, &opts).map_err(|e| ctx(line_of("family"), plain(&e)))?;
             let mut headline = fam.headline();
             if let Some(col) = get("rank_by") {
                 headline.column = col.to_string();
@@ -195,10 +256,12 @@ impl FamilyCampaign {
                 runs,
                 headline,
                 options: opts,
+                rank_by_line: key_line(text, keys, "rank_by").unwrap_or(here),
             });
         }
         Ok(FamilyCampaign {
             name,
+            file: path.to_path_buf(),
             bootstrap,
             tasks,
         })
@@ -260,6 +323,7 @@ pub fn run_family_campaign(
     gold_dir: &Path,
     runs_dir: &Path,
 ) -> Result<FamilyReport> {
+    let mut odd: Vec<String> = Vec::new();
     let mut names: Vec<String> = std::fs::read_dir(runs_dir)
         .map_err(|e| Error::input(runs_dir, 0, format!("cannot list the runs directory: {e}")))?
         .flatten()
@@ -269,11 +333,26 @@ pub fn run_family_campaign(
             p.is_file()
                 || (p.is_dir() && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()))
         })
-        .filter_map(|e| e.file_name().to_str().map(str::to_string))
-        .filter(|n| !n.starts_with('.'))
+        .map(|e| e.file_name())
+        .filter(|n| !n.to_string_lossy().starts_with('.'))
+        .filter_map(|n| match n.into_string() {
+            Ok(n) => Some(n),
+            Err(raw) => {
+                // Named (lossily), never dropped without a word.
+                odd.push(raw.to_string_lossy().into_owned());
+                None
+            }
+        })
         .collect();
     names.sort();
     let mut report = FamilyReport::default();
+    odd.sort();
+    for n in odd {
+        report.rejected.push((
+            n,
+            "the file name is not UTF-8 (shown with \u{fffd}); rename it in UTF-8".into(),
+        ));
+    }
     let exts: Vec<Option<String>> = cfg.tasks.iter().map(|t| extension(&t.runs)).collect();
     // Which files belong to which task (and group).
     let mut per_task: Vec<Groups> = vec![BTreeMap::new(); cfg.tasks.len()];

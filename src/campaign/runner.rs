@@ -94,6 +94,24 @@ pub fn run_campaign_with(
             )
         });
     }
+    // A run whose name cannot become the name of its output files (a `\\`, a control
+    // character, too long) fails alone, before anything of it is scored or written.
+    let mut unnamable: Vec<FailedRun> = Vec::new();
+    found
+        .runs
+        .retain(|run| match super::names::check_plain(&run.name, false) {
+            Ok(()) => true,
+            Err(why) => {
+                unnamable.push(FailedRun {
+                    run: run.clone(),
+                    errors: vec![format!(
+                        "the run's name {why}: it cannot become the name of its output files; \
+                     rename the file"
+                    )],
+                });
+                false
+            }
+        });
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let mut not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
     let mut jobs: Vec<(usize, ScoreJob)> = found
@@ -210,6 +228,8 @@ pub fn run_campaign_with(
         }
     }
 
+    failed.append(&mut unnamable);
+    failed.sort_by(|a, b| a.run.file_name.as_bytes().cmp(b.run.file_name.as_bytes()));
     let rankings_dir = dirs.outdir.join("rankings");
     let rankings = write_rankings(cfg, &evaluated, &scored, &mut not_evaluated, &rankings_dir)?;
     let mut removed = outdir::remove_stale_runs(cfg, &runs_out, &written)?;

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 use fairscore::campaign::codabench::{score_submission, Verdict};
+use fairscore::campaign::codabench::{DETAILED_FILE, SCORES_FILE};
 use fairscore::campaign::codabench_bundle::{self, BundleOptions};
 use fairscore::campaign::codabench_outputs::write_outputs;
-use fairscore::campaign::families::{is_family_campaign, FamilyCampaign};
+use fairscore::campaign::families::{campaign_kind, FamilyCampaign};
 use fairscore::io::escape_controls;
 use fairscore::{Error, Result};
 
@@ -58,7 +59,7 @@ fn campaign(c: &super::args::CampaignFile) -> Result<(PathBuf, FamilyCampaign)> 
         .clone()
         .ok_or_else(|| Error::usage("campaign: required (a campaign TOML file of family tasks)"))?;
     let text = fairscore::io::read_text(&file)?;
-    if !is_family_campaign(&text) {
+    if !campaign_kind(&file, &text)? {
         return Err(Error::usage(format!(
             "campaign: {} is not a campaign of family tasks ([[task]] with family = …); HIPE \
              campaigns have no Codabench scoring program yet",
@@ -72,9 +73,29 @@ fn campaign(c: &super::args::CampaignFile) -> Result<(PathBuf, FamilyCampaign)> 
 /// Exit 0 with both outputs written; 1 when the submission is refused (its problems and the
 /// check's findings on stderr, which Codabench shows to the participant).
 pub fn run(args: CodabenchArgs) -> Result<i32> {
-    let (_, cfg) = campaign(&args.campaign)?;
+    let (file, cfg) = campaign(&args.campaign)?;
+    // Nothing is written into the input (an OUTPUT inside INPUT, or linked to a folder of it).
+    let outputs = [
+        args.output.join(SCORES_FILE),
+        args.output.join(DETAILED_FILE),
+    ];
+    fairscore::io::check_outputs(
+        &[
+            ("--campaign", file.as_path()),
+            ("INPUT", args.input.as_path()),
+        ],
+        &[
+            ("OUTPUT", outputs[0].as_path()),
+            ("OUTPUT", outputs[1].as_path()),
+        ],
+        &[],
+    )?;
     match score_submission(&cfg, &args.input)? {
         Verdict::Scored(s) => {
+            // A link planted at an output's place is replaced, never written through.
+            for o in &outputs {
+                fairscore::io::remove_link(o)?;
+            }
             write_outputs(&cfg, &s, &args.output)?;
             for n in &s.notes {
                 eprintln!("fairscore: note: {}", escape_controls(n));
@@ -119,6 +140,7 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
         &[
             ("--campaign", file.as_path()),
             ("--binary", binary.as_path()),
+            ("--gold-dir", args.gold_dir.gold_dir.as_path()),
         ],
         &[("OUT.zip", args.out.as_path())],
         &[],

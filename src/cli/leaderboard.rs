@@ -63,7 +63,9 @@ pub fn run_with(
         .ok_or_else(|| fairscore::Error::usage("outdir: required (the output directory)"))?;
     if let Some(file) = &args.campaign.campaign {
         let text = fairscore::io::read_text(file)?;
-        if campaign::families::is_family_campaign(&text) {
+        // A TOML syntax error is said at its line, whichever kind of campaign it was meant
+        // to be (never taken for a HIPE campaign lacking --resources).
+        if campaign::families::campaign_kind(file, &text)? {
             return run_families(&args, file, &text, &outdir);
         }
     }

@@ -1,0 +1,129 @@
+//! The files of a Codabench submission (`INPUT/res`, the participant's zip as the worker
+//! unpacked it), walked without ever following a link. Whatever the participant controls and
+//! cannot be scored is a problem of the submission (a refusal, exit 1), never an error of the
+//! organiser's side: a symbolic link (to a file or a folder: it could read the gold or any
+//! file of the machine), a name that is not UTF-8, something other than a file or folder,
+//! folders nested deeper than [`MAX_DEPTH`], more than [`MAX_FILES`] files, a file over
+//! [`crate::io::MAX_INPUT`].
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+
+/// Deepest folder nesting read (the top of the submission is depth 0).
+pub const MAX_DEPTH: usize = 16;
+/// Most files a submission may hold.
+pub const MAX_FILES: usize = 10_000;
+
+/// A file of the submission: its path relative to `res` (`/`-separated) and on disk.
+pub type Found = (String, PathBuf);
+
+/// The submission's files and what is wrong with it (one line each; empty: nothing).
+pub struct Listing {
+    /// Every regular file, in path order.
+    pub files: Vec<Found>,
+    /// Problems of the participant's making, in path order.
+    pub problems: Vec<String>,
+}
+
+/// Every regular file under `res`, in path order; hidden files and folders, `__MACOSX/` and
+/// the worker's `metadata` at the top are left out. Links, non-UTF-8 names, special files,
+/// folders too deep, too many files and files too large are [`Listing::problems`]. Only a
+/// `res` that cannot be listed at all is an error (the worker's layout).
+pub fn submission_files(res: &Path) -> Result<Listing> {
+    let mut files: Vec<Found> = Vec::new();
+    let mut problems: Vec<(String, String)> = Vec::new();
+    let mut stack: Vec<(PathBuf, String, usize)> = vec![(res.to_path_buf(), String::new(), 0)];
+    while let Some((dir, rel, depth)) = stack.pop() {
+        let list = match std::fs::read_dir(&dir) {
+            Ok(l) => l,
+            Err(e) if depth == 0 => {
+                return Err(Error::input(
+                    &dir,
+                    0,
+                    format!("cannot list the directory: {e}"),
+                ))
+            }
+            Err(e) => {
+                problems.push((rel.clone(), format!("{rel}: cannot list the folder: {e}")));
+                continue;
+            }
+        };
+        for e in list.flatten() {
+            let raw = e.file_name();
+            let lossy = raw.to_string_lossy().into_owned();
+            if lossy.starts_with('.') || lossy == "__MACOSX" || (depth == 0 && lossy == "metadata")
+            {
+                continue;
+            }
+            let shown = if rel.is_empty() {
+                lossy.clone()
+            } else {
+                format!("{rel}/{lossy}")
+            };
+            let mut refuse = |why: &str| problems.push((shown.clone(), format!("{shown}: {why}")));
+            if raw.to_str().is_none() {
+                refuse("the name is not UTF-8 (shown with \u{fffd}); rename it in UTF-8");
+                continue;
+            }
+            // `DirEntry::file_type` does not follow links.
+            let Ok(kind) = e.file_type() else {
+                refuse("cannot tell what it is");
+                continue;
+            };
+            if kind.is_symlink() {
+                refuse("a symbolic link; links are never followed: put the file itself in the zip");
+            } else if kind.is_dir() {
+                if depth + 1 > MAX_DEPTH {
+                    refuse(&format!(
+                        "folders nested too deep (more than {MAX_DEPTH}); put the runs nearer the top"
+                    ));
+                } else {
+                    stack.push((e.path(), shown, depth + 1));
+                }
+            } else if !kind.is_file() {
+                refuse("not a regular file");
+            } else if e.metadata().is_ok_and(|m| m.len() > crate::io::MAX_INPUT) {
+                refuse("over 2 GiB, the largest file fairscore reads");
+            } else {
+                files.push((shown, e.path()));
+                if files.len() > MAX_FILES {
+                    problems.push((
+                        String::new(),
+                        format!(
+                            "more than {} files; submit the runs only",
+                            fmt_count(MAX_FILES)
+                        ),
+                    ));
+                    return Ok(Listing {
+                        files: Vec::new(),
+                        problems: sorted(problems),
+                    });
+                }
+            }
+        }
+    }
+    files.sort();
+    Ok(Listing {
+        files,
+        problems: sorted(problems),
+    })
+}
+
+fn sorted(mut p: Vec<(String, String)>) -> Vec<String> {
+    p.sort();
+    p.into_iter().map(|(_, m)| m).collect()
+}
+
+/// `10000` as `10,000`.
+fn fmt_count(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
