@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
+use crate::escape::{cell, terminal};
 use crate::eval::fair::FairReport;
 use crate::matching::fair::{
     fair_prf, traditional_prf, ErrorType, FairCounts, LabelCounts, Prf, Weights,
@@ -144,7 +145,8 @@ pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
         let tc = &c.traditional;
         let _ = writeln!(
             out,
-            "{name}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}",
+            terminal(name),
             tc.tp,
             tc.fp,
             tc.fn_,
@@ -167,7 +169,8 @@ pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
     {
         let _ = writeln!(
             out,
-            "{name}\t{}\t{}",
+            "{}\t{}\t{}",
+            terminal(name),
             fair_cells(&c.fair, &fair_cats),
             row3(fair_prf(&c.fair))
         );
@@ -185,7 +188,8 @@ pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
         {
             let _ = writeln!(
                 out,
-                "{name}\t{}\t{}",
+                "{}\t{}\t{}",
+                terminal(name),
                 fair_cells(&c.fair, &cats),
                 row3(report.weights.prf(&c.fair))
             );
@@ -210,13 +214,14 @@ pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
 
     let _ = writeln!(out, "\n### Confusion matrix:");
     let labels: Vec<&str> = t.confusion_labels.iter().map(String::as_str).collect();
-    let _ = writeln!(out, "Target\\System\t{}", labels.join("\t"));
+    let shown: Vec<String> = labels.iter().map(|l| terminal(l)).collect();
+    let _ = writeln!(out, "Target\\System\t{}", shown.join("\t"));
     for row in &labels {
         let cells: Vec<String> = labels
             .iter()
             .map(|col| t.confusion_count(row, col).to_string())
             .collect();
-        let _ = writeln!(out, "{row}\t{}", cells.join("\t"));
+        let _ = writeln!(out, "{}\t{}", terminal(row), cells.join("\t"));
     }
 
     let _ = writeln!(out, "\n### Target data stats:");
@@ -228,7 +233,7 @@ pub fn tables_beta(report: &FairReport, beta: Option<f64>) -> String {
         } else {
             *n as f64 / total as f64
         };
-        let _ = writeln!(out, "{label}\t{n}\t{}", pct(share));
+        let _ = writeln!(out, "{}\t{n}\t{}", terminal(label), pct(share));
     }
     out
 }
@@ -304,15 +309,15 @@ pub fn errors_tsv(report: &FairReport) -> String {
                 let _ = writeln!(
                     out,
                     "{}\t{side}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                    u.target.id,
+                    cell(&u.target.id),
                     unit.span_lines.get(i).copied().unwrap_or(0),
                     begin,
                     end,
-                    sp.label,
+                    cell(&sp.label),
                     types.get(i).map_or("", |t| t.as_str()),
                     trad_type.as_str(),
-                    partners.join(" "),
-                    text.replace(['\t', '\n'], " ")
+                    cell(&partners.join(" ")),
+                    cell(&text.replace(['\t', '\n'], " "))
                 );
             }
         }
