@@ -474,3 +474,119 @@ fn the_codabench_scoring_program_escapes_hostile_file_names() {
         bad.join("\n")
     );
 }
+
+/// Labels of the HIPE campaign's per-run tables (a tab inside a label is quoted there, as
+/// Python's csv module quotes it).
+const HIPE_LABELS: [&str; 5] = [
+    "ALL",
+    "<img src=x onerror=alert(1)>",
+    "=HYPERLINK(\"x\")",
+    "\u{1b}[31mred",
+    "ta\tb",
+];
+
+/// A scorer serving a made-up official table whose System and Label cells are hostile.
+fn hipe_scorer(
+    job: &fairscore::campaign::ScoreJob,
+) -> fairscore::Result<fairscore::campaign::JobOutput> {
+    use fairscore::campaign::{parse_table, JobOutput, Task};
+    let col = match job.task {
+        Task::Nel => "NEL-LIT",
+        _ => "NE-COARSE-LIT",
+    };
+    let at = if job.task == Task::Nel { "-@1" } else { "" };
+    let quote = |s: &str| {
+        if s.contains(['\t', '"', '\r', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    // Scores differ by run, so that the rankings keep every run's rows.
+    let f1 = format!(
+        "0.{}",
+        100 + job.run_name.bytes().map(usize::from).sum::<usize>() % 900
+    );
+    let mut tsv =
+        String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
+    for regime in ["fuzzy", "strict"] {
+        for label in HIPE_LABELS {
+            tsv.push_str(&format!(
+                "{}\t{col}-micro-{regime}-TIME-ALL-LED-ALL{at}\t{}\t0.5\t0.5\t{f1}\t\t\t\t4\t1\t1\r\n",
+                quote(&job.run_name),
+                quote(label)
+            ));
+        }
+    }
+    let stem = job.output_stem();
+    Ok(JobOutput {
+        files: vec![(format!("{stem}.tsv"), tsv.clone().into_bytes())],
+        rows: parse_table(&tsv, &job.run_path)?,
+        fair: None,
+    })
+}
+
+#[test]
+fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
+    use fairscore::campaign::{run_campaign, Campaign, CampaignDirs};
+    let root = temp_dir("hostile_hipe");
+    for d in ["gold", "runs", "resources"] {
+        std::fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for lang in ["en", "de"] {
+        std::fs::write(root.join(format!("gold/gold-demo-{lang}.tsv")), "TOKEN\n").unwrap();
+    }
+    for name in FILE_NAMES {
+        let team = name.replace('_', "-");
+        std::fs::write(
+            root.join("runs")
+                .join(format!("{team}_bundle1_demo_en_1.tsv")),
+            "TOKEN\n",
+        )
+        .unwrap();
+    }
+    let dirs = CampaignDirs {
+        gold: root.join("gold"),
+        runs: root.join("runs"),
+        resources: root.join("resources"),
+        outdir: root.join("out"),
+    };
+    let cfg = Campaign::from_file(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/board/mini.toml"),
+    )
+    .unwrap();
+    let report = run_campaign(&cfg, &dirs, &hipe_scorer).unwrap();
+    assert_eq!(
+        report.scored.len(),
+        FILE_NAMES.len(),
+        "{:?}",
+        report.rejected
+    );
+    let mut written = Vec::new();
+    files(&dirs.outdir, &mut written);
+    let mut bad = Vec::new();
+    let mut checked = 0;
+    for f in &written {
+        let rel = f.strip_prefix(&dirs.outdir).unwrap();
+        // The per-run outputs are the official scorer's bytes, not escaped.
+        if rel.starts_with("runs") {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(f).unwrap();
+        bad.extend(problems(&path(rel), lang_of(f), &text));
+    }
+    assert!(checked >= 4, "{written:?}");
+    let ranking = std::fs::read_to_string(
+        dirs.outdir
+            .join("rankings/ranking-demo-en-coarse-micro-fuzzy-all.tsv"),
+    )
+    .unwrap();
+    assert!(ranking.contains("'=HYPERLINK(\"\"x\"\")"), "{ranking}");
+    assert!(
+        bad.is_empty(),
+        "{} problems:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
