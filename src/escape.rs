@@ -40,7 +40,7 @@ fn visible(c: char, mut push: impl FnMut(char)) {
 }
 
 /// Text for a terminal or a plain-text file: [`hidden`] characters shown as Rust escapes
-/// (`\n`, `\t`, `\r`, `\0`, `\u{1b}`), everything else unchanged.
+/// (`\n`, `\t`, `\r`, `\u{0}`, `\u{1b}`), everything else unchanged.
 pub fn terminal(s: &str) -> String {
     if !s.chars().any(hidden) {
         return s.to_string();
@@ -179,7 +179,7 @@ mod tests {
     fn terminal_shows_controls() {
         assert_eq!(
             terminal("a\u{1b}[31mb\tc\r\nd\0"),
-            "a\\u{1b}[31mb\\tc\\r\\nd\\0"
+            "a\\u{1b}[31mb\\tc\\r\\nd\\u{0}"
         );
         assert_eq!(terminal("x\u{202e}y"), "x\\u{202e}y");
         assert_eq!(terminal("plain – é"), "plain – é");

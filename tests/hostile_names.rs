@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{fairscore, temp_dir};
+use common::{fairscore, segmented, temp_dir};
 use std::path::{Path, PathBuf};
 
 /// Labels without white space (CoNLL and token-tag TSV split on it).
@@ -217,7 +217,7 @@ fn doccano(seed: usize) -> String {
         let labels: Vec<serde_json::Value> = FREE_LABELS
             .iter()
             .enumerate()
-            .filter(|(i, _)| (i + d + seed) % 4 != 0)
+            .filter(|(i, _)| !(i + d + seed).is_multiple_of(4))
             .map(|(i, l)| serde_json::json!([i * 6, i * 6 + 4, l]))
             .collect();
         let text = "abcd efgh ijkl mnop qrst uvwx";
@@ -232,7 +232,11 @@ fn token_tags(seed: usize) -> String {
     let mut out = String::new();
     for s in 0..4 {
         for (i, l) in LABELS.iter().enumerate() {
-            let tag = if (i + s + seed) % 5 == 0 { "N" } else { l };
+            let tag = if (i + s + seed).is_multiple_of(5) {
+                "N"
+            } else {
+                l
+            };
             out.push_str(&format!("w{i}\t{tag}\n"));
         }
         out.push('\n');
@@ -351,18 +355,6 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
-}
-
-fn segmented(k: usize) -> String {
-    (0..12usize)
-        .map(|i| {
-            if k > 0 && i % k == 0 {
-                "abcd ef gh\n"
-            } else {
-                "ab cd ef gh\n"
-            }
-        })
-        .collect()
 }
 
 #[test]
