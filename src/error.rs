@@ -111,20 +111,10 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Text with control characters escaped as `\n`, `\u{1b}`, … (everything else unchanged), so
-/// that a file name or cell in a message cannot forge lines or terminal colours.
+/// that a file name or cell in a message cannot forge lines or terminal colours: the terminal
+/// rule of [`crate::escape::terminal`].
 pub fn escape_controls(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_string();
-    }
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::escape::terminal(s)
 }
 
 /// A parser's multi-line message (e.g. TOML's) as one line: its lines trimmed and joined with

@@ -20,6 +20,7 @@ pub mod campaign;
 pub mod check;
 pub mod corpus;
 pub mod error;
+pub mod escape;
 pub mod eval;
 pub mod family;
 pub mod formats;

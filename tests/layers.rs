@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// Layers from the bottom up: a module may use its own layer's modules (without cycles) and
 /// every layer below.
 const LAYERS: &[&[&str]] = &[
-    &["error"],
+    &["error", "escape"],
     &["io", "zip"],
     &["corpus"],
     &["formats"],

@@ -7,6 +7,7 @@ use std::path::Path;
 use super::codabench::{Scored, DETAILED_FILE, SCORES_FILE, SIGNATURE_SPOT};
 use super::families::FamilyCampaign;
 use crate::error::{Error, Result};
+use crate::escape::html as escape;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
 
 /// `scores.json`: a flat object of every column's key and value (a fraction), in leaderboard
@@ -113,12 +114,4 @@ pub fn write_outputs(cfg: &FamilyCampaign, s: &Scored, output: &Path) -> Result<
         (a.as_path(), scores.as_bytes()),
         (b.as_path(), page.as_bytes()),
     ])
-}
-
-/// Text as HTML.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }

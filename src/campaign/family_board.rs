@@ -110,14 +110,16 @@ fn yes_no(resampled: bool, v: bool) -> String {
     }
 }
 
-/// Rows (the first is the header) as tab-separated text (csv crate).
+/// Rows (the first is the header) as tab-separated text (csv crate), every cell through
+/// [`crate::escape::cell`] (numbers are left as they are).
 fn tsv(rows: &[Vec<String>]) -> Result<String> {
     let fail = |e: String| Error::output(Path::new("ranking.tsv"), e);
     let mut w = csv::WriterBuilder::new()
         .delimiter(b'\t')
         .from_writer(Vec::new());
     for r in rows {
-        w.write_record(r).map_err(|e| fail(e.to_string()))?;
+        w.write_record(r.iter().map(|c| crate::escape::cell(c)))
+            .map_err(|e| fail(e.to_string()))?;
     }
     let bytes = w.into_inner().map_err(|e| fail(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| fail(e.to_string()))
@@ -351,7 +353,7 @@ pub fn write_family_outputs(
         "leaderboard.md".into(),
         format!(
             "# {}\n\n{}",
-            cfg.name,
+            crate::escape::markdown(&cfg.name),
             crate::report::table::markdown::render(&board)
         ),
     ));

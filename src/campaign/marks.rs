@@ -19,7 +19,7 @@ use super::ranking::Ranked;
 use super::rows::{Aggregation, ScoreRow};
 use crate::io::write_atomic;
 use crate::metrics::resample::{micro, DocCounts, Interval, PairedTest, Resampler};
-use crate::report::tsv::quote;
+use crate::report::tsv::cell;
 use crate::{Error, Result};
 
 /// Header of every `.ci.tsv` file.
@@ -174,8 +174,8 @@ pub fn ci_text(report: &CampaignReport, marks: &Marks, file: usize) -> String {
             let p_next = m.p_next.map(|p| p.to_string()).unwrap_or_default();
             out.push_str(&format!(
                 "{}\t{}\t{}\t{}\t{}\t{p_next}\t{}\t{}\n",
-                quote(&sr.system),
-                quote(&sr.evaluation),
+                cell(&sr.system),
+                cell(&sr.evaluation),
                 m.f1,
                 m.ci.lo,
                 m.ci.hi,

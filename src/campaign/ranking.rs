@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use super::config::{RankingSpec, SortKey};
 use super::rows::ScoreRow;
-use crate::report::tsv::quote;
+use crate::report::tsv::cell;
 
 /// Header of every ranking file.
 pub const RANKING_HEADER: &str = "System\tEvaluation\tLabel\tP\tR\tF1\tTP\tFP\tFN";
@@ -88,12 +88,13 @@ pub fn takes_bundle(spec: &RankingSpec, bundle: &str) -> bool {
 }
 
 /// The cells of a row in a ranking file: System, Evaluation, Label quoted as in the per-run
-/// table, then P, R, F1, TP, FP, FN.
+/// table (and escaped by [`cell`]: no tab or line break, no spreadsheet formula), then P, R,
+/// F1, TP, FP, FN.
 pub fn cells(row: &ScoreRow) -> [Cow<'_, str>; 9] {
     [
-        quote(&row.system),
-        quote(&row.evaluation),
-        quote(&row.label),
+        cell(&row.system),
+        cell(&row.evaluation),
+        cell(&row.label),
         Cow::Borrowed(row.p.text()),
         Cow::Borrowed(row.r.text()),
         Cow::Borrowed(row.f1.text()),

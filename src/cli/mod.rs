@@ -194,7 +194,9 @@ pub fn run_family(
     inputs: &[(&str, &std::path::Path)],
 ) -> fairscore::Result<i32> {
     let plan = fairscore::api::family_plan(name, s)?;
-    let listing = plan.listing().map(|(n, p)| (format!("--{n}"), p.to_path_buf()));
+    let listing = plan
+        .listing()
+        .map(|(n, p)| (format!("--{n}"), p.to_path_buf()));
     let json_file = json
         .json
         .as_deref()

@@ -12,9 +12,9 @@ use crate::{Error, Result};
 mod listing;
 
 pub use crate::eval::weights::parse_weights;
-pub use listing::{errors_tsv, ERRORS_HEADER, STANDOFF_ERRORS_HEADER};
 pub use crate::formats::Format;
 pub use crate::spans::stacked::Continuation;
+pub use listing::{errors_tsv, ERRORS_HEADER, STANDOFF_ERRORS_HEADER};
 
 /// How fair evaluation reads its input files.
 #[derive(Debug, Clone)]

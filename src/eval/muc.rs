@@ -244,7 +244,7 @@ pub const JUDGEMENTS_HEADER: &str = "document\tline\ttoken\tgold\trun\tjudgement
 /// header when the result kept no judgements).
 pub fn judgements_tsv(r: &MucResult) -> String {
     use std::fmt::Write as _;
-    let cell = crate::error::escape_controls;
+    let cell = crate::escape::cell;
     let mut out = String::new();
     let _ = writeln!(out, "{JUDGEMENTS_HEADER}");
     for j in r.judgements.iter().flatten() {

@@ -206,9 +206,7 @@ impl Family for FairFamily {
             vec![KeyKind::Label],
             trad_cols,
         );
-        let mut fair_cols = counts(&[
-            "TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE",
-        ]);
+        let mut fair_cols = counts(&["TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE"]);
         fair_cols.extend(prf_columns(self.beta));
         let mut fair = Table::new(
             "fair",
@@ -246,20 +244,10 @@ impl Family for FairFamily {
             trad.push(vec![label.clone()], v);
             let c = fair_counts(b);
             let f = Weights::fair().scaled_sums(&c);
-            let mut v: Vec<Value> = [
-                c.tp,
-                c.fp,
-                c.fn_,
-                c.le,
-                c.be(),
-                c.bes,
-                c.bel,
-                c.beo,
-                c.lbe,
-            ]
-            .into_iter()
-            .map(Value::Count)
-            .collect();
+            let mut v: Vec<Value> = [c.tp, c.fp, c.fn_, c.le, c.be(), c.bes, c.bel, c.beo, c.lbe]
+                .into_iter()
+                .map(Value::Count)
+                .collect();
             v.extend(prf_values(f.0, f.1, f.2, self.beta));
             fair.push(vec![label.clone()], v);
             let mut v: Vec<Value> = categories

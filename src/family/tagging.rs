@@ -136,7 +136,8 @@ impl Family for TaggingFamily {
             v.push(Value::ratio(ratio(x[15 + i], n)));
             t.push(vec![f.name().to_string()], v);
         }
-        let totals = super::totals_table(&[("segments", n), ("gold tags", gold), ("run tags", pred)]);
+        let totals =
+            super::totals_table(&[("segments", n), ("gold tags", gold), ("run tags", pred)]);
         vec![t, totals]
     }
 

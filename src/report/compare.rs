@@ -1,6 +1,7 @@
 //! The outputs of `fairscore compare`: a table for reading and the `--json` tree
 //! `{COLUMN: {REGIME: {"P"|"R"|"F1": {"a", "b", "diff", "ci": [lo, hi], "p"}}}}`.
 
+use crate::escape::terminal;
 use crate::eval::compare::CompareResult;
 use crate::metrics::resample::Measure;
 use crate::metrics::resample::{Paired, PairedTest};
@@ -75,9 +76,9 @@ pub fn table(result: &CompareResult) -> String {
         PairedTest::Bootstrap => "paired bootstrap (shifted null)",
     };
     let level = percent(rs.confidence);
-    let _ = writeln!(out, "A: {}", result.run_a);
-    let _ = writeln!(out, "B: {}", result.run_b);
-    let _ = writeln!(out, "gold: {}", result.gold);
+    let _ = writeln!(out, "A: {}", terminal(&result.run_a));
+    let _ = writeln!(out, "B: {}", terminal(&result.run_b));
+    let _ = writeln!(out, "gold: {}", terminal(&result.gold));
     let _ = writeln!(
         out,
         "p: two-sided, {test}, {} samples, seed {}; CI: {level} paired bootstrap interval of A - B",
@@ -85,7 +86,13 @@ pub fn table(result: &CompareResult) -> String {
     );
     for col in &result.columns {
         let _ = writeln!(out);
-        let _ = writeln!(out, "{} ({} {})", col.column, col.documents, col.unit);
+        let _ = writeln!(
+            out,
+            "{} ({} {})",
+            terminal(&col.column),
+            col.documents,
+            col.unit
+        );
         let ci_head = format!("{level} CI of A - B");
         let _ = writeln!(
             out,

@@ -1,9 +1,10 @@
 //! The HTML leaderboard (`index.html`) of a [`Board`]: one self-contained page (inline CSS and
 //! SVG, no script, no network) rendered with Tera from `templates/leaderboard.html`, embedded
-//! in the binary. Autoescaping is on for every value, so run names and labels cannot inject
-//! markup. On a narrow screen every table row becomes a compact card (scores, then counts
+//! in the binary. Autoescaping is on for every value, with the one HTML rule of
+//! [`crate::escape::html`] (see [`tera`]), so run names and labels cannot inject markup. On a narrow screen every table row becomes a compact card (scores, then counts
 //! under them), so no table is wider than the screen.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use tera::{Context, Tera};
@@ -26,11 +27,26 @@ pub(crate) fn template_error(file: &str, e: &tera::Error) -> Error {
     Error::output(Path::new(file), format!("template: {msg}"))
 }
 
+/// A Tera instance whose autoescaping (on for `.html` templates) and `escape` filter are
+/// [`crate::escape::html`]: the one HTML rule, which also shows control characters.
+pub(crate) fn tera() -> Tera {
+    let mut tera = Tera::default();
+    tera.autoescape_on(vec![".html"]);
+    tera.set_escape_fn(crate::escape::html);
+    tera.register_filter(
+        "escape",
+        |v: &tera::Value, _: &HashMap<String, tera::Value>| match v.as_str() {
+            Some(s) => Ok(tera::Value::String(crate::escape::html(s))),
+            None => Err(tera::Error::msg("escape: the value is not text")),
+        },
+    );
+    tera
+}
+
 /// Renders the page.
 pub fn render(board: &Board) -> Result<String> {
     let fail = |e: tera::Error| template_error("index.html", &e);
-    let mut tera = Tera::default();
-    tera.autoescape_on(vec![".html"]);
+    let mut tera = tera();
     tera.add_raw_template(TEMPLATE_NAME, TEMPLATE)
         .map_err(fail)?;
     let mut ctx = Context::new();

@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 
 use super::board::{Board, COLUMNS};
-use super::table::latex::{booktabs, breakable, document_start, escape, DOCUMENT_END, FIRST_MARK};
+use super::table::latex::{booktabs, breakable, document_start, DOCUMENT_END, FIRST_MARK};
+use crate::escape::latex as escape;
 
 /// Renders the document.
 pub fn render(board: &Board) -> String {

@@ -3,12 +3,14 @@
 //! regime (the rows and order of the ranking files, best values in bold), each team's best
 //! runs, the tables left out, and the ranking files. With resampling, each table also has
 //! the F1 interval, the p-values against the next and the top run, and `=1` on the runs that
-//! share first place. Text is escaped for Markdown (backslash
-//! escapes, no HTML entities), so names cannot break a table or inject markup.
+//! share first place. Text is escaped for Markdown by
+//! [`crate::escape::markdown`] (backslash escapes, no HTML entities), so names cannot break a
+//! table or inject markup.
 
 use std::fmt::Write as _;
 
 use super::board::{Board, Notice, COLUMNS};
+use crate::escape::markdown as esc;
 
 /// Renders the summary.
 pub fn render(board: &Board) -> String {
@@ -148,7 +150,11 @@ pub fn render(board: &Board) -> String {
         }
     }
     if !board.signature.is_empty() {
-        let _ = writeln!(s, "\nSignature: `{}`", board.signature.replace('`', "'"));
+        let _ = writeln!(
+            s,
+            "\nSignature: `{}`",
+            crate::escape::terminal(&board.signature).replace('`', "'")
+        );
     }
     s
 }
@@ -162,47 +168,4 @@ fn notices(s: &mut String, title: &str, list: &[Notice]) {
         let _ = writeln!(s, "- {}: {}", esc(&n.subject), esc(&n.reason));
     }
     s.push('\n');
-}
-
-/// Escapes text for Markdown (CommonMark and GitHub's tables): backslash before the marks
-/// that start emphasis, code, links, HTML, entities, strike-through and table cells; `_` only
-/// where it could start or end emphasis (not inside a word such as `team_bundle1`); line
-/// breaks and other control characters become spaces.
-pub fn esc(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    for (i, &c) in chars.iter().enumerate() {
-        match c {
-            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '_' => {
-                let inner = |j: Option<usize>| {
-                    j.and_then(|j| chars.get(j))
-                        .is_some_and(|c| c.is_alphanumeric())
-                };
-                if !(inner(i.checked_sub(1)) && inner(Some(i + 1))) {
-                    out.push('\\');
-                }
-                out.push('_');
-            }
-            c if c.is_control() => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::esc;
-
-    #[test]
-    fn escapes_markup_without_entities() {
-        assert_eq!(esc("a|b<script>*x_1"), "a\\|b\\<script\\>\\*x_1");
-        assert_eq!(esc("say \"hi\" & go"), "say \"hi\" \\& go");
-        assert_eq!(esc("_x_ team_1"), "\\_x\\_ team_1");
-        assert_eq!(esc("a\nb"), "a b");
-    }
 }

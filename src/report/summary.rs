@@ -44,7 +44,11 @@ pub fn table(run: &str, task: Task, results: &[(usize, Vec<ColumnResult>)]) -> S
             *w = (*w).max(cell.chars().count());
         }
     }
-    let mut out = format!("{run} ({}, micro over all labels)\n", task.as_str());
+    let mut out = format!(
+        "{} ({}, micro over all labels)\n",
+        crate::escape::terminal(run),
+        task.as_str()
+    );
     let mut line = |cells: &[&str]| {
         let mut l = String::new();
         for (i, (cell, w)) in cells.iter().zip(width).enumerate() {

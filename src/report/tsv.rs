@@ -1,6 +1,7 @@
 //! The official TSV output: one row per column × period × noise level × aggregation ×
 //! regime × label, numbers rounded with Python's `round(x, 3)`, CRLF line ends, fields quoted
-//! as Python's csv module does (QUOTE_MINIMAL).
+//! as Python's csv module does (QUOTE_MINIMAL). The official outputs are not escaped (they
+//! must be the official scorer's bytes); the ranking files built from them are ([`cell`]).
 
 /// The header of the official per-run TSV.
 pub const FIELDS: [&str; 12] = [
@@ -24,6 +25,20 @@ pub fn quote(field: &str) -> std::borrow::Cow<'_, str> {
         std::borrow::Cow::Owned(format!("\"{}\"", field.replace('"', "\"\"")))
     } else {
         std::borrow::Cow::Borrowed(field)
+    }
+}
+
+/// A text cell of a TSV file fairscore builds from official rows (the ranking files and their
+/// `.ci.tsv`): [`crate::escape::cell`] (no tab or line break, no formula), then quoted as
+/// [`quote`] does. Names and labels that need neither come out as [`quote`] writes them, so
+/// the ranking files stay those of the HIPE organisers; the official per-run outputs
+/// ([`push_row`]) are never escaped.
+pub fn cell(field: &str) -> std::borrow::Cow<'_, str> {
+    let escaped = crate::escape::cell(field);
+    if escaped == field {
+        quote(field)
+    } else {
+        std::borrow::Cow::Owned(quote(&escaped).into_owned())
     }
 }
 

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::FairReport;
+use crate::escape::cell;
 use crate::matching::fair::ErrorType;
 
 /// Header of the error listing.
@@ -77,15 +78,15 @@ pub fn errors_tsv(report: &FairReport) -> String {
                 let _ = writeln!(
                     out,
                     "{}\t{side}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
-                    u.target.id,
+                    cell(&u.target.id),
                     unit.span_lines.get(i).copied().unwrap_or(0),
                     begin,
                     end,
-                    sp.label,
+                    cell(&sp.label),
                     types.get(i).map_or("", |t| t.as_str()),
                     trad_type.as_str(),
-                    partners.join(" "),
-                    text.replace(['\t', '\n'], " ")
+                    cell(&partners.join(" ")),
+                    cell(&text.replace(['\t', '\n'], " "))
                 );
             }
         }

@@ -1,8 +1,11 @@
 //! CSV and TSV in long form, one line per cell: `table, <key columns…>, metric, value, lo, hi`.
 //! The key columns are every key kind used by any table, in order of first use (empty where a
-//! table does not have it); values are as in JSON (fractions), quoting by the csv crate.
+//! table does not have it); values are as in JSON (fractions), quoting by the csv crate. Every
+//! text cell (table, keys, metric) goes through [`crate::escape::cell`]: no tab or line break
+//! inside a cell, no cell a spreadsheet would run as a formula.
 
 use crate::error::{Error, Result};
+use crate::escape::cell;
 use crate::table::{KeyKind, Results};
 use std::path::Path;
 
@@ -34,12 +37,15 @@ pub fn render(r: &Results, delimiter: u8) -> Result<String> {
     for t in &r.tables {
         for row in &t.rows {
             for ((c, v), ci) in t.columns.iter().zip(&row.values).zip(&row.ci) {
-                let mut rec = vec![t.name.clone()];
+                let mut rec = vec![cell(&t.name)];
                 for k in &kinds {
                     let i = t.keys.iter().position(|x| x == k);
-                    rec.push(i.and_then(|i| row.key.get(i)).cloned().unwrap_or_default());
+                    rec.push(
+                        i.and_then(|i| row.key.get(i))
+                            .map_or_else(String::new, |k| cell(k)),
+                    );
                 }
-                rec.push(c.name.clone());
+                rec.push(cell(&c.name));
                 rec.push(v.as_f64().map(num).unwrap_or_default());
                 let [lo, hi] = ci.map_or([String::new(), String::new()], |[a, b]| [num(a), num(b)]);
                 rec.push(lo);

@@ -1,9 +1,10 @@
 //! A standalone HTML page of any family's tables (inline CSS, no script, no network), rendered
-//! with Tera from `templates/table.html` with autoescaping on. On a narrow screen the tables
+//! with Tera from `templates/table.html` with autoescaping on (the HTML rule of
+//! [`crate::escape::html`]). On a narrow screen the tables
 //! scroll inside their box, so the page is never wider than the screen.
 
 use serde::Serialize;
-use tera::{Context, Tera};
+use tera::Context;
 
 use super::{cell, header, interval, provenance};
 use crate::error::Result;
@@ -84,8 +85,7 @@ pub fn render(r: &Results) -> Result<String> {
         })
         .collect();
     let fail = |e: tera::Error| crate::report::html::template_error("table.html", &e);
-    let mut tera = Tera::default();
-    tera.autoescape_on(vec![".html"]);
+    let mut tera = crate::report::html::tera();
     tera.add_raw_template("table.html", TEMPLATE)
         .map_err(fail)?;
     let mut ctx = Context::new();

@@ -4,44 +4,16 @@
 //! comparisons), intervals beside their value in small type (`81.20 {\scriptsize [79.00,
 //! 83.10]}`), runs sharing first place marked `$^\dagger$` (the column `first` becomes the
 //! mark). Every caption names the table, the family and level, and the signature. Text is
-//! escaped ([`escape`]), so names cannot break the document.
+//! escaped ([`crate::escape::latex`]), so names cannot break the document.
 
 use std::fmt::Write as _;
 
 use super::{cell, percent};
+use crate::escape::latex as escape;
 use crate::table::{KeyKind, Kind, Results, Table, Value};
 
 /// The mark of runs sharing first place.
 pub const FIRST_MARK: &str = "$^\\dagger$";
-
-/// Escapes text for LaTeX: the ten special characters (`\ & % $ # _ { } ~ ^`) and `< > |`
-/// become their commands, control characters spaces, characters pdflatex cannot set
-/// `[U+XXXX]`.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\textbackslash{}"),
-            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '~' => out.push_str("\\textasciitilde{}"),
-            '^' => out.push_str("\\textasciicircum{}"),
-            '<' => out.push_str("\\textless{}"),
-            '>' => out.push_str("\\textgreater{}"),
-            '|' => out.push_str("\\textbar{}"),
-            c if c.is_control() => out.push(' '),
-            // Latin-1 and common punctuation compile with T1 and utf8 input; anything else
-            // is shown by its code point rather than stopping pdflatex.
-            c if (c as u32) < 0x250 || "–—‘’“”…·•−×".contains(c) => out.push(c),
-            c => {
-                let _ = write!(out, "[U+{:04X}]", c as u32);
-            }
-        }
-    }
-    out
-}
 
 /// A long signature or name in a caption: escaped, with a break allowed after each `|`
 /// and `,`.

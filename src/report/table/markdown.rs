@@ -1,14 +1,11 @@
-//! GitHub Markdown: a heading per table, ratios in percent, intervals as `lo–hi`; `|` in a
-//! cell is escaped.
+//! GitHub Markdown: a heading per table, ratios in percent, intervals as `lo–hi`; every text
+//! (provenance, titles, headers, keys) escaped by [`crate::escape::markdown`].
 
 use std::fmt::Write as _;
 
 use super::{cell, header, interval, provenance};
+use crate::escape::markdown as esc;
 use crate::table::{Kind, Results};
-
-fn esc(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
-}
 
 /// The Markdown of all tables, provenance first.
 pub fn render(r: &Results) -> String {
@@ -47,7 +44,11 @@ pub fn render(r: &Results) -> String {
         }
     }
     if let Some(sig) = &r.signature {
-        let _ = writeln!(out, "\nSignature: `{sig}`");
+        let _ = writeln!(
+            out,
+            "\nSignature: `{}`",
+            crate::escape::terminal(&sig.to_string()).replace('`', "'")
+        );
     }
     out
 }

@@ -1,0 +1,229 @@
+//! The one escaping rule of each output language. Run names, labels, document ids and file
+//! names come from participants and end up in published outputs; every writer of a language
+//! passes such text through that language's function here, and no writer keeps its own copy:
+//!
+//! - [`terminal`]: text for a terminal or a plain-text table (control characters shown as
+//!   `\n`, `\u{1b}`, …, so that a name cannot move the cursor, colour the screen or forge a
+//!   line);
+//! - [`cell`]: a CSV or TSV cell (control characters shown as in [`terminal`], so that a row
+//!   never splits, and a cell a spreadsheet would take as a formula prefixed with `'`, as
+//!   OWASP's "CSV Injection" page recommends);
+//! - [`markdown`]: Markdown text or a table cell (backslash escapes, no HTML entities);
+//! - [`html`]: HTML text or a quoted attribute value (the entities Tera writes; Tera's
+//!   autoescaping and `escape` filter use this function);
+//! - [`latex`]: LaTeX text.
+//!
+//! "Control characters" ([`hidden`]) are Unicode's control characters (C0, DEL, C1), the line
+//! and paragraph separators and the bidirectional formatting characters (which reorder what a
+//! reader sees). JSON needs no rule here: serde_json escapes what JSON requires.
+//! The official HIPE outputs (`report::official`, `report::tsv`) are not escaped: they must be
+//! the bytes of the official scorer.
+
+use std::fmt::Write as _;
+
+/// Does `c` change how text around it is shown (control characters, line and paragraph
+/// separators, bidirectional formatting)?
+pub fn hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Appends the visible form of a [`hidden`] character (`\n`, `\t`, `\u{1b}`, …) through
+/// `push`, one character at a time.
+fn visible(c: char, mut push: impl FnMut(char)) {
+    for v in c.escape_default() {
+        push(v);
+    }
+}
+
+/// Text for a terminal or a plain-text file: [`hidden`] characters shown as Rust escapes
+/// (`\n`, `\t`, `\r`, `\u{0}`, `\u{1b}`), everything else unchanged.
+pub fn terminal(s: &str) -> String {
+    if !s.chars().any(hidden) {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if hidden(c) {
+            visible(c, |v| out.push(v));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Does a spreadsheet take a cell starting with this text as a formula? `=`, `+`, `-` and `@`
+/// start formulas (OWASP, "CSV Injection"), but numbers such as `-0.5` or `+1` are numbers.
+fn formula(s: &str) -> bool {
+    s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err()
+}
+
+/// A CSV or TSV cell: [`hidden`] characters shown as in [`terminal`] (so that no tab, line
+/// break or terminal escape reaches the file and a row stays one line of the header's width),
+/// then a cell that would start a spreadsheet formula (`=`, `+`, `-`, `@`, not a number) is
+/// prefixed with `'`, which spreadsheets take as "text" (OWASP, "CSV Injection"). Quoting
+/// (a `"` or the delimiter inside a cell) is the writer's: the csv crate or Python's rules.
+pub fn cell(s: &str) -> String {
+    let shown = terminal(s);
+    if formula(&shown) {
+        format!("'{shown}")
+    } else {
+        shown
+    }
+}
+
+/// Markdown text or table cell (CommonMark and GitHub's tables): a backslash before the marks
+/// that start emphasis, code, links and images, HTML, entities, strike-through, math and table
+/// cells (`\ ` * [ ] < > | ~ & ! $`); `_` only where it could start or end emphasis (not
+/// inside a word such as `team_bundle1`); [`hidden`] characters shown as `\n`, `\u{1b}`, …
+/// (their backslash escaped). With `[`, `]`, `<` and `>` escaped no link or autolink can form,
+/// so a `javascript:` URL stays text.
+pub fn markdown(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        match c {
+            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '~' | '&' | '!' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '_' => {
+                let inner = |j: Option<usize>| {
+                    j.and_then(|j| chars.get(j))
+                        .is_some_and(|c| c.is_alphanumeric())
+                };
+                if !(inner(i.checked_sub(1)) && inner(Some(i + 1))) {
+                    out.push('\\');
+                }
+                out.push('_');
+            }
+            c if hidden(c) => visible(c, |v| {
+                if v == '\\' {
+                    out.push('\\');
+                }
+                out.push(v);
+            }),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// HTML text or a quoted attribute value: `& < > " ' /` as the entities Tera writes
+/// (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#x27;`, `&#x2F;`), [`hidden`] characters shown as
+/// `\n`, `\u{1b}`, …. A value is never written into an unquoted attribute, an event handler,
+/// a `style` or a URL attribute (`href`, `src`) by the templates, so a `javascript:` URL stays
+/// text.
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            '/' => out.push_str("&#x2F;"),
+            c if hidden(c) => visible(c, |v| out.push(v)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// LaTeX text: the ten special characters (`\ & % $ # _ { } ~ ^`) and `< > |` become their
+/// commands, [`hidden`] characters their visible form (`\textbackslash{}u\{1b\}`), characters
+/// pdflatex cannot set `[U+XXXX]`.
+pub fn latex(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if hidden(c) {
+            visible(c, |v| latex_char(&mut out, v));
+        } else {
+            latex_char(&mut out, c);
+        }
+    }
+    out
+}
+
+fn latex_char(out: &mut String, c: char) {
+    match c {
+        '\\' => out.push_str("\\textbackslash{}"),
+        '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+            out.push('\\');
+            out.push(c);
+        }
+        '~' => out.push_str("\\textasciitilde{}"),
+        '^' => out.push_str("\\textasciicircum{}"),
+        '<' => out.push_str("\\textless{}"),
+        '>' => out.push_str("\\textgreater{}"),
+        '|' => out.push_str("\\textbar{}"),
+        // Latin-1 and common punctuation compile with T1 and utf8 input; anything else is
+        // shown by its code point rather than stopping pdflatex.
+        c if (c as u32) < 0x250 || "–—‘’“”…·•−×".contains(c) => out.push(c),
+        c => {
+            let _ = write!(out, "[U+{:04X}]", c as u32);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_shows_controls() {
+        assert_eq!(
+            terminal("a\u{1b}[31mb\tc\r\nd\0"),
+            "a\\u{1b}[31mb\\tc\\r\\nd\\u{0}"
+        );
+        assert_eq!(terminal("x\u{202e}y"), "x\\u{202e}y");
+        assert_eq!(terminal("plain – é"), "plain – é");
+    }
+
+    #[test]
+    fn cells_never_split_nor_compute() {
+        assert_eq!(cell("=HYPERLINK(\"x\")"), "'=HYPERLINK(\"x\")");
+        assert_eq!(cell("+cmd|' /C calc'!A0"), "'+cmd|' /C calc'!A0");
+        assert_eq!(cell("@SUM(1)"), "'@SUM(1)");
+        assert_eq!(cell("-2+3"), "'-2+3");
+        assert_eq!(cell("\t=1"), "\\t=1");
+        assert_eq!(cell("a\nb"), "a\\nb");
+        for n in ["-0.5", "+1", "-3", "0.25"] {
+            assert_eq!(cell(n), n);
+        }
+        assert_eq!(cell("team1_bundle1_x"), "team1_bundle1_x");
+    }
+
+    #[test]
+    fn markdown_escapes_markup_without_entities() {
+        assert_eq!(markdown("a|b<script>*x_1"), "a\\|b\\<script\\>\\*x_1");
+        assert_eq!(markdown("say \"hi\" & go"), "say \"hi\" \\& go");
+        assert_eq!(markdown("_x_ team_1"), "\\_x\\_ team_1");
+        assert_eq!(markdown("a\nb\u{1b}"), "a\\\\nb\\\\u{1b}");
+        assert_eq!(
+            markdown("[x](javascript:alert(1))"),
+            "\\[x\\](javascript:alert(1))"
+        );
+    }
+
+    #[test]
+    fn html_as_tera_writes_it() {
+        assert_eq!(
+            html("<img src=x onerror='a'>&\"/"),
+            "&lt;img src=x onerror=&#x27;a&#x27;&gt;&amp;&quot;&#x2F;"
+        );
+        assert_eq!(html("a\u{1b}b"), "a\\u{1b}b");
+    }
+
+    #[test]
+    fn latex_specials_and_controls() {
+        assert_eq!(latex("a_b&%$#{}~^<>|\\"), "a\\_b\\&\\%\\$\\#\\{\\}\\textasciitilde{}\\textasciicircum{}\\textless{}\\textgreater{}\\textbar{}\\textbackslash{}");
+        assert_eq!(latex("a\u{1b}"), "a\\textbackslash{}u\\{1b\\}");
+        assert_eq!(latex("漢"), "[U+6F22]");
+    }
+}
