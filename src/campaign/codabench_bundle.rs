@@ -218,9 +218,10 @@ pub fn competition_yaml(
 }
 
 fn overview(cfg: &FamilyCampaign) -> String {
+    use crate::escape::markdown as md;
     let mut s = format!(
         "# {}\n\nSubmit one zip of your run files, one per task",
-        cfg.name
+        md(&cfg.name)
     );
     s.push_str(" (and per data set or language where a task has several); folders inside the zip are fine.\n\n");
     s.push_str("| task | family | format | name your run file |\n|---|---|---|---|\n");
@@ -230,11 +231,11 @@ fn overview(cfg: &FamilyCampaign) -> String {
             .format
             .map_or_else(|| "auto".to_string(), |f| f.to_string());
         s.push_str(&format!(
-            "| {} | {} | {} | `{}` |\n",
-            t.name,
+            "| {} | {} | {} | {} |\n",
+            md(&t.name),
             t.family.name(),
             format,
-            t.runs
+            md(&t.runs.to_string())
         ));
     }
     s.push_str("\n`{team}` is your team's name, `{run}` the run's number; `{lang}` and `{dataset}` name the gold the run is for.\n");
@@ -242,6 +243,7 @@ fn overview(cfg: &FamilyCampaign) -> String {
 }
 
 fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
+    use crate::escape::markdown as md;
     let mut s = String::from(
         "# Evaluation\n\nEvery run is scored by fairscore against the gold file of its column. ",
     );
@@ -253,13 +255,13 @@ fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
         let t = &cfg.tasks[c.task];
         s.push_str(&format!(
             "| {} | {} | {} | {} of {} {} | {} |\n",
-            c.key,
-            t.name,
+            md(&c.key),
+            md(&t.name),
             t.family.name(),
-            c.metric,
-            t.headline.table,
-            t.headline.row.join(" "),
-            c.gold
+            md(&c.metric),
+            md(&t.headline.table),
+            md(&t.headline.row.join(" ")),
+            md(&c.gold)
         ));
     }
     s.push_str("\nA column for which the submission has no run scores 0 (the submission's detailed results say so). ");
