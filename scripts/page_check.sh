@@ -23,7 +23,7 @@
 # and Range.getClientRects() and writes the result into the DOM; `chromium --headless
 # --dump-dom` prints it. Exit 0 when the page passes, 1 when it does not, 2 on usage errors.
 # Without Chromium (Debian package `chromium`: apt-get update && apt-get install -y chromium)
-# it prints a notice and exits 0. KEEP=1 keeps the working directory (the probed copies).
+# it prints a notice and exits 0, or fails under CI (CI or FAIRSCORE_REQUIRE_SHARED set). KEEP=1 keeps the working directory (the probed copies).
 set -euo pipefail
 page=${1:-}
 [ -n "$page" ] && [ -f "$page" ] || { echo "page_check: usage: page_check.sh PAGE [--max-bytes N] [--widths \"1366 390\"]" >&2; exit 2; }
@@ -50,6 +50,14 @@ fi
 
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$browser" ]; then
+  # Under CI (CI or FAIRSCORE_REQUIRE_SHARED set, as .ci/run does) the layout must be checked:
+  # a missing browser fails instead of skipping.
+  for v in "${CI:-}" "${FAIRSCORE_REQUIRE_SHARED:-}"; do
+    if [ -n "$v" ] && [ "$v" != "false" ]; then
+      echo "page_check: FAIL no chromium, but CI requires the layout check (apt-get install -y chromium)"
+      exit 1
+    fi
+  done
   echo "page_check: skipped: no chromium (apt-get install -y chromium); layout not checked"
   exit "$status"
 fi

@@ -80,7 +80,7 @@ pub fn cell(s: &str) -> String {
 /// that start emphasis, code, links and images, HTML, entities, strike-through, math and table
 /// cells (`\ ` * [ ] < > | ~ & ! $`); `_` only where it could start or end emphasis (not
 /// inside a word such as `team_bundle1`); [`hidden`] characters shown as `\n`, `\u{1b}`, …
-/// (their backslash escaped). With `[`, `]`, `<` and `>` escaped no link or autolink can form,
+/// (their backslash escaped). With `\[`, `\]`, `<` and `>` escaped no link or autolink can form,
 /// so a `javascript:` URL stays text.
 pub fn markdown(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();

@@ -157,14 +157,7 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     let (opts, copts) = api::compare_options(&s)?;
     s.finish("compare")?;
     if args.signature.signature {
-        let test = match copts.test {
-            fairscore::metrics::resample::PairedTest::Permutation => {
-                fairscore::metrics::resample::PairedTest::Permutation
-            }
-            fairscore::metrics::resample::PairedTest::Bootstrap => {
-                fairscore::metrics::resample::PairedTest::Bootstrap
-            }
-        };
+        let test = copts.test;
         let sig = api::hipe_signature(
             &s,
             reference,

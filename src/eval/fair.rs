@@ -1,7 +1,8 @@
 //! Fair evaluation (Ortmann 2022) of whole files: reading target and system files (through
 //! [`crate::formats`]), pairing their units, running [`crate::matching::fair::evaluate`] on
-//! each pair and accumulating a [`Tally`]. Tables, JSON and the per-span listing are written by
-//! [`crate::report::fair`]; weight formulas are parsed by [`crate::eval::weights`].
+//! each pair and accumulating a [`Tally`]; the per-span `--errors` listing ([`errors_tsv`]).
+//! The fair family (`crate::family`) makes the result tables; weight formulas are parsed by
+//! [`crate::eval::weights`].
 
 use std::path::Path;
 

@@ -51,7 +51,7 @@ pub struct Aligned {
 /// Reads the token file `path` (CoNLL or HIPE TSV, detected) onto the texts of `texts`, in
 /// their order. Every token must be found where the text continues after whitespace; the first
 /// that is not is an error naming its line, and so is text left over after the last token.
-/// The entities of `column` (see [`tag_column`]) become spans of the document they fall in:
+/// The entities of `column` (the tag column: named, or the last of a CoNLL file) become spans of the document they fall in:
 /// CoNLL entities within a sentence, HIPE entities within a document (as the HIPE scorer reads
 /// them). The documents returned have the names and texts of `texts`.
 pub fn tokens_onto(path: &Path, texts: &[StandoffDoc], column: Option<&str>) -> Result<Aligned> {
