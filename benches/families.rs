@@ -1,17 +1,16 @@
-//! Criterion benchmarks of `segmentation`, `tagging` and `muc` against the floor of merely
-//! reading and splitting the two files (read through the input guard, UTF-8 check, every line
-//! split into its tab-separated cells). Needs ../shared/data/ud (segmentation, tagging) and
-//! ../shared/data/hipe2022 (muc); without them nothing is measured. `scripts/bench_families.sh`
-//! times the whole commands the same way.
+//! Criterion benchmarks of `segmentation`, `tagging` and `muc` (the metric-family path those
+//! commands run: `family::evaluate` of a family built once, which reads both files, pairs
+//! them unit by unit and makes the result tables) against the floor of merely reading and
+//! splitting the two files (read through the input guard, UTF-8 check, every line split into
+//! its tab-separated cells). Needs ../shared/data/ud (segmentation, tagging) and
+//! ../shared/data/hipe2022 (muc); without them nothing is measured.
+//! `scripts/bench_families.sh` times the whole commands the same way.
 //!
 //!     cargo bench --bench families
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fairscore::eval::muc::{self, MucOptions};
-use fairscore::eval::segmentation::{self, SegmentationFormat, SegmentationOptions};
-use fairscore::eval::tagging::{self, TaggingFormat, TaggingOptions};
+use fairscore::family::{self, Family, Options};
 use fairscore::io::read_text;
-use fairscore::matching::tagset::Tagset;
 use std::path::Path;
 
 /// The floor: read both files and split every line into cells; returns the cell count.
@@ -24,6 +23,27 @@ fn read_and_split(gold: &Path, pred: &Path) -> usize {
         }
     }
     cells
+}
+
+/// The family `name` with `(option, value)` pairs.
+fn build(name: &str, opts: &[(&str, &str)]) -> Box<dyn Family> {
+    let mut o = Options::default();
+    for (k, v) in opts {
+        o.set(k, v).expect("option");
+    }
+    family::build(name, &o).expect("family")
+}
+
+/// One scoring of `gold` and `pred` by `fam`: the number of units compared (0 on an error).
+fn score(fam: &dyn Family, gold: &Path, pred: &Path) -> usize {
+    family::evaluate(fam, gold, pred, None).map_or(0, |r| r.units)
+}
+
+/// Checks once that `fam` scores the pair (a benchmark of the error path would mislead).
+fn scores(fam: &dyn Family, gold: &Path, pred: &Path) {
+    if let Err(e) = family::evaluate(fam, gold, pred, None) {
+        panic!("{} {}: {e}", fam.name(), pred.display());
+    }
 }
 
 /// `muc` on the largest HIPE-2022 gold (newseye de, 100,000 lines) and its largest run.
@@ -39,12 +59,10 @@ fn muc_bench(c: &mut Criterion) {
     c.bench_function(&format!("read+split {name}"), |b| {
         b.iter(|| read_and_split(&gold, &pred))
     });
-    let opts = MucOptions {
-        edition: fairscore::Edition::Hipe2022,
-        ..MucOptions::default()
-    };
+    let muc = build("muc", &[("format", "hipe")]);
+    scores(muc.as_ref(), &gold, &pred);
     c.bench_function(&format!("muc {name}"), |b| {
-        b.iter(|| muc::evaluate_files(&gold, &pred, &opts).map(|r| r.overall.counts.correct))
+        b.iter(|| score(muc.as_ref(), &gold, &pred))
     });
 }
 
@@ -71,26 +89,26 @@ fn benches(c: &mut Criterion) {
             tag.join("morfeusz-all-dev.conllu"),
         ),
     ];
-    let seg_opts = SegmentationOptions {
-        format: SegmentationFormat::Conllu,
-        beta: None,
-    };
+    let segmentation = build("segmentation", &[("format", "conllu")]);
     for (name, gold, pred) in &pairs {
         c.bench_function(&format!("read+split {name}"), |b| {
             b.iter(|| read_and_split(gold, pred))
         });
+        scores(segmentation.as_ref(), gold, pred);
         c.bench_function(&format!("segmentation {name}"), |b| {
-            b.iter(|| segmentation::evaluate_files(gold, pred, &seg_opts).map(|r| r.words.tp))
+            b.iter(|| score(segmentation.as_ref(), gold, pred))
         });
     }
     let (_, gold, pred) = &pairs[1];
-    let mut opts = TaggingOptions::new(TaggingFormat::Conllu);
+    let plain = build("tagging", &[("format", "conllu")]);
+    scores(plain.as_ref(), gold, pred);
     c.bench_function("tagging pl_pdb/morfeusz-all conllu (no tagset)", |b| {
-        b.iter(|| tagging::evaluate_files(gold, pred, &opts).map(|r| r.segments))
+        b.iter(|| score(plain.as_ref(), gold, pred))
     });
-    opts.tagset = Tagset::preset("nkjp");
+    let nkjp = build("tagging", &[("format", "conllu"), ("tagset", "nkjp")]);
+    scores(nkjp.as_ref(), gold, pred);
     c.bench_function("tagging pl_pdb/morfeusz-all conllu (nkjp)", |b| {
-        b.iter(|| tagging::evaluate_files(gold, pred, &opts).map(|r| r.segments))
+        b.iter(|| score(nkjp.as_ref(), gold, pred))
     });
 }
 

@@ -2,10 +2,11 @@
 //! `--labels`/`--exclude` label that occurs in neither file, and a tagset that lists none of
 //! the data's values, give warnings as data (the ranking filter is in hardening_campaign.rs).
 
+mod common;
+
 use std::path::Path;
 
 use fairscore::eval::fair::{evaluate_files, FairOptions};
-use fairscore::eval::tagging::{evaluate_texts, TaggingFormat, TaggingOptions};
 use fairscore::matching::tagset::Tagset;
 
 fn bad(name: &str) -> std::path::PathBuf {
@@ -53,24 +54,36 @@ fn fair_labels_that_occur_nowhere_are_named_with_the_closest_label() {
 fn a_tagset_listing_none_of_the_values_is_warned_about() {
     let gold = "a\tsubst:sg:nom\nb\tadj:pl:gen\n";
     let pred = "a\tsubst:nom:sg\nb\tadj:gen:pl\n";
-    let eval = |ts: &str| {
-        let mut o = TaggingOptions::new(TaggingFormat::Tsv);
-        o.tagset = Some(Tagset::parse(Path::new("t.toml"), ts).unwrap());
-        evaluate_texts(Path::new("g.tsv"), gold, Path::new("p.tsv"), pred, &o).unwrap()
+    // The tagging family on the two texts, with the tag set `ts` (written to the file `name`;
+    // None: no tag set); its warnings.
+    let dir = common::temp_dir("hardening_selection_tagsets");
+    let eval = |name: &str, ts: Option<&str>| {
+        let path = dir.join(name);
+        let spec = path.to_string_lossy().into_owned();
+        let mut opts = vec![("format", "tsv")];
+        if let Some(ts) = ts {
+            Tagset::parse(Path::new("t.toml"), ts).unwrap();
+            std::fs::write(&path, ts).unwrap();
+            opts.push(("tagset", &spec));
+        }
+        common::family_texts("tagging", &opts, gold, pred, "tsv")
+            .unwrap()
+            .warnings
     };
-    let other = eval("[categories]\nnumber = [\"x\", \"y\"]\n");
-    assert_eq!(other.warnings.len(), 1, "{:?}", other.warnings);
-    assert!(
-        other.warnings[0].contains("lists none of the 8 values"),
-        "{:?}",
-        other.warnings
+    let other = eval(
+        "other.toml",
+        Some("[categories]\nnumber = [\"x\", \"y\"]\n"),
     );
-    let right = eval("[categories]\nnumber = [\"sg\", \"pl\"]\ncase = [\"nom\", \"gen\"]\n");
-    assert!(right.warnings.is_empty(), "{:?}", right.warnings);
+    assert_eq!(other.len(), 1, "{other:?}");
+    assert!(other[0].contains("lists none of the 8 values"), "{other:?}");
+    let right = eval(
+        "right.toml",
+        Some("[categories]\nnumber = [\"sg\", \"pl\"]\ncase = [\"nom\", \"gen\"]\n"),
+    );
+    assert!(right.is_empty(), "{right:?}");
     // Without a tagset values are keyed by position: nothing to warn about.
-    let o = TaggingOptions::new(TaggingFormat::Tsv);
-    let none = evaluate_texts(Path::new("g.tsv"), gold, Path::new("p.tsv"), pred, &o).unwrap();
-    assert!(none.warnings.is_empty());
+    let none = eval("none.toml", None);
+    assert!(none.is_empty(), "{none:?}");
 }
 
 /// Warnings concern what is scored: the README's first command (nerc_coarse) is told about
@@ -109,7 +122,9 @@ fn warnings_concern_the_scored_columns_only() {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
         .args(["muc", "--ref", gold.to_str().unwrap(), "--pred"])
         .arg(&run)
-        .args(["--hipe_edition", "hipe-2022"])
+        // muc has no --hipe_edition any more (the column says what is scored); HIPE TSV is its
+        // default format, given here as the edition was.
+        .args(["--format", "hipe"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);

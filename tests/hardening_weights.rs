@@ -6,28 +6,49 @@ mod common;
 
 use std::path::Path;
 
-use fairscore::eval::tagging::{evaluate_texts, TaggingFormat, TaggingOptions};
 use fairscore::matching::tagset::Tagset;
 
 const GOLD: &str = "to\tsubst:sg:nom\njest\tfin:sg:ter\n";
 const PRED: &str = "to\tsubst:pl:nom\njest\tfin:sg:ter\n";
 
-fn tagset_with_weights(pos: &str, rest: &str) -> Tagset {
+/// A tag set file (checked to parse) with the part of speech weighing `pos` and every
+/// category `rest`; returns its path.
+fn tagset_with_weights(pos: &str, rest: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
     let text = format!(
         "[categories]\nnumber = [\"sg\", \"pl\"]\ncase = [\"nom\", \"gen\"]\nperson = [\"ter\"]\n\
          [weights]\npos = {pos}\nnumber = {rest}\ncase = {rest}\nperson = {rest}\n"
     );
-    Tagset::parse(Path::new("t.toml"), &text).expect("tagset")
+    Tagset::parse(Path::new("t.toml"), &text).expect("tagset");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hardening_weights_tagsets");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!(
+        "t{}-{}.toml",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
 }
 
-fn weighted_f1(ts: Tagset) -> f64 {
-    let mut opts = TaggingOptions::new(TaggingFormat::Tsv);
-    opts.tagset = Some(ts);
-    let r = evaluate_texts(Path::new("g.tsv"), GOLD, Path::new("p.tsv"), PRED, &opts)
-        .expect("evaluate");
-    let w = r.weighted.expect("weighted");
-    assert!(w.p.is_finite() && w.r.is_finite() && w.f1.is_finite());
-    w.f1
+/// F1 of the tagging family's `weighted` row with the tag set file `ts` (P, R and F1 must be
+/// there: a non-finite value would be an empty cell).
+fn weighted_f1(ts: String) -> f64 {
+    let r = common::family_texts(
+        "tagging",
+        &[("format", "tsv"), ("tagset", &ts)],
+        GOLD,
+        PRED,
+        "tsv",
+    )
+    .expect("evaluate");
+    let w = |col: &str| {
+        common::cell(&r, "tagging", &["weighted"], col)
+            .unwrap_or_else(|| panic!("weighted {col}: no value"))
+    };
+    assert!(w("P").is_finite() && w("R").is_finite() && w("F1").is_finite());
+    w("F1")
 }
 
 #[test]
@@ -163,7 +184,15 @@ fn fair_weights_with_huge_coefficients_give_the_fair_scores() {
         let text = std::fs::read_to_string(&json).unwrap();
         assert!(!text.contains("NaN") && !text.contains("null"), "{text}");
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        v["overall"]["weighted"].clone()
+        // The weighted scores of all labels (the row ALL of the `weighted` table).
+        let row = common::json_table(&v, "weighted")["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"]["label"] == "ALL")
+            .expect("weighted row ALL")
+            .clone();
+        row["scores"].clone()
     };
     // The fair weights written out, then all multiplied by 2^1023.
     let fair_like = |k: &str, h: &str| {
@@ -174,7 +203,10 @@ fn fair_weights_with_huge_coefficients_give_the_fair_scores() {
     // overflow unless the weights are scaled first.
     let b = fair(&fair_like(P2_1023, P2_1022));
     let c = fair("default");
+    // The fair weights: wTP 1, wFP 1 + 0.5, wFN 0.5, so F1 = 2 / (2 + 1.5 + 0.5).
+    assert_eq!(a["F1"].as_f64(), Some(0.5));
     for k in ["P", "R", "F1"] {
+        assert!(a[k].is_number(), "{k}: {}", a[k]);
         assert_eq!(a[k], b[k], "{k}");
         assert_eq!(a[k], c[k], "{k}");
     }

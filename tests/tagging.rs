@@ -1,17 +1,17 @@
-//! `fairscore tagging`: the tagging paper's worked examples (positional, weighted, conditional
-//! weights), the §3.1 metrics on multi-tag cells computed by hand, agreement with the XPOS
-//! accuracy of the CoNLL 2018 evaluation script on the Polish data in ../shared, tagset
-//! validation, and bad inputs through the binary.
+//! `fairscore tagging` (the tagging family, as `evaluate --family tagging`): the tagging
+//! paper's worked examples (positional, weighted, conditional weights), the §3.1 metrics on
+//! multi-tag cells computed by hand, agreement with the XPOS accuracy of the CoNLL 2018
+//! evaluation script on the Polish data in ../shared, tagset validation, and bad inputs
+//! through the binary.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 
-use fairscore::eval::tagging::{
-    evaluate_files, evaluate_texts, FunctionScores, TaggingFormat, TaggingOptions,
-};
+use fairscore::family::{self, Family, Options};
 use fairscore::matching::tagset::Tagset;
 use fairscore::metrics::tagging::{Function, TagScorer};
+use fairscore::table::{Results, TableFormat, Unit};
 use fairscore::Error;
 
 /// `../shared/data/ud`, or None after a skip notice when it is absent; absent while the
@@ -29,6 +29,146 @@ fn fixture(name: &str) -> PathBuf {
 fn tagset(name: &str) -> Tagset {
     let path = fixture(name);
     Tagset::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+// ---- the family's results, read back into the figures the tests check ----
+
+/// The scores of one function: a row of the family's `tagging` table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FunctionScores {
+    p: f64,
+    r: f64,
+    f1: f64,
+    /// The `F<β>` column, when a β other than 1 was given.
+    fbeta: Option<f64>,
+    wc: f64,
+    sc: f64,
+}
+
+/// One evaluation: the sentences (units), the totals (segments, tags), the function rows
+/// (`weighted` when the tag set has weights) and the warnings; `results` as the family gave
+/// them.
+#[derive(Debug)]
+struct Tagged {
+    sentences: u64,
+    segments: u64,
+    gold_tags: u64,
+    pred_tags: u64,
+    exact: FunctionScores,
+    pos: FunctionScores,
+    positional: FunctionScores,
+    weighted: Option<FunctionScores>,
+    warnings: Vec<String>,
+    results: Results,
+}
+
+impl Tagged {
+    /// The functions evaluated, in report order.
+    fn functions(&self) -> Vec<(&'static str, FunctionScores)> {
+        let mut v = vec![
+            ("exact", self.exact),
+            ("pos", self.pos),
+            ("positional", self.positional),
+        ];
+        if let Some(w) = self.weighted {
+            v.push(("weighted", w));
+        }
+        v
+    }
+}
+
+fn count(r: &Results, key: &str) -> u64 {
+    let x =
+        common::cell(r, "totals", &[key], "n").unwrap_or_else(|| panic!("totals {key}: no value"));
+    assert_eq!(x.fract(), 0.0, "totals {key}: {x}");
+    x as u64
+}
+
+fn scores(r: &Results, key: &str, beta: Option<f64>) -> FunctionScores {
+    let x = |col: &str| {
+        common::cell(r, "tagging", &[key], col)
+            .unwrap_or_else(|| panic!("tagging {key} {col}: no value"))
+    };
+    FunctionScores {
+        p: x("P"),
+        r: x("R"),
+        f1: x("F1"),
+        fbeta: beta.map(|b| x(&format!("F{b}"))),
+        wc: x("WC"),
+        sc: x("SC"),
+    }
+}
+
+/// Reads the figures of `r` (made with `beta`, None for 1). The rows must be the functions,
+/// in order, and nothing else.
+fn tagged_of(r: Results, beta: Option<f64>) -> Tagged {
+    assert_eq!((r.family.as_str(), r.unit), ("tagging", Unit::Sentence));
+    let t = r.table("tagging").expect("table tagging");
+    let rows: Vec<&str> = t.rows.iter().map(|row| row.key[0].as_str()).collect();
+    let weighted = match rows[..] {
+        ["exact", "pos", "positional"] => false,
+        ["exact", "pos", "positional", "weighted"] => true,
+        _ => panic!("tagging rows {rows:?}"),
+    };
+    Tagged {
+        sentences: r.units as u64,
+        segments: count(&r, "segments"),
+        gold_tags: count(&r, "gold tags"),
+        pred_tags: count(&r, "run tags"),
+        exact: scores(&r, "exact", beta),
+        pos: scores(&r, "pos", beta),
+        positional: scores(&r, "positional", beta),
+        weighted: weighted.then(|| scores(&r, "weighted", beta)),
+        warnings: r.warnings.clone(),
+        results: r,
+    }
+}
+
+/// The tagging family with `(option, value)` pairs (`format`, `column`, `tagset`, `beta`).
+fn tag_family(opts: &[(&str, &str)]) -> Box<dyn Family> {
+    let mut o = Options::default();
+    for (k, v) in opts {
+        o.set(k, v).unwrap();
+    }
+    family::build("tagging", &o).unwrap()
+}
+
+/// The β given among `opts`, if any.
+fn beta_of(opts: &[(&str, &str)]) -> Option<f64> {
+    opts.iter()
+        .find(|(k, _)| *k == "beta")
+        .map(|(_, v)| v.parse().unwrap())
+}
+
+/// Two files through the family.
+fn eval_files(gold: &Path, pred: &Path, opts: &[(&str, &str)]) -> fairscore::Result<Tagged> {
+    let fam = tag_family(opts);
+    family::evaluate(fam.as_ref(), gold, pred, None).map(|r| tagged_of(r, beta_of(opts)))
+}
+
+/// Two TSV texts (written to `gold.tsv` and `run.tsv`) through the family.
+fn eval_tsv(gold: &str, pred: &str, opts: &[(&str, &str)]) -> fairscore::Result<Tagged> {
+    let mut all = vec![("format", "tsv")];
+    all.extend_from_slice(opts);
+    common::family_texts("tagging", &all, gold, pred, "tsv").map(|r| tagged_of(r, beta_of(opts)))
+}
+
+/// The JSON of the results: no null, NaN or infinity anywhere (the tagging table has no
+/// undefined cell).
+fn assert_json_complete(r: &Results) {
+    let json = fairscore::report::table::render(r, TableFormat::Json).unwrap();
+    assert!(
+        !json.contains("null") && !json.contains("NaN") && !json.contains("Infinity"),
+        "{json}"
+    );
+}
+
+/// The cells of a text-table line, split on whitespace.
+fn line_cells<'a>(text: &'a str, first: &str) -> Vec<&'a str> {
+    text.lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|c| c.first() == Some(&first))
+        .unwrap_or_else(|| panic!("no line {first:?} in {text}"))
 }
 
 const GER: &str = "ger:sg:nom:n:perf:aff";
@@ -115,14 +255,24 @@ fn keys_by_category_differ_from_keys_by_position() {
 fn paper_example_through_the_binary() {
     let out = common::temp_dir("tagging_paper");
     let json = out.join("paper.json");
+    let (gold, pred, weights) = (
+        fixture("paper-gold.tsv"),
+        fixture("paper-pred.tsv"),
+        fixture("paper-weights.toml"),
+    );
+    let (gold, pred, weights) = (
+        gold.to_string_lossy(),
+        pred.to_string_lossy(),
+        weights.to_string_lossy(),
+    );
     let o = common::fairscore(&[
         "tagging",
         "--gold",
-        &fixture("paper-gold.tsv").to_string_lossy(),
+        &gold,
         "--pred",
-        &fixture("paper-pred.tsv").to_string_lossy(),
+        &pred,
         "--tagset",
-        &fixture("paper-weights.toml").to_string_lossy(),
+        &weights,
         "--json",
         &json.to_string_lossy(),
     ]);
@@ -133,47 +283,74 @@ fn paper_example_through_the_binary() {
     assert_eq!(
         keys,
         [
-            "segments",
-            "exact",
-            "pos",
-            "positional",
-            "weighted",
+            "family",
+            "unit",
+            "units",
+            "notes",
+            "warnings",
+            "tables",
             "signature",
             "signature_fields"
         ]
     );
-    let pk: Vec<&str> = v["positional"]
-        .as_object()
+    let t = common::json_table(&v, "tagging");
+    let rows: Vec<&str> = t["rows"]
+        .as_array()
         .unwrap()
-        .keys()
-        .map(|k| k.as_str())
+        .iter()
+        .map(|r| r["key"]["level"].as_str().unwrap())
         .collect();
-    assert_eq!(pk, ["P", "R", "F1", "WC", "SC"]);
-    assert_eq!(v["segments"], 1);
+    assert_eq!(rows, ["exact", "pos", "positional", "weighted"]);
+    let cols: Vec<&str> = t["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(cols, ["P", "R", "F1", "WC", "SC"]);
+    assert_eq!(
+        common::json_cell(&v, "totals", &["segments"], "n"),
+        Some(1.0)
+    );
     // One tag a side: P = R = F1 = WC = SC = the score.
     for k in ["P", "R", "F1", "WC", "SC"] {
-        assert_eq!(v["positional"][k].as_f64(), Some(0.6), "{k}");
-        assert_eq!(v["exact"][k].as_f64(), Some(0.0), "{k}");
-        let w = v["weighted"][k].as_f64().unwrap();
+        let f = |row: &str| common::json_cell(&v, "tagging", &[row], k);
+        assert_eq!(f("positional"), Some(0.6), "{k}");
+        assert_eq!(f("exact"), Some(0.0), "{k}");
+        let w = f("weighted").unwrap();
         assert!((w - 12.0 / 17.0).abs() < 1e-15, "{k}: {w}");
     }
-    // Without a tagset there is no weighted block.
+    // The command is the family: the same document as `evaluate --family tagging`.
+    let args = [
+        "--gold", &*gold, "--pred", &*pred, "--tagset", &*weights, "--json", "-",
+    ];
+    let a = common::fairscore_json(&[&["tagging"], &args[..]].concat());
+    let b = common::fairscore_json(&[&["evaluate", "--family", "tagging"], &args[..]].concat());
+    assert_eq!(a, b);
+    assert_eq!(a, v);
+    // Without a tagset there is no weighted row.
     let o = common::fairscore(&[
         "tagging",
         "--gold",
-        &fixture("paper-gold.tsv").to_string_lossy(),
+        &gold,
         "--pred",
-        &fixture("paper-pred.tsv").to_string_lossy(),
+        &pred,
         "--json",
         &json.to_string_lossy(),
     ]);
     assert!(o.status.success());
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert!(v.get("weighted").is_none());
+    let rows = common::json_table(&v, "tagging")["rows"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r["key"]["level"] != "weighted"));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        stdout.contains("positional     60.00   60.00   60.00   60.00   60.00"),
+    assert_eq!(
+        line_cells(&stdout, "positional"),
+        ["positional", "60.00", "60.00", "60.00", "60.00", "60.00"],
         "{stdout}"
     );
 }
@@ -199,16 +376,14 @@ fn scored_metrics_of_section_3_1_on_several_tags_per_segment() {
     // b  y:1|y:2        y:1
     // c  z              x|z
     // d  x:2            x:1
-    let mut opts = TaggingOptions::new(TaggingFormat::Tsv);
-    opts.beta = Some(2.0);
-    let r = evaluate_files(
+    let r = eval_files(
         &fixture("multi-gold.tsv"),
         &fixture("multi-pred.tsv"),
-        &opts,
+        &[("format", "tsv"), ("beta", "2")],
     )
     .unwrap();
     assert_eq!(r.segments, 4);
-    assert_eq!((r.totals.pred_tags, r.totals.gold_tags), (5, 5));
+    assert_eq!((r.pred_tags, r.gold_tags), (5, 5));
     // exact: Σ score(t, G) = 1 + 1 + 1 + 0 over 5 run tags; likewise over 5 gold tags;
     // WC: 1, 1, 1, 0; SC: 1, 0 (y:2 unmatched), 0 (x unmatched), 0.
     check("exact", &r.exact, [0.6, 0.6, 0.6, 0.75, 0.25]);
@@ -230,43 +405,24 @@ fn scored_metrics_of_section_3_1_on_several_tags_per_segment() {
 fn one_tag_a_side_all_five_equal_accuracy() {
     let gold = "a\tA\nb\tB\nc\tC\n\nd\tD\n";
     let run = "a\tA\nb\tX\nc\tC\n\nd\tD\n";
-    let r = evaluate_texts(
-        Path::new("g"),
-        gold,
-        Path::new("r"),
-        run,
-        &TaggingOptions::new(TaggingFormat::Tsv),
-    )
-    .unwrap();
+    let r = eval_tsv(gold, run, &[]).unwrap();
+    assert_eq!((r.sentences, r.segments), (2, 4));
     for s in [r.exact, r.pos, r.positional] {
         assert_eq!([s.p, s.r, s.f1, s.wc, s.sc], [0.75; 5]);
     }
     // Repeated tags in a cell count once.
-    let r = evaluate_texts(
-        Path::new("g"),
-        "a\tA|A\n",
-        Path::new("r"),
-        "a\tA|A|A\n",
-        &TaggingOptions::new(TaggingFormat::Tsv),
-    )
-    .unwrap();
-    assert_eq!((r.totals.pred_tags, r.totals.gold_tags), (1, 1));
+    let r = eval_tsv("a\tA|A\n", "a\tA|A|A\n", &[]).unwrap();
+    assert_eq!((r.pred_tags, r.gold_tags), (1, 1));
     // Empty files: zero segments, all zero (never NaN).
-    let r = evaluate_texts(
-        Path::new("g"),
-        "",
-        Path::new("r"),
-        "",
-        &TaggingOptions::new(TaggingFormat::Tsv),
-    )
-    .unwrap();
+    let r = eval_tsv("", "", &[]).unwrap();
     assert_eq!(r.segments, 0);
     assert_eq!(r.exact.p, 0.0);
-    let json = fairscore::report::tagging::json_text(&r);
-    assert!(!json.contains("null") && !json.contains("NaN"), "{json}");
+    assert_json_complete(&r.results);
 }
 
 // ---- the CoNLL 2018 evaluation script on ../shared/data/ud ----
+
+const NKJP_CONLLU: [(&str, &str); 2] = [("format", "conllu"), ("tagset", "nkjp")];
 
 #[test]
 fn polish_pdb_exact_equals_conll18_xpos_accuracy() {
@@ -275,10 +431,8 @@ fn polish_pdb_exact_equals_conll18_xpos_accuracy() {
     };
     let dir = ud.join("tagging");
     let gold = dir.join("pl_pdb-ud-dev.conllu");
-    let mut opts = TaggingOptions::new(TaggingFormat::Conllu);
-    opts.tagset = Tagset::preset("nkjp");
     for (run, want) in [("morfeusz-first", "59.19"), ("freq", "75.33")] {
-        let r = evaluate_files(&gold, &dir.join(format!("{run}-dev.conllu")), &opts).unwrap();
+        let r = eval_files(&gold, &dir.join(format!("{run}-dev.conllu")), &NKJP_CONLLU).unwrap();
         let e = &r.exact;
         // One tag a side: P = R = F1 = WC = SC = accuracy.
         for (k, x) in [
@@ -304,8 +458,8 @@ fn polish_pdb_exact_equals_conll18_xpos_accuracy() {
     }
     // The multi-tag analyser: recall is bounded by the gold tags it proposes; every run tag
     // counts for precision.
-    let r = evaluate_files(&gold, &dir.join("morfeusz-all-dev.conllu"), &opts).unwrap();
-    assert!(r.totals.pred_tags > r.totals.gold_tags);
+    let r = eval_files(&gold, &dir.join("morfeusz-all-dev.conllu"), &NKJP_CONLLU).unwrap();
+    assert!(r.pred_tags > r.gold_tags);
     assert!(r.exact.r > r.exact.p);
     assert!(r.exact.wc >= r.exact.sc);
     println!(
@@ -326,12 +480,17 @@ fn polish_pdb_through_the_binary() {
     let dir = ud.join("tagging");
     let out = common::temp_dir("tagging_pdb");
     let json = out.join("freq.json");
+    let (gold, pred) = (
+        dir.join("pl_pdb-ud-dev.conllu"),
+        dir.join("freq-dev.conllu"),
+    );
+    let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
     let o = common::fairscore(&[
         "tagging",
         "--gold",
-        &dir.join("pl_pdb-ud-dev.conllu").to_string_lossy(),
+        &gold,
         "--pred",
-        &dir.join("freq-dev.conllu").to_string_lossy(),
+        &pred,
         "--column",
         "XPOS",
         "--tagset",
@@ -341,16 +500,29 @@ fn polish_pdb_through_the_binary() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let stdout = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        stdout.contains("exact          75.33   75.33   75.33   75.33   75.33"),
+    assert_eq!(
+        line_cells(&stdout, "exact"),
+        ["exact", "75.33", "75.33", "75.33", "75.33", "75.33"],
         "{stdout}"
     );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(v["segments"], 34677);
-    assert!(v.get("weighted").is_some());
+    assert_eq!(
+        common::json_cell(&v, "totals", &["segments"], "n"),
+        Some(34677.0)
+    );
+    assert!(common::json_cell(&v, "tagging", &["weighted"], "F1").is_some());
     // Every tag of the real runs is inside the nkjp tag set: no warning.
     assert!(!String::from_utf8_lossy(&o.stderr).contains("outside the tag set"));
+    assert_eq!(v["warnings"], serde_json::json!([]));
+    // The command is the family, on a real pair: the same document as `evaluate`.
+    let args = [
+        "--gold", &*gold, "--pred", &*pred, "--column", "XPOS", "--tagset", "nkjp", "--json", "-",
+    ];
+    let a = common::fairscore_json(&[&["tagging"], &args[..]].concat());
+    let b = common::fairscore_json(&[&["evaluate", "--family", "tagging"], &args[..]].concat());
+    assert_eq!(a, b);
+    assert_eq!(a, v);
 }
 
 #[test]
@@ -387,6 +559,19 @@ fn tags_outside_the_tag_set_are_reported_once_at_their_first_line() {
             pred.display()
         )) && err.contains("part of speech \"zzz\" of tag \"zzz:bad\""),
         "{err}"
+    );
+    // The same warning is in the family's results.
+    let r = eval_tsv(
+        &std::fs::read_to_string(&gold).unwrap(),
+        &std::fs::read_to_string(&pred).unwrap(),
+        &[("tagset", "nkjp")],
+    )
+    .unwrap();
+    assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+    assert!(
+        r.warnings[0].contains("run.tsv:2: 2 token(s) have tags outside the tag set"),
+        "{:?}",
+        r.warnings
     );
     let err = run(
         &pred,
@@ -676,7 +861,14 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
         "format",
         &["tagging", "--gold", &pg, "--pred", &pp, "--format", "xml"],
         2,
-        "tagging reads conllu or tsv",
+        "--format: unknown format \"xml\"",
+    );
+    // A format of another family: the formats tagging reads.
+    fails(
+        "format-text",
+        &["tagging", "--gold", &pg, "--pred", &pp, "--format", "text"],
+        2,
+        "--format text: the tagging family reads conllu, tsv",
     );
     fails(
         "column",
@@ -749,7 +941,18 @@ fn mutated_inputs_and_tagsets_never_panic() {
         (state % n.max(1) as u64) as usize
     };
     let alphabet = b"\t\n\r |:=[]\".-#_019ax\xc5\x82";
-    let nkjp = Tagset::preset("nkjp").unwrap();
+    let dir = common::temp_dir("tagging_mutated");
+    let (file, ts_file) = (dir.join("t.txt"), dir.join("t.toml"));
+    let ts_path = ts_file.to_string_lossy().into_owned();
+    // The families of the bundled tag set, built once (F0.5 as well as F1).
+    let nkjp: Vec<Box<dyn Family>> = ["tsv", "conllu"]
+        .iter()
+        .map(|f| tag_family(&[("format", f), ("tagset", "nkjp"), ("beta", "0.5")]))
+        .collect();
+    let plain: Vec<Box<dyn Family>> = ["tsv", "conllu"]
+        .iter()
+        .map(|f| tag_family(&[("format", f), ("beta", "0.5")]))
+        .collect();
     for i in 0..3000 {
         let base = &seeds[next(seeds.len())];
         let mut b = base.clone();
@@ -765,27 +968,39 @@ fn mutated_inputs_and_tagsets_never_panic() {
             }
         }
         let text = String::from_utf8_lossy(&b).into_owned();
-        let r = std::panic::catch_unwind(|| {
+        std::fs::write(&file, &text).unwrap();
+        std::fs::write(&ts_file, &text).unwrap();
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // The text as a tag set, when it is one (as a file: the family loads it).
             let ts = Tagset::parse(Path::new("t.toml"), &text).ok();
-            for format in [TaggingFormat::Tsv, TaggingFormat::Conllu] {
-                for tagset in [ts.clone(), Some(nkjp.clone()), None] {
-                    let mut opts = TaggingOptions::new(format);
-                    opts.tagset = tagset;
-                    opts.beta = Some(0.5);
-                    if let Ok(r) =
-                        evaluate_texts(Path::new("g"), &text, Path::new("r"), &text, &opts)
-                    {
-                        let json = fairscore::report::tagging::json_text(&r);
-                        assert!(!json.contains("null"), "{json}");
+            for (k, format) in ["tsv", "conllu"].into_iter().enumerate() {
+                let own = ts.as_ref().map(|_| {
+                    let mut o = Options::default();
+                    o.set("format", format).unwrap();
+                    o.set("tagset", &ts_path).unwrap();
+                    o.set("beta", "0.5").unwrap();
+                    family::build("tagging", &o).expect("a tag set that parses loads")
+                });
+                for fam in [
+                    own.as_deref(),
+                    Some(nkjp[k].as_ref()),
+                    Some(plain[k].as_ref()),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    if let Ok(res) = family::evaluate(fam, &file, &file, None) {
+                        assert_json_complete(&res);
+                        let r = tagged_of(res, Some(0.5));
                         for (_, s) in r.functions() {
-                            for x in [s.p, s.r, s.f1, s.wc, s.sc] {
+                            for x in [s.p, s.r, s.f1, s.fbeta.unwrap(), s.wc, s.sc] {
                                 assert!((0.0..=1.0).contains(&x), "{x}");
                             }
                         }
                     }
                 }
             }
-        });
+        }));
         assert!(r.is_ok(), "iteration {i}: panic on {text:?}");
     }
 }
