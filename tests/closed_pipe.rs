@@ -70,7 +70,8 @@ fn case(name: &str) -> Vec<String> {
         .concat(),
         "compare" => [hipe("compare"), v(&["--pred", &run, "--bootstrap", "50"])].concat(),
         "check" => hipe("check"),
-        "muc" => hipe("muc"),
+        // muc has no edition option: the column (NE-COARSE-LIT) says what it judges.
+        "muc" => v(&["muc", "--gold", &gold, "--pred", &run]),
         "fair" => v(&["fair", "--gold", &fair.0, "--pred", &fair.1]),
         "segmentation" => v(&["segmentation", "--gold", &seg.0, "--pred", &seg.1]),
         "tagging" => v(&["tagging", "--gold", &tag.0, "--pred", &tag.1]),

@@ -3,6 +3,8 @@
 //! several others, multi-level annotation, focus, and the readers on the fixtures in
 //! `tests/fixtures/fair/`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use fairscore::eval::fair::{self, FairOptions, Format, ReadOptions};
@@ -284,7 +286,7 @@ fn hipe_column_documents_and_texts() {
         u.target.text_of(&u.target.spans[0]).as_deref(),
         Some("Conseil fédéral")
     );
-    let tsv = fairscore::report::fair::errors_tsv(&r);
+    let tsv = fair::errors_tsv(&r);
     assert!(tsv.contains("doc-a\ttarget\t4\t2\t3\tORG\tBEL\tFN\tORG[1-3]\tConseil fédéral"));
     assert!(tsv.contains("doc-b\tsystem\t10\t2\t2\tPERS\tBES\tFP\tPERS[1-2]\tDupont"));
 }
@@ -303,4 +305,83 @@ fn mismatched_unit_counts_are_input_errors() {
         },
     );
     assert!(e.is_err());
+}
+
+/// `fairscore fair --json -` is `fairscore evaluate --family fair --json -` (signature and all)
+/// on FairEval's NER span files (with FairEval's weights and β) and on a HIPE-2022 run;
+/// `--errors` still writes the listing of the spans.
+#[test]
+fn fair_command_is_the_fair_family() {
+    let Some(data) = common::shared_data("fair_command_is_the_fair_family") else {
+        return;
+    };
+    let ner = data.join("faireval/ner");
+    let weights = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, \
+                   BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
+    let h = data.join("hipe2022");
+    let cases = [
+        (
+            ner.join("target_ner_spans.csv"),
+            ner.join("system_ner_spans.csv"),
+            vec!["--format", "spans", "--weights", weights, "--beta", "2"],
+        ),
+        (
+            h.join("gold/HIPE-2022-v2.1-newseye-test-fr.tsv"),
+            h.join("submissions/neurbsl_bundle3_newseye_fr_1.tsv"),
+            vec!["--focus", "system"],
+        ),
+    ];
+    let dir = common::temp_dir("fair_front_door");
+    for (gold, run, extra) in &cases {
+        let (g, r) = (gold.to_string_lossy(), run.to_string_lossy());
+        let mut a = vec!["fair", "--gold", &g, "--pred", &r, "--json", "-"];
+        a.extend_from_slice(extra);
+        let mut b = vec![
+            "evaluate", "--family", "fair", "--gold", &g, "--pred", &r, "--json", "-",
+        ];
+        b.extend_from_slice(extra);
+        let (va, vb) = (common::fairscore_json(&a), common::fairscore_json(&b));
+        assert_eq!(va, vb, "{extra:?}");
+        assert_eq!(va["family"], "fair");
+        let spans = common::json_cell(&va, "traditional", &["ALL"], "TP").unwrap()
+            + common::json_cell(&va, "traditional", &["ALL"], "FN").unwrap();
+        assert!(spans > 1000.0, "{g}: {spans} gold spans");
+        // --errors: the library's listing, one line per target and per system span.
+        let errors = dir.join("errors.tsv");
+        let mut c = vec![
+            "fair",
+            "--gold",
+            &g,
+            "--pred",
+            &r,
+            "--errors",
+            errors.to_str().unwrap(),
+        ];
+        c.extend_from_slice(extra);
+        let o = common::fairscore(&c);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        let text = std::fs::read_to_string(&errors).unwrap();
+        let opts = FairOptions {
+            read: ReadOptions {
+                format: extra.contains(&"spans").then_some(Format::Spans),
+                ..ReadOptions::default()
+            },
+            focus: if extra.contains(&"system") {
+                Focus::System
+            } else {
+                Focus::Target
+            },
+            ..FairOptions::default()
+        };
+        let report = fair::evaluate_files(gold, run, &opts).unwrap();
+        assert_eq!(text, fair::errors_tsv(&report), "{g}");
+        assert_eq!(text.lines().next(), Some(fair::ERRORS_HEADER));
+        let t = report.tally.overall.traditional;
+        assert_eq!(
+            text.lines().count() as u64,
+            1 + (t.tp + t.fn_) + (t.tp + t.fp),
+            "{g}"
+        );
+        assert_eq!(spans as u64, t.tp + t.fn_);
+    }
 }

@@ -1,8 +1,9 @@
 //! `fairscore fair` against the reference implementation's published NER evaluation
 //! (`../shared/data/faireval/ner`: span files, `ner.config`, `expected_eval_ner.csv`; the
 //! paper's Tables 1 and 2 for NER). Runs the binary with the options of `ner.config`, reads its
-//! JSON and compares every count exactly and every percentage at the reference's printed
-//! precision. Also checks the CLI's exit statuses and the error listing on small fixtures.
+//! JSON (the fair family's tables: traditional, fair, weighted, confusion) and compares every
+//! count exactly and every percentage at the reference's printed precision, and the text
+//! tables on stdout cell by cell. Also checks the CLI's exit statuses and the error listing on small fixtures.
 
 mod common;
 
@@ -65,38 +66,76 @@ fn read_sections(path: &Path) -> BTreeMap<String, Table> {
     out
 }
 
-/// Compares one evaluation table with the JSON block `method` of every label and overall.
-fn check_table(table: &Table, json: &Value, method: &str, failures: &mut Vec<String>) {
-    assert!(!table.is_empty(), "{method}: empty expected table");
+/// The family table's row of a FairEval row label (`overall` is `ALL`).
+fn row_key(label: &str) -> &str {
+    if label == "overall" {
+        "ALL"
+    } else {
+        label
+    }
+}
+
+/// The family table's column of a FairEval column (`Prec`, `Rec`, `F1`, or a count), and
+/// whether it is a percentage.
+fn column_of(col: &str) -> (&str, bool) {
+    match col {
+        "Prec" => ("P", true),
+        "Rec" => ("R", true),
+        "F1" => ("F1", true),
+        other => (other, false),
+    }
+}
+
+/// Compares one FairEval evaluation table with the family table `name` of the JSON: every
+/// label and overall, every column (counts exactly, percentages at the printed precision),
+/// and no label row more than FairEval's.
+fn check_table(table: &Table, json: &Value, name: &str, failures: &mut Vec<String>) {
+    assert!(!table.is_empty(), "{name}: empty expected table");
+    let rows = common::json_table(json, name)["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), table.len(), "{name}: rows {rows:?}");
     for (label, row) in table {
-        let block = if label == "overall" {
-            &json["overall"][method]
-        } else {
-            &json["per_label"][label][method]
-        };
-        assert!(block.is_object(), "{method}: no JSON for label {label}");
         for (col, want) in row {
-            let (key, pct) = match col.as_str() {
-                "Prec" => ("P", true),
-                "Rec" => ("R", true),
-                "F1" => ("F1", true),
-                other => (other, false),
-            };
-            let got = &block[key];
+            let (key, pct) = column_of(col);
+            let got = common::json_cell(json, name, &[row_key(label)], key);
             let ok = if pct {
                 let want: f64 = want.parse().expect("percentage");
-                got.as_f64()
-                    .is_some_and(|g| (g * 100.0 - want).abs() <= 0.005 + 1e-9)
+                got.is_some_and(|g| (g * 100.0 - want).abs() <= 0.005 + 1e-9)
             } else {
-                got.as_u64().map(|g| g.to_string()) == Some(want.clone())
+                got.is_some_and(|g| g.fract() == 0.0 && format!("{g}") == *want)
             };
             if !ok {
                 failures.push(format!(
-                    "{method} {label} {col}: expected {want}, got {got}"
+                    "{name} {label} {col}: expected {want}, got {got:?}"
                 ));
             }
         }
     }
+}
+
+/// The table titled `title` of a text rendering: its rows, label → column → cell (the `P %`
+/// style headers as `P`).
+fn text_table(text: &str, title: &str) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut lines = text.lines().skip_while(|l| *l != title);
+    assert_eq!(lines.next(), Some(title), "no table {title:?} in:\n{text}");
+    let mut header: Vec<&str> = Vec::new();
+    for w in lines.next().expect("header").split_whitespace() {
+        if w != "%" {
+            header.push(w);
+        }
+    }
+    lines
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(cells.len(), header.len(), "{title}: {l:?} vs {header:?}");
+            let map = header[1..]
+                .iter()
+                .zip(&cells[1..])
+                .map(|(h, c)| (h.to_string(), c.to_string()))
+                .collect();
+            (cells[0].to_string(), map)
+        })
+        .collect()
 }
 
 #[test]
@@ -157,56 +196,120 @@ fn ner_matches_published_evaluation() {
     );
 
     // Comparison rows repeat the overall scores.
-    for (version, method) in [
+    for (version, name) in [
         ("Traditional", "traditional"),
         ("Fair", "fair"),
         ("Weighted", "weighted"),
     ] {
         for (col, key) in [("Prec", "P"), ("Rec", "R"), ("F1", "F1")] {
             let want: f64 = expected["Comparison"][version][col].parse().unwrap();
-            let got = json["overall"][method][key].as_f64().unwrap();
+            let got = common::json_cell(&json, name, &["ALL"], key).unwrap();
             if (got * 100.0 - want).abs() > 0.005 + 1e-9 {
                 failures.push(format!("comparison {version} {col}: {want} vs {got}"));
             }
         }
     }
 
-    // Confusion matrix, every cell (the expected file lists every label and `_`).
+    // Confusion matrix, every cell (the expected file lists every label and `_`; the
+    // confusion table has a row for each pair with a non-zero count, and no other).
     let conf = &expected["Confusion matrix"];
-    assert_eq!(conf.len(), json["confusion"].as_object().unwrap().len());
+    let conf_rows = common::json_table(&json, "confusion")["rows"]
+        .as_array()
+        .unwrap();
+    let mut non_zero = 0;
     for (row, cells) in conf {
         for (col, want) in cells {
-            let got = &json["confusion"][row][col];
-            if got.as_u64().map(|g| g.to_string()) != Some(want.clone()) {
-                failures.push(format!("confusion {row}/{col}: expected {want}, got {got}"));
+            let got = conf_rows
+                .iter()
+                .find(|r| {
+                    r["key"]["label"] == row.as_str() && r["key"]["run_label"] == col.as_str()
+                })
+                .map(|r| r["scores"]["count"].clone());
+            let ok = match &got {
+                None => want == "0",
+                Some(g) => {
+                    non_zero += 1;
+                    g.as_u64().map(|g| g.to_string()) == Some(want.clone()) && want != "0"
+                }
+            };
+            if !ok {
+                failures.push(format!(
+                    "confusion {row}/{col}: expected {want}, got {got:?}"
+                ));
             }
         }
     }
+    assert_eq!(conf_rows.len(), non_zero, "confusion rows {conf_rows:?}");
+    // The confusion table names the same labels (and `_`) as the expected matrix.
+    let conf_labels: std::collections::BTreeSet<&str> = conf_rows
+        .iter()
+        .flat_map(|r| [r["key"]["label"].as_str(), r["key"]["run_label"].as_str()])
+        .flatten()
+        .collect();
+    let want_labels: std::collections::BTreeSet<&str> = conf.keys().map(String::as_str).collect();
+    assert_eq!(conf_labels, want_labels);
 
-    // Target label statistics, in the same order.
+    // Target label statistics: the gold spans of each label are its traditional TP + FN; the
+    // share at the printed precision.
     let stats = &expected["Target data stats"];
-    let got_stats = json["target_stats"].as_object().unwrap();
-    assert_eq!(stats.len(), got_stats.len());
+    let labels = common::json_table(&json, "traditional")["rows"]
+        .as_array()
+        .unwrap()
+        .len()
+        - 1;
+    assert_eq!(stats.len(), labels);
+    let gold = |label: &str| {
+        let c = |k: &str| common::json_cell(&json, "traditional", &[label], k).unwrap();
+        c("TP") + c("FN")
+    };
+    let total = gold("ALL");
     for (label, row) in stats {
-        if got_stats[label].as_u64().map(|g| g.to_string()).as_ref() != Some(&row["Freq"]) {
-            failures.push(format!("stats {label}: expected {}", row["Freq"]));
+        let n = gold(label);
+        if format!("{n}") != row["Freq"] {
+            failures.push(format!("stats {label}: expected {}, got {n}", row["Freq"]));
+        }
+        let share: f64 = row["%"].parse().unwrap();
+        if (n / total * 100.0 - share).abs() > 0.005 + 1e-9 {
+            failures.push(format!(
+                "stats {label} %: expected {share}, got {n}/{total}"
+            ));
         }
     }
     assert!(failures.is_empty(), "mismatches:\n{}", failures.join("\n"));
 
-    // The tables on stdout print the same numbers as the reference file.
+    // The tables on stdout print the same numbers as the reference file: every cell of every
+    // evaluation table at the reference's printed precision (percentages with two
+    // decimals), and no other label.
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let reference = std::fs::read_to_string(dir.join("expected_eval_ner.csv")).unwrap();
-    let from = reference.find("### Traditional").unwrap();
-    let stats_at = reference.find("### Target data stats").unwrap();
-    let our_stats_at = stdout.find("### Target data stats").unwrap();
-    assert_eq!(&stdout[..our_stats_at], &reference[from..stats_at]);
+    for (section, title) in [
+        ("Traditional evaluation", "Traditional evaluation"),
+        ("Fair evaluation", "Fair evaluation (Ortmann 2022)"),
+        ("Weighted evaluation", "Weighted evaluation"),
+    ] {
+        let ours = text_table(&stdout, title);
+        let want = &expected[section];
+        assert_eq!(ours.len(), want.len(), "{title}");
+        for (label, row) in want {
+            let got = &ours[row_key(label)];
+            for (col, cell) in row {
+                assert_eq!(
+                    got.get(column_of(col).0),
+                    Some(cell),
+                    "{title} {label} {col}:\n{stdout}"
+                );
+            }
+        }
+    }
 
     // One error line per target and system span (dummy spans excluded).
     let errors = std::fs::read_to_string(&errors_path).unwrap();
-    let overall = &json["overall"]["traditional"];
-    let n_target = overall["TP"].as_u64().unwrap() + overall["FN"].as_u64().unwrap();
-    let n_system = overall["TP"].as_u64().unwrap() + overall["FP"].as_u64().unwrap();
+    assert_eq!(
+        errors.lines().next(),
+        Some(fairscore::eval::fair::ERRORS_HEADER)
+    );
+    let trad = |k: &str| common::json_cell(&json, "traditional", &["ALL"], k).unwrap() as u64;
+    let n_target = trad("TP") + trad("FN");
+    let n_system = trad("TP") + trad("FP");
     assert_eq!(errors.lines().count() as u64, 1 + n_target + n_system);
     let _ = std::fs::remove_dir_all(&out_dir);
 }
@@ -292,12 +395,16 @@ fn cli_hipe_json_and_errors() {
     );
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("o.json")).unwrap()).unwrap();
-    assert_eq!(json["overall"]["fair"]["LE"], 1);
-    assert_eq!(json["overall"]["fair"]["BE"], 2);
+    assert_eq!(common::json_cell(&json, "fair", &["ALL"], "LE"), Some(1.0));
+    assert_eq!(common::json_cell(&json, "fair", &["ALL"], "BE"), Some(2.0));
     // Labels are read as `score` reads them: upper-cased.
-    assert_eq!(json["confusion"]["LOC"]["ORG"], 1);
+    assert_eq!(
+        common::json_cell(&json, "confusion", &["LOC", "ORG"], "count"),
+        Some(1.0)
+    );
     // Fair: TP 0 -> P = R = F1 = 0.
-    assert_eq!(json["overall"]["fair"]["F1"].as_f64(), Some(0.0));
+    assert_eq!(common::json_cell(&json, "fair", &["ALL"], "TP"), Some(0.0));
+    assert_eq!(common::json_cell(&json, "fair", &["ALL"], "F1"), Some(0.0));
     let errors = std::fs::read_to_string(dir.join("e.tsv")).unwrap();
     assert_eq!(errors.lines().count(), 1 + 3 + 3);
     assert!(errors.contains("doc-a\tsystem\t7\t5\t5\tORG\tLE\tFP\tLOC[5-5]\tBerne"));

@@ -171,49 +171,100 @@ fn fair_run(name: &str, extra: &[&str]) -> (String, Value) {
     )
 }
 
+/// The paper's weights (Ortmann 2022), so that the weighted table is there too.
+const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, \
+                       BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
+
+/// Removes column `name` from every table of a family JSON: its column entry and its cells.
+fn strip_column(v: &mut Value, name: &str) {
+    for t in v["tables"].as_array_mut().unwrap() {
+        t["columns"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|c| c["name"] != name);
+        for r in t["rows"].as_array_mut().unwrap() {
+            strip_key(&mut r["scores"], name);
+        }
+    }
+}
+
 #[test]
 fn fair_beta_adds_a_column_and_keys_and_nothing_without_it() {
-    let (tables, json) = fair_run("fair_beta_default", &[]);
-    let (tables1, json1) = fair_run("fair_beta_one", &["--beta", "1"]);
-    assert_eq!((&tables, &json), (&tables1, &json1));
-    assert!(!tables.contains("F2"));
-    let (tables2, json2) = fair_run("fair_beta_two", &["--beta", "2"]);
-    assert!(tables2.contains("Prec\tRec\tF1\tF2"), "{tables2}");
-    // Every traditional block: F2 = 5·TP / (4·(TP + FN) + (TP + FP)), after F1.
-    let mut checked = 0;
-    let overall = &json2["overall"];
-    let labels = json2["per_label"].as_object().unwrap();
-    for block in std::iter::once(overall).chain(labels.values()) {
-        let t = &block["traditional"];
-        let keys: Vec<&String> = t.as_object().unwrap().keys().collect();
-        assert_eq!(keys.last().map(|k| k.as_str()), Some("F2"), "{keys:?}");
-        let n = |k: &str| t[k].as_f64().unwrap();
-        let den = 4.0 * (n("TP") + n("FN")) + n("TP") + n("FP");
-        let want = if den > 0.0 { 5.0 * n("TP") / den } else { 0.0 };
-        assert!((n("F2") - want).abs() < 1e-12, "{} vs {want}", n("F2"));
-        for regime in ["fair", "weighted"] {
-            let b = &block[regime];
-            let (p, r) = (b["P"].as_f64().unwrap(), b["R"].as_f64().unwrap());
-            let want = if p + r > 0.0 {
-                5.0 * p * r / (4.0 * p + r)
-            } else {
-                0.0
-            };
-            assert!((b["F2"].as_f64().unwrap() - want).abs() < 1e-12);
+    for weights in [&[][..], &["--weights", WEIGHTS][..]] {
+        let with = |extra: &[&'static str]| [weights, extra].concat();
+        let (tables, json) = fair_run("fair_beta_default", &with(&[]));
+        let (tables1, json1) = fair_run("fair_beta_one", &with(&["--beta", "1"]));
+        assert_eq!((&tables, &json), (&tables1, &json1));
+        assert!(!tables.contains("F2"));
+        let (tables2, json2) = fair_run("fair_beta_two", &with(&["--beta", "2"]));
+        // Every table of scores: an F2 column right after F1, in the JSON and the text.
+        let names = if weights.is_empty() {
+            vec!["traditional", "fair"]
+        } else {
+            vec!["traditional", "fair", "weighted"]
+        };
+        let got: Vec<&str> = json2["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|t| t["name"].as_str())
+            .filter(|n| *n != "confusion")
+            .collect();
+        assert_eq!(got, names);
+        let f2_last = tables2
+            .lines()
+            .filter(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                w.len() > 4 && w[w.len() - 4..] == ["F1", "%", "F2", "%"]
+            })
+            .count();
+        assert_eq!(f2_last, names.len(), "{tables2}");
+        let mut checked = 0;
+        for name in &names {
+            let t = json_table(&json2, name);
+            let cols: Vec<&str> = t["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|c| c["name"].as_str())
+                .collect();
+            assert_eq!(cols[cols.len() - 2..], ["F1", "F2"], "{name}: {cols:?}");
+            for row in t["rows"].as_array().unwrap() {
+                let s = &row["scores"];
+                let keys: Vec<&String> = s.as_object().unwrap().keys().collect();
+                assert_eq!(keys.last().map(|k| k.as_str()), Some("F2"), "{keys:?}");
+                let n = |k: &str| s[k].as_f64().unwrap();
+                if *name == "traditional" {
+                    // F2 = 5·TP / (4·(TP + FN) + (TP + FP)).
+                    let den = 4.0 * (n("TP") + n("FN")) + n("TP") + n("FP");
+                    let want = if den > 0.0 { 5.0 * n("TP") / den } else { 0.0 };
+                    assert!((n("F2") - want).abs() < 1e-12, "{} vs {want}", n("F2"));
+                }
+                let (p, r) = (n("P"), n("R"));
+                let want = if p + r > 0.0 {
+                    5.0 * p * r / (4.0 * p + r)
+                } else {
+                    0.0
+                };
+                assert!((n("F2") - want).abs() < 1e-12, "{name}: {row}");
+                if *name == "traditional" {
+                    checked += 1;
+                }
+            }
         }
-        checked += 1;
+        // ALL and every label.
+        assert!(checked >= 3, "{checked}");
+        let mut stripped = json2.clone();
+        strip_column(&mut stripped, "F2");
+        // The signature says beta, so it differs; nothing else does.
+        assert_ne!(stripped["signature"], json["signature"]);
+        let mut json = json;
+        for k in ["signature", "signature_fields"] {
+            strip_key(&mut stripped, k);
+            strip_key(&mut json, k);
+        }
+        assert_eq!(stripped, json);
     }
-    assert!(checked >= 3, "{checked}");
-    let mut stripped = json2.clone();
-    strip_key(&mut stripped, "F2");
-    // The signature says beta, so it differs; nothing else does.
-    assert_ne!(stripped["signature"], json["signature"]);
-    let mut json = json;
-    for k in ["signature", "signature_fields"] {
-        strip_key(&mut stripped, k);
-        strip_key(&mut json, k);
-    }
-    assert_eq!(stripped, json);
 }
 
 #[test]

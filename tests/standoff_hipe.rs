@@ -126,8 +126,17 @@ fn write_doccano(path: &Path, docs: &[Doc]) {
 fn upper(mut v: serde_json::Value) -> serde_json::Value {
     for t in v["tables"].as_array_mut().into_iter().flatten() {
         for r in t["rows"].as_array_mut().into_iter().flatten() {
-            if let Some(l) = r["key"]["label"].as_str() {
-                r["key"]["label"] = l.to_uppercase().into();
+            for k in ["label", "run_label"] {
+                if let Some(l) = r["key"][k].as_str() {
+                    r["key"][k] = l.to_uppercase().into();
+                }
+            }
+        }
+        // fair's confusion of labels is ordered by the labels as read: put it in the order
+        // of the upper-cased ones.
+        if t["name"] == "confusion" {
+            if let Some(rows) = t["rows"].as_array_mut() {
+                rows.sort_by_key(|r| r["key"].to_string());
             }
         }
     }

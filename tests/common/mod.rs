@@ -15,16 +15,21 @@ pub fn shared_data(test: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        let required = ["CI", "FAIRSCORE_REQUIRE_SHARED"]
-            .iter()
-            .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "false"));
         assert!(
-            !required,
+            !required(),
             "{test}: ../shared is absent but required here (CI or FAIRSCORE_REQUIRE_SHARED is set)"
         );
         skip_notice(test);
         None
     }
+}
+
+/// Whether this run must not skip data or browser checks: under CI (`CI` or
+/// `FAIRSCORE_REQUIRE_SHARED` set and not `false`, as `.ci/run` sets them).
+pub fn required() -> bool {
+    ["CI", "FAIRSCORE_REQUIRE_SHARED"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "false"))
 }
 
 /// Says that a test skipped, on the real stderr: the test harness captures `println!`, so the
@@ -454,9 +459,7 @@ pub fn json_cell(v: &serde_json::Value, table: &str, key: &[&str], col: &str) ->
 /// The value in column `col` of the row keyed `key` of table `table` of family results;
 /// `None` when the cell is missing. Panics naming the table, row or column that is not there.
 pub fn cell(r: &fairscore::table::Results, table: &str, key: &[&str], col: &str) -> Option<f64> {
-    let t = r
-        .table(table)
-        .unwrap_or_else(|| panic!("no table {table}"));
+    let t = r.table(table).unwrap_or_else(|| panic!("no table {table}"));
     let c = t
         .column(col)
         .unwrap_or_else(|| panic!("table {table}: no column {col}"));
