@@ -250,3 +250,164 @@ fn span_families_share_their_units_on_conll_files() {
         assert_eq!((s.unit, s.len()), (Unit::Sentence, 4), "{name}");
     }
 }
+
+/// Token accuracy with an option of its own, `ignore-case`: registered here, and from then on
+/// built by name like the crate's families.
+struct CaseAccuracy {
+    ignore_case: bool,
+}
+
+impl CaseAccuracy {
+    fn new(opts: &family::Options) -> Result<Self> {
+        opts.refuse_except("caseacc", &["ignore-case"])?;
+        let ignore_case = match opts.own("ignore-case") {
+            None | Some("no") => false,
+            Some("yes") => true,
+            Some(v) => return Err(Error::usage(format!("ignore-case: {v:?}: use yes or no"))),
+        };
+        Ok(CaseAccuracy { ignore_case })
+    }
+}
+
+impl Family for CaseAccuracy {
+    fn name(&self) -> &str {
+        "caseacc"
+    }
+    fn formats(&self) -> &[&'static str] {
+        &["tsv"]
+    }
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        let (g, p) = (sentences(gold)?, sentences(pred)?);
+        let mut s = Statistics::new(Unit::Sentence, 2, 0, Vec::new());
+        for (gs, ps) in g.iter().zip(&p) {
+            let same = |a: &str, b: &str| {
+                if self.ignore_case {
+                    a.eq_ignore_ascii_case(b)
+                } else {
+                    a == b
+                }
+            };
+            let right = gs.iter().zip(ps).filter(|(a, b)| same(&a.1, &b.1)).count();
+            s.push_unit(vec![right as f64, gs.len() as f64]);
+        }
+        Ok(s)
+    }
+    fn tables(&self, stats: &Statistics, x: &[f64]) -> Vec<Table> {
+        Accuracy.tables(stats, x)
+    }
+    fn headline(&self) -> Headline {
+        Accuracy.headline()
+    }
+    fn signature_fields(&self) -> Vec<(String, String)> {
+        let v = if self.ignore_case { "yes" } else { "no" };
+        vec![("ignore-case".into(), v.into())]
+    }
+}
+
+fn register_caseacc() {
+    family::register(family::Registration {
+        name: "caseacc",
+        options: &["ignore-case"],
+        build: |o| Ok(Box::new(CaseAccuracy::new(o)?)),
+    })
+    .unwrap();
+}
+
+#[test]
+fn a_registered_family_with_an_option_of_its_own_reaches_every_front_end() {
+    register_caseacc();
+    // Registering it again is harmless; another family under a taken name is refused.
+    register_caseacc();
+    assert!(family::register(family::Registration {
+        name: "spans",
+        options: &[],
+        build: |o| Ok(Box::new(CaseAccuracy::new(o)?)),
+    })
+    .is_err());
+    assert!(family::names().contains(&"caseacc"));
+
+    let f = Files::new("own-option");
+    let gold = f.write("gold.tsv", 20, |_| 0);
+    // A run whose tags differ from the gold's in case only (n for N): wrong unless ignored.
+    let text = std::fs::read_to_string(&gold)
+        .unwrap()
+        .replace("\tN", "\tn");
+    let lower = f.dir.join("lower.tsv");
+    std::fs::write(&lower, text).unwrap();
+    let strict_run = f.write("strict.tsv", 20, |i| usize::from(i % 4 == 0));
+
+    // CLI-free evaluation, by name, with the option parsed by the one option parser.
+    let mut opts = family::Options::default();
+    opts.set("ignore_case", "yes").unwrap();
+    let fam = family::build("caseacc", &opts).unwrap();
+    let acc = |r: &fairscore::table::Results| {
+        r.table("accuracy").unwrap().rows[0].values[2]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(
+        acc(&family::evaluate(fam.as_ref(), &gold, &lower, None).unwrap()),
+        1.0
+    );
+    let plain = family::build("caseacc", &family::Options::default()).unwrap();
+    assert_eq!(
+        acc(&family::evaluate(plain.as_ref(), &gold, &lower, None).unwrap()),
+        0.0
+    );
+    let mut bad = family::Options::default();
+    bad.set("ignore-case", "maybe").unwrap();
+    assert!(family::build("caseacc", &bad).is_err());
+    // The crate's families refuse the option: it is not theirs.
+    assert!(family::build("segmentation", &opts).is_err());
+
+    // Intervals and a comparison.
+    let rs = Resampler::new(500, 3);
+    let r = family::evaluate(fam.as_ref(), &gold, &strict_run, Some(&rs)).unwrap();
+    let ci = r.table("accuracy").unwrap().rows[0].ci[2].unwrap();
+    assert!(ci[0] < ci[1], "{ci:?}");
+    let cmp = family::compare(
+        fam.as_ref(),
+        &gold,
+        &lower,
+        &strict_run,
+        &rs,
+        PairedTest::Permutation,
+    )
+    .unwrap();
+    assert!(cmp.tables[0].rows[0].values[2].as_f64().unwrap() > 0.0);
+
+    // The signature carries the option, through the front ends' settings.
+    let mut s = fairscore::api::Settings::new();
+    s.text("ignore_case", Some("yes"));
+    let run = fairscore::api::run_family("caseacc", &s, &gold, &lower).unwrap();
+    let sig = run.results.signature.unwrap().to_string();
+    assert!(
+        sig.starts_with("fairscore|family:caseacc|ignore-case:yes|resample:none|"),
+        "{sig}"
+    );
+
+    // A campaign of the family, the option given in its task.
+    let runs_dir = f.dir.join("runs");
+    std::fs::create_dir_all(&runs_dir).unwrap();
+    std::fs::copy(&lower, runs_dir.join("alpha_1.tsv")).unwrap();
+    std::fs::copy(&strict_run, runs_dir.join("beta_1.tsv")).unwrap();
+    let toml = "name = \"own option\"\n\n[[task]]\nname = \"acc\"\nfamily = \"caseacc\"\n\
+                gold = \"gold.tsv\"\nruns = \"{team}_{run}.tsv\"\nignore-case = \"yes\"\n";
+    let cfg_path = f.dir.join("campaign.toml");
+    std::fs::write(&cfg_path, toml).unwrap();
+    let cfg = fairscore::campaign::families::FamilyCampaign::parse(&cfg_path, toml).unwrap();
+    let report =
+        fairscore::campaign::families::run_family_campaign(&cfg, &f.dir, &runs_dir).unwrap();
+    let ranking = &report.rankings[0];
+    let order: Vec<&str> = ranking
+        .ranking
+        .runs
+        .iter()
+        .map(|r| r.system.as_str())
+        .collect();
+    assert_eq!(
+        order[0], "alpha_1",
+        "case ignored: alpha is right everywhere"
+    );
+    assert!(ranking.signature.to_string().contains("|ignore-case:yes|"));
+}

@@ -298,7 +298,7 @@ fn compare(
         let test = lift(py, api::paired_test(&s))?;
         lift(py, s.finish("compare"))?;
         let rs = rs.ok_or_else(|| to_usage(py, "bootstrap: no resampling".into()))?;
-        let opts = lift(py, api::family_options(&s))?;
+        let head = fairscore::family::sign::head(fam.as_ref());
         let (g, ra, rb) = (gold.clone(), a.clone(), b.clone());
         let r = crate::interruptible(py, move || {
             fairscore::family::compare(fam.as_ref(), &g, &ra, &rb, &rs, test)
@@ -309,16 +309,13 @@ fn compare(
             unit: r.unit,
             test: Some(test),
         };
-        r.signature = Some(lift(
+        let mut sig = head;
+        fairscore::family::sign::resampling_fields(Some(resampled), &mut sig);
+        lift(
             py,
-            fairscore::family::sign::signature(
-                &name,
-                &opts,
-                Some(resampled),
-                &gold,
-                &[a.as_path(), b.as_path()],
-            ),
-        )?);
+            fairscore::family::sign::input_fields(&gold, &[a.as_path(), b.as_path()], &mut sig),
+        )?;
+        r.signature = Some(sig);
         warn_all(py, &r.warnings)?;
         return loads(py, &fairscore::report::table::json::render(&r));
     }

@@ -17,9 +17,7 @@ use crate::table::{Results, Signature};
 /// the file its listing goes to when one was asked for. It is `Send`: the Python bindings run
 /// it on a worker thread.
 pub struct FamilyPlan {
-    name: String,
     fam: Box<dyn Family>,
-    opts: crate::family::Options,
     resampler: Option<Resampler>,
     listing: Option<(&'static str, std::path::PathBuf)>,
 }
@@ -58,9 +56,7 @@ pub fn family_plan(name: &str, s: &Settings) -> Result<FamilyPlan> {
     s.take("json");
     s.finish(name)?;
     Ok(FamilyPlan {
-        name: name.to_string(),
         fam,
-        opts,
         resampler,
         listing,
     })
@@ -77,7 +73,7 @@ pub fn run_family_plan(plan: &FamilyPlan, gold: &Path, pred: &Path) -> Result<Fa
         unit: results.unit,
         test: None,
     });
-    results.signature = Some(signature(&plan.name, &plan.opts, resampled, gold, &[pred])?);
+    results.signature = Some(signature(fam, resampled, gold, &[pred])?);
     Ok(FamilyRun { results, listing })
 }
 
@@ -98,8 +94,7 @@ pub fn family_signature(
     default_samples: Option<usize>,
     test: Option<crate::metrics::resample::PairedTest>,
 ) -> Result<Signature> {
-    let opts = family_options(s)?;
-    let fam = crate::family::build(name, &opts)?;
+    let fam = crate::family::build(name, &family_options(s)?)?;
     let rs = resampling(s, "bootstrap", default_samples)?;
     let unit = match (&rs, runs.first()) {
         (Some(_), Some(run)) => Some(fam.statistics(gold, run)?.unit),
@@ -110,7 +105,7 @@ pub fn family_signature(
         unit,
         test,
     });
-    signature(name, &opts, resampled, gold, runs)
+    signature(fam.as_ref(), resampled, gold, runs)
 }
 
 /// Settings of `score` and `compare` that name outputs or checks, not how numbers are made.

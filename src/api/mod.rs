@@ -360,10 +360,12 @@ pub fn check_options(s: &Settings) -> Result<CheckOptions> {
     Ok(opts)
 }
 
-/// The family options among `s` (every name of [`OPTION_NAMES`] that is given).
+/// The family options among `s`: every common option ([`OPTION_NAMES`]) and every option a
+/// registered family declares of its own that is given.
 pub fn family_options(s: &Settings) -> Result<Options> {
     let mut o = Options::default();
-    for name in OPTION_NAMES {
+    let own = crate::family::own_option_names();
+    for name in OPTION_NAMES.into_iter().chain(own) {
         if let Some(v) = s.get(name) {
             o.set(name, &v)?;
         }

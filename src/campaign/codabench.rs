@@ -526,10 +526,8 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         }
         let results = match crate::family::evaluate(t.family.as_ref(), &gold, &path, None) {
             Ok(mut r) => {
-                let family = t.family.name();
                 r.signature = Some(crate::family::sign::signature(
-                    family,
-                    &t.options,
+                    t.family.as_ref(),
                     None,
                     &gold,
                     &[path.as_path()],

@@ -480,10 +480,7 @@ fn task_signature(
     run_hashes: &BTreeMap<String, String>,
 ) -> Result<crate::table::Signature> {
     use crate::family::sign;
-    let mut sig = crate::table::Signature::new();
-    let name = t.family.name();
-    sig.push("family", name);
-    sign::option_fields(name, &t.options, &mut sig);
+    let mut sig = sign::head(t.family.as_ref());
     let resampled = cfg.bootstrap.as_ref().map(|r| sign::Resampled {
         resampler: r,
         unit,

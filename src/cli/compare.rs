@@ -112,8 +112,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         test: Some(test),
     };
     results.signature = Some(fairscore::family::sign::signature(
-        name,
-        &api::family_options(&s)?,
+        fam.as_ref(),
         Some(resampled),
         &args.gold.gold,
         &[a.as_path(), b.as_path()],

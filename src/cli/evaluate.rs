@@ -57,7 +57,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     let name = args.family.family.clone().ok_or_else(|| {
         Error::usage(format!(
             "family: required; one of {}",
-            fairscore::family::NAMES.join(", ")
+            fairscore::family::names().join(", ")
         ))
     })?;
     let pred = args.pred.one()?.clone();

@@ -30,6 +30,7 @@ pub struct FairFamily {
     opts: FairOptions,
     beta: f64,
     listing: bool,
+    options: Options,
 }
 
 impl FairFamily {
@@ -75,6 +76,7 @@ impl FairFamily {
             },
             beta: opts.beta(),
             listing: opts.listing,
+            options: opts.clone(),
         })
     }
 
@@ -206,7 +208,7 @@ impl Family for FairFamily {
             vec![KeyKind::Label],
             trad_cols,
         );
-        let mut fair_cols = counts(&["TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE"]);
+        let mut fair_cols = counts(&crate::matching::fair::CATEGORY_NAMES);
         fair_cols.extend(prf_columns(self.beta));
         let mut fair = Table::new(
             "fair",
@@ -217,7 +219,7 @@ impl Family for FairFamily {
         // The weighted table: the counts of each category the weights name, then the weighted
         // TP, FP and FN and their scores.
         let named = weights.categories();
-        let categories: Vec<&str> = ["TP", "FP", "FN", "LE", "BE", "BES", "BEL", "BEO", "LBE"]
+        let categories: Vec<&str> = crate::matching::fair::CATEGORY_NAMES
             .into_iter()
             .filter(|c| named.contains(c))
             .collect();
@@ -278,6 +280,23 @@ impl Family for FairFamily {
 
     fn listing_name(&self) -> Option<&'static str> {
         Some("errors")
+    }
+
+    fn signature_fields(&self) -> Vec<(String, String)> {
+        let o = &self.options;
+        let repair = match o.continuation.unwrap_or_default() {
+            crate::spans::stacked::Continuation::Conlleval => "conlleval",
+            crate::spans::stacked::Continuation::Reference => "reference",
+        };
+        let own = vec![
+            ("focus".into(), o.focus.unwrap_or_default().as_str().into()),
+            ("repair".into(), repair.into()),
+            (
+                "ignore-punct".into(),
+                if o.ignore_punct { "yes" } else { "no" }.into(),
+            ),
+        ];
+        super::sign::option_fields(o, own)
     }
 
     fn notes(&self) -> Vec<String> {

@@ -22,6 +22,7 @@ pub struct MucFamily {
     column: Option<String>,
     beta: f64,
     listing: bool,
+    options: Options,
 }
 
 impl MucFamily {
@@ -35,6 +36,7 @@ impl MucFamily {
             column: opts.column.clone(),
             beta: opts.beta(),
             listing: opts.listing,
+            options: opts.clone(),
         })
     }
 }
@@ -191,6 +193,10 @@ impl Family for MucFamily {
 
     fn listing_name(&self) -> Option<&'static str> {
         Some("judgements")
+    }
+
+    fn signature_fields(&self) -> Vec<(String, String)> {
+        super::sign::option_fields(&self.options, Vec::new())
     }
 
     fn notes(&self) -> Vec<String> {

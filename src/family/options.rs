@@ -53,6 +53,9 @@ pub struct Options {
     /// it has one. Not an option of the numbers: set by the front ends when a listing file is
     /// asked for (`errors`, `judgements`), never part of a signature.
     pub listing: bool,
+    /// Options a registered family declares of its own ([`super::Registration::options`]),
+    /// by name, as text: the family parses them when it is built.
+    pub own: indexmap::IndexMap<String, String>,
 }
 
 fn list(name: &str, value: &str) -> Result<Vec<String>> {
@@ -195,11 +198,25 @@ impl Options {
                 }
             }
             _ => {
-                return Err(Error::usage(format!(
-                    "unknown option {}; the options are {}",
-                    snippet(name),
-                    OPTION_NAMES.join(", ")
-                )))
+                let own = super::own_option_names();
+                match own.iter().find(|n| n.replace('_', "-") == key) {
+                    Some(n) => {
+                        self.own.insert((*n).to_string(), value.to_string());
+                    }
+                    None => {
+                        let mut all: Vec<&str> = OPTION_NAMES.to_vec();
+                        for n in own {
+                            if !all.contains(&n) {
+                                all.push(n);
+                            }
+                        }
+                        return Err(Error::usage(format!(
+                            "unknown option {}; the options are {}",
+                            snippet(name),
+                            all.join(", ")
+                        )));
+                    }
+                }
             }
         }
         Ok(())
@@ -210,8 +227,13 @@ impl Options {
         self.beta.unwrap_or(1.0)
     }
 
-    /// The names of the options that are set.
-    pub fn given(&self) -> Vec<&'static str> {
+    /// The value of a family's own option `name`, when given.
+    pub fn own(&self, name: &str) -> Option<&str> {
+        self.own.get(name).map(String::as_str)
+    }
+
+    /// The names of the options that are set (the common ones, then the families' own).
+    pub fn given(&self) -> Vec<&str> {
         let mut v = Vec::new();
         let flags = [
             ("format", self.format.is_some()),
@@ -231,12 +253,14 @@ impl Options {
                 v.push(n);
             }
         }
+        v.extend(self.own.keys().map(String::as_str));
         v
     }
 
     /// A usage error when an option outside `allowed` is set (`family` names the family).
     pub fn refuse_except(&self, family: &str, allowed: &[&str]) -> Result<()> {
         if let Some(n) = self.given().into_iter().find(|n| !allowed.contains(n)) {
+            let n = n.to_string();
             return Err(Error::usage(format!(
                 "{n}: not an option of the {family} family (its options: {})",
                 allowed.join(", ")

@@ -18,6 +18,7 @@ const FORMATS: &[&str] = &["text", "conllu"];
 pub struct SegmentationFamily {
     format: Option<SegmentationFormat>,
     beta: f64,
+    options: Options,
 }
 
 impl SegmentationFamily {
@@ -31,6 +32,7 @@ impl SegmentationFamily {
         Ok(SegmentationFamily {
             format,
             beta: opts.beta(),
+            options: opts.clone(),
         })
     }
 }
@@ -52,6 +54,10 @@ fn to_vec(c: &SegCounts) -> Vec<f64> {
 }
 
 impl Family for SegmentationFamily {
+    fn signature_fields(&self) -> Vec<(String, String)> {
+        super::sign::option_fields(&self.options, Vec::new())
+    }
+
     fn name(&self) -> &str {
         "segmentation"
     }

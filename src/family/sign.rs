@@ -6,9 +6,7 @@ use std::path::Path;
 
 use super::Options;
 use crate::error::Result;
-use crate::matching::SpanRegime;
 use crate::metrics::resample::{PairedTest, Resampler};
-use crate::spans::stacked::Continuation;
 use crate::table::signature::short_hash;
 use crate::table::{Signature, Unit};
 
@@ -54,10 +52,14 @@ pub fn set_hash(items: &[(String, String)]) -> String {
     short_hash(text.as_bytes())
 }
 
-/// The option fields of `family` with `opts`, in a fixed order.
-pub fn option_fields(family: &str, opts: &Options, sig: &mut Signature) {
+/// The common option fields of `opts` in a fixed order (column, tagset, regimes, weights,
+/// labels, exclude), then `extra` (a family's own fields), then format and beta: what a family
+/// returns from [`super::Family::signature_fields`].
+pub fn option_fields(opts: &Options, extra: Vec<(String, String)>) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut push = |n: &str, v: String| out.push((n.to_string(), v));
     if let Some(c) = &opts.column {
-        sig.push("column", c.clone());
+        push("column", c.clone());
     }
     if let Some(t) = &opts.tagset {
         // A tag set file by its content, a preset by its name.
@@ -66,58 +68,55 @@ pub fn option_fields(family: &str, opts: &Options, sig: &mut Signature) {
             Some(Ok(h)) => format!("file-{h}"),
             _ => t.clone(),
         };
-        sig.push("tagset", v);
+        push("tagset", v);
     }
-    let regimes = match (&opts.regimes, family) {
-        (Some(r), _) => Some(r.clone()),
-        (None, "spans") => Some(SpanRegime::ALL.to_vec()),
-        _ => None,
-    };
-    if let Some(r) = regimes {
+    if let Some(r) = &opts.regimes {
         let names: Vec<&str> = r.iter().map(|x| x.json_name()).collect();
-        sig.push("regimes", names.join(","));
+        push("regimes", names.join(","));
     }
     if let Some(w) = &opts.weights {
         let v = crate::eval::weights::parse_weights(w)
             .map(|w| crate::eval::weights::format_weights(&w))
             .unwrap_or_else(|_| w.clone());
-        sig.push("weights", v);
+        push("weights", v);
     }
     if let Some(l) = &opts.labels {
-        sig.push("labels", l.join(","));
+        push("labels", l.join(","));
     }
     if !opts.exclude.is_empty() {
-        sig.push("exclude", opts.exclude.join(","));
+        push("exclude", opts.exclude.join(","));
     }
-    if family == "fair" {
-        sig.push("focus", opts.focus.unwrap_or_default().as_str());
-        sig.push(
-            "repair",
-            match opts.continuation.unwrap_or_default() {
-                Continuation::Conlleval => "conlleval",
-                Continuation::Reference => "reference",
-            },
-        );
-        sig.push("ignore-punct", if opts.ignore_punct { "yes" } else { "no" });
-    }
-    sig.push("format", opts.format.map_or("auto", |f| f.name()));
-    sig.push("beta", format!("{}", opts.beta()));
+    out.extend(extra);
+    out.push((
+        "format".into(),
+        opts.format.map_or("auto", |f| f.name()).into(),
+    ));
+    out.push(("beta".into(), format!("{}", opts.beta())));
+    out
 }
 
-/// The signature of a scoring of `runs` against `gold` by `family` with `opts`.
+/// The signature of a scoring of `runs` against `gold` by `fam`: its name, the fields it
+/// declares ([`super::Family::signature_fields`]), the resampling, the hashes and the version.
 pub fn signature(
-    family: &str,
-    opts: &Options,
+    fam: &dyn super::Family,
     resampled: Option<Resampled<'_>>,
     gold: &Path,
     runs: &[&Path],
 ) -> Result<Signature> {
-    let mut sig = Signature::new();
-    sig.push("family", family);
-    option_fields(family, opts, &mut sig);
+    let mut sig = head(fam);
     resampling_fields(resampled, &mut sig);
     input_fields(gold, runs, &mut sig)?;
     Ok(sig)
+}
+
+/// The opening fields of a family's signatures: `family` and the fields it declares.
+pub fn head(fam: &dyn super::Family) -> Signature {
+    let mut sig = Signature::new();
+    sig.push("family", fam.name());
+    for (n, v) in fam.signature_fields() {
+        sig.push(&n, v);
+    }
+    sig
 }
 
 /// The closing fields of every scoring's signature: the gold's and the runs' hashes and the
@@ -145,13 +144,7 @@ pub fn resampling_fields(resampled: Option<Resampled<'_>>, sig: &mut Signature) 
             sig.push("conf", format!("{}", r.resampler.confidence));
             sig.push("unit", r.unit.name());
             if let Some(t) = r.test {
-                sig.push(
-                    "test",
-                    match t {
-                        PairedTest::Permutation => "permutation",
-                        PairedTest::Bootstrap => "bootstrap",
-                    },
-                );
+                sig.push("test", t.name());
             }
         }
     }

@@ -30,6 +30,7 @@ pub struct SpanFamily {
     column: Option<String>,
     regimes: Vec<SpanRegime>,
     beta: f64,
+    options: Options,
 }
 
 impl SpanFamily {
@@ -46,6 +47,7 @@ impl SpanFamily {
                 .clone()
                 .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
+            options: opts.clone(),
         })
     }
 }
@@ -64,6 +66,13 @@ fn series_block(s: &PerRegime<RegimeScores>, out: &mut [Vec<f64>], at: usize) {
 }
 
 impl Family for SpanFamily {
+    fn signature_fields(&self) -> Vec<(String, String)> {
+        // The regimes written out: all four when none were chosen.
+        let mut o = self.options.clone();
+        o.regimes = Some(self.regimes.clone());
+        super::sign::option_fields(&o, Vec::new())
+    }
+
     fn name(&self) -> &str {
         "spans"
     }

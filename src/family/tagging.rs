@@ -22,6 +22,7 @@ pub struct TaggingFamily {
     tagset: Option<Tagset>,
     tagset_name: Option<String>,
     beta: f64,
+    options: Options,
 }
 
 impl TaggingFamily {
@@ -39,6 +40,7 @@ impl TaggingFamily {
             tagset,
             tagset_name: opts.tagset.clone(),
             beta: opts.beta(),
+            options: opts.clone(),
         })
     }
 
@@ -73,6 +75,10 @@ fn to_vec(t: &TagTotals, weighted: bool) -> Vec<f64> {
 }
 
 impl Family for TaggingFamily {
+    fn signature_fields(&self) -> Vec<(String, String)> {
+        super::sign::option_fields(&self.options, Vec::new())
+    }
+
     fn name(&self) -> &str {
         "tagging"
     }
