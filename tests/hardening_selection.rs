@@ -7,7 +7,7 @@ mod common;
 use std::path::Path;
 
 use fairscore::eval::fair::{evaluate_files, FairOptions};
-use fairscore::matching::tagset::Tagset;
+use fairscore::family::tagging::Tagset;
 
 fn bad(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

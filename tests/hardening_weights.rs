@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use fairscore::matching::tagset::Tagset;
+use fairscore::family::tagging::Tagset;
 
 const GOLD: &str = "to\tsubst:sg:nom\njest\tfin:sg:ter\n";
 const PRED: &str = "to\tsubst:pl:nom\njest\tfin:sg:ter\n";

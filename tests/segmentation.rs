@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use fairscore::eval::segmentation::SegmentationFormat;
+use fairscore::family::segmentation::SegmentationFormat;
 use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 

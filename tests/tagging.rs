@@ -8,9 +8,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use fairscore::family::tagging::Tagset;
+use fairscore::family::tagging::{Function, TagScorer};
 use fairscore::family::{self, Family, Options};
-use fairscore::matching::tagset::Tagset;
-use fairscore::metrics::tagging::{Function, TagScorer};
 use fairscore::table::{Results, TableFormat, Unit};
 use fairscore::Error;
 

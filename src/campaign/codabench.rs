@@ -416,8 +416,8 @@ pub fn check_rank_by(
 /// from the gold's first line (spans, fair, muc: CoNLL, HIPE or span files) or the gold's
 /// extension (segmentation, tagging). `None` when it is none of the column formats.
 fn detected_format(t: &FamilyTask, gold: &Path) -> Option<InputFormat> {
-    use crate::eval::segmentation::SegmentationFormat;
-    use crate::eval::tagging::TaggingFormat;
+    use crate::family::segmentation::SegmentationFormat;
+    use crate::family::tagging::TaggingFormat;
     match t.family.name() {
         "spans" | "fair" | "muc" => {
             let text = crate::io::read_text(gold).ok()?;

@@ -11,8 +11,8 @@ use super::findings::{at, Findings};
 use super::{CheckReport, Code};
 use crate::error::{snippet, Error, Result};
 use crate::eval::labels::closest;
+use crate::family::tagging::Tagset;
 use crate::formats::{conll, conllu::Conllu, plain, tagged::Tagged, InputFormat};
-use crate::matching::tagset::Tagset;
 
 /// What `check` of a column file is told.
 #[derive(Debug, Clone, Default)]
@@ -63,9 +63,9 @@ fn read<'a>(
         }
         InputFormat::Conllu => {
             let col = match &opts.column {
-                Some(c) => crate::eval::tagging::column_index(
+                Some(c) => crate::family::tagging::column_index(
                     c,
-                    crate::eval::tagging::TaggingFormat::Conllu,
+                    crate::family::tagging::TaggingFormat::Conllu,
                 )?,
                 None => crate::formats::conllu::XPOS,
             };
@@ -85,9 +85,10 @@ fn read<'a>(
         }
         InputFormat::Tsv => {
             let col = match &opts.column {
-                Some(c) => {
-                    crate::eval::tagging::column_index(c, crate::eval::tagging::TaggingFormat::Tsv)?
-                }
+                Some(c) => crate::family::tagging::column_index(
+                    c,
+                    crate::family::tagging::TaggingFormat::Tsv,
+                )?,
                 None => 1,
             };
             let doc = Tagged::parse(path, text, col)?;

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use fairscore::matching::tagset::PRESETS;
+use fairscore::family::tagging::PRESETS;
 use fairscore::Result;
 
 use super::args::{

@@ -1,8 +1,8 @@
 //! Whole evaluations: inputs and options in, typed results out (never text).
 //!
 //! [`score`] is the official HIPE evaluation of one run, [`fair`] Ortmann's fair evaluation of
-//! two files; [`segmentation`] word segmentation (Shao et al. 2017), [`tagging`]
-//! morphosyntactic tagging beyond accuracy, [`muc`] MUC-7 token judgement with F-beta;
+//! two files, [`muc`] MUC-7 token judgement (word segmentation and tagging live whole in their
+//! families: `crate::family::segmentation`, `crate::family::tagging`);
 //! [`options`] and [`weights`] parse what shapes them. [`labels`] finds run labels a scoring
 //! ignores; `listing` makes the per-span records of `score --errors`. [`bootstrap`] adds
 //! confidence intervals to a scoring, [`compare`] tests the difference between two runs
@@ -17,11 +17,8 @@ pub mod labels;
 mod listing;
 pub mod muc;
 pub mod options;
-mod parting;
 pub mod score;
-pub mod segmentation;
 pub mod standoff;
-pub mod tagging;
 pub mod tags;
 pub mod units;
 pub mod weights;

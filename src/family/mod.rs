@@ -35,10 +35,11 @@
 mod fair;
 mod muc;
 pub mod options;
-mod segmentation;
+mod parting;
+pub mod segmentation;
 pub mod sign;
 mod spans;
-mod tagging;
+pub mod tagging;
 
 pub use options::{Options, OPTION_NAMES};
 

@@ -8,7 +8,6 @@ pub mod fair;
 pub mod prf;
 pub mod py;
 pub mod resample;
-pub mod tagging;
 
 use crate::matching::span_count::{Counts, UnitCounts};
 use crate::matching::{PerRegime, SpanRegime};

@@ -3,13 +3,18 @@
 
 use std::path::Path;
 
+mod read;
+mod score;
+mod tagset;
+
+pub use read::{column_index, sentence_totals, TaggingFormat, TaggingOptions};
+pub use score::*;
+pub use tagset::*;
+
 use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;
-use crate::eval::tagging::{sentence_totals, TaggingFormat, TaggingOptions};
 use crate::formats::InputFormat;
-use crate::matching::tagset::Tagset;
 use crate::metrics::prf::{fbeta, ratio};
-use crate::metrics::tagging::{Function, TagTotals};
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
 const FORMATS: &[&str] = &["conllu", "tsv"];
@@ -50,7 +55,7 @@ impl TaggingFamily {
             .unwrap_or_else(|| TaggingFormat::from_path(gold));
         let mut o = TaggingOptions::new(format);
         if let Some(c) = &self.column {
-            o.column = crate::eval::tagging::column_index(c, format)?;
+            o.column = column_index(c, format)?;
         }
         o.tagset = self.tagset.clone();
         Ok(o)

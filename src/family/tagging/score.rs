@@ -23,7 +23,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::matching::tagset::{Tagset, WeightTable};
+use super::tagset::{Tagset, WeightTable};
 use crate::metrics::prf::{fbeta, ratio};
 
 /// The scoring functions.

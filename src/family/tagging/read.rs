@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use super::parting::{count_error, Sentence};
+use super::score::{CellScorer, CellSide, TagTotals};
+use super::tagset::Tagset;
+use crate::family::parting::{count_error, Sentence};
 use crate::formats::conllu::{Conllu, COLUMNS};
 use crate::formats::tagged::Tagged;
-use crate::matching::tagset::Tagset;
-use crate::metrics::tagging::{CellScorer, CellSide, TagTotals};
 use crate::{Error, Result};
 
 /// Input format of both files.
@@ -95,7 +95,7 @@ struct Seg<'a> {
 /// only used in messages. Errs with a usage error on a CoNLL-U `column` ≥ 10 or a TSV
 /// `column` 0, and with an input error on a file that cannot be read as its format (a TSV line
 /// without that cell included), different sentences, token counts or token forms, or a bad
-/// tags cell ([`crate::metrics::tagging::CellError`]).
+/// tags cell ([`crate::family::tagging::CellError`]).
 pub fn sentence_totals<'a>(
     gold_path: &Path,
     gold: &'a str,

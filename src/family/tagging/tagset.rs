@@ -37,7 +37,7 @@ use toml::Spanned;
 use crate::{Error, Result};
 
 /// The bundled NKJP preset (`presets/nkjp.toml`).
-pub const NKJP: &str = include_str!("../../presets/nkjp.toml");
+pub const NKJP: &str = include_str!("../../../presets/nkjp.toml");
 
 /// Names of the bundled presets.
 pub const PRESETS: &[&str] = &["nkjp"];
@@ -74,7 +74,7 @@ impl Weights {
     }
 
     /// The factor every weight is multiplied by before weights are summed: a power of two
-    /// that brings the largest weight of all tables into [0.5, 1] ([`super::unit_scale`]), so
+    /// that brings the largest weight of all tables into [0.5, 1] ([`crate::matching::unit_scale`]), so
     /// that sums cannot overflow and scaling all weights alike changes no score.
     pub fn scale(&self) -> f64 {
         self.scale
@@ -410,7 +410,7 @@ fn build_weights(
         base: base_table,
         conditional,
         by_class,
-        scale: super::unit_scale(max),
+        scale: crate::matching::unit_scale(max),
     })
 }
 

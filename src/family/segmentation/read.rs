@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use super::parting::{count_error, Sentence};
+use super::count::{compare, Mismatch, SegCounts, Side};
+use crate::family::parting::{count_error, Sentence};
 use crate::formats::conllu::Conllu;
 use crate::formats::plain;
-use crate::matching::segmentation::{compare, Mismatch, SegCounts, Side};
 use crate::{Error, Result};
 
 /// Input format of both files.

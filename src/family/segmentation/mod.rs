@@ -3,11 +3,15 @@
 
 use std::path::Path;
 
+mod count;
+mod read;
+
+pub use count::{compare, Mismatch, SegCounts, Side};
+pub use read::{sentence_counts, SegmentationFormat};
+
 use super::{prf_columns, Family, Headline, Options, Statistics};
 use crate::error::Result;
-use crate::eval::segmentation::{sentence_counts, SegmentationFormat};
 use crate::formats::InputFormat;
-use crate::matching::segmentation::SegCounts;
 use crate::metrics::prf::{prf_beta, ratio};
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
