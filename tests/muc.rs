@@ -6,9 +6,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use fairscore::eval::muc::{evaluate_files, MucOptions, MucResult};
+use fairscore::family::muc::MucCounts;
+use fairscore::family::muc::{evaluate_files, MucOptions, MucResult};
 use fairscore::formats::Format;
-use fairscore::matching::muc::MucCounts;
 use fairscore::table::Results;
 
 fn fixture(name: &str) -> PathBuf {
@@ -237,7 +237,10 @@ fn judgements_follow_the_guide_token_by_token() {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let text = std::fs::read_to_string(&tsv).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(fairscore::eval::muc::JUDGEMENTS_HEADER));
+    assert_eq!(
+        lines.next(),
+        Some(fairscore::family::muc::JUDGEMENTS_HEADER)
+    );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), want.len());
     for (i, (row, w)) in rows.iter().zip(want).enumerate() {
@@ -258,7 +261,7 @@ fn judgements_follow_the_guide_token_by_token() {
         },
     )
     .unwrap();
-    assert_eq!(fairscore::eval::muc::judgements_tsv(&raw), text);
+    assert_eq!(fairscore::family::muc::judgements_tsv(&raw), text);
     // The JSON holds the same counts and the scores as fractions.
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("JSON");
@@ -364,10 +367,10 @@ fn muc_command_is_the_muc_family() {
         },
     )
     .unwrap();
-    assert_eq!(text, fairscore::eval::muc::judgements_tsv(&raw));
+    assert_eq!(text, fairscore::family::muc::judgements_tsv(&raw));
     assert_eq!(
         text.lines().next(),
-        Some(fairscore::eval::muc::JUDGEMENTS_HEADER)
+        Some(fairscore::family::muc::JUDGEMENTS_HEADER)
     );
     // One line per judged token: as many as the judgements counted.
     let all = total(&raw);

@@ -1,8 +1,8 @@
 //! Whole evaluations: inputs and options in, typed results out (never text).
 //!
 //! [`score`] is the official HIPE evaluation of one run, [`fair`] Ortmann's fair evaluation of
-//! two files, [`muc`] MUC-7 token judgement (word segmentation and tagging live whole in their
-//! families: `crate::family::segmentation`, `crate::family::tagging`);
+//! two files (MUC-7 judgement, word segmentation and tagging live whole in their families:
+//! `crate::family::muc`, `crate::family::segmentation`, `crate::family::tagging`);
 //! [`options`] and [`weights`] parse what shapes them. [`labels`] finds run labels a scoring
 //! ignores; `listing` makes the per-span records of `score --errors`. [`bootstrap`] adds
 //! confidence intervals to a scoring, [`compare`] tests the difference between two runs
@@ -15,7 +15,6 @@ pub mod compare;
 pub mod fair;
 pub mod labels;
 mod listing;
-pub mod muc;
 pub mod options;
 pub mod score;
 pub mod standoff;

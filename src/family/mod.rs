@@ -33,7 +33,7 @@
 //! ```
 
 mod fair;
-mod muc;
+pub mod muc;
 pub mod options;
 mod parting;
 pub mod segmentation;

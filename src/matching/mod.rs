@@ -3,12 +3,11 @@
 //! `span_count` counts run spans against gold spans in the four regimes named by `regime`
 //! (strict, ent_type, partial, exact: nervaluate's names), exactly as the official HIPE
 //! scorer counts them; `fair` implements Ortmann's (2022) fair evaluation with error types counted once;
-//! `muc` judges tokens as MUC-7 (correct, incorrect, partial, missing, spurious). (Word
-//! segmentation and tagging pair and count in their families' folders, `crate::family`.)
+//! MUC-7 judgement, word segmentation and tagging pair and count in their families' folders
+//! (`crate::family`).
 
 pub mod agreement;
 pub mod fair;
-pub mod muc;
 pub mod regime;
 pub mod span_count;
 

@@ -14,7 +14,6 @@
 //! fair algorithm's discontinuous span).
 
 mod align;
-mod muc;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -28,7 +27,6 @@ use crate::matching::PerRegime;
 use crate::spans::{LabeledSpan, Spans};
 
 pub use align::{tokens_onto, Aligned};
-pub use muc::muc_units;
 
 /// How the gold and run of a standoff scoring are read.
 #[derive(Debug, Clone, Default)]
@@ -296,11 +294,11 @@ fn covered(span: &StandoffSpan, pos: &[(usize, usize)]) -> Vec<usize> {
 }
 
 /// A span over positions: label, covered positions, file line.
-type PosSpan<'a> = (&'a str, Vec<usize>, usize);
+pub type PosSpan<'a> = (&'a str, Vec<usize>, usize);
 
 /// The spans of one side over `pos`, by first position, then last, then label; spans that
 /// cover no position (empty, or only whitespace) are left out with a warning.
-fn on_positions<'a>(
+pub fn on_positions<'a>(
     doc: &'a StandoffDoc,
     pos: &[(usize, usize)],
     warnings: &mut Vec<String>,

@@ -1,5 +1,6 @@
 //! The segmentation family (Shao et al. 2017): word and boundary P/R/F1 and the true negative
-//! rate, sentence by sentence ([`crate::eval::segmentation`]). Unit: the sentence.
+//! rate, sentence by sentence (`read` pairs the sentences, `count` compares one). Unit: the
+//! sentence.
 
 use std::path::Path;
 

@@ -1,5 +1,6 @@
 //! The tagging family: exact, PoS, positional and weighted scores with P, R, F1, weak and
-//! strong correctness ([`crate::eval::tagging`]). Unit: the sentence.
+//! strong correctness (`read` aligns the segments, `score` scores them, `tagset` reads tag
+//! sets). Unit: the sentence.
 
 use std::path::Path;
 

@@ -8,11 +8,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
+use super::judge::{judge, Judgement, MucCounts, Scratch};
 use crate::corpus::{align, Corpus, ReadOptions};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::hipe::{Edition, Task};
-use crate::matching::muc::{judge, Judgement, MucCounts, Scratch};
 use crate::spans::{self, Spans};
 
 /// How `fairscore muc` reads and scores.

@@ -1,14 +1,14 @@
-//! MUC-7 token judgement of standoff documents: the positions of each document pair (see the
-//! parent module) are the tokens judged. A discontinuous span is judged fragment by fragment:
+//! MUC-7 token judgement of standoff documents: the positions of each document pair (see
+//! `crate::eval::standoff`) are the tokens judged. A discontinuous span is judged fragment by fragment:
 //! the positions of its gaps are not its. Where spans of one side nest or overlap, a position
 //! belongs to the span that starts last (as a tag sequence has one tag a token).
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{on_positions, pair, positions, Pairs, PosSpan, StandoffRead};
+use super::judge::{judge, MucCounts, Scratch};
 use crate::error::Result;
-use crate::matching::muc::{judge, MucCounts, Scratch};
+use crate::eval::standoff::{on_positions, pair, positions, Pairs, PosSpan, StandoffRead};
 use crate::spans::Spans;
 
 /// Counts per type (the type a position counts for) of one document pair.

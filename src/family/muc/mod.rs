@@ -1,14 +1,22 @@
 //! The MUC-7 family: token-by-token judgement of a NERC run (correct, incorrect, partial,
-//! missing, spurious), micro, per type and macro P/R/F-beta ([`crate::eval::muc`]). Unit: the
+//! missing, spurious), micro, per type and macro P/R/F-beta (reading in `read`, judging in `judge`, standoff files in `standoff`). Unit: the
 //! document (the sentence for a CoNLL file without documents).
 
 use std::path::Path;
 
+mod judge;
+mod read;
+mod standoff;
+
+pub use judge::{judge, Judgement, MucCounts, Scratch};
+pub use read::{
+    evaluate, evaluate_files, judgements_tsv, JudgedToken, MucOptions, MucResult, JUDGEMENTS_HEADER,
+};
+pub use standoff::{muc_units, DocMuc};
+
 use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;
-use crate::eval::muc::{evaluate_files, judgements_tsv, MucOptions};
 use crate::formats::{Format, InputFormat};
-use crate::matching::muc::MucCounts;
 use crate::metrics::prf::{fbeta, prf_beta};
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
@@ -92,7 +100,7 @@ impl Family for MucFamily {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
             };
-            let (units, warnings) = crate::eval::standoff::muc_units(gold, pred, &read)?;
+            let (units, warnings) = muc_units(gold, pred, &read)?;
             let mut s = unit_statistics(Unit::Document, &units);
             s.warnings = warnings;
             return Ok(s);
