@@ -254,3 +254,47 @@ fn files_are_small_layers_point_down_and_imports_have_no_cycles() {
     problems.extend(cycles.into_iter().map(|c| format!("import cycle: {c}")));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `docs/architecture.md` keeps the picture current: it names every top-level module of
+/// `src/` (a folder `NAME/` or a file `NAME.rs`), and every layer of [`LAYERS`] is a module
+/// that exists.
+#[test]
+fn the_architecture_page_names_every_top_level_module() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .expect("docs/architecture.md");
+    let mut missing = Vec::new();
+    let mut modules = BTreeSet::new();
+    for e in std::fs::read_dir(src()).expect("src").flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let module = match name.strip_suffix(".rs") {
+            Some(m) if m != "lib" && m != "main" => m.to_string(),
+            Some(_) => continue,
+            None if e.path().is_dir() => name,
+            None => continue,
+        };
+        let named = [
+            format!("{module}/"),
+            format!("{module}.rs"),
+            format!(" {module} "),
+            format!(" {module},"),
+            format!("{module}:"),
+        ]
+        .iter()
+        .any(|n| doc.contains(n.as_str()));
+        if !named {
+            missing.push(module.clone());
+        }
+        modules.insert(module);
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/architecture.md does not name: {missing:?}"
+    );
+    for layer in LAYERS.iter().flat_map(|l| l.iter()) {
+        assert!(
+            *layer == "lib" || modules.contains(*layer),
+            "tests/layers.rs names a layer {layer} that is no module of src/"
+        );
+    }
+}
