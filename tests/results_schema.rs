@@ -1,7 +1,7 @@
 //! Every JSON output of fairscore's own result tables validates against the published schema
 //! `docs/results.schema.json`: `evaluate` of every family, the `fair`, `muc`,
-//! `segmentation` and `tagging` commands (which give exactly `evaluate`'s JSON), `compare
-//! --family`, `agree`, and a family campaign's `runs/*.json`. Beyond the schema, each row's key
+//! `segmentation` and `tagging` commands (which give exactly `evaluate`'s JSON), `compare`
+//! (of any family, and of HIPE or CoNLL runs), `agree`, and a family campaign's `runs/*.json`. Beyond the schema, each row's key
 //! names the table's keys in order, its scores the table's columns in order, counts are whole
 //! numbers and every interval is ordered.
 

@@ -321,12 +321,24 @@ fn compare(
     }
     let (opts, copts) = lift(py, api::compare_options(&s))?;
     lift(py, s.finish("compare"))?;
+    let sig = lift(
+        py,
+        api::hipe_signature(
+            &s,
+            &gold,
+            &[a.as_path(), b.as_path()],
+            Some(10_000),
+            Some(copts.test),
+        ),
+    )?;
     let r = crate::interruptible(py, move || {
         fairscore::score::compare_paths(&gold, &a, &b, &opts, &copts)
     })?;
     let r = lift(py, r)?;
     warn_all(py, &r.warnings)?;
-    loads(py, &fairscore::report::compare::json(&r))
+    let mut results = fairscore::report::compare::results(&r);
+    results.signature = Some(sig);
+    loads(py, &fairscore::report::table::json::render(&results))
 }
 
 /// Scores a whole campaign as `fairscore leaderboard` (writing the same files under `outdir`)

@@ -155,35 +155,36 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     ]);
     let (opts, copts) = api::compare_options(&s)?;
     s.finish("compare")?;
+    let sig = api::hipe_signature(
+        &s,
+        reference,
+        &[a.as_path(), b.as_path()],
+        Some(10_000),
+        Some(copts.test),
+    )?;
     if args.signature.signature {
-        let test = copts.test;
-        let sig = api::hipe_signature(
-            &s,
-            reference,
-            &[a.as_path(), b.as_path()],
-            Some(10_000),
-            Some(test),
-        )?;
         super::print(&format!("{sig}\n"))?;
         return Ok(0);
     }
-    if args.table.table.is_some() || args.beta.beta.is_some() {
+    if args.beta.beta.is_some() {
         return Err(Error::usage(
-            "table and beta go with --family; without it compare gives its own table",
+            "beta goes with --family; compare of HIPE or CoNLL runs scores F1",
         ));
     }
     let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
     let result = fairscore::score::compare_paths(reference, a, b, &opts, &copts)?;
     spinner.finish();
+    let mut results = fairscore::report::compare::results(&result);
+    results.signature = Some(sig);
+    if args.table.table.is_some() || args.json.json.as_deref() == Some(std::path::Path::new("-")) {
+        return super::family_output(&results, &args.json, &args.table, &inputs, None);
+    }
+    // The default text is the comparison's own table, with the result table's JSON.
     for w in &result.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
-    if args.json.json.as_deref() == Some(std::path::Path::new("-")) {
-        super::print(&fairscore::report::compare::json(&result))?;
-        return Ok(0);
-    }
     if let Some(out) = json {
-        let text = fairscore::report::compare::json(&result);
+        let text = fairscore::report::table::render(&results, fairscore::table::TableFormat::Json)?;
         fairscore::io::write_atomic(out, text.as_bytes())?;
     }
     super::print(&fairscore::report::compare::table(&result))?;

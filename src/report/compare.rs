@@ -1,44 +1,83 @@
-//! The outputs of `fairscore compare`: a table for reading and the `--json` tree
-//! `{COLUMN: {REGIME: {"P"|"R"|"F1": {"a", "b", "diff", "ci": [lo, hi], "p"}}}}`.
+//! The outputs of `fairscore compare` of HIPE or CoNLL runs: a table for reading and the one
+//! result table ([`results`]: its JSON and every `--table` format).
 
 use crate::escape::terminal;
 use crate::eval::compare::CompareResult;
 use crate::metrics::resample::Measure;
-use crate::metrics::resample::{Paired, PairedTest};
-use crate::metrics::PyNum;
-use crate::report::json::Json;
+use crate::metrics::resample::PairedTest;
+use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
 use std::fmt::Write;
 
-/// A number as JSON, with `-0.0` written as `0.0`.
-fn num(x: f64) -> Json {
-    Json::Num(PyNum::Float(x + 0.0))
-}
-
-fn comparison_json(c: &Paired) -> Json {
-    let mut o = Json::obj();
-    o.set("a", num(c.a));
-    o.set("b", num(c.b));
-    o.set("diff", num(c.diff));
-    o.set("ci", Json::Arr(vec![num(c.ci.lo), num(c.ci.hi)]));
-    o.set("p", num(c.p));
-    o
-}
-
-/// The `--json` text (Python's `indent=4` layout): the micro scores over all labels.
-pub fn json(result: &CompareResult) -> String {
-    let mut root = Json::obj();
+/// The comparison as the one result table (`docs/results.schema.json`): table `compare`, a
+/// row per column, regime and measure (P, R, F1) with `A`, `B`, `A-B`, the interval `lo`,
+/// `hi` of A − B and the p-value `p`, as `compare --family` gives them; notes say the runs,
+/// the test and the resampling.
+pub fn results(result: &CompareResult) -> Results {
+    let o = &result.options;
+    let rs = &o.resampler;
+    let (units, unit) = result.columns.first().map_or((0, Unit::Document), |c| {
+        let unit = if c.unit.starts_with("sentence") {
+            Unit::Sentence
+        } else {
+            Unit::Document
+        };
+        (c.documents, unit)
+    });
+    let mut r = Results::new("hipe", unit, units);
+    r.notes = vec![
+        format!("A: {}", result.run_a),
+        format!("B: {}", result.run_b),
+        format!("gold: {}", result.gold),
+        format!(
+            "paired {} over {}s, {} resamples, seed {}; interval of A-B: {} paired bootstrap",
+            match o.test {
+                PairedTest::Permutation => "approximate randomization",
+                PairedTest::Bootstrap => "bootstrap (shifted null)",
+            },
+            unit.name(),
+            rs.samples,
+            rs.seed,
+            percent(rs.confidence)
+        ),
+    ];
+    r.warnings = result.warnings.clone();
+    let mut t = Table::new(
+        "compare",
+        "A − B: paired comparison",
+        vec![KeyKind::Column, KeyKind::Regime, KeyKind::Measure],
+        vec![
+            Column::new("A", Kind::Ratio),
+            Column::new("B", Kind::Ratio),
+            Column::new("A-B", Kind::Ratio),
+            Column::new("lo", Kind::Ratio),
+            Column::new("hi", Kind::Ratio),
+            Column::new("p", Kind::PValue),
+        ],
+    );
     for col in &result.columns {
-        let c = root.entry(&col.column);
         for rc in &col.regimes {
-            let r = c.entry(rc.regime.name());
-            for (m, cmp) in rc.measures.iter() {
-                r.set(m.name(), comparison_json(cmp));
+            for (m, c) in rc.measures.iter() {
+                // `+ 0.0` writes -0.0 as 0.0.
+                t.push(
+                    vec![
+                        col.column.clone(),
+                        rc.regime.name().to_string(),
+                        m.name().to_string(),
+                    ],
+                    vec![
+                        Value::ratio(c.a),
+                        Value::ratio(c.b),
+                        Value::ratio(c.diff + 0.0),
+                        Value::ratio(c.ci.lo + 0.0),
+                        Value::ratio(c.ci.hi + 0.0),
+                        Value::amount(c.p),
+                    ],
+                );
             }
         }
     }
-    let mut text = root.to_python_string();
-    text.push('\n');
-    text
+    r.tables.push(t);
+    r
 }
 
 /// `x` with a sign and `digits` decimals, never `-0.000…`.
