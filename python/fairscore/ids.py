@@ -108,7 +108,10 @@ def _pair(predictions, label_ids, ignore_index):
         for a, b in zip(p, g):
             flat_g.extend(b)
             flat_g.extend([ignore_index] * (width - len(b)))
-            flat_p.extend(a[: len(b)])
+            a = a[: len(b)]
+            if not _fits(a):  # only where the gold is ignored (checked above): dropped
+                a = [x if _I64_MIN <= x <= _I64_MAX else 0 for x in a]
+            flat_p.extend(a)
             flat_p.extend([0] * (width - len(b)))
         if sys.byteorder == "big":  # pragma: no cover - the bytes are little-endian
             flat_p.byteswap()
