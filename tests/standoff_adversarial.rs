@@ -411,7 +411,7 @@ fn label_studio_offset_errors_name_the_task() {
     let f = put(
         &dir,
         "ls.json",
-        r#"[{"data": {"text": "ab"}, "annotations": []},
+        r#"[{"data": {"text": "ab"}, "annotations": [{"result": []}]},
             {"data": {"text": "ab"}, "annotations": [{"result": [{"value": {"start": 0, "end": 9, "labels": ["X"]}}]}]}]"#,
     );
     let (code, err) = spans(&f, &f, &[]);

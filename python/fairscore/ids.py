@@ -47,11 +47,43 @@ def _grid(values, name):
             )
         if a.dtype.kind not in "iu":
             raise TypeError(f"{name}: expected integer label ids, got dtype {a.dtype}")
+        if a.dtype.kind == "u" and a.dtype.itemsize >= 8 and a.size and a.max() > _I64_MAX:
+            # uint64 ids past int64: no label id (id2label's keys are int64), and never to
+            # be wrapped round (2**64 - 100 would become the ignore index -100).
+            return [[int(x) for x in r] for r in a.tolist()]
         return a.shape[0], a.shape[1], np.ascontiguousarray(a, dtype="<i8").tobytes()
     rows = [list(r) for r in values]
     if any(hasattr(r[0], "__len__") for r in rows if r):
         rows = [[_argmax(v) for v in r] for r in rows]
     return rows
+
+
+_I64_MIN, _I64_MAX = -(2**63), 2**63 - 1
+
+
+def _fits(row):
+    return not row or (_I64_MIN <= min(row) and max(row) <= _I64_MAX)
+
+
+def _out_of_range(p, g, ignore_index):
+    """The ValueError of the first id (row-major, gold before prediction) outside int64 at a
+    scored position: no id2label key can be it."""
+    if all(_fits(r) for r in g) and all(_fits(r) for r in p):
+        return None
+    for k, (a, b) in enumerate(zip(p, g)):
+        for j, gid in enumerate(b):
+            if not _I64_MIN <= gid <= _I64_MAX:
+                return ValueError(
+                    f"label_ids[{k}][{j}]: label id {gid} is not in id2label (nor the ignore index {ignore_index})"
+                )
+            if gid == ignore_index:
+                continue
+            pid = a[j]
+            if not _I64_MIN <= pid <= _I64_MAX:
+                return ValueError(
+                    f"predictions[{k}][{j}]: label id {pid} is not in id2label (nor the ignore index {ignore_index})"
+                )
+    return None
 
 
 def _pair(predictions, label_ids, ignore_index):
@@ -69,11 +101,17 @@ def _pair(predictions, label_ids, ignore_index):
         for k, (a, b) in enumerate(zip(p, g)):
             if len(a) < len(b):
                 raise ValueError(f"row {k}: predictions has {len(a)} ids, label_ids {len(b)}")
+        err = _out_of_range(p, g, ignore_index)
+        if err is not None:
+            raise err
         flat_p, flat_g = array("q"), array("q")
         for a, b in zip(p, g):
             flat_g.extend(b)
             flat_g.extend([ignore_index] * (width - len(b)))
-            flat_p.extend(a[: len(b)])
+            a = a[: len(b)]
+            if not _fits(a):  # only where the gold is ignored (checked above): dropped
+                a = [x if _I64_MIN <= x <= _I64_MAX else 0 for x in a]
+            flat_p.extend(a)
             flat_p.extend([0] * (width - len(b)))
         if sys.byteorder == "big":  # pragma: no cover - the bytes are little-endian
             flat_p.byteswap()

@@ -15,7 +15,8 @@
 //! **Runs.** Every file under `INPUT/res` (hidden files, `__MACOSX/` and the worker's own
 //! `metadata` left out) whose name fits a task's `runs` pattern is that task's run for the
 //! gold its `{dataset}`/`{lang}` name; a campaign of one column also takes a submission of
-//! exactly one file whatever its name. A column without a run scores 0 (Codabench needs a
+//! exactly one file whatever its name. A column without a run scores 0, or the largest number
+//! for a metric that counts errors, so it ranks last (Codabench needs a
 //! number for every column), and the page says so; a submission with no run at all, two runs
 //! for one column, or a file with a run extension that fits no pattern is refused. The
 //! submission is hostile: links are refused, never followed, and whatever the participant got
@@ -63,6 +64,9 @@ pub struct LeaderboardColumn {
     pub gold: String,
     /// The metric (a column of the family's headline table).
     pub metric: String,
+    /// Whether the metric counts errors, so that lower is better (known once the task's
+    /// family has scored: [`check_rank_by`] sets it for the bundle's leaderboard).
+    pub lower_is_better: bool,
 }
 
 /// `s` with every character other than ASCII letters, digits and `_` turned into `_`.
@@ -151,6 +155,7 @@ pub fn columns(cfg: &FamilyCampaign, gold_dir: &Path) -> Result<Vec<LeaderboardC
                 group,
                 gold: f.clone(),
                 metric,
+                lower_is_better: false,
             });
         }
         if out.len() == before {
@@ -169,7 +174,7 @@ pub fn columns(cfg: &FamilyCampaign, gold_dir: &Path) -> Result<Vec<LeaderboardC
 pub struct ColumnScore {
     /// The column.
     pub column: LeaderboardColumn,
-    /// Its value (a fraction; 0 without a run).
+    /// Its value (0 without a run; the largest number for a metric that counts errors).
     pub value: f64,
     /// The run scored, as named in the submission; `None`: the submission has none.
     pub run: Option<String>,
@@ -398,7 +403,7 @@ fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Res
 /// error at its line, before any bundle is written or submission scored.
 pub fn check_rank_by(
     cfg: &FamilyCampaign,
-    cols: &[LeaderboardColumn],
+    cols: &mut [LeaderboardColumn],
     gold_dir: &Path,
 ) -> Result<()> {
     for (k, t) in cfg.tasks.iter().enumerate() {
@@ -408,8 +413,18 @@ pub fn check_rank_by(
         let gold = gold_dir.join(&c.gold);
         let results = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None)?;
         ranked_column(cfg, t, &results)?;
+        let lower = lower_is_better(t, &results);
+        for c in cols.iter_mut().filter(|c| c.task == k) {
+            c.lower_is_better = lower;
+        }
     }
     Ok(())
+}
+
+/// Whether the ranked column of task `t` counts errors (lower is better), as `results` of
+/// its family have it.
+fn lower_is_better(t: &FamilyTask, results: &Results) -> bool {
+    crate::family::headline_column(results, &t.headline).is_some_and(|c| c.lower_is_better)
 }
 
 /// The format a task without `format` reads its gold and runs in, as the family tells it:
@@ -483,10 +498,20 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
     for (c, run) in cols.iter().zip(runs) {
         let t = &cfg.tasks[c.task];
         let Some((shown, path)) = run else {
-            notes.push(format!("{}: no run in the submission, scored 0", c.key));
+            // Ranked last: 0, or the largest number for a metric that counts errors.
+            let gold = gold_dir.join(&c.gold);
+            let own = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None)?;
+            let (value, said) = match lower_is_better(t, &own) {
+                true => (f64::MAX, "the largest number (its metric counts errors)"),
+                false => (0.0, "0"),
+            };
+            notes.push(format!(
+                "{}: no run in the submission, scored {said}",
+                c.key
+            ));
             scores.push(ColumnScore {
                 column: c.clone(),
-                value: 0.0,
+                value,
                 run: None,
                 results: None,
             });

@@ -209,9 +209,11 @@ pub fn competition_yaml(
     y.push_str("leaderboards:\n  - title: Results\n    key: main\n    columns:\n");
     for (i, c) in cols.iter().enumerate() {
         y.push_str(&format!(
-            "      - title: {}\n        key: {}\n        index: {i}\n        sorting: desc\n        precision: 4\n",
+            "      - title: {}\n        key: {}\n        index: {i}\n        sorting: {}\n        precision: 4\n",
             q(&c.title),
-            q(&c.key)
+            q(&c.key),
+            // An error count ranks the lowest first.
+            if c.lower_is_better { "asc" } else { "desc" }
         ));
     }
     Ok(y)
@@ -264,7 +266,7 @@ fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
             md(&c.gold)
         ));
     }
-    s.push_str("\nA column for which the submission has no run scores 0 (the submission's detailed results say so). ");
+    s.push_str("\nA column for which the submission has no run scores 0, or the largest number where the metric counts errors, and ranks last (the submission's detailed results say so). ");
     s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text are first checked as `fairscore check` checks them: ");
     s.push_str("a run with errors or warnings fails the submission, and the check's findings are in its error log. ");
     s.push_str("You can run the same check before submitting: `fairscore check --format FORMAT --gold GOLD --pred RUN`.\n");
@@ -276,8 +278,8 @@ pub fn bundle_files(
     cfg: &FamilyCampaign,
     o: &BundleOptions,
 ) -> Result<Vec<(String, Vec<u8>, bool)>> {
-    let cols = columns(cfg, &o.gold_dir)?;
-    check_rank_by(cfg, &cols, &o.gold_dir)?;
+    let mut cols = columns(cfg, &o.gold_dir)?;
+    check_rank_by(cfg, &mut cols, &o.gold_dir)?;
     let mut files: Vec<(String, Vec<u8>, bool)> = vec![
         (
             "competition.yaml".into(),

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::family::{rank_statistics, ranking_results, FamilyRanking};
+use super::family::{rank_statistics, ranked_value, ranking_results, FamilyRanking};
 use super::names::{Pattern, Placeholder};
 use crate::api::{family_options, Setting, Settings};
 use crate::error::{snippet, Error, Result};
@@ -502,10 +502,7 @@ fn task_signature(
 /// `teams` with the team, its run, the team's rank, the ranked value (with its interval) and,
 /// with resampling, whether the run shares first place.
 pub fn best_per_team(r: &FamilyRanking, teams: &BTreeMap<String, String>) -> Table {
-    let mut cols = vec![
-        Column::new("rank", Kind::Count),
-        Column::new(r.headline.column.clone(), Kind::Ratio),
-    ];
+    let mut cols = vec![Column::new("rank", Kind::Count), r.column.clone()];
     if r.resampling.is_some() {
         cols.push(Column::new("first", Kind::Count));
     }
@@ -528,7 +525,7 @@ pub fn best_per_team(r: &FamilyRanking, teams: &BTreeMap<String, String>) -> Tab
             rank = seen.len();
             last = Some(run.value);
         }
-        let mut v = vec![Value::Count(rank as u64), Value::ratio(run.value)];
+        let mut v = vec![Value::Count(rank as u64), ranked_value(r, run.value)];
         if r.resampling.is_some() {
             v.push(Value::Count(u64::from(run.shares_first)));
         }

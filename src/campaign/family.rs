@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::family::{headline_value, results_of, scored, Family, Headline, Statistics};
+use crate::family::{
+    headline_column, headline_value, results_of, scored, Family, Headline, Statistics,
+};
 use crate::metrics::resample::{PairedTest, Resampler, Units};
 use crate::table::{Column, KeyKind, Kind, ResamplingInfo, Results, Table, Value};
 
@@ -40,6 +42,9 @@ pub struct RankedRun {
 pub struct FamilyRanking {
     /// The cell ranked by.
     pub headline: Headline,
+    /// Its column as the family's table has it: its kind, and whether lower is better (an
+    /// error count: the runs are then ranked from the lowest value up).
+    pub column: Column,
     /// The runs, best first.
     pub runs: Vec<RankedRun>,
     /// The resampling, if any.
@@ -80,25 +85,30 @@ pub fn rank_statistics(
             Ok((name, s, r))
         })
         .collect::<Result<Vec<_>>>()?;
-    let probe = stats.first().map(|(_, _, r)| r);
-    if let Some(r) = probe {
-        if r.table(&headline.table)
-            .and_then(|t| t.column(&headline.column))
-            .is_none()
-        {
-            return Err(Error::usage(format!(
-                "rank_by: the {} family has no column {} in table {}",
-                fam.name(),
-                headline.column,
-                headline.table
-            )));
-        }
-    }
+    let column = match stats.first() {
+        Some((_, _, r)) => match headline_column(r, &headline) {
+            Some(c) => c.clone(),
+            None => {
+                return Err(Error::usage(format!(
+                    "rank_by: the {} family has no column {} in table {}",
+                    fam.name(),
+                    headline.column,
+                    headline.table
+                )))
+            }
+        },
+        None => Column::new(headline.column.clone(), Kind::Ratio),
+    };
     let value = |r: &Results| headline_value(r, &headline);
+    // Best first: the highest value, or the lowest of a column that counts errors.
     stats.sort_by(|a, b| {
-        value(&b.2)
-            .total_cmp(&value(&a.2))
-            .then_with(|| a.0.cmp(&b.0))
+        let (x, y) = (value(&a.2), value(&b.2));
+        let best = if column.lower_is_better {
+            x.total_cmp(&y)
+        } else {
+            y.total_cmp(&x)
+        };
+        best.then_with(|| a.0.cmp(&b.0))
     });
     let ci_of = |r: &Results| -> Option<[f64; 2]> {
         let key: Vec<&str> = headline.row.iter().map(String::as_str).collect();
@@ -160,6 +170,7 @@ pub fn rank_statistics(
     }
     Ok(FamilyRanking {
         headline,
+        column,
         runs: out,
         resampling: resampler.map(|rs| ResamplingInfo {
             samples: rs.samples,
@@ -177,11 +188,16 @@ pub fn ranking_results(fam: &dyn Family, r: &FamilyRanking) -> Results {
     let mut out = Results::new(fam.name(), unit, units);
     out.resampling = r.resampling;
     out.notes.push(format!(
-        "ranked by {} of {} {} (table {})",
+        "ranked by {} of {} {} (table {}){}",
         r.headline.column,
         r.headline.row.join(" "),
         fam.name(),
-        r.headline.table
+        r.headline.table,
+        if r.column.lower_is_better {
+            ", lowest first: it counts errors"
+        } else {
+            ""
+        }
     ));
     if let Some(s) = r.resampling {
         out.notes.push(format!(
@@ -191,10 +207,7 @@ pub fn ranking_results(fam: &dyn Family, r: &FamilyRanking) -> Results {
             1.0 - s.confidence
         ));
     }
-    let mut cols = vec![
-        Column::new("rank", Kind::Count),
-        Column::new(r.headline.column.clone(), Kind::Ratio),
-    ];
+    let mut cols = vec![Column::new("rank", Kind::Count), r.column.clone()];
     if r.resampling.is_some() {
         cols.push(Column::new("p_next", Kind::PValue));
         cols.push(Column::new("p_top", Kind::PValue));
@@ -202,7 +215,7 @@ pub fn ranking_results(fam: &dyn Family, r: &FamilyRanking) -> Results {
     }
     let mut t = Table::new("ranking", "Ranking", vec![KeyKind::System], cols);
     for run in &r.runs {
-        let mut v = vec![Value::Count(run.rank as u64), Value::ratio(run.value)];
+        let mut v = vec![Value::Count(run.rank as u64), ranked_value(r, run.value)];
         if r.resampling.is_some() {
             v.push(run.p_next.map_or(Value::Missing, Value::amount));
             v.push(run.p_top.map_or(Value::Missing, Value::amount));
@@ -217,4 +230,13 @@ pub fn ranking_results(fam: &dyn Family, r: &FamilyRanking) -> Results {
     }
     out.tables.push(t);
     out
+}
+
+/// A ranked value as a cell of the ranked column's kind (a count stays a count).
+pub fn ranked_value(r: &FamilyRanking, x: f64) -> Value {
+    match r.column.kind {
+        Kind::Count if x.is_finite() && x >= 0.0 => Value::Count(x as u64),
+        Kind::Count | Kind::Amount => Value::amount(x),
+        Kind::Ratio | Kind::PValue => Value::ratio(x),
+    }
 }

@@ -27,7 +27,8 @@ fn title(r: &TaskRanking) -> String {
     t
 }
 
-/// The ratios of a run's headline row: `(column, value, interval)`.
+/// The ratios of a run's headline row, and the ranked column whatever its kind: `(column,
+/// value, interval)`.
 fn headline_scores(run: &Results, h: &Headline) -> Vec<(String, f64, Option<[f64; 2]>)> {
     let key: Vec<&str> = h.row.iter().map(String::as_str).collect();
     let Some(t) = run.table(&h.table) else {
@@ -40,7 +41,7 @@ fn headline_scores(run: &Results, h: &Headline) -> Vec<(String, f64, Option<[f64
         .iter()
         .zip(&row.values)
         .zip(&row.ci)
-        .filter(|((c, _), _)| c.kind == crate::table::Kind::Ratio)
+        .filter(|((c, _), _)| c.kind == crate::table::Kind::Ratio || c.name == h.column)
         .filter_map(|((c, v), ci)| v.as_f64().map(|x| (c.name.clone(), x, *ci)))
         .collect()
 }
@@ -207,6 +208,10 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
             t.insert("family".into(), json!(r.family));
             t.insert("metric".into(), json!(h.column));
             t.insert("row".into(), json!(h.row.join(" ")));
+            if r.ranking.column.lower_is_better {
+                // An error count: the lowest value ranks first.
+                t.insert("lower_is_better".into(), json!(true));
+            }
             t.insert("unit".into(), json!(r.results.unit.name()));
             t.insert("group".into(), Value::Object(group));
             t.insert(

@@ -156,7 +156,7 @@ codes! {
         "check the span's offsets: they must cover the entity's text";
     /// Standoff runs: the same label over the same fragments twice in a document.
     DuplicateSpan = "duplicate-span", Warning,
-        "give each span once: a duplicate counts as a false positive";
+        "give each span once: scoring counts a span given twice once";
     /// The run's name says another data set or language than the gold's.
     DataSetName = "data-set-name", Warning,
         "check that the run is scored against the gold of its own data set and language";

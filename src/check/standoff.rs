@@ -3,7 +3,7 @@
 //! labels the gold does not have, spans covering no text, whitespace at span edges, spans
 //! given twice.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::code::Code;
@@ -61,9 +61,16 @@ pub fn check_standoff(
                 .message("the gold has no spans: only the run's files and texts are checked"),
         );
     }
+    // Spans given twice: scoring counts them once (pairing left the repeats out).
+    for r in pairs.repeats.iter().filter(|r| r.run) {
+        f.push(
+            Code::DuplicateSpan,
+            at(&r.path, r.duplicate.span.line)
+                .message(format!("{}: it is counted once", r.describe())),
+        );
+    }
     for (_, run) in &pairs.docs {
         let text = CharSlicer::new(&run.text);
-        let mut seen: HashSet<(&str, &[(usize, usize)])> = HashSet::new();
         for s in &run.spans {
             let here = || at(&run.path, s.line);
             let pieces: Vec<&str> = s.fragments.iter().map(|&(a, b)| text.slice(a, b)).collect();
@@ -102,14 +109,6 @@ pub fn check_standoff(
                             snippet(&s.label)
                         ))
                         .hint("use the gold's labels, spelled as the gold spells them"),
-                );
-            }
-            if !seen.insert((s.label.as_str(), s.fragments.as_slice())) {
-                f.push(
-                    Code::DuplicateSpan,
-                    here().message(format!(
-                        "{span} over {covered} is given twice: the second counts as a false positive"
-                    )),
                 );
             }
         }

@@ -46,7 +46,24 @@ pub fn run(args: AgreeArgs) -> Result<i32> {
             ))
         }
     };
-    let results = fairscore::eval::agree::agreement(&project);
+    let mut results = fairscore::eval::agree::agreement(&project);
+    // The signature: each annotator's input in report order (a project's folders are its
+    // annotators), and the project's annotation.conf when it has one.
+    let (inputs, conf): (Vec<std::path::PathBuf>, _) = match &args.inputs.project {
+        Some(dir) => {
+            let conf = dir.join("annotation.conf");
+            let inputs = project.annotators.iter().map(|a| dir.join(a)).collect();
+            (inputs, conf.is_file().then_some(conf))
+        }
+        None => (args.inputs.annotator.clone(), None),
+    };
+    let paths: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
+    results.signature = Some(fairscore::family::sign::agree_signature(
+        format.map(|f| f.name()),
+        &project.annotators,
+        &paths,
+        conf.as_deref(),
+    )?);
     let mut inputs: Vec<(&str, &std::path::Path)> = Vec::new();
     if let Some(p) = &args.inputs.project {
         inputs.push(("--project", p.as_path()));

@@ -42,6 +42,63 @@ impl StandoffDoc {
     pub fn n_chars(&self) -> usize {
         self.text.chars().count()
     }
+
+    /// Removes every span that repeats an earlier one of the document (the same label over
+    /// the same fragments: one annotation given twice, counted once) and returns them, each
+    /// with the id and line of the span it repeats, in file order.
+    pub fn remove_duplicates(&mut self) -> Vec<Duplicate> {
+        let spans = &self.spans;
+        let mut order: Vec<usize> = (0..spans.len()).collect();
+        order.sort_by(|&a, &b| {
+            let key = |i: usize| (&spans[i].label, &spans[i].fragments, i);
+            key(a).cmp(&key(b))
+        });
+        // For each span given before: the span it repeats.
+        let mut repeats: Vec<Option<usize>> = vec![None; spans.len()];
+        let mut first = None;
+        for w in order.windows(2) {
+            let (a, b) = (w[0], w[1]);
+            if spans[a].label == spans[b].label && spans[a].fragments == spans[b].fragments {
+                let f = *first.get_or_insert(a);
+                repeats[b] = Some(f);
+            } else {
+                first = None;
+            }
+        }
+        if repeats.iter().all(Option::is_none) {
+            return Vec::new();
+        }
+        let firsts: Vec<Option<(String, usize)>> = repeats
+            .iter()
+            .map(|r| r.map(|f| (spans[f].id.clone(), spans[f].line)))
+            .collect();
+        let mut out = Vec::new();
+        let mut kept = Vec::with_capacity(spans.len());
+        for (s, f) in std::mem::take(&mut self.spans).into_iter().zip(firsts) {
+            match f {
+                Some((id, line)) => out.push(Duplicate {
+                    span: s,
+                    first_id: id,
+                    first_line: line,
+                }),
+                None => kept.push(s),
+            }
+        }
+        self.spans = kept;
+        out
+    }
+}
+
+/// A span given again in its document (the same label over the same fragments as an earlier
+/// one), left out so that it counts once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The span left out.
+    pub span: StandoffSpan,
+    /// The id of the span it repeats (kept).
+    pub first_id: String,
+    /// The line of the span it repeats.
+    pub first_line: usize,
 }
 
 /// How a format counts offsets.
@@ -251,5 +308,36 @@ mod tests {
             whitespace_tokens(" ab  c\u{1f}d"),
             vec![(1, 3), (5, 6), (7, 8)]
         );
+    }
+
+    #[test]
+    fn a_span_given_twice_is_removed_once_per_repeat() {
+        let span = |id: &str, label: &str, f: &[(usize, usize)], line| StandoffSpan {
+            id: id.into(),
+            label: label.into(),
+            fragments: f.to_vec(),
+            line,
+        };
+        let mut d = StandoffDoc {
+            name: "d".into(),
+            path: PathBuf::from("d.ann"),
+            text: "Anna met Carl".into(),
+            spans: vec![
+                span("T1", "PER", &[(0, 4)], 1),
+                span("T2", "LOC", &[(0, 4)], 2),
+                span("T3", "PER", &[(0, 4)], 3),
+                span("T4", "PER", &[(0, 4), (9, 13)], 4),
+                span("T5", "PER", &[(0, 4)], 5),
+            ],
+        };
+        let dups = d.remove_duplicates();
+        let ids: Vec<&str> = d.spans.iter().map(|s| s.id.as_str()).collect();
+        assert_eq!(ids, ["T1", "T2", "T4"]);
+        let said: Vec<(&str, &str, usize)> = dups
+            .iter()
+            .map(|x| (x.span.id.as_str(), x.first_id.as_str(), x.first_line))
+            .collect();
+        assert_eq!(said, [("T3", "T1", 1), ("T5", "T1", 1)]);
+        assert!(d.remove_duplicates().is_empty());
     }
 }

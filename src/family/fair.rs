@@ -197,8 +197,15 @@ impl Family for FairFamily {
         for (i, l) in stats.labels.iter().enumerate() {
             rows.push((l.clone(), stats.label_block(sums, i)));
         }
+        // Every category but TP counts errors: lower is better.
         let counts = |names: &[&str]| -> Vec<Column> {
-            names.iter().map(|n| Column::new(*n, Kind::Count)).collect()
+            names
+                .iter()
+                .map(|&n| match n {
+                    "TP" => Column::new(n, Kind::Count),
+                    _ => Column::errors(n, Kind::Count),
+                })
+                .collect()
         };
         let mut trad_cols = counts(&["TP", "FP", "FN"]);
         trad_cols.extend(prf_columns(self.beta));
@@ -226,8 +233,8 @@ impl Family for FairFamily {
         let mut w_cols = counts(&categories);
         w_cols.extend([
             Column::new("wTP", Kind::Amount),
-            Column::new("wFP", Kind::Amount),
-            Column::new("wFN", Kind::Amount),
+            Column::errors("wFP", Kind::Amount),
+            Column::errors("wFN", Kind::Amount),
         ]);
         w_cols.extend(prf_columns(self.beta));
         let mut weighted = Table::new(

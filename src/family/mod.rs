@@ -75,6 +75,9 @@ pub struct Statistics {
     /// The family's per-annotation listing (TSV with a header), when it was asked for
     /// ([`Options::listing`]): fair's error listing, muc's judgements.
     pub listing: Option<String>,
+    /// Units pushed while the width is 0 (no label in any unit and no fixed numbers: muc on
+    /// documents without entities), which `data` cannot count.
+    empty_units: usize,
 }
 
 impl Statistics {
@@ -89,6 +92,7 @@ impl Statistics {
             warnings: Vec::new(),
             details: Vec::new(),
             listing: None,
+            empty_units: 0,
         }
     }
 
@@ -97,9 +101,12 @@ impl Statistics {
         self.fixed + self.block * self.labels.len()
     }
 
-    /// Number of units.
+    /// Number of units (units of no numbers count too).
     pub fn len(&self) -> usize {
-        self.data.len().checked_div(self.width()).unwrap_or(0)
+        self.data
+            .len()
+            .checked_div(self.width())
+            .unwrap_or(self.empty_units)
     }
 
     /// Whether there are no units.
@@ -111,6 +118,7 @@ impl Statistics {
     pub fn push_unit(&mut self, mut unit: Vec<f64>) {
         unit.resize(self.width(), 0.0);
         self.data.extend(unit);
+        self.empty_units += usize::from(self.width() == 0);
     }
 
     /// The sum of all units.
@@ -146,6 +154,10 @@ impl Statistics {
             .map(|l| self.labels.iter().position(|x| x == l))
             .collect();
         if w == 0 {
+            // Units of no numbers: each becomes a unit of zeros (or stays empty).
+            for _ in 0..self.empty_units {
+                out.push_unit(Vec::new());
+            }
             return out;
         }
         for u in self.data.chunks_exact(w) {
@@ -356,30 +368,10 @@ pub fn scored(
 ) -> Result<Results> {
     let mut r = results_of(fam, stats, &stats.total());
     if let Some(rs) = resampler {
-        let units = units_of(stats)?;
-        let mut probe = Vec::new();
-        r.ratios(&mut probe);
-        let k = probe.len();
-        let score = |sums: &[f64], out: &mut [f64]| {
-            let mut v = Vec::with_capacity(k);
-            results_of(fam, stats, sums).ratios(&mut v);
-            for (o, x) in out.iter_mut().zip(v) {
-                *o = x;
-            }
-        };
-        let cis = rs.bootstrap_vec(units, k, &score)?;
-        for (slot, ci) in r.ratio_slots().into_iter().zip(cis) {
-            *slot = Some([ci.lo, ci.hi]);
-        }
-        // A cell with no value has no interval.
-        for t in &mut r.tables {
-            for row in &mut t.rows {
-                for (v, ci) in row.values.iter().zip(row.ci.iter_mut()) {
-                    if *v == Value::Missing {
-                        *ci = None;
-                    }
-                }
-            }
+        // Units of no numbers (muc on documents without entities): nothing to resample, no
+        // cell with a value to give an interval.
+        if let Some(units) = units_of(stats)? {
+            intervals(fam, stats, units, rs, &mut r)?;
         }
         r.resampling = Some(ResamplingInfo {
             samples: rs.samples,
@@ -391,7 +383,45 @@ pub fn scored(
     Ok(r)
 }
 
-fn units_of(stats: &Statistics) -> Result<Units<'_>> {
+/// Sets the percentile bootstrap interval of every ratio cell of `r` (a cell without value
+/// has none).
+fn intervals(
+    fam: &dyn Family,
+    stats: &Statistics,
+    units: Units<'_>,
+    rs: &Resampler,
+    r: &mut Results,
+) -> Result<()> {
+    let mut probe = Vec::new();
+    r.ratios(&mut probe);
+    let k = probe.len();
+    let score = |sums: &[f64], out: &mut [f64]| {
+        let mut v = Vec::with_capacity(k);
+        results_of(fam, stats, sums).ratios(&mut v);
+        for (o, x) in out.iter_mut().zip(v) {
+            *o = x;
+        }
+    };
+    let cis = rs.bootstrap_vec(units, k, &score)?;
+    for (slot, ci) in r.ratio_slots().into_iter().zip(cis) {
+        *slot = Some([ci.lo, ci.hi]);
+    }
+    // A cell with no value has no interval.
+    for t in &mut r.tables {
+        for row in &mut t.rows {
+            for (v, ci) in row.values.iter().zip(row.ci.iter_mut()) {
+                if *v == Value::Missing {
+                    *ci = None;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The units of `stats` for resampling: at least two are needed (a usage error naming the
+/// count); units of no numbers give `None`, nothing to resample.
+fn units_of(stats: &Statistics) -> Result<Option<Units<'_>>> {
     if stats.len() < 2 {
         return Err(Error::usage(format!(
             "resampling needs at least two {}s; the input has {}: no interval can be given",
@@ -399,7 +429,10 @@ fn units_of(stats: &Statistics) -> Result<Units<'_>> {
             stats.len()
         )));
     }
-    Units::new(&stats.data, stats.width())
+    if stats.width() == 0 {
+        return Ok(None);
+    }
+    Units::new(&stats.data, stats.width()).map(Some)
 }
 
 /// Statistics of two runs on the same labels (the union, in the order of A then B).
@@ -449,7 +482,12 @@ pub fn compare_statistics(
             sb.len()
         )));
     }
-    let ua = units_of(&sa)?;
+    let Some(ua) = units_of(&sa)? else {
+        return Err(Error::usage(format!(
+            "compare: the {}s hold no numbers to compare (neither the gold nor the runs have a label)",
+            sa.unit.name()
+        )));
+    };
     let ub = Units::new(&sb.data, sb.width())?;
     let point = results_of(fam, &sa, &sa.total());
     // The ratio cells, named.
@@ -515,6 +553,13 @@ pub fn compare_statistics(
     r.warnings.extend(sb.warnings.iter().cloned());
     r.tables.push(t);
     Ok(r)
+}
+
+/// The column of the headline cell in `results` (its kind, and whether lower is better),
+/// when the table has it.
+pub fn headline_column<'r>(results: &'r Results, h: &Headline) -> Option<&'r Column> {
+    let t = results.table(&h.table)?;
+    t.columns.get(t.column(&h.column)?)
 }
 
 /// The value of the headline cell of `results` (0 when the cell is missing).

@@ -22,7 +22,9 @@ pub struct Resampled<'a> {
 }
 
 /// The short content hash of a file (read through the input guard); of a directory of brat
-/// pairs, the hash of every `.ann` and `.txt` by relative path.
+/// pairs, the hash of every `.ann` and `.txt` by relative path; of a brat `.ann` file (by its
+/// extension or content) beside its `.txt`, the hash of both, as for a directory of that
+/// one pair (the offsets refer to the text: another text is another input).
 pub fn file_hash(path: &Path) -> Result<String> {
     if path.is_dir() {
         let mut items = Vec::new();
@@ -37,7 +39,50 @@ pub fn file_hash(path: &Path) -> Result<String> {
         }
         return Ok(set_hash(&items));
     }
-    Ok(short_hash(&crate::io::read_input(path)?))
+    let bytes = crate::io::read_input(path)?;
+    let txt = crate::formats::brat::text_path(path);
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 16)]);
+    let brat =
+        path.extension().is_some_and(|x| x == "ann") || crate::formats::brat::looks_like_ann(&head);
+    if brat && txt != path && txt.is_file() {
+        let rel = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return Ok(set_hash(&[
+            (rel.clone(), short_hash(&bytes)),
+            (
+                format!("{rel}.txt"),
+                short_hash(&crate::io::read_input(&txt)?),
+            ),
+        ]));
+    }
+    Ok(short_hash(&bytes))
+}
+
+/// The signature of an agreement (`agree`): family `agree`, the format (`auto` unless given),
+/// the annotators in report order with a hash of each one's input (a brat folder or file with
+/// its texts, a JSON export), the project's `annotation.conf` when it has one, the version.
+pub fn agree_signature(
+    format: Option<&str>,
+    annotators: &[String],
+    inputs: &[&Path],
+    conf: Option<&Path>,
+) -> Result<Signature> {
+    let mut sig = Signature::new();
+    sig.push("family", "agree");
+    sig.push("format", format.unwrap_or("auto"));
+    if let Some(c) = conf {
+        sig.push("conf", file_hash(c)?);
+    }
+    sig.push("annotators", annotators.join(","));
+    let hashes = inputs
+        .iter()
+        .map(|p| file_hash(p))
+        .collect::<Result<Vec<_>>>()?;
+    sig.push("inputs", hashes.join(","));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
+    Ok(sig)
 }
 
 /// One short hash over several (name, hash) pairs, in the order given: the hash of a run set.

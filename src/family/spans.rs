@@ -213,8 +213,8 @@ impl Family for SpanFamily {
             let k = SpanRegime::ALL.iter().position(|x| x == r).unwrap_or(0);
             let mut cols = vec![
                 Column::new("TP", Kind::Amount),
-                Column::new("FP", Kind::Amount),
-                Column::new("FN", Kind::Amount),
+                Column::errors("FP", Kind::Amount),
+                Column::errors("FN", Kind::Amount),
             ];
             cols.extend(prf_columns(self.beta));
             let mut t = Table::new(

@@ -6,7 +6,7 @@
 //!   `Doc.to_json`: `"ents"`); a record answered `reject` or `ignore` is left out;
 //! - Label Studio JSON export: an array of tasks `{"data": {"text"}, "annotations":
 //!   [{"result": [{"value": {"start", "end", "labels": [label]}}]}]}` (the first annotation
-//!   not cancelled; offsets in UTF-16 code units; results of another `type` than labels are
+//!   not cancelled; a task without one was never annotated and is refused; offsets in UTF-16 code units; results of another `type` than labels are
 //!   not spans; a region of several labels is one span per label).
 //!
 //! One document a line (a task for Label Studio; a record of a JSON array), named `line N`
@@ -367,15 +367,38 @@ fn task_doc(path: &Path, ln: usize, n: usize, task: &Value) -> Result<StandoffDo
         .and_then(|d| d.get("text").or_else(|| d.values().find(|v| v.is_string())))
         .and_then(Value::as_str)
         .ok_or_else(|| Error::input(path, ln, "expected data.text"))?;
-    let ann = o
+    let all = o
         .get("annotations")
         .and_then(Value::as_array)
-        .and_then(|a| {
-            a.iter()
-                .find(|x| x.get("was_cancelled") != Some(&Value::Bool(true)))
-        });
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let name = name_of(o, format!("task {n}"));
+    // A task nobody annotated (or whose annotations were all cancelled, i.e. skipped) is no
+    // document without entities: refused, naming it.
+    let Some(ann) = all
+        .iter()
+        .find(|x| x.get("was_cancelled") != Some(&Value::Bool(true)))
+    else {
+        let who = match o.get("id") {
+            Some(_) => format!(" (id {})", snippet(&name)),
+            None => String::new(),
+        };
+        let what = if all.is_empty() {
+            "has no annotation"
+        } else {
+            "has only cancelled annotations (skipped)"
+        };
+        return Err(Error::input(
+            path,
+            ln,
+            format!(
+                "the task{who} {what}: it was never annotated, which is not a document without \
+                 entities; annotate it or leave it out of the export"
+            ),
+        ));
+    };
     let mut raw = Vec::new();
-    for r in ann
+    for r in Some(ann)
         .and_then(|a| a.get("result"))
         .and_then(Value::as_array)
         .into_iter()
@@ -410,7 +433,6 @@ fn task_doc(path: &Path, ln: usize, n: usize, task: &Value) -> Result<StandoffDo
             });
         }
     }
-    let name = name_of(o, format!("task {n}"));
     document(path, ln, name, text, OffsetUnit::Utf16, raw)
 }
 
@@ -510,90 +532,4 @@ pub fn parse(path: &Path, text: &str, layout: Option<Layout>) -> Result<Vec<Stan
         return Err(Error::input(path, 0, format!("no document: {why}")));
     }
     Ok(out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn spans(text: &str) -> Result<Vec<(String, usize, usize)>> {
-        Ok(parse(Path::new("x.jsonl"), text, None)?
-            .into_iter()
-            .flat_map(|d| d.spans)
-            .map(|s| (s.label, s.fragments[0].0, s.fragments[0].1))
-            .collect())
-    }
-
-    #[test]
-    fn three_layouts_give_the_same_spans() {
-        let want = vec![("PER".to_string(), 0, 4)];
-        let d = r#"{"text": "Anna met Bob", "labels": [[0, 4, "PER"]]}"#;
-        let e = r#"{"text": "Anna met Bob", "entities": [{"id": 1, "start_offset": 0, "end_offset": 4, "label": "PER"}]}"#;
-        let p = r#"{"text": "Anna met Bob", "spans": [{"start": 0, "end": 4, "label": "PER"}]}"#;
-        let l = r#"[{"data": {"text": "Anna met Bob"}, "annotations": [{"result": [{"value": {"start": 0, "end": 4, "text": "Anna", "labels": ["PER"]}}]}]}]"#;
-        for t in [d, e, p, l] {
-            assert_eq!(spans(t).ok(), Some(want.clone()), "{t}");
-        }
-    }
-
-    #[test]
-    fn exports_as_tools_write_them() {
-        // Label Studio: results of another type skipped; two labels, two spans; a JSON array
-        // of doccano records; spaCy's `ents`; a rejected Prodigy record left out.
-        let l = r#"[{"data": {"text": "a😀 Anna"}, "annotations": [{"result": [
-            {"value": {"start": 4, "end": 8, "text": "Anna", "labels": ["PER", "ORG"]}, "type": "labels"},
-            {"value": {"start": 4, "end": 8, "choices": ["x"]}, "type": "choices"}]}]}]"#;
-        let p = "{\"text\": \"Anna\", \"spans\": [{\"start\": 0, \"end\": 4, \"label\": \"X\"}], \"answer\": \"reject\"}\n\
-                 {\"text\": \"Anna\", \"ents\": [{\"start\": 0, \"end\": 4, \"label\": \"PER\"}]}\n";
-        let per = |s, e| ("PER".to_string(), s, e);
-        for (t, want) in [
-            (l, vec![per(3, 7), ("ORG".to_string(), 3, 7)]),
-            (
-                r#"[{"text": "Anna", "labels": [[0, 4, "PER"]]}]"#,
-                vec![per(0, 4)],
-            ),
-            (p, vec![per(0, 4)]),
-        ] {
-            assert_eq!(spans(t).ok(), Some(want), "{t}");
-        }
-        assert_eq!(
-            detect("{\"text\": \"a\", \"labels\": [],}"),
-            Some(Layout::Doccano)
-        );
-        assert_eq!(detect("{\tO\n"), None);
-    }
-
-    #[test]
-    fn refuses_bad_offsets_and_json() {
-        for (t, needle) in [
-            (
-                r#"{"text": "Anna", "labels": [[0, 9, "PER"]]}"#,
-                "x.jsonl:1: span 0-9 is beyond",
-            ),
-            (
-                r#"{"text": "Anna", "labels": [[3, 1, "PER"]]}"#,
-                "before its start",
-            ),
-            (
-                "{\"text\": \"Anna\", \"labels\": []}\n{\"text\": ",
-                "x.jsonl:2: bad JSON",
-            ),
-            (
-                r#"[{"data": {"text": "a😀"}, "annotations": [{"result": [{"value": {"start": 0, "end": 2, "labels": ["X"]}}]}]}]"#,
-                "x.jsonl: task 1: offset 2 is inside a character",
-            ),
-            ("[]", "x.jsonl: no document"),
-            (
-                "{\"id\": 1, \"text\": \"A\", \"labels\": []}\n{\"id\": 1, \"text\": \"B\"}",
-                "x.jsonl:2: document \"1\" is given twice (lines 1 and 2)",
-            ),
-            (
-                r#"{"text": "Anna", "spans": [{"start": 0, "end": 4, "label": "PER", "text": "Bob"}]}"#,
-                "x.jsonl:1: text mismatch",
-            ),
-        ] {
-            let e = spans(t).err().map(|e| e.to_string()).unwrap_or_default();
-            assert!(e.contains(needle), "{t}: {e}");
-        }
-    }
 }

@@ -242,6 +242,16 @@ pub enum StandoffFormat {
 }
 
 impl StandoffFormat {
+    /// The format's `--format` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StandoffFormat::Brat => "brat",
+            StandoffFormat::Json(jsonl::Layout::Doccano) => "doccano",
+            StandoffFormat::Json(jsonl::Layout::LabelStudio) => "labelstudio",
+            StandoffFormat::Json(jsonl::Layout::Prodigy) => "prodigy",
+        }
+    }
+
     /// Parses a `--format` value for standoff inputs (`auto` is `None`).
     pub fn parse(s: &str) -> Result<Option<StandoffFormat>> {
         Ok(Some(match s.to_ascii_lowercase().as_str() {

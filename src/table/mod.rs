@@ -93,6 +93,10 @@ pub struct Column {
     pub name: String,
     /// What it holds.
     pub kind: Kind,
+    /// Whether it counts errors (FP, FN, a fair error type, a MUC miss), so that lower is
+    /// better: a ranking by it puts the lowest value first. Every other column ranks the
+    /// highest first.
+    pub lower_is_better: bool,
 }
 
 impl Column {
@@ -101,6 +105,15 @@ impl Column {
         Column {
             name: name.into(),
             kind,
+            lower_is_better: false,
+        }
+    }
+
+    /// A column named `name` counting errors (`kind`): lower is better.
+    pub fn errors(name: impl Into<String>, kind: Kind) -> Self {
+        Column {
+            lower_is_better: true,
+            ..Column::new(name, kind)
         }
     }
 }

@@ -144,12 +144,31 @@ pub fn brat_project(root: &Path) -> Result<Project> {
         .map(|a| brat::read_dir(&root.join(a)))
         .collect::<Result<Vec<_>>>()?;
     let conf = root.join("annotation.conf");
-    let labels = if conf.is_file() {
-        Some(brat::entity_types(&conf)?)
-    } else {
-        None
+    let labels = match std::fs::symlink_metadata(&conf) {
+        Err(_) => None,
+        Ok(_) => {
+            refuse_irregular(&conf)?;
+            Some(brat::entity_types(&conf)?)
+        }
     };
     assemble(annotators, docs, labels)
+}
+
+/// Refuses a configuration that is there but is no regular file (a device, a FIFO, a
+/// socket, a directory, a link to nothing): it is never silently ignored, nor read (a FIFO
+/// would wait for a writer).
+fn refuse_irregular(conf: &Path) -> Result<()> {
+    let what = match std::fs::metadata(conf) {
+        Ok(m) if m.is_file() => return Ok(()),
+        Ok(m) if m.is_dir() => "a directory",
+        Ok(_) => "a device, FIFO or socket",
+        Err(_) => "a link to nothing",
+    };
+    Err(Error::input(
+        conf,
+        0,
+        format!("{what}, expected a regular file (brat's configuration of the project's labels)"),
+    ))
 }
 
 /// One annotator per path (a brat `.ann` file or directory, or a JSONL file), named after

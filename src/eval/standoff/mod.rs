@@ -11,9 +11,11 @@
 //! not count). Discontinuous spans: the spans family pairs spans by the range from their
 //! first to their last position, and strict and exact correctness also require the same
 //! positions (fragment by fragment); the fair family reads the span as its positions (the
-//! fair algorithm's discontinuous span).
+//! fair algorithm's discontinuous span). A span given twice in a document (the same label over
+//! the same characters) counts once, with a warning naming its file and line ([`Repeat`]).
 
 mod align;
+mod repeat;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -27,6 +29,8 @@ use crate::matching::PerRegime;
 use crate::spans::{LabeledSpan, Spans};
 
 pub use align::{tokens_onto, Aligned};
+use repeat::repeats_of;
+pub use repeat::Repeat;
 
 /// How the gold and run of a standoff scoring are read.
 #[derive(Debug, Clone, Default)]
@@ -86,11 +90,13 @@ pub fn is_standoff(path: &Path) -> bool {
 /// The paired documents of a gold and a run, in the gold's order, with a warning for each
 /// span left out.
 pub struct Pairs {
-    /// (gold, run) documents with the same name and text.
+    /// (gold, run) documents with the same name and text, each span once.
     pub docs: Vec<(StandoffDoc, StandoffDoc)>,
     /// Per document pair, where a token side's tokens start and end (empty for two standoff
     /// sides): positions are cut there too.
     pub cuts: Vec<Vec<usize>>,
+    /// Spans given twice in a document of either side, left out so that each counts once.
+    pub repeats: Vec<Repeat>,
     /// Warnings (one line each).
     pub warnings: Vec<String>,
 }
@@ -184,8 +190,9 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
     }
     let mut docs = Vec::with_capacity(g.len());
     let mut doc_cuts = Vec::with_capacity(g.len());
+    let mut repeats = Vec::new();
     let mut seen = BTreeSet::new();
-    for gd in g {
+    for mut gd in g {
         let name = key(&gd).to_string();
         if !seen.insert(name.clone()) {
             return Err(Error::input(
@@ -194,7 +201,7 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
                 format!("document {} is given twice", snippet(&name)),
             ));
         }
-        let Some(pd) = p.remove(&name) else {
+        let Some(mut pd) = p.remove(&name) else {
             return Err(Error::input(
                 pred,
                 0,
@@ -222,6 +229,8 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
                 ),
             ));
         }
+        repeats_of(&mut gd, false, &mut repeats);
+        repeats_of(&mut pd, true, &mut repeats);
         docs.push((gd, pd));
         doc_cuts.push(cuts.remove(&name).unwrap_or_default());
     }
@@ -235,7 +244,8 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
     Ok(Pairs {
         docs,
         cuts: doc_cuts,
-        warnings: Vec::new(),
+        warnings: repeats.iter().map(Repeat::warning).collect(),
+        repeats,
     })
 }
 
@@ -360,6 +370,7 @@ pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Span
         docs,
         cuts,
         mut warnings,
+        ..
     } = pair(gold, pred, read)?;
     let tags: BTreeSet<String> = docs
         .iter()
@@ -431,6 +442,7 @@ pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairR
         docs,
         cuts,
         mut warnings,
+        ..
     } = pair(gold, pred, &read)?;
     let mut t_units = Vec::with_capacity(docs.len());
     let mut s_units = Vec::with_capacity(docs.len());

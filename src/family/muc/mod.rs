@@ -130,9 +130,13 @@ impl Family for MucFamily {
     }
 
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
+        // Incorrect, partial, missing and spurious tokens are errors: lower is better.
         let mut cols: Vec<Column> = ["COR", "INC", "PAR", "MIS", "SPU", "POS", "ACT"]
             .into_iter()
-            .map(|n| Column::new(n, Kind::Count))
+            .map(|n| match n {
+                "INC" | "PAR" | "MIS" | "SPU" => Column::errors(n, Kind::Count),
+                _ => Column::new(n, Kind::Count),
+            })
             .collect();
         cols.push(Column::new("P", Kind::Ratio));
         cols.push(Column::new("R", Kind::Ratio));

@@ -24,6 +24,7 @@ pub fn muc_units(
         docs,
         cuts,
         mut warnings,
+        ..
     } = pair(gold, pred, read)?;
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(docs.len());
