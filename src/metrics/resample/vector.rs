@@ -64,16 +64,69 @@ impl<'a> Units<'a> {
     pub fn total(&self) -> Vec<f64> {
         let mut sum = vec![0.0; self.width];
         for i in 0..self.len() {
-            add(&mut sum, self.unit(i));
+            add_w(Dynamic(self.width), &mut sum, self.unit(i));
         }
         sum
     }
 }
 
-#[inline]
-fn add(sum: &mut [f64], x: &[f64]) {
-    for (s, v) in sum.iter_mut().zip(x) {
-        *s += v;
+/// The number of statistics per unit, known at compile time for the widths that matter most
+/// (HIPE's micro `[TP, FP, FN]`: 3), so the hot loops below are unrolled there, and known at
+/// run time for any other.
+trait Width: Copy + Sync {
+    fn get(self) -> usize;
+}
+
+#[derive(Clone, Copy)]
+struct Fixed<const W: usize>;
+
+impl<const W: usize> Width for Fixed<W> {
+    #[inline(always)]
+    fn get(self) -> usize {
+        W
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Dynamic(usize);
+
+impl Width for Dynamic {
+    #[inline(always)]
+    fn get(self) -> usize {
+        self.0
+    }
+}
+
+/// Runs `$body` with `$w` bound to the width of `$units` as a [`Width`] (fixed for 3).
+macro_rules! with_width {
+    ($units:expr, $w:ident => $body:expr) => {
+        match $units.width {
+            3 => {
+                let $w = Fixed::<3>;
+                $body
+            }
+            n => {
+                let $w = Dynamic(n);
+                $body
+            }
+        }
+    };
+}
+
+/// Unit `i` of `u`, `w` numbers wide.
+#[inline(always)]
+fn unit_of<'a, W: Width>(u: &Units<'a>, w: W, i: usize) -> &'a [f64] {
+    let w = w.get();
+    &u.data[i * w..(i + 1) * w]
+}
+
+/// `sum += x` over the first `w` numbers.
+#[inline(always)]
+fn add_w<W: Width>(w: W, sum: &mut [f64], x: &[f64]) {
+    let w = w.get();
+    let (s, x) = (&mut sum[..w], &x[..w]);
+    for j in 0..w {
+        s[j] += x[j];
     }
 }
 
@@ -162,25 +215,36 @@ impl Resampler {
     /// interval over one unit says nothing).
     pub fn bootstrap_vec(&self, units: Units, k: usize, score: Score) -> Result<Vec<Interval>> {
         self.check_units(&units, true)?;
-        let n = units.len();
-        let blocks = self.blocks(Domain::Bootstrap, |rng, count| {
-            let mut out = vec![0.0; count * k];
-            let mut sum = vec![0.0; units.width];
-            for j in 0..count {
-                sum.iter_mut().for_each(|s| *s = 0.0);
-                for _ in 0..n {
-                    add(&mut sum, units.unit(rng.below(n)));
-                }
-                score(&sum, &mut out[j * k..(j + 1) * k]);
-            }
-            vec![out]
-        });
+        let blocks = with_width!(units, w => self.bootstrap_blocks(w, &units, k, score));
         let mut cols = columns(&blocks, k, self.samples);
         let alpha = (1.0 - self.confidence) / 2.0;
         Ok(cols
             .iter_mut()
             .map(|c| percentile_interval(c, alpha))
             .collect())
+    }
+
+    fn bootstrap_blocks<W: Width>(
+        &self,
+        w: W,
+        units: &Units,
+        k: usize,
+        score: Score,
+    ) -> Vec<Vec<Vec<f64>>> {
+        let n = units.len();
+        self.blocks(Domain::Bootstrap, |rng, count| {
+            let mut out = vec![0.0; count * k];
+            let mut sum = vec![0.0; w.get()];
+            let sum = &mut sum[..w.get()];
+            for j in 0..count {
+                sum.iter_mut().for_each(|s| *s = 0.0);
+                for _ in 0..n {
+                    add_w(w, sum, unit_of(units, w, rng.below(n)));
+                }
+                score(sum, &mut out[j * k..(j + 1) * k]);
+            }
+            vec![out]
+        })
     }
 
     /// A paired test of A against B over the same units, for each of `k` values: the
@@ -242,27 +306,39 @@ impl Resampler {
         k: usize,
         score: Score,
     ) -> Vec<Vec<f64>> {
-        let (n, w) = (a.len(), a.width);
-        let boot = self.blocks(Domain::PairedBootstrap, |rng, count| {
+        let boot = with_width!(a, w => self.paired_bootstrap_blocks(w, a, b, k, score));
+        columns(&boot, k, self.samples)
+    }
+
+    fn paired_bootstrap_blocks<W: Width>(
+        &self,
+        w: W,
+        a: &Units,
+        b: &Units,
+        k: usize,
+        score: Score,
+    ) -> Vec<Vec<Vec<f64>>> {
+        let n = a.len();
+        self.blocks(Domain::PairedBootstrap, |rng, count| {
             let mut out = vec![0.0; count * k];
-            let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
+            let (mut xa, mut xb) = (vec![0.0; w.get()], vec![0.0; w.get()]);
             let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
+            let (sa, sb) = (&mut xa[..w.get()], &mut xb[..w.get()]);
             for j in 0..count {
-                xa.iter_mut().chain(xb.iter_mut()).for_each(|s| *s = 0.0);
+                sa.iter_mut().chain(sb.iter_mut()).for_each(|s| *s = 0.0);
                 for _ in 0..n {
                     let i = rng.below(n);
-                    add(&mut xa, a.unit(i));
-                    add(&mut xb, b.unit(i));
+                    add_w(w, sa, unit_of(a, w, i));
+                    add_w(w, sb, unit_of(b, w, i));
                 }
-                score(&xa, &mut ra);
-                score(&xb, &mut rb);
+                score(sa, &mut ra);
+                score(sb, &mut rb);
                 for (o, (x, y)) in out[j * k..(j + 1) * k].iter_mut().zip(ra.iter().zip(&rb)) {
                     *o = x - y;
                 }
             }
             vec![out]
-        });
-        columns(&boot, k, self.samples)
+        })
     }
 
     /// For each value, how many paired randomizations (each unit's statistics swapped with
@@ -275,40 +351,7 @@ impl Resampler {
         score: Score,
         observed: &[f64],
     ) -> Vec<u64> {
-        let (n, w) = (a.len(), a.width);
-        let blocks = self.blocks(Domain::Permutation, |rng, count| {
-            let mut hits = vec![0u64; k];
-            let (mut xa, mut xb) = (vec![0.0; w], vec![0.0; w]);
-            let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
-            for _ in 0..count {
-                xa.iter_mut().chain(xb.iter_mut()).for_each(|s| *s = 0.0);
-                let mut i = 0;
-                while i < n {
-                    let mut coins = rng.next_u64();
-                    let end = (i + 64).min(n);
-                    while i < end {
-                        let (ua, ub) = (a.unit(i), b.unit(i));
-                        if coins & 1 == 1 {
-                            add(&mut xa, ub);
-                            add(&mut xb, ua);
-                        } else {
-                            add(&mut xa, ua);
-                            add(&mut xb, ub);
-                        }
-                        coins >>= 1;
-                        i += 1;
-                    }
-                }
-                score(&xa, &mut ra);
-                score(&xb, &mut rb);
-                for j in 0..k {
-                    if (ra[j] - rb[j]).abs() >= observed[j].abs() - TIE_EPSILON {
-                        hits[j] += 1;
-                    }
-                }
-            }
-            vec![hits]
-        });
+        let blocks = with_width!(a, w => self.permutation_blocks(w, a, b, k, score, observed));
         let mut total = vec![0u64; k];
         for h in blocks.iter().flatten() {
             for (t, x) in total.iter_mut().zip(h) {
@@ -316,6 +359,49 @@ impl Resampler {
             }
         }
         total
+    }
+
+    fn permutation_blocks<W: Width>(
+        &self,
+        w: W,
+        a: &Units,
+        b: &Units,
+        k: usize,
+        score: Score,
+        observed: &[f64],
+    ) -> Vec<Vec<Vec<u64>>> {
+        let n = a.len();
+        self.blocks(Domain::Permutation, |rng, count| {
+            let mut hits = vec![0u64; k];
+            let (mut xa, mut xb) = (vec![0.0; w.get()], vec![0.0; w.get()]);
+            let (mut ra, mut rb) = (vec![0.0; k], vec![0.0; k]);
+            let wn = w.get();
+            for _ in 0..count {
+                let (sa, sb) = (&mut xa[..wn], &mut xb[..wn]);
+                sa.iter_mut().chain(sb.iter_mut()).for_each(|s| *s = 0.0);
+                let mut pairs = a.data.chunks_exact(wn).zip(b.data.chunks_exact(wn));
+                let mut left = n;
+                while left > 0 {
+                    let mut coins = rng.next_u64();
+                    let take = left.min(64);
+                    for (ua, ub) in pairs.by_ref().take(take) {
+                        let (ta, tb) = if coins & 1 == 1 { (ub, ua) } else { (ua, ub) };
+                        add_w(w, sa, ta);
+                        add_w(w, sb, tb);
+                        coins >>= 1;
+                    }
+                    left -= take;
+                }
+                score(sa, &mut ra);
+                score(sb, &mut rb);
+                for j in 0..k {
+                    if (ra[j] - rb[j]).abs() >= observed[j].abs() - TIE_EPSILON {
+                        hits[j] += 1;
+                    }
+                }
+            }
+            vec![hits]
+        })
     }
 }
 
