@@ -8,36 +8,10 @@ mod common;
 use common::temp_dir;
 use std::path::Path;
 
-/// Runs the binary; returns its exit status, stderr and peak resident memory in KiB (the
-/// child's own `ru_maxrss`, from `wait4`).
+#[path = "common/rss.rs"]
+mod rss;
 #[cfg(target_os = "linux")]
-fn run_measured(args: &[&str]) -> (i32, String, i64) {
-    use std::io::Read;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fairscore"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn fairscore");
-    let mut stderr = String::new();
-    if let Some(mut e) = child.stderr.take() {
-        e.read_to_string(&mut stderr).expect("read stderr");
-    }
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value; wait4 fills it for the child it reaps.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(r, pid, "wait4");
-    let code = if libc::WIFEXITED(status) {
-        libc::WEXITSTATUS(status)
-    } else {
-        -1
-    };
-    (code, stderr, usage.ru_maxrss)
-}
+use rss::run_measured;
 
 fn sparse(path: &Path, len: u64) {
     let f = std::fs::File::create(path).expect("create");

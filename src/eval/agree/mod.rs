@@ -73,18 +73,16 @@ fn count(p: &Project, how: Agreement, pieces: &AllPieces, labels: &Labels) -> Co
     Counts { how, per }
 }
 
-/// Sums the counts of one pair over the documents `docs` and the labels `labels`.
-fn sum(c: &[Option<LabelCounts>], docs: &[usize], labels: Option<&str>) -> Option<[u64; 3]> {
+/// Sums the counts of one pair over the documents `docs` and all labels.
+fn sum(c: &[Option<LabelCounts>], docs: &[usize]) -> Option<[u64; 3]> {
     let mut out = [0u64; 3];
     let mut any = false;
     for &d in docs {
         let Some(lc) = &c[d] else { continue };
         any = true;
-        for (l, v) in lc {
-            if labels.is_none_or(|x| x == l) {
-                for i in 0..3 {
-                    out[i] += v[i];
-                }
+        for v in lc.values() {
+            for i in 0..3 {
+                out[i] += v[i];
             }
         }
     }
@@ -92,14 +90,19 @@ fn sum(c: &[Option<LabelCounts>], docs: &[usize], labels: Option<&str>) -> Optio
 }
 
 /// Mean and SD of the pairs' F1 over the pairs where it is defined, and how many.
-fn summary(c: &Counts, docs: &[usize], label: Option<&str>) -> (u64, Value, Value) {
+fn summary(c: &Counts, docs: &[usize]) -> (u64, Value, Value) {
     let f: Vec<f64> = c
         .per
         .iter()
-        .filter_map(|p| sum(p, docs, label))
+        .filter_map(|p| sum(p, docs))
         .filter_map(|[tp, fp, fn_]| f1(tp, fp, fn_))
         .collect();
-    match mean_sd(&f) {
+    spread(&f)
+}
+
+/// How many F1 values, their mean and SD.
+fn spread(f: &[f64]) -> (u64, Value, Value) {
+    match mean_sd(f) {
         Some((m, s)) => (f.len() as u64, Value::ratio(m), Value::ratio(s)),
         None => (0, Value::Missing, Value::Missing),
     }
@@ -123,7 +126,7 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
         summary_columns(),
     );
     for (d, name) in p.documents.iter().enumerate() {
-        let (n, m, s) = summary(c, &[d], None);
+        let (n, m, s) = summary(c, &[d]);
         t.push(vec![name.clone()], vec![Value::Count(n), m, s]);
     }
     out.push(t);
@@ -133,11 +136,39 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
         vec![KeyKind::Label],
         summary_columns(),
     );
+    // Each pair's counts per label over all documents, summed once (summing them again for
+    // every label cost labels × counts).
+    let per_label: Vec<Option<HashMap<&str, [u64; 3]>>> = c
+        .per
+        .iter()
+        .map(|docs| {
+            let mut any = false;
+            let mut by: HashMap<&str, [u64; 3]> = HashMap::new();
+            for lc in docs.iter().flatten() {
+                any = true;
+                for (l, v) in lc {
+                    let e = by.entry(l.as_str()).or_default();
+                    for i in 0..3 {
+                        e[i] += v[i];
+                    }
+                }
+            }
+            any.then_some(by)
+        })
+        .collect();
     for l in &p.labels {
-        let (n, m, s) = summary(c, &all, Some(l));
+        let f: Vec<f64> = per_label
+            .iter()
+            .flatten()
+            .filter_map(|by| {
+                let [tp, fp, fn_] = by.get(l.as_str()).copied().unwrap_or([0; 3]);
+                f1(tp, fp, fn_)
+            })
+            .collect();
+        let (n, m, s) = spread(&f);
         t.push(vec![l.clone()], vec![Value::Count(n), m, s]);
     }
-    let (n, m, s) = summary(c, &all, None);
+    let (n, m, s) = summary(c, &all);
     t.push(vec!["ALL".into()], vec![Value::Count(n), m, s]);
     out.push(t);
     // Pairs and the annotator × annotator matrix.
@@ -156,7 +187,7 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
     );
     let mut matrix = vec![vec![Value::Missing; names.len()]; names.len()];
     for (i, (a, b)) in pairs(names.len()).into_iter().enumerate() {
-        let s = sum(&c.per[i], &all, None);
+        let s = sum(&c.per[i], &all);
         let f = s.and_then(|[tp, fp, fn_]| f1(tp, fp, fn_));
         let v = f.map_or(Value::Missing, Value::ratio);
         matrix[a][b] = v;
@@ -252,34 +283,40 @@ fn coefficient_table(c: &Coefficients) -> Table {
     t
 }
 
+/// The token label confusion, summed over ordered annotator pairs: one row per pair of
+/// labels that occurs (label, other label, tokens), labels in name order with `O` last. Only
+/// the pairs that occur are counted and written, so memory and output grow with the tokens,
+/// not with the square of the labels (a dense matrix of 4,000 labels took 3.4 GB).
 fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
-    let k = labels.len();
-    let mut cells = vec![vec![0u64; k]; k];
+    let mut cells: HashMap<(u32, u32), u64> = HashMap::new();
+    let pairs = pairs(n);
     for row in m.chunks_exact(n.max(1)) {
-        for (a, b) in pairs(n) {
+        for &(a, b) in &pairs {
             if let (Some(x), Some(y)) = (row[a], row[b]) {
-                cells[x as usize][y as usize] += 1;
-                cells[y as usize][x as usize] += 1;
+                *cells.entry((x, y)).or_default() += 1;
+                *cells.entry((y, x)).or_default() += 1;
             }
         }
     }
-    // Labels in name order, `O` last.
-    let mut order: Vec<usize> = (0..k).collect();
+    // Labels in name order, `O` last: each label's place in that order.
+    let mut order: Vec<usize> = (0..labels.len()).collect();
     order.sort_by_key(|&i| (labels[i] == "O", labels[i].as_str()));
+    let mut place = vec![0usize; labels.len()];
+    for (p, &i) in order.iter().enumerate() {
+        place[i] = p;
+    }
+    let at = |l: u32| place.get(l as usize).copied().unwrap_or(usize::MAX);
+    let mut rows: Vec<((u32, u32), u64)> = cells.into_iter().collect();
+    rows.sort_unstable_by_key(|&((x, y), _)| (at(x), at(y)));
+    let name = |l: u32| labels.get(l as usize).cloned().unwrap_or_default();
     let mut t = Table::new(
         "confusion",
-        "Token label confusion, summed over ordered annotator pairs",
-        vec![KeyKind::Label],
-        order
-            .iter()
-            .map(|&i| Column::new(&labels[i], Kind::Count))
-            .collect(),
+        "Token label confusion, summed over ordered annotator pairs (pairs that occur)",
+        vec![KeyKind::Label, KeyKind::OtherLabel],
+        vec![Column::new("tokens", Kind::Count)],
     );
-    for &i in &order {
-        t.push(
-            vec![labels[i].clone()],
-            order.iter().map(|&j| Value::Count(cells[i][j])).collect(),
-        );
+    for ((x, y), c) in rows {
+        t.push(vec![name(x), name(y)], vec![Value::Count(c)]);
     }
     t
 }
