@@ -3,7 +3,7 @@
 # only reads the same files through the input guard and splits them into lines and cells
 # (a scoring command cannot be cheaper), and beside the goals of docs/performance.md.
 #
-#   scripts/bench.sh [--reps N] [--threads N] [--no-build] [--drop-caches] [--only a,b,c,d,e,f]
+#   scripts/bench.sh [--reps N] [--threads N] [--no-build] [--drop-caches] [--only a,b,c,d,e,f,g]
 #                    [--one GOLD RUN] [--edition E] [--tagset FILE]
 #                    [--gold-dir DIR --runs-dir DIR --resources DIR] [--preset P | --campaign F]
 #
@@ -26,7 +26,11 @@
 #       OFFICIAL_PYTHON, default python3): the official scorer and `fairscore score` on the pair
 #       of (a) for nerc_coarse, nerc_fine and nel (three processes each, with --tagset), and
 #       fairscore's three tasks in one process (`score --task nerc_coarse,nerc_fine,nel`);
-#       goal fairscore ≥ 150× faster.
+#       goal fairscore ≥ 150× faster;
+#   (g) `agree` on a generated brat project (tests/common/agree_synth.rs: 4 annotators × 20
+#       documents × 50,000 tokens, written by examples/agree_floor) beside its floor,
+#       `agree_floor read`: the same project read through the brat reader and nothing else;
+#       goal ≤ 2× the floor's time, memory linear in the input.
 # Parts that cannot apply to the given files (not HIPE-shaped, absent) say so and are skipped.
 #
 # Environment: FAIRSCORE (binary, default target/release/fairscore), READ_FLOOR (default
@@ -72,21 +76,22 @@ if [ -z "$edition" ]; then
   edition=${edition:-${preset:-hipe-2022}}
 fi
 if [ -z "$only" ]; then
-  parts="a b c d e"
+  parts="a b c d e g"
   [ -n "${OFFICIAL_SCORER:-}" ] && parts="$parts f"
 else
   parts=" ${only//,/ } "
   for p in $parts; do
-    case "$p" in a|b|c|d|e|f) ;; *) echo "bench: --only takes a,b,c,d,e,f (got $p)" >&2; exit 2 ;; esac
+    case "$p" in a|b|c|d|e|f|g) ;; *) echo "bench: --only takes a,b,c,d,e,f,g (got $p)" >&2; exit 2 ;; esac
   done
 fi
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 target=${CARGO_TARGET_DIR:-target}
 if [ "$build" = 1 ]; then
-  cargo build --release --quiet --bin fairscore --example read_floor
+  cargo build --release --quiet --bin fairscore --example read_floor --example agree_floor
 fi
 bin=${FAIRSCORE:-$target/release/fairscore}
 floor=${READ_FLOOR:-$target/release/examples/read_floor}
+agree_floor=${AGREE_FLOOR:-$target/release/examples/agree_floor}
 for b in "$bin" "$floor"; do [ -x "$b" ] || { echo "bench: $b absent" >&2; exit 2; }; done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -380,6 +385,26 @@ if want e; then
     echo "  wall:            1/4 → 1/2: $(exponent "${fwall[1one]:-0}" "${fwall[2one]:-0}" $n1 $n2);  1/2 → all: $(exponent "${fwall[2one]:-0}" "${fwall[4one]:-0}" $n2 $n4);  1/4 → all: $(exponent "${fwall[1one]:-0}" "${fwall[4one]:-0}" $n1 $n4)"
     above() { awk -v a="${fwall[$1]:-0}" -v b="${ffloor[$1]:-0}" 'BEGIN { print (a > b) ? a - b : 0 }'; }
     echo "  above the floor: 1/4 → 1/2: $(exponent "$(above 1one)" "$(above 2one)" $n1 $n2);  1/2 → all: $(exponent "$(above 2one)" "$(above 4one)" $n2 $n4);  1/4 → all: $(exponent "$(above 1one)" "$(above 4one)" $n1 $n4)"
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+# (g) agree beside reading its project
+if want g; then
+  echo
+  if [ ! -x "$agree_floor" ]; then
+    echo "(g) skipped: $agree_floor absent (cargo build --release --example agree_floor)"
+  else
+    "$agree_floor" write "$tmp/agree" 4 20 50000 >/dev/null
+    in_kib=$(( $(du -sk --apparent-size "$tmp/agree" | cut -f1) ))
+    echo "(g) agree: generated brat project (tests/common/agree_synth.rs), 4 annotators × 20 documents × 50,000 tokens, $(mib "$in_kib") MiB"
+    header
+    FLOOR=("$agree_floor" read "$tmp/agree")
+    if measure "$bin" agree --project "$tmp/agree" --table json; then
+      row "agree_floor read (brat reader)" "$FWALL" "-" "-" "$(mib "$FRSS")" "-" "-" "the floor (runs interleaved with the row below)"
+      row "agree --table json" "$WALL" "$FWALL" "$(ratio "$WALL" "$FWALL")" "$(mib "$RSS")" "$(mib "$FRSS")" \
+        "$(ratio "$RSS" "$FRSS")" "time ≤2× floor, memory linear in the input"
+    fi
   fi
 fi
 

@@ -50,12 +50,25 @@ fn open_input(path: &Path) -> Result<(std::fs::File, u64)> {
     if meta.is_dir() {
         return Err(Error::input(path, 0, "is a directory, expected a file"));
     }
+    // A regular file's length is known before reading a byte: one over the cap (a sparse
+    // file, a zip of zeros unpacked) is refused without reading it. Files whose length the
+    // file system does not give (pipes, `/proc`) are capped while they are read.
+    if meta.is_file() && meta.len() > MAX_INPUT {
+        return Err(too_large(path));
+    }
     let file = std::fs::File::open(path).map_err(fail)?;
     Ok((file, meta.len()))
 }
 
 fn too_large(path: &Path) -> Error {
-    Error::input(path, 0, "file too large (over 2 GiB)")
+    Error::input(
+        path,
+        0,
+        format!(
+            "file too large (over {} GiB, the input size limit)",
+            MAX_INPUT >> 30
+        ),
+    )
 }
 
 /// A piece of an input file handed over by [`read_lines`]: whole lines of UTF-8 text.
@@ -370,17 +383,20 @@ pub use crate::error::escape_controls;
 
 /// Temporary files being written by this process, removed by [`remove_temp_files`] (called
 /// on SIGINT/SIGTERM by the binary and on every error path).
-static TEMPS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+/// A set, so that registering and unregistering the thousands of files of one
+/// [`write_atomic_all`] (a campaign's outputs) costs a logarithm each, not a scan.
+static TEMPS: std::sync::Mutex<std::collections::BTreeSet<PathBuf>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
 
 fn register_temp(p: &Path) {
     if let Ok(mut t) = TEMPS.lock() {
-        t.push(p.to_path_buf());
+        t.insert(p.to_path_buf());
     }
 }
 
 fn unregister_temp(p: &Path) {
     if let Ok(mut t) = TEMPS.lock() {
-        t.retain(|x| x != p);
+        t.remove(p);
     }
 }
 

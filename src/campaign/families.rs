@@ -31,9 +31,11 @@ use crate::family::{build, Family, Headline};
 use crate::metrics::resample::Resampler;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Value};
 
+mod index;
 mod places;
 
-use places::{key_line, option_line, plain, task_line, toml_error, KeyPlaces, TaskPlaces};
+use index::TaskIndex;
+use places::{key_line, option_line, plain, task_line, toml_error, KeyPlaces, Places, TaskPlaces};
 
 const RUN_PLACEHOLDERS: &[Placeholder] = &[
     Placeholder::Team,
@@ -133,7 +135,8 @@ impl FamilyCampaign {
         let task_keys: Vec<KeyPlaces> = toml::from_str::<TaskPlaces>(text)
             .map(|t| t.task)
             .unwrap_or_default();
-        let top_line = |key: &str| key_line(text, top_keys.as_ref(), key).unwrap_or(0);
+        let places = Places::new(text);
+        let top_line = |key: &str| key_line(&places, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
         for (k, v) in &table {
             match k.as_str() {
@@ -179,9 +182,10 @@ impl FamilyCampaign {
             .and_then(|v| v.as_array())
             .ok_or_else(|| at(0, "no [[task]]".into()))?;
         let mut tasks: Vec<FamilyTask> = Vec::new();
+        let mut task_names: std::collections::HashSet<String> = std::collections::HashSet::new();
         for (i, t) in tasks_v.iter().enumerate() {
             let keys = task_keys.get(i);
-            let here = task_line(text, keys);
+            let here = task_line(&places, keys);
             let t = t
                 .as_table()
                 .ok_or_else(|| at(here, format!("task {}: expected a table", i + 1)))?;
@@ -189,9 +193,9 @@ impl FamilyCampaign {
             let tname = get("name")
                 .map(str::to_string)
                 .unwrap_or_else(|| format!("task{}", i + 1));
-            let line_of = |key: &str| key_line(text, keys, key).unwrap_or(here);
+            let line_of = |key: &str| key_line(&places, keys, key).unwrap_or(here);
             let ctx = |line: usize, m: String| at(line, format!("task {tname}: {m}"));
-            if tasks.iter().any(|x| x.name == tname) {
+            if !task_names.insert(tname.clone()) {
                 return Err(ctx(line_of("name"), "a second task of this name".into()));
             }
             super::names::check_plain(&tname, false)
@@ -239,7 +243,7 @@ impl FamilyCampaign {
             }
             let option_err = |e: Error| {
                 let m = plain(&e);
-                ctx(option_line(text, keys, &m), m)
+                ctx(option_line(&places, keys, &m), m)
             };
             let opts = family_options(&s).map_err(option_err)?;
             s.finish(&format!("the {family} family"))
@@ -256,7 +260,7 @@ impl FamilyCampaign {
                 runs,
                 headline,
                 options: opts,
-                rank_by_line: key_line(text, keys, "rank_by").unwrap_or(here),
+                rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
             });
         }
         Ok(FamilyCampaign {
@@ -356,9 +360,13 @@ pub fn run_family_campaign(
     let exts: Vec<Option<String>> = cfg.tasks.iter().map(|t| extension(&t.runs)).collect();
     // Which files belong to which task (and group).
     let mut per_task: Vec<Groups> = vec![BTreeMap::new(); cfg.tasks.len()];
+    let index = TaskIndex::new(cfg.tasks.iter().map(|t| &t.runs));
+    let mut candidates = Vec::new();
     for n in &names {
         let mut fitted = false;
-        for (k, t) in cfg.tasks.iter().enumerate() {
+        index.candidates(n, &mut candidates);
+        for &k in &candidates {
+            let t = &cfg.tasks[k];
             let Some(m) = t.runs.matches(n).into_iter().next() else {
                 continue;
             };

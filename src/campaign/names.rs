@@ -218,6 +218,17 @@ impl Pattern {
         self.parts.contains(&Part::Var(p))
     }
 
+    /// The pattern's literal pieces, in order (a name fitting it contains every one).
+    pub fn literals(&self) -> Vec<&str> {
+        self.parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Lit(l) => Some(l.as_str()),
+                Part::Var(_) => None,
+            })
+            .collect()
+    }
+
     /// The pattern with its placeholders filled (a placeholder without a value stays as
     /// written).
     pub fn fill(&self, values: &[(Placeholder, &str)]) -> String {

@@ -169,15 +169,28 @@ fn merge<K: Ord + Copy>(
     }
 }
 
-/// Counts of `a` (as gold) against `b` per label, in mode `how`.
+/// Counts of `a` (as gold) against `b` per label, in mode `how`. Only the labels the two
+/// have are visited (the pieces are sorted by label id first), never the whole label list:
+/// a project of thousands of labels costs its pieces, not labels × documents × pairs.
 pub fn counts(a: &Pieces, b: &Pieces, how: Agreement, labels: &Labels) -> LabelCounts {
-    let mut by_id = vec![[0u64; 3]; labels.len()];
+    let mut by_id: Vec<(u32, [u64; 3])> = Vec::new();
     let mut add = |l: u32, na: u64, nb: u64| {
-        if let Some(c) = by_id.get_mut(l as usize) {
-            c[0] += na.min(nb);
-            c[1] += nb.saturating_sub(na);
-            c[2] += na.saturating_sub(nb);
+        if l as usize >= labels.len() {
+            return;
         }
+        let c = match by_id.last_mut() {
+            Some((last, c)) if *last == l => c,
+            _ => {
+                by_id.push((l, [0; 3]));
+                match by_id.last_mut() {
+                    Some((_, c)) => c,
+                    None => return,
+                }
+            }
+        };
+        c[0] += na.min(nb);
+        c[1] += nb.saturating_sub(na);
+        c[2] += na.saturating_sub(nb);
     };
     match how {
         Agreement::Instance => merge(
@@ -193,9 +206,8 @@ pub fn counts(a: &Pieces, b: &Pieces, how: Agreement, labels: &Labels) -> LabelC
     }
     by_id
         .into_iter()
-        .enumerate()
         .filter(|(_, c)| c.iter().any(|&x| x > 0))
-        .map(|(i, c)| (labels.name(i as u32).to_string(), c))
+        .map(|(i, c)| (labels.name(i).to_string(), c))
         .collect()
 }
 

@@ -76,17 +76,28 @@ pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
         .filter(|r| n_coders > 0 && r.iter().all(Option::is_some))
         .collect();
     let n_items = complete.len() as f64;
-    // Per-coder label counts on complete items (integers: exact in any order).
-    let mut per_coder: Vec<Vec<f64>> = vec![vec![0.0; k]; n_coders];
+    // Per-coder label counts on complete items (integers: exact in any order), only the
+    // labels each coder used, in index order (coders × labels would not be linear in the
+    // input when many coders use few of many labels).
+    let mut per_coder: Vec<std::collections::HashMap<u32, f64>> =
+        vec![std::collections::HashMap::new(); n_coders];
     let mut overall: Vec<f64> = vec![0.0; k];
     for r in &complete {
         for (c, l) in r.iter().enumerate() {
             if let Some(l) = l {
-                per_coder[c][*l as usize] += 1.0;
+                *per_coder[c].entry(*l).or_default() += 1.0;
                 overall[*l as usize] += 1.0;
             }
         }
     }
+    let per_coder: Vec<Vec<(u32, f64)>> = per_coder
+        .into_iter()
+        .map(|m| {
+            let mut v: Vec<(u32, f64)> = m.into_iter().collect();
+            v.sort_unstable_by_key(|&(l, _)| l);
+            v
+        })
+        .collect();
     let mut ao_sum = 0.0;
     let mut ae_sum = 0.0;
     let mut kappa_sum = 0.0;
@@ -97,11 +108,15 @@ pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
             let agree = complete.iter().filter(|r| r[a] == r[b]).count() as f64;
             let ao = agree / n_items;
             // Labels in index order, those the first coder used (as a sum over its counts).
+            let pb = &per_coder[b];
             let ae: f64 = per_coder[a]
                 .iter()
-                .zip(&per_coder[b])
-                .filter(|(na, _)| **na > 0.0)
-                .map(|(na, nb)| (na / n_items) * (nb / n_items))
+                .map(|&(l, na)| {
+                    let nb = pb
+                        .binary_search_by_key(&l, |&(x, _)| x)
+                        .map_or(0.0, |i| pb[i].1);
+                    (na / n_items) * (nb / n_items)
+                })
                 .sum();
             match chance_corrected(ao, ae) {
                 Some(k) => kappa_sum += k,

@@ -48,6 +48,8 @@ pub enum KeyKind {
     Annotator,
     /// The second annotator of a pair (beside [`KeyKind::Annotator`]).
     OtherAnnotator,
+    /// The second label of a pair of labels (beside [`KeyKind::Label`]; agreement confusion).
+    OtherLabel,
 }
 
 impl KeyKind {
@@ -68,6 +70,7 @@ impl KeyKind {
             KeyKind::Document => "document",
             KeyKind::Annotator => "annotator",
             KeyKind::OtherAnnotator => "other_annotator",
+            KeyKind::OtherLabel => "other_label",
         }
     }
 }

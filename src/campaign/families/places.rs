@@ -39,32 +39,71 @@ pub(super) struct TaskPlaces {
     pub(super) task: Vec<KeyPlaces>,
 }
 
+/// A campaign file's text with where its lines and `[[task]]` headers start, found once: the
+/// line of any offset is then a binary search, not a count from the file's start (which made
+/// a campaign of n tasks cost n² to read).
+pub(super) struct Places<'a> {
+    text: &'a str,
+    newlines: Vec<usize>,
+    headers: Vec<usize>,
+    spaced_headers: Vec<usize>,
+}
+
+impl<'a> Places<'a> {
+    pub(super) fn new(text: &'a str) -> Self {
+        let find = |what: &str| memchr::memmem::find_iter(text.as_bytes(), what).collect();
+        Places {
+            text,
+            newlines: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
+            headers: find("[[task]]"),
+            spaced_headers: find("[[ task ]]"),
+        }
+    }
+
+    /// The 1-based line of a byte offset (0 for one that is not inside the text), as
+    /// [`line_at`].
+    pub(super) fn line_at(&self, offset: usize) -> usize {
+        if !self.text.is_char_boundary(offset) {
+            return 0;
+        }
+        self.newlines.partition_point(|&n| n < offset) + 1
+    }
+
+    /// The start of the last of `found` (occurrences of a text `len` bytes long) that ends
+    /// by `end`.
+    fn last_before(found: &[usize], len: usize, end: usize) -> Option<usize> {
+        let n = found.partition_point(|&i| i + len <= end);
+        n.checked_sub(1).map(|k| found[k])
+    }
+}
+
 /// The line of `key` among `keys`, if it is there.
-pub(super) fn key_line(text: &str, keys: Option<&KeyPlaces>, key: &str) -> Option<usize> {
+pub(super) fn key_line(at: &Places, keys: Option<&KeyPlaces>, key: &str) -> Option<usize> {
     keys?
         .keys()
         .find(|k| k.get_ref() == key)
-        .map(|k| line_at(text, k.span().start))
+        .map(|k| at.line_at(k.span().start))
 }
 
 /// The line of a task's `[[task]]` header (else of its first key).
-pub(super) fn task_line(text: &str, keys: Option<&KeyPlaces>) -> usize {
+pub(super) fn task_line(at: &Places, keys: Option<&KeyPlaces>) -> usize {
     let Some(first) = keys.and_then(|k| k.keys().map(|k| k.span().start).min()) else {
         return 0;
     };
-    let before = text.get(..first).unwrap_or("");
-    match before
-        .rfind("[[task]]")
-        .or_else(|| before.rfind("[[ task ]]"))
+    if !at.text.is_char_boundary(first) {
+        return 0;
+    }
+    match Places::last_before(&at.headers, "[[task]]".len(), first)
+        .or_else(|| Places::last_before(&at.spaced_headers, "[[ task ]]".len(), first))
     {
-        Some(i) => line_at(text, i),
-        None => line_at(text, first),
+        Some(i) => at.line_at(i),
+        None => at.line_at(first),
     }
 }
 
 /// The line an option error is about: the task key it starts with (`colour: not an option`,
 /// `beta 0: …`), else the task's header.
-pub(super) fn option_line(text: &str, keys: Option<&KeyPlaces>, message: &str) -> usize {
+pub(super) fn option_line(at: &Places, keys: Option<&KeyPlaces>, message: &str) -> usize {
     let word: String = message
         .trim_start_matches('-')
         .chars()
@@ -74,7 +113,28 @@ pub(super) fn option_line(text: &str, keys: Option<&KeyPlaces>, message: &str) -
     keys.and_then(|ks| {
         ks.keys()
             .find(|k| !word.is_empty() && crate::api::key(k.get_ref()) == wanted)
-            .map(|k| line_at(text, k.span().start))
+            .map(|k| at.line_at(k.span().start))
     })
-    .unwrap_or_else(|| task_line(text, keys))
+    .unwrap_or_else(|| task_line(at, keys))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_give_the_lines_line_at_counts() {
+        let text = "name = \"x\"\n[[task]]\nname = \"é\"\n[[ task ]]\nfamily = \"fair\"\n";
+        let at = Places::new(text);
+        for i in 0..=text.len() + 2 {
+            assert_eq!(at.line_at(i), line_at(text, i), "offset {i}");
+        }
+        // Headers: the last one before an offset, of either spelling.
+        assert_eq!(Places::last_before(&at.headers, 8, text.len()), Some(11));
+        assert_eq!(Places::last_before(&at.headers, 8, 18), None);
+        assert_eq!(
+            Places::last_before(&at.spaced_headers, 10, text.len()),
+            Some(32)
+        );
+    }
 }

@@ -12,6 +12,8 @@ pub mod project;
 
 use std::collections::HashMap;
 
+use rayon::prelude::*;
+
 use crate::corpus::standoff::{whitespace_tokens, StandoffSpan};
 use crate::matching::agreement::{
     counts, token_label_keys, Agreement, LabelCounts, Labels, Pieces, TokenKey, TokenLabelNames,
@@ -50,6 +52,7 @@ fn all_pieces<'a>(
     labels: &Labels,
 ) -> AllPieces<'a> {
     (0..p.documents.len())
+        .into_par_iter()
         .map(|d| {
             (0..p.annotators.len())
                 .map(|a| spans_of(p, d, a).map(|s| Pieces::new(s, &tokens[d], labels)))
@@ -60,7 +63,7 @@ fn all_pieces<'a>(
 
 fn count(p: &Project, how: Agreement, pieces: &AllPieces, labels: &Labels) -> Counts {
     let per = pairs(p.annotators.len())
-        .into_iter()
+        .into_par_iter()
         .map(|(a, b)| {
             (0..p.documents.len())
                 .map(|d| match (&pieces[d][a], &pieces[d][b]) {
@@ -73,18 +76,16 @@ fn count(p: &Project, how: Agreement, pieces: &AllPieces, labels: &Labels) -> Co
     Counts { how, per }
 }
 
-/// Sums the counts of one pair over the documents `docs` and the labels `labels`.
-fn sum(c: &[Option<LabelCounts>], docs: &[usize], labels: Option<&str>) -> Option<[u64; 3]> {
+/// Sums the counts of one pair over the documents `docs` and all labels.
+fn sum(c: &[Option<LabelCounts>], docs: &[usize]) -> Option<[u64; 3]> {
     let mut out = [0u64; 3];
     let mut any = false;
     for &d in docs {
         let Some(lc) = &c[d] else { continue };
         any = true;
-        for (l, v) in lc {
-            if labels.is_none_or(|x| x == l) {
-                for i in 0..3 {
-                    out[i] += v[i];
-                }
+        for v in lc.values() {
+            for i in 0..3 {
+                out[i] += v[i];
             }
         }
     }
@@ -92,14 +93,19 @@ fn sum(c: &[Option<LabelCounts>], docs: &[usize], labels: Option<&str>) -> Optio
 }
 
 /// Mean and SD of the pairs' F1 over the pairs where it is defined, and how many.
-fn summary(c: &Counts, docs: &[usize], label: Option<&str>) -> (u64, Value, Value) {
+fn summary(c: &Counts, docs: &[usize]) -> (u64, Value, Value) {
     let f: Vec<f64> = c
         .per
         .iter()
-        .filter_map(|p| sum(p, docs, label))
+        .filter_map(|p| sum(p, docs))
         .filter_map(|[tp, fp, fn_]| f1(tp, fp, fn_))
         .collect();
-    match mean_sd(&f) {
+    spread(&f)
+}
+
+/// How many F1 values, their mean and SD.
+fn spread(f: &[f64]) -> (u64, Value, Value) {
+    match mean_sd(f) {
         Some((m, s)) => (f.len() as u64, Value::ratio(m), Value::ratio(s)),
         None => (0, Value::Missing, Value::Missing),
     }
@@ -123,7 +129,7 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
         summary_columns(),
     );
     for (d, name) in p.documents.iter().enumerate() {
-        let (n, m, s) = summary(c, &[d], None);
+        let (n, m, s) = summary(c, &[d]);
         t.push(vec![name.clone()], vec![Value::Count(n), m, s]);
     }
     out.push(t);
@@ -133,11 +139,39 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
         vec![KeyKind::Label],
         summary_columns(),
     );
+    // Each pair's counts per label over all documents, summed once (summing them again for
+    // every label cost labels × counts).
+    let per_label: Vec<Option<HashMap<&str, [u64; 3]>>> = c
+        .per
+        .iter()
+        .map(|docs| {
+            let mut any = false;
+            let mut by: HashMap<&str, [u64; 3]> = HashMap::new();
+            for lc in docs.iter().flatten() {
+                any = true;
+                for (l, v) in lc {
+                    let e = by.entry(l.as_str()).or_default();
+                    for i in 0..3 {
+                        e[i] += v[i];
+                    }
+                }
+            }
+            any.then_some(by)
+        })
+        .collect();
     for l in &p.labels {
-        let (n, m, s) = summary(c, &all, Some(l));
+        let f: Vec<f64> = per_label
+            .iter()
+            .flatten()
+            .filter_map(|by| {
+                let [tp, fp, fn_] = by.get(l.as_str()).copied().unwrap_or([0; 3]);
+                f1(tp, fp, fn_)
+            })
+            .collect();
+        let (n, m, s) = spread(&f);
         t.push(vec![l.clone()], vec![Value::Count(n), m, s]);
     }
-    let (n, m, s) = summary(c, &all, None);
+    let (n, m, s) = summary(c, &all);
     t.push(vec!["ALL".into()], vec![Value::Count(n), m, s]);
     out.push(t);
     // Pairs and the annotator × annotator matrix.
@@ -156,7 +190,7 @@ fn f1_tables(p: &Project, c: &Counts, out: &mut Vec<Table>) {
     );
     let mut matrix = vec![vec![Value::Missing; names.len()]; names.len()];
     for (i, (a, b)) in pairs(names.len()).into_iter().enumerate() {
-        let s = sum(&c.per[i], &all, None);
+        let s = sum(&c.per[i], &all);
         let f = s.and_then(|[tp, fp, fn_]| f1(tp, fp, fn_));
         let v = f.map_or(Value::Missing, Value::ratio);
         matrix[a][b] = v;
@@ -190,28 +224,42 @@ pub fn label_matrix(
     tokens: &[Vec<(usize, usize)>],
     labels: &Labels,
 ) -> (Vec<String>, Vec<Option<u32>>) {
-    let mut ids: HashMap<TokenKey, u32> = HashMap::new();
+    // Ids of `O` and of single labels in a table (most tokens), of label sets in a map.
+    let mut o_id: Option<u32> = None;
+    let mut one_ids: Vec<Option<u32>> = vec![None; labels.len()];
+    let mut many_ids: HashMap<Vec<u32>, u32> = HashMap::new();
     let mut order: Vec<TokenKey> = Vec::new();
+    let mut id_of = |key: &TokenKey| {
+        let next = order.len() as u32;
+        let slot = match key {
+            TokenKey::O => &mut o_id,
+            TokenKey::One(l) => match one_ids.get_mut(*l as usize) {
+                Some(slot) => slot,
+                None => return u32::MAX,
+            },
+            TokenKey::Many(v) => {
+                let id = *many_ids.entry(v.clone()).or_insert(next);
+                if id == next {
+                    order.push(key.clone());
+                }
+                return id;
+            }
+        };
+        *slot.get_or_insert_with(|| {
+            order.push(key.clone());
+            next
+        })
+    };
     let mut rows =
         Vec::with_capacity(tokens.iter().map(Vec::len).sum::<usize>() * p.annotators.len());
     for (d, toks) in tokens.iter().enumerate() {
         let per: Vec<Option<Vec<TokenKey>>> = (0..p.annotators.len())
+            .into_par_iter()
             .map(|a| spans_of(p, d, a).map(|s| token_label_keys(s, toks, labels)))
             .collect();
         for t in 0..toks.len() {
             for keys in &per {
-                rows.push(keys.as_ref().map(|k| {
-                    let key = &k[t];
-                    match ids.get(key) {
-                        Some(&id) => id,
-                        None => {
-                            let id = order.len() as u32;
-                            ids.insert(key.clone(), id);
-                            order.push(key.clone());
-                            id
-                        }
-                    }
-                }));
+                rows.push(keys.as_ref().map(|k| id_of(&k[t])));
             }
         }
     }
@@ -252,34 +300,75 @@ fn coefficient_table(c: &Coefficients) -> Table {
     t
 }
 
+/// A hasher for integer keys (a pair of label ids in one `u64`): one multiplication, where
+/// SipHash cost more than the counting (every token of every annotator pair is counted).
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl std::hash::Hasher for PairHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The token label confusion, summed over ordered annotator pairs: one row per pair of
+/// labels that occurs (label, other label, tokens), labels in name order with `O` last. Only
+/// the pairs that occur are counted and written, so memory and output grow with the tokens,
+/// not with the square of the labels (a dense matrix of 4,000 labels took 3.4 GB).
 fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
-    let k = labels.len();
-    let mut cells = vec![vec![0u64; k]; k];
+    // Unordered pairs of labels, counted once (the ordered pairs are then (x, y) and (y, x)
+    // with that count each; (x, x) twice), keyed by one integer.
+    let mut once: HashMap<u64, u64, std::hash::BuildHasherDefault<PairHasher>> = HashMap::default();
+    let pairs = pairs(n);
     for row in m.chunks_exact(n.max(1)) {
-        for (a, b) in pairs(n) {
+        for &(a, b) in &pairs {
             if let (Some(x), Some(y)) = (row[a], row[b]) {
-                cells[x as usize][y as usize] += 1;
-                cells[y as usize][x as usize] += 1;
+                let (lo, hi) = (x.min(y), x.max(y));
+                *once
+                    .entry((u64::from(lo) << 32) | u64::from(hi))
+                    .or_default() += 1;
             }
         }
     }
-    // Labels in name order, `O` last.
-    let mut order: Vec<usize> = (0..k).collect();
+    let mut cells: Vec<((u32, u32), u64)> = Vec::with_capacity(2 * once.len());
+    for (k, c) in once {
+        let (lo, hi) = ((k >> 32) as u32, k as u32);
+        if lo == hi {
+            cells.push(((lo, lo), 2 * c));
+        } else {
+            cells.push(((lo, hi), c));
+            cells.push(((hi, lo), c));
+        }
+    }
+    // Labels in name order, `O` last: each label's place in that order.
+    let mut order: Vec<usize> = (0..labels.len()).collect();
     order.sort_by_key(|&i| (labels[i] == "O", labels[i].as_str()));
+    let mut place = vec![0usize; labels.len()];
+    for (p, &i) in order.iter().enumerate() {
+        place[i] = p;
+    }
+    let at = |l: u32| place.get(l as usize).copied().unwrap_or(usize::MAX);
+    let mut rows = cells;
+    rows.sort_unstable_by_key(|&((x, y), _)| (at(x), at(y)));
+    let name = |l: u32| labels.get(l as usize).cloned().unwrap_or_default();
     let mut t = Table::new(
         "confusion",
-        "Token label confusion, summed over ordered annotator pairs",
-        vec![KeyKind::Label],
-        order
-            .iter()
-            .map(|&i| Column::new(&labels[i], Kind::Count))
-            .collect(),
+        "Token label confusion, summed over ordered annotator pairs (pairs that occur)",
+        vec![KeyKind::Label, KeyKind::OtherLabel],
+        vec![Column::new("tokens", Kind::Count)],
     );
-    for &i in &order {
-        t.push(
-            vec![labels[i].clone()],
-            order.iter().map(|&j| Value::Count(cells[i][j])).collect(),
-        );
+    for ((x, y), c) in rows {
+        t.push(vec![name(x), name(y)], vec![Value::Count(c)]);
     }
     t
 }
@@ -309,25 +398,34 @@ fn error_table(p: &Project) -> Table {
         vec![KeyKind::Annotator, KeyKind::OtherAnnotator],
         cols,
     );
-    for (a, b) in pairs(p.annotators.len()) {
-        let mut n = [0u64; 8];
-        for d in 0..p.documents.len() {
-            let (Some(x), Some(y)) = (spans_of(p, d, a), spans_of(p, d, b)) else {
-                continue;
-            };
-            let xs: Vec<Span> = x.iter().map(char_span).collect();
-            let ys: Vec<Span> = y.iter().map(char_span).collect();
-            for asg in evaluate(&xs, &ys, Focus::Target).assignments {
-                if let Some(i) = ErrorType::ALL.iter().position(|e| *e == asg.kind) {
-                    n[i] += 1;
-                }
-            }
-        }
+    let counts: Vec<[u64; 8]> = pairs(p.annotators.len())
+        .into_par_iter()
+        .map(|(a, b)| error_counts(p, a, b))
+        .collect();
+    for ((a, b), n) in pairs(p.annotators.len()).into_iter().zip(counts) {
         let mut v: Vec<Value> = n.iter().map(|&c| Value::Count(c)).collect();
         v.push(Value::Count(n[1..].iter().sum()));
         t.push(vec![p.annotators[a].clone(), p.annotators[b].clone()], v);
     }
     t
+}
+
+/// Ortmann's error counts between annotators `a` (as target) and `b` over every document.
+fn error_counts(p: &Project, a: usize, b: usize) -> [u64; 8] {
+    let mut n = [0u64; 8];
+    for d in 0..p.documents.len() {
+        let (Some(x), Some(y)) = (spans_of(p, d, a), spans_of(p, d, b)) else {
+            continue;
+        };
+        let xs: Vec<Span> = x.iter().map(char_span).collect();
+        let ys: Vec<Span> = y.iter().map(char_span).collect();
+        for asg in evaluate(&xs, &ys, Focus::Target).assignments {
+            if let Some(i) = ErrorType::ALL.iter().position(|e| *e == asg.kind) {
+                n[i] += 1;
+            }
+        }
+    }
+    n
 }
 
 /// Every agreement table of a project.
@@ -357,15 +455,33 @@ pub fn agreement(p: &Project) -> Results {
             .flatten()
             .flat_map(|d| d.spans.iter()),
     );
-    let pieces = all_pieces(p, &tokens, &span_labels);
-    for how in [Agreement::Instance, Agreement::Token] {
-        f1_tables(p, &count(p, how, &pieces, &span_labels), &mut r.tables);
-    }
-    let (labels, m) = label_matrix(p, &tokens, &span_labels);
-    let c = coefficients(&m, p.annotators.len());
-    r.tables.push(coefficient_table(&c));
-    r.tables.push(error_table(p));
-    r.tables
-        .push(confusion_table(&labels, &m, p.annotators.len()));
+    // Three independent parts, run side by side; the tables keep their order.
+    let n = p.annotators.len();
+    let (f1, (token_tables, errors)) = rayon::join(
+        || {
+            let pieces = all_pieces(p, &tokens, &span_labels);
+            let mut out = Vec::new();
+            for how in [Agreement::Instance, Agreement::Token] {
+                f1_tables(p, &count(p, how, &pieces, &span_labels), &mut out);
+            }
+            out
+        },
+        || {
+            rayon::join(
+                || {
+                    let (labels, m) = label_matrix(p, &tokens, &span_labels);
+                    let (c, confusion) =
+                        rayon::join(|| coefficients(&m, n), || confusion_table(&labels, &m, n));
+                    (coefficient_table(&c), confusion)
+                },
+                || error_table(p),
+            )
+        },
+    );
+    r.tables.extend(f1);
+    let (coefficients, confusion) = token_tables;
+    r.tables.push(coefficients);
+    r.tables.push(errors);
+    r.tables.push(confusion);
     r
 }

@@ -53,8 +53,16 @@ pub fn booktabs(
         let _ = writeln!(out, "{} \\\\", r.join(" & "));
     }
     let _ = writeln!(out, "\\bottomrule\n\\end{{tabular}}\n\\end{{table}}");
-    // Floats are flushed every few tables so that many tables never overflow LaTeX's queue.
-    if out.matches("\\begin{table}").count().is_multiple_of(6) {
+    // Floats are flushed every six tables so that many tables never overflow LaTeX's queue.
+    // Only the tables since the last flush are counted (every table and every flush of a
+    // document is written here): counting the whole document made a document of n tables
+    // cost n² (a campaign of many tasks).
+    let since = out.rfind("\\clearpage\n").unwrap_or(0);
+    if out[since..]
+        .matches("\\begin{table}")
+        .count()
+        .is_multiple_of(6)
+    {
         out.push_str("\\clearpage\n");
     }
     out.push('\n');
@@ -236,5 +244,23 @@ mod tests {
         assert!(s.contains("team\\_b & 50.00 \\\\"), "{s}");
         assert!(s.contains("\\toprule") && s.contains("\\bottomrule") && s.ends_with(DOCUMENT_END));
         assert!(!s.contains("first (") && s.contains("shares first place"));
+    }
+
+    /// A page break after every sixth table of a document, counting from its start, as
+    /// before the count was limited to the tables since the last break.
+    #[test]
+    fn a_page_break_every_six_tables() {
+        let mut out = document_start("t");
+        for _ in 0..20 {
+            booktabs(&mut out, "c", "l", &["h".into()], &[vec!["x".into()]]);
+        }
+        let breaks: Vec<usize> = out
+            .split("\\begin{table}")
+            .skip(1)
+            .enumerate()
+            .filter(|(_, t)| t.contains("\\clearpage"))
+            .map(|(i, _)| i + 1)
+            .collect();
+        assert_eq!(breaks, [6, 12, 18]);
     }
 }
