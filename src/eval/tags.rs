@@ -108,7 +108,7 @@ fn chunked_seqs(seqs: &[Vec<String>]) -> Result<Vec<Vec<String>>> {
     // Sentence k starts at offset `base` (one slot for the O after each sentence).
     let (mut k, mut base) = (0usize, 0usize);
     for e in entities {
-        while k < out.len() && e.start >= base + out[k].len() + 1 {
+        while k < out.len() && e.start > base + out[k].len() {
             base += out[k].len() + 1;
             k += 1;
         }
