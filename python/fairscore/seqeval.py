@@ -5,9 +5,11 @@ default (conlleval-like) mode and in its strict mode with a scheme (``IOB1``, ``
 ``IOE1``, ``IOE2``, ``IOBES``, ``BILOU``; seqeval's scheme classes, these module's classes of
 the same names, or the names as strings). docs/seqeval.md describes the behaviour reproduced.
 
-Entities are counted per type by :func:`_counts` (the one place that reads tags); the
-averages, zero-division handling, warnings and the report are computed here as seqeval
-computes them (NumPy's summation order included), without NumPy or scikit-learn.
+Entities are read and counted per type by the library (``spans::seqeval``, through
+:func:`_counts` and :func:`get_entities`); the averages, zero-division handling, warnings and
+the report are computed here as seqeval computes them (NumPy's summation order included),
+without NumPy or scikit-learn. python/tests/oracles/seqeval_reading.py is the pure-Python
+reading the native one is tested against.
 """
 
 import sys
@@ -43,51 +45,8 @@ def _undefined_metric_warning():
 
 
 # --- schemes --------------------------------------------------------------------------------
-# A pattern is (previous prefixes, current prefixes, type condition): "same", "diff" or "any".
-_ANY = "IOBESUL"
-_SCHEMES = {
-    "IOB1": (
-        "IOB",
-        [("O", "I", "any"), ("I", "I", "diff"), ("B", "I", "any"), ("I", "B", "same"), ("B", "B", "same")],
-        [("B", "I", "same"), ("I", "I", "same")],
-        [("I", "I", "diff"), ("I", "O", "any"), ("I", "B", "any"), ("B", "O", "any"), ("B", "I", "diff"),
-         ("B", "B", "same")],
-    ),
-    "IOE1": (
-        "IOE",
-        [("O", "I", "any"), ("I", "I", "diff"), ("E", "I", "any"), ("E", "E", "same")],
-        [("I", "I", "same"), ("I", "E", "same")],
-        [("I", "I", "diff"), ("I", "O", "any"), ("I", "E", "diff"), ("E", "I", "same"), ("E", "E", "same")],
-    ),
-    "IOB2": (
-        "IOB",
-        [(_ANY, "B", "any")],
-        [("B", "I", "same"), ("I", "I", "same")],
-        [("I", "O", "any"), ("I", "I", "diff"), ("I", "B", "any"), ("B", "O", "any"), ("B", "I", "diff"),
-         ("B", "B", "any")],
-    ),
-    "IOE2": (
-        "IOE",
-        [("O", "I", "any"), ("O", "E", "any"), ("E", "I", "any"), ("E", "E", "any"), ("I", "I", "diff"),
-         ("I", "E", "diff")],
-        [("I", "E", "same"), ("I", "I", "same")],
-        [("E", _ANY, "any")],
-    ),
-    "IOBES": (
-        "IOBES",
-        [(_ANY, "B", "any"), (_ANY, "S", "any")],
-        [("B", "I", "same"), ("B", "E", "same"), ("I", "I", "same"), ("I", "E", "same")],
-        [("S", _ANY, "any"), ("E", _ANY, "any")],
-    ),
-    "BILOU": (
-        "BILOU",
-        [(_ANY, "B", "any"), (_ANY, "U", "any")],
-        [("B", "I", "same"), ("B", "L", "same"), ("I", "I", "same"), ("I", "L", "same")],
-        [("U", _ANY, "any"), ("L", _ANY, "any")],
-    ),
-}
-# How seqeval (Python >= 3.11) names the allowed prefixes in its error message.
-_ALLOWED_TEXT = {"IOB": "I|O|B", "IOE": "I|O|E", "IOBES": "I|O|B|E|S", "BILOU": "I|O|B|U|L"}
+_SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
+_ANY = "IOBESUL"  # the prefixes of the strict mode
 
 
 class _Scheme:
@@ -148,96 +107,21 @@ def _check_consistent_length(y_true, y_pred):
         )
 
 
-def _chunks(seq, suffix, warned):
-    """seqeval's default mode: (type, start, end) of the chunks of a flat tag list."""
-    out = []
-    prev_tag, prev_type, begin = "O", "", 0
-    n = len(seq)
-    for i in range(n + 1):
-        chunk = seq[i] if i < n else "O"
-        if chunk not in ("O", "B", "I", "E", "S") and chunk not in warned:
-            ok = chunk.endswith(("-B", "-I", "-E", "-S")) if suffix else chunk.startswith(("B-", "I-", "E-", "S-"))
-            if not ok:
-                warned.add(chunk)
-                warnings.warn("{} seems not to be NE tag.".format(chunk), stacklevel=4)
-        if suffix:
-            tag, type_ = chunk[-1], chunk[:-1].rsplit("-", 1)[0] or "_"
-        else:
-            tag, type_ = chunk[0], chunk[1:].split("-", 1)[-1] or "_"
-        if (
-            prev_tag in ("E", "S")
-            or (prev_tag in ("B", "I") and tag in ("B", "S", "O"))
-            or (prev_tag != "O" and prev_tag != "." and prev_type != type_)
-        ):
-            out.append((prev_type, begin, i - 1))
-        if (
-            tag in ("B", "S")
-            or (prev_tag in ("E", "S", "O") and tag in ("E", "I"))
-            or (tag != "O" and tag != "." and prev_type != type_)
-        ):
-            begin = i
-        prev_tag, prev_type = tag, type_
-    return out
-
-
-def _flatten(y):
-    if any(isinstance(s, list) for s in y):
-        return [t for s in y for t in s + ["O"]]
-    return list(y)
-
-
 def get_entities(seq, suffix=False):
     """seqeval's ``get_entities``: (type, start, end) of the chunks of a tag list or of a list
-    of tag lists (read as one list with ``O`` after each)."""
-    return _chunks(_flatten(seq), suffix, set())
+    of tag lists (read as one list with ``O`` after each), read natively.
 
-
-def _token(token, suffix):
-    """(prefix, type) of a token as seqeval's strict mode reads it."""
-    prefix = token[-1] if suffix else token[0]
-    if prefix not in _ANY:
-        raise KeyError(prefix)
-    body = token[:-1] if suffix else token[1:]
-    return prefix, body.strip("-") or "_"
-
-
-def _matches(patterns, prev, cur):
-    for pp, cp, cond in patterns:
-        if prev[0] in pp and cur[0] in cp:
-            if cond == "any" or (cond == "same") == (prev[1] == cur[1]):
-                return True
-    return False
-
-
-def _strict_entities(sent_id, seq, name, suffix):
-    """seqeval's strict mode: (sentence, type, start, end) of the entities of one sentence
-    (end exclusive)."""
-    allowed, start_p, inside_p, end_p = _SCHEMES[name]
-    toks = [_token(t, suffix) for t in seq] + [("O", "_")]
-    out = []
-    i, prev = 0, ("O", "_")
-    while i < len(toks):
-        tok = toks[i]
-        if tok[0] not in allowed:
-            raise ValueError(
-                "Invalid token is found: {}. Allowed prefixes are: {}.".format(
-                    seq[i] if i < len(seq) else "O", _ALLOWED_TEXT[allowed]
-                )
-            )
-        if _matches(start_p, prev, tok):
-            end, p = i + 1, tok
-            while end < len(toks) and _matches(inside_p, p, toks[end]):
-                p = toks[end]
-                end += 1
-            if end == len(toks):  # cannot happen: the closing O is inside no entity
-                end = len(seq) - 1
-            if _matches(end_p, toks[end - 1], toks[end]):
-                out.append((sent_id, tok[1], i, end))
-            i = end
-        else:
-            i += 1
-        prev = toks[i - 1]
-    return out
+    >>> get_entities(["B-PER", "I-PER", "O", "S-LOC"])
+    [('PER', 0, 1), ('LOC', 3, 3)]
+    """
+    seqs = seq if any(isinstance(s, list) for s in seq) else [seq]
+    r = _native_entities(seqs, bool(suffix))
+    if r is None:
+        _foreign(seqs, suffix, False)
+        r = _native_entities([list(s) for s in seqs], bool(suffix))
+    entities, raised, odd = r
+    _raise(raised, odd)
+    return entities
 
 
 def _auto_detect(y_true, suffix):
@@ -262,10 +146,38 @@ def _auto_detect(y_true, suffix):
     )
 
 
-try:
-    from ._fairscore import _seqeval_counts as _native_counts, _seqeval_tokens as _native_tokens
-except ImportError:  # pragma: no cover - an extension module built before it had them
-    _native_counts = _native_tokens = None
+from ._fairscore import _seqeval_counts as _native_counts  # noqa: E402
+from ._fairscore import _seqeval_entities as _native_entities  # noqa: E402
+from ._fairscore import _seqeval_tokens as _native_tokens  # noqa: E402
+
+_EXCEPTIONS = {"IndexError": IndexError, "KeyError": KeyError, "ValueError": ValueError}
+
+
+def _raise(raised, odd):
+    """seqeval's warnings about the tags ``odd``, then the exception ``raised`` (name and
+    argument, as the library reports a tag seqeval rejects), if any."""
+    for tag in odd:
+        warnings.warn("{} seems not to be NE tag.".format(tag), stacklevel=5)
+    if raised is not None:
+        kind, arg = raised[0], raised[1]
+        raise _EXCEPTIONS[kind](arg)
+
+
+def _foreign(seqs, suffix, strict):
+    """Input the native reading does not take (sequences that are not lists, tags that are not
+    ``str``): a tag that is not a ``str`` fails with Python's own error of the first thing
+    seqeval does with a tag (strict mode: index it; default mode: ``startswith``/``endswith``);
+    other input is left to be read again as lists."""
+    for seq in seqs:
+        for tag in seq:
+            if not isinstance(tag, str):
+                if strict:
+                    tag[-1] if suffix else tag[0]  # noqa: B018 - raises as seqeval does
+                elif suffix:
+                    tag.endswith(("-B", "-I", "-E", "-S"))
+                else:
+                    tag.startswith(("B-", "I-", "E-", "S-"))
+                raise TypeError("seqeval reads str tags, not {}".format(type(tag).__name__))
 
 
 def _counts(y_true, y_pred, suffix, scheme):
@@ -273,49 +185,28 @@ def _counts(y_true, y_pred, suffix, scheme):
     None, else its strict mode with that scheme's name. A predicted entity counts for its own
     type; an entity is found when it has the same type and extent in the same sentence.
 
-    Counted natively: the tags cross into Rust once, interned. Input the native code leaves
-    to Python (not lists of lists of ``str`` of one shape, tags seqeval rejects) is checked
-    and read by :func:`_py_counts`, which raises seqeval's errors."""
-    if _native_counts is not None:
-        r = _native_counts(y_true, y_pred, bool(suffix), scheme)
-        if r is not None:
-            names, tp, npred, ntrue, odd = r
-            for tag in odd:
-                warnings.warn("{} seems not to be NE tag.".format(tag), stacklevel=4)
-            return names, tp, npred, ntrue
-    _check_consistent_length(y_true, y_pred)
-    return _py_counts(y_true, y_pred, suffix, scheme)
+    Counted by the library (``spans::seqeval``): the tags cross into Rust once, interned. A
+    tag seqeval rejects comes back as seqeval's exception, raised here after its warnings;
+    input that is not lists of lists of ``str`` of one shape is checked here (seqeval's
+    errors), then read again as lists."""
+    r = _native_counts(y_true, y_pred, bool(suffix), scheme)
+    if r is None:
+        _check_consistent_length(y_true, y_pred)
+        _foreign(list(y_true) + list(y_pred), suffix, scheme is not None)
+        r = _native_counts([list(s) for s in y_true], [list(s) for s in y_pred], bool(suffix), scheme)
+        if r is None:  # e.g. a str with a lone surrogate, which is no UTF-8
+            raise ValueError("tags must be valid Unicode text (a lone surrogate cannot be read)")
+    counts, raised = r
+    if raised is not None:
+        _raise(raised, raised[2])
+    names, tp, npred, ntrue, odd = counts
+    _raise(None, odd)
+    return names, tp, npred, ntrue
 
 
 def _token_tallies(y_true, y_pred):
     """(equal tags, tokens, TP, FP, FN, TN) natively, or None (flat lists, ragged input)."""
-    if _native_tokens is None:
-        return None
     return _native_tokens(y_true, y_pred)
-
-
-def _py_counts(y_true, y_pred, suffix, scheme):
-    """:func:`_counts` in Python (the reference the native code is tested against)."""
-    if scheme is None:
-        w = set()
-        true = _chunks(_flatten(y_true), suffix, w)
-        pred = _chunks(_flatten(y_pred), suffix, w)
-        key = lambda e: e[0]  # noqa: E731
-    else:
-        true = [e for k, s in enumerate(y_true) for e in _strict_entities(k, s, scheme, suffix)]
-        pred = [e for k, s in enumerate(y_pred) for e in _strict_entities(k, s, scheme, suffix)]
-        key = lambda e: e[1]  # noqa: E731
-    true_by, pred_by = {}, {}
-    for e in true:
-        true_by.setdefault(key(e), set()).add(e)
-    for e in pred:
-        pred_by.setdefault(key(e), set()).add(e)
-    names = sorted(set(true_by) | set(pred_by))
-    empty = set()
-    tp = [len(true_by.get(n, empty) & pred_by.get(n, empty)) for n in names]
-    npred = [len(pred_by.get(n, empty)) for n in names]
-    ntrue = [len(true_by.get(n, empty)) for n in names]
-    return names, tp, npred, ntrue
 
 
 # --- averaging ------------------------------------------------------------------------------

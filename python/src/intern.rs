@@ -75,10 +75,6 @@ impl Vocab {
         self.by_name.insert(name.into(), k);
         k
     }
-
-    pub(crate) fn len(&self) -> usize {
-        self.names.len()
-    }
 }
 
 /// Sentences of tag ids: sentence `k` is `tags[ends[k-1]..ends[k]]`.

@@ -13,6 +13,7 @@ import pytest
 import fairscore
 from conftest import hipe_tag_lists, nerc_runs, required, shared_data
 from fairscore import seqeval as ours
+from oracles import seqeval_reading as oracle
 
 try:
     from seqeval import metrics as theirs
@@ -249,10 +250,11 @@ def test_the_31_nerc_runs():
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_native_counts_equal_the_python_reading(seed):
-    assert ours._native_counts is not None, "the extension module lacks _seqeval_counts"
+def test_native_counts_equal_the_python_oracle(seed):
+    """The library's reading (through ``_counts``) equals the pure-Python oracle, counts,
+    warnings and errors alike, on odd tags of every kind."""
     rng = random.Random(7000 + seed)
-    extra = ["E-PER", "S-LOC", "B", "I", "PER", "-", ".", "B-PER-X", "O-LOC", "é-X", "B-é"]
+    extra = ["E-PER", "S-LOC", "B", "I", "PER", "-", ".", ".PER", "B-PER-X", "O-LOC", "é-X", "B-é"]
     y_true = gen(rng, "BIES", extra=extra, max_len=15)
     y_pred = mutate(rng, y_true, "BIESUL")
     for suffix in (False, True):
@@ -261,14 +263,33 @@ def test_native_counts_equal_the_python_reading(seed):
             native = ours._counts(y_true, y_pred, suffix, None)
         with warnings.catch_warnings(record=True) as py_w:
             warnings.simplefilter("always")
-            python = ours._py_counts(y_true, y_pred, suffix, None)
+            python = oracle._py_counts(y_true, y_pred, suffix, None)
         assert native == python
         assert [str(w.message) for w in native_w] == [str(w.message) for w in py_w]
+        flat = [t for s in y_true for t in s]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert ours.get_entities(y_true, suffix) == oracle.get_entities(y_true, suffix)
+            assert ours.get_entities(flat, suffix) == oracle.get_entities(flat, suffix)
     for name in SCHEMES:
         prefixes = PREFIXES[name]
         t = gen(rng, prefixes, max_len=15)
         p = mutate(rng, t, prefixes)
-        assert ours._counts(t, p, False, name) == ours._py_counts(t, p, False, name)
-        assert ours._native_counts(y_true, y_pred, False, name) is None or all(
-            tag[0] in PREFIXES[name] for s in y_true + y_pred for tag in s
-        )
+        assert ours._counts(t, p, False, name) == oracle._py_counts(t, p, False, name)
+        # Odd data: the same counts or the same error.
+        outcome = lambda f: call(f, y_true, y_pred, False, name)[0]  # noqa: E731
+        assert outcome(ours._counts) == outcome(oracle._py_counts)
+
+
+def test_tags_seqeval_rejects_raise_its_errors_after_its_warnings():
+    for args in (([["B-PER", "X", ""]], [["O", "O", "O"]], False, None), ([["B-PER", ""]], [["O", "O"]], True, None),
+                 ([["O", "ZPER"]], [["O", "O"]], False, "IOB2"), ([["O", ""]], [["O", "O"]], False, "IOBES"),
+                 ([["O"]], [["S-PER"]], False, "IOB2")):
+        assert call(ours._counts, *args) == call(oracle._py_counts, *args)
+    # Sequences that are not lists are read as lists; tags that are not str fail as in seqeval.
+    y = [["B-PER", "O"]]
+    assert ours.f1_score(tuple(y), y) == 1.0
+    with pytest.raises(AttributeError):
+        ours.f1_score([["B-PER", 5]], [["B-PER", "O"]])
+    with pytest.raises(TypeError):
+        ours.f1_score([["B-PER", None]], [["B-PER", "O"]], mode="strict", scheme="IOB2")

@@ -21,8 +21,9 @@ use crate::matching::span_count::Counts;
 use crate::matching::SpanRegime;
 use crate::metrics::prf::{fbeta, ratio};
 use crate::metrics::py::pairwise_sum;
-use crate::spans::{self, Spans};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use crate::spans;
+use crate::spans::seqeval::{Mode, TagIds, Vocab};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Counts and scores of one label (or `ALL`) in one HIPE regime.
@@ -89,42 +90,48 @@ pub struct TagEvaluation {
 /// them ([`chunked`]).
 pub const SCHEMES: [&str; 5] = ["IOB1", "IOB2", "IOE1", "IOE2", "IOBES"];
 
-/// The prefix (`B`, `I`, `E`, `S` or `O`) and type of a checked tag.
-fn split_tag(tag: &str) -> (&str, &str) {
-    tag.split_once('-').unwrap_or((tag, ""))
+/// Sequences rewritten as IOB2 with the chunks seqeval's default mode (conlleval) reads in
+/// them ([`crate::spans::seqeval`]): a chunk ends after `E-` or `S-`, before `B-`, `S-` or
+/// `O`, and where the type changes; it starts at `B-` or `S-`, at `I-` or `E-` after `O`, `E-`
+/// or `S-`, and where the type changes. For tags with `B-`, `I-` and `O` only this is the HIPE
+/// reading too ([`crate::spans::entities`]), so the rewriting changes no chunk. Also the
+/// vocabulary and the entities of the sequences as seqeval reads them.
+fn chunked_seqs(seqs: &[Vec<String>]) -> Result<Vec<Vec<String>>> {
+    let mut ids = TagIds::default();
+    let id_seqs = ids.seqs(seqs);
+    let vocab = Vocab::new(&ids.names, Mode::Default, false);
+    let (entities, _) = vocab.entities(id_seqs.iter().map(Vec::as_slice), true)?;
+    let mut out: Vec<Vec<String>> = seqs
+        .iter()
+        .map(|s| vec!["O".to_string(); s.len()])
+        .collect();
+    // Sentence k starts at offset `base` (one slot for the O after each sentence).
+    let (mut k, mut base) = (0usize, 0usize);
+    for e in entities {
+        while k < out.len() && e.start > base + out[k].len() {
+            base += out[k].len() + 1;
+            k += 1;
+        }
+        let ty = vocab.type_name(e.ty);
+        let Some(seq) = out.get_mut(k) else { break };
+        // (Only malformed tags, which `validate` refuses, make a chunk cross sentences.)
+        let end = e.end.min(base + seq.len());
+        for at in e.start..end {
+            if let Some(slot) = seq.get_mut(at - base) {
+                *slot = format!("{}-{ty}", if at == e.start { "B" } else { "I" });
+            }
+        }
+    }
+    Ok(out)
 }
 
-/// A sequence rewritten as IOB2 with the chunks conlleval and seqeval's default mode read in
-/// it: a chunk ends after `E-` or `S-`, before `B-`, `S-` or `O`, and where the type changes;
-/// it starts at `B-` or `S-`, at `I-` or `E-` after `O`, `E-` or `S-`, and where the type
-/// changes. For tags with `B-`, `I-` and `O` only this is the HIPE reading too
-/// ([`crate::spans::entities`]), so the rewriting changes no chunk.
+/// One sequence rewritten as IOB2 with the chunks seqeval's default mode reads in it (see
+/// [`chunked_seqs`]); a tag seqeval rejects (an empty one) leaves the sequence as it is.
 pub fn chunked(seq: &[String]) -> Vec<String> {
-    let mut out = vec!["O".to_string(); seq.len()];
-    let (mut prev_tag, mut prev_type) = ("O", "");
-    let mut begin = 0;
-    let close = |out: &mut Vec<String>, ty: &str, b: usize, e: usize| {
-        for (k, slot) in out.iter_mut().enumerate().take(e + 1).skip(b) {
-            *slot = format!("{}-{ty}", if k == b { "B" } else { "I" });
-        }
-    };
-    for (i, tag) in seq.iter().map(String::as_str).chain(["O"]).enumerate() {
-        let (t, ty) = split_tag(tag);
-        let end = matches!(prev_tag, "E" | "S")
-            || (matches!(prev_tag, "B" | "I") && matches!(t, "B" | "S" | "O"))
-            || (prev_tag != "O" && prev_type != ty);
-        let start = matches!(t, "B" | "S")
-            || (matches!(prev_tag, "E" | "S" | "O") && matches!(t, "E" | "I"))
-            || (t != "O" && prev_type != ty);
-        if end {
-            close(&mut out, prev_type, begin, i - 1);
-        }
-        if start {
-            begin = i;
-        }
-        (prev_tag, prev_type) = (t, ty);
+    match chunked_seqs(std::slice::from_ref(&seq.to_vec())) {
+        Ok(mut v) => v.pop().unwrap_or_default(),
+        Err(_) => seq.to_vec(),
     }
-    out
 }
 
 /// Checks that every tag is `O`, `B-TYPE` or `I-TYPE` and that the two sides have the same
@@ -239,44 +246,18 @@ fn fair_row(c: FairCounts, beta: f64) -> FairRow {
     }
 }
 
-/// Entities of every sequence as (sequence, start, end, type).
-fn entity_set(c: &Corpus) -> HashSet<(usize, u32, u32, &str)> {
-    let mut out = HashSet::new();
-    let mut spans = Spans::default();
-    let mut k = 0;
-    let mut seq: Vec<usize> = Vec::new();
-    for d in &c.docs {
-        let mut start = d.start;
-        for &len in &d.segments {
-            seq.clear();
-            seq.extend(start..start + len);
-            spans::entities(c, 1, &seq, &mut spans);
-            for s in &spans.spans {
-                out.insert((k, s.start, s.end, spans.label(s)));
-            }
-            start += len;
-            k += 1;
-        }
-    }
-    out
-}
-
 /// seqeval's default-mode table: per type P, R, F-beta and support, then micro, macro and
-/// support-weighted averages (NumPy's summation order).
-fn seqeval_report(gold: &Corpus, pred: &Corpus, beta: f64) -> (Vec<ReportRow>, Vec<ReportRow>) {
-    let g = entity_set(gold);
-    let p = entity_set(pred);
-    let mut by_type: BTreeMap<&str, (u64, u64, u64)> = BTreeMap::new();
-    for e in &g {
-        let x = by_type.entry(e.3).or_default();
-        x.2 += 1;
-        if p.contains(e) {
-            x.0 += 1;
-        }
-    }
-    for e in &p {
-        by_type.entry(e.3).or_default().1 += 1;
-    }
+/// support-weighted averages (NumPy's summation order), from the counts of
+/// [`crate::spans::seqeval`].
+fn seqeval_report(
+    y_true: &[Vec<String>],
+    y_pred: &[Vec<String>],
+    beta: f64,
+) -> Result<(Vec<ReportRow>, Vec<ReportRow>)> {
+    let mut ids = TagIds::default();
+    let (t, p) = (ids.seqs(y_true), ids.seqs(y_pred));
+    let vocab = Vocab::new(&ids.names, Mode::Default, false);
+    let c = vocab.counts(t.iter().map(Vec::as_slice), p.iter().map(Vec::as_slice))?;
     let row = |name: &str, tp: u64, npred: u64, ngold: u64| {
         let precision = ratio(tp as f64, npred as f64);
         let recall = ratio(tp as f64, ngold as f64);
@@ -288,13 +269,10 @@ fn seqeval_report(gold: &Corpus, pred: &Corpus, beta: f64) -> (Vec<ReportRow>, V
             support: ngold,
         }
     };
-    let rows: Vec<ReportRow> = by_type
-        .iter()
-        .map(|(ty, &(tp, np, ng))| row(ty, tp, np, ng))
+    let rows: Vec<ReportRow> = (0..c.types.len())
+        .map(|k| row(&c.types[k], c.tp[k], c.pred[k], c.gold[k]))
         .collect();
-    let (tp, np, ng) = by_type
-        .values()
-        .fold((0, 0, 0), |a, x| (a.0 + x.0, a.1 + x.1, a.2 + x.2));
+    let (tp, np, ng) = (c.tp.iter().sum(), c.pred.iter().sum(), c.gold.iter().sum());
     let micro = row("micro avg", tp, np, ng);
     let mean = |f: fn(&ReportRow) -> f64| {
         let v: Vec<f64> = rows.iter().map(f).collect();
@@ -316,7 +294,7 @@ fn seqeval_report(gold: &Corpus, pred: &Corpus, beta: f64) -> (Vec<ReportRow>, V
         avg("macro avg", &mean),
         avg("weighted avg", &weighted),
     ];
-    (rows, averages)
+    Ok((rows, averages))
 }
 
 /// Evaluates run tag sequences against gold ones in every regime and as seqeval's report.
@@ -341,11 +319,11 @@ pub fn evaluate_tags(
         )));
     }
     validate(y_true, y_pred)?;
-    let y_true: Vec<Vec<String>> = y_true.iter().map(|s| chunked(s)).collect();
-    let y_pred: Vec<Vec<String>> = y_pred.iter().map(|s| chunked(s)).collect();
+    let (report, averages) = seqeval_report(y_true, y_pred, beta)?;
+    let y_true = chunked_seqs(y_true)?;
+    let y_pred = chunked_seqs(y_pred)?;
     let gold = corpus("y_true", &y_true);
     let pred = corpus("y_pred", &y_pred);
-    let (report, averages) = seqeval_report(&gold, &pred, beta);
     let mut opts = ScoreOptions::new(Task::NercCoarse, Edition::Hipe2020);
     opts.format = crate::formats::Format::Conll;
     opts.regimes = vec![Regime::Strict, Regime::Fair];

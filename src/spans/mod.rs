@@ -10,6 +10,7 @@
 use crate::corpus::Corpus;
 
 pub mod labeled;
+pub mod seqeval;
 pub mod stacked;
 
 pub use labeled::Span as LabeledSpan;

@@ -1,0 +1,1 @@
+"""Pure-Python references the tests compare fairscore's native counting with."""
