@@ -126,7 +126,7 @@ fn chunked_seqs(seqs: &[Vec<String>]) -> Result<Vec<Vec<String>>> {
 }
 
 /// One sequence rewritten as IOB2 with the chunks seqeval's default mode reads in it (see
-/// [`chunked_seqs`]); a tag seqeval rejects (an empty one) leaves the sequence as it is.
+/// `chunked_seqs`); a tag seqeval rejects (an empty one) leaves the sequence as it is.
 pub fn chunked(seq: &[String]) -> Vec<String> {
     match chunked_seqs(std::slice::from_ref(&seq.to_vec())) {
         Ok(mut v) => v.pop().unwrap_or_default(),
