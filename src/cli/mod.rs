@@ -194,6 +194,10 @@ pub fn run_family(
     inputs: &[(&str, &std::path::Path)],
 ) -> fairscore::Result<i32> {
     let plan = fairscore::api::family_plan(name, s)?;
+    // A bad --table is a usage error before any input is read.
+    if let Some(t) = &table.table {
+        t.parse::<fairscore::table::TableFormat>()?;
+    }
     let listing = plan
         .listing()
         .map(|(n, p)| (format!("--{n}"), p.to_path_buf()));
