@@ -144,28 +144,11 @@ pub fn rank_statistics(
             let ub = Units::new(&b.data, b.width())?;
             Ok(rs.paired_p(PairedTest::Permutation, ua, ub, 1, &score)?[0])
         };
-        let alpha = 1.0 - rs.confidence;
-        let n = stats.len();
-        let p_next: Vec<Option<f64>> = (0..n)
-            .into_par_iter()
-            .map(|i| {
-                (i + 1 < n)
-                    .then(|| p(&stats[i].1, &stats[i + 1].1))
-                    .transpose()
-            })
-            .collect::<Result<_>>()?;
-        let p_top: Vec<f64> = (0..n)
-            .into_par_iter()
-            .map(|i| match i {
-                0 => Ok(1.0),
-                1 => Ok(p_next[0].unwrap_or(1.0)),
-                _ => p(&stats[i].1, &stats[0].1),
-            })
-            .collect::<Result<_>>()?;
-        for (i, run) in out.iter_mut().enumerate() {
-            run.p_next = p_next[i];
-            run.p_top = Some(p_top[i]);
-            run.shares_first = i == 0 || p_top[i] >= alpha - 1e-12;
+        let marks = super::marks::order_marks(&stats, rs.confidence, |a, b| p(&a.1, &b.1))?;
+        for (run, m) in out.iter_mut().zip(marks) {
+            run.p_next = m.p_next;
+            run.p_top = Some(m.p_top);
+            run.shares_first = m.shares_first;
         }
     }
     Ok(FamilyRanking {

@@ -70,36 +70,72 @@ impl Marks {
     }
 }
 
-/// Marks of one table from the per-document counts of its rows, in ranking order (every
-/// series over the same documents). The top row's `p_top` is 1 (it is not tested against
-/// itself); the second row's is its test against the top, which is the top's `p_next` (the
-/// randomization test is symmetric in its two runs, bit for bit).
-pub fn table_marks(rows: &[Vec<DocCounts>], rs: &Resampler) -> Result<Vec<RowMark>> {
-    let alpha = 1.0 - rs.confidence;
-    let mut p_next: Vec<Option<f64>> = Vec::with_capacity(rows.len());
-    for (i, a) in rows.iter().enumerate() {
-        p_next.push(match rows.get(i + 1) {
-            Some(next) => Some(rs.micro_p(PairedTest::Permutation, a, next)?.f1),
-            None => None,
-        });
-    }
-    let mut out = Vec::with_capacity(rows.len());
-    for (i, docs) in rows.iter().enumerate() {
-        let p_top = match i {
-            0 => 1.0,
-            1 => p_next[0].unwrap_or(1.0),
-            _ => rs.micro_p(PairedTest::Permutation, docs, &rows[0])?.f1,
-        };
-        out.push(RowMark {
-            f1: micro(&DocCounts::total(docs), 1.0).f1,
-            ci: rs.micro_ci(docs)?.f1,
+/// The significance marks of runs in ranking order, for any family and for HIPE: each run's
+/// p-value against the next run down (none for the last) and against the top run (1 for the
+/// top; the second run's is the top's `p_next`, the paired tests being symmetric in their two
+/// runs, bit for bit), and whether it shares first place (the top, or `p_top ≥ 1 −
+/// confidence`). `p(a, b)` is the paired test of two runs; the tests run in parallel and the
+/// marks do not depend on the thread count.
+pub fn order_marks<T: Sync>(
+    rows: &[T],
+    confidence: f64,
+    p: impl Fn(&T, &T) -> Result<f64> + Sync,
+) -> Result<Vec<OrderMark>> {
+    use rayon::prelude::*;
+    let n = rows.len();
+    let p_next: Vec<Option<f64>> = (0..n)
+        .into_par_iter()
+        .map(|i| (i + 1 < n).then(|| p(&rows[i], &rows[i + 1])).transpose())
+        .collect::<Result<_>>()?;
+    let p_top: Vec<f64> = (0..n)
+        .into_par_iter()
+        .map(|i| match i {
+            0 => Ok(1.0),
+            1 => Ok(p_next[0].unwrap_or(1.0)),
+            _ => p(&rows[i], &rows[0]),
+        })
+        .collect::<Result<_>>()?;
+    let alpha = 1.0 - confidence;
+    Ok((0..n)
+        .map(|i| OrderMark {
             p_next: p_next[i],
-            p_top,
+            p_top: p_top[i],
             // The tolerance keeps p = 0.05 from being split by 1 − 0.95 = 0.050000000000000044.
-            shares_first: i == 0 || p_top >= alpha - 1e-12,
-        });
-    }
-    Ok(out)
+            shares_first: i == 0 || p_top[i] >= alpha - 1e-12,
+        })
+        .collect())
+}
+
+/// The marks [`order_marks`] gives a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OrderMark {
+    /// p-value of the paired test against the next run down (none for the last).
+    pub p_next: Option<f64>,
+    /// p-value of the paired test against the top run (1 for the top run).
+    pub p_top: f64,
+    /// The top run, or not significantly different from it.
+    pub shares_first: bool,
+}
+
+/// Marks of one table from the per-document counts of its rows, in ranking order (every
+/// series over the same documents): [`order_marks`] of the paired randomization of micro F1,
+/// with each row's F1 and its bootstrap interval.
+pub fn table_marks(rows: &[Vec<DocCounts>], rs: &Resampler) -> Result<Vec<RowMark>> {
+    let order = order_marks(rows, rs.confidence, |a, b| {
+        Ok(rs.micro_p(PairedTest::Permutation, a, b)?.f1)
+    })?;
+    rows.iter()
+        .zip(order)
+        .map(|(docs, m)| {
+            Ok(RowMark {
+                f1: micro(&DocCounts::total(docs), 1.0).f1,
+                ci: rs.micro_ci(docs)?.f1,
+                p_next: m.p_next,
+                p_top: m.p_top,
+                shares_first: m.shares_first,
+            })
+        })
+        .collect()
 }
 
 /// The marks of every ranked table of a campaign: per ranking file, its label-`ALL` micro
