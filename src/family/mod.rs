@@ -397,19 +397,7 @@ pub fn compare_statistics(
         }
     };
     let tests = resampler.paired_vec(test, ua, ub, k, &score)?;
-    let mut t = Table::new(
-        "compare",
-        "A − B: paired comparison",
-        vec![KeyKind::Table, KeyKind::Level, KeyKind::Measure],
-        vec![
-            Column::new("A", Kind::Ratio),
-            Column::new("B", Kind::Ratio),
-            Column::new("A-B", Kind::Ratio),
-            Column::new("lo", Kind::Ratio),
-            Column::new("hi", Kind::Ratio),
-            Column::new("p", Kind::PValue),
-        ],
-    );
+    let mut t = compare_table(vec![KeyKind::Table, KeyKind::Level, KeyKind::Measure]);
     for ((table, row, measure), p) in names.into_iter().zip(tests) {
         t.push(
             vec![table, row, measure],
@@ -440,6 +428,24 @@ pub fn compare_statistics(
     r.warnings.extend(sb.warnings.iter().cloned());
     r.tables.push(t);
     Ok(r)
+}
+
+/// The empty table of a paired comparison, rows keyed by `keys`: `A`, `B`, `A-B`, the
+/// interval `lo`, `hi` of A − B and the p-value `p` (any family's `compare`, and HIPE's).
+pub fn compare_table(keys: Vec<KeyKind>) -> Table {
+    Table::new(
+        "compare",
+        "A − B: paired comparison",
+        keys,
+        vec![
+            Column::new("A", Kind::Ratio),
+            Column::new("B", Kind::Ratio),
+            Column::new("A-B", Kind::Ratio),
+            Column::new("lo", Kind::Ratio),
+            Column::new("hi", Kind::Ratio),
+            Column::new("p", Kind::PValue),
+        ],
+    )
 }
 
 /// The column of the headline cell in `results` (its kind, and whether lower is better),

@@ -5,7 +5,7 @@ use crate::escape::terminal;
 use crate::eval::compare::CompareResult;
 use crate::metrics::resample::Measure;
 use crate::metrics::resample::PairedTest;
-use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
+use crate::table::{KeyKind, Results, Unit, Value};
 use std::fmt::Write;
 
 /// The comparison as the one result table (`docs/results.schema.json`): table `compare`, a
@@ -41,19 +41,8 @@ pub fn results(result: &CompareResult) -> Results {
         ),
     ];
     r.warnings = result.warnings.clone();
-    let mut t = Table::new(
-        "compare",
-        "A − B: paired comparison",
-        vec![KeyKind::Column, KeyKind::Regime, KeyKind::Measure],
-        vec![
-            Column::new("A", Kind::Ratio),
-            Column::new("B", Kind::Ratio),
-            Column::new("A-B", Kind::Ratio),
-            Column::new("lo", Kind::Ratio),
-            Column::new("hi", Kind::Ratio),
-            Column::new("p", Kind::PValue),
-        ],
-    );
+    let mut t =
+        crate::family::compare_table(vec![KeyKind::Column, KeyKind::Regime, KeyKind::Measure]);
     for col in &result.columns {
         for rc in &col.regimes {
             for (m, c) in rc.measures.iter() {

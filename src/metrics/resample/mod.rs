@@ -233,11 +233,7 @@ impl Resampler {
         let b2 = self.check(true)?;
         let flat = flatten(docs);
         let v = self.bootstrap_vec(Units::new(&flat, 3)?, 3, &|s, out| micro_into(s, b2, out))?;
-        Ok(ByMeasure {
-            p: v[0],
-            r: v[1],
-            f1: v[2],
-        })
+        Ok(by_measure(&v))
     }
 
     /// A paired test of run A against run B, document by document, for micro P, R and F_β
@@ -251,18 +247,9 @@ impl Resampler {
     ) -> Result<ByMeasure<Paired>> {
         let b2 = self.check(true)?;
         let (fa, fb) = (flatten(a), flatten(b));
-        let v = self.paired_vec(
-            test,
-            Units::new(&fa, 3)?,
-            Units::new(&fb, 3)?,
-            3,
-            &|s, out| micro_into(s, b2, out),
-        )?;
-        Ok(ByMeasure {
-            p: v[0],
-            r: v[1],
-            f1: v[2],
-        })
+        let (ua, ub) = (Units::new(&fa, 3)?, Units::new(&fb, 3)?);
+        let v = self.paired_vec(test, ua, ub, 3, &|s, out| micro_into(s, b2, out))?;
+        Ok(by_measure(&v))
     }
 
     /// The p-values alone of [`Resampler::micro_paired`] (a permutation test draws no
@@ -275,18 +262,9 @@ impl Resampler {
     ) -> Result<ByMeasure<f64>> {
         let b2 = self.check(false)?;
         let (fa, fb) = (flatten(a), flatten(b));
-        let v = self.paired_p(
-            test,
-            Units::new(&fa, 3)?,
-            Units::new(&fb, 3)?,
-            3,
-            &|s, out| micro_into(s, b2, out),
-        )?;
-        Ok(ByMeasure {
-            p: v[0],
-            r: v[1],
-            f1: v[2],
-        })
+        let (ua, ub) = (Units::new(&fa, 3)?, Units::new(&fb, 3)?);
+        let v = self.paired_p(test, ua, ub, 3, &|s, out| micro_into(s, b2, out))?;
+        Ok(by_measure(&v))
     }
 
     /// Validates the settings; returns β².
@@ -332,6 +310,15 @@ impl Resampler {
                 work(&mut rng, count)
             })
             .collect()
+    }
+}
+
+/// P, R and F of the three values of a micro scoring (`v` holds them in that order).
+fn by_measure<T: Copy>(v: &[T]) -> ByMeasure<T> {
+    ByMeasure {
+        p: v[0],
+        r: v[1],
+        f1: v[2],
     }
 }
 
