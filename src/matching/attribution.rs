@@ -114,8 +114,9 @@ struct Window {
 impl Window {
     fn new(golds: &[Entity], preds: &[Entity], min_pct: f64) -> Option<Window> {
         let well_formed = |e: &Entity| e.start <= e.end;
-        // (`!(min_pct > 0.0)` is NaN too, as Python's `min_pct > 0` is False for NaN.)
-        if !(min_pct > 0.0) || !golds.iter().chain(preds).all(well_formed) {
+        // (False for NaN too, as Python's `min_pct > 0` is.)
+        let positive = min_pct > 0.0;
+        if !positive || !golds.iter().chain(preds).all(well_formed) {
             return None;
         }
         let mut order: Vec<usize> = (0..golds.len()).collect();
@@ -218,7 +219,7 @@ fn pass(
                     if p.label == g.label {
                         let d = (i128::from(p.start) - i128::from(g.start)).abs()
                             + (i128::from(p.end) - i128::from(g.end)).abs();
-                        if best.map_or(true, |b| d < b) {
+                        if best.is_none_or(|b| d < b) {
                             hit = Some(i);
                             best = Some(d);
                         }
