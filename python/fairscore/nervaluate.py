@@ -5,7 +5,8 @@ inputs (tag lists, a CoNLL string or span dicts), raises the same errors and its
 ``evaluate()`` returns the same dict: ``"overall"`` and ``"entities"`` (per label) results of
 the four strategies ``strict``, ``partial``, ``ent_type`` and ``exact`` as
 :class:`EvaluationResult` objects, and ``"overall_indices"`` and ``"entity_indices"`` as
-:class:`EvaluationIndices`, with nervaluate's counting (docs/nervaluate.md describes it).
+:class:`EvaluationIndices`, with nervaluate's counting (docs/nervaluate.md describes it), done
+by the library (``matching::attribution``; entities of ``str`` labels and 64-bit offsets).
 ``results_to_csv``, ``summary_report`` and ``summary_report_indices`` give nervaluate's text.
 The names nervaluate users import (``Evaluator``, ``collect_named_entities``,
 ``conll_to_spans``, ``list_to_spans``, ``split_list``, and from its submodules ``Entity``,
@@ -33,9 +34,10 @@ they differ).
 """
 
 from abc import ABC, abstractmethod
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, fields
 from typing import Any, Dict, List, Optional, Tuple, Union
+
+from ._fairscore import _nervaluate_match
 
 __all__ = [
     "ConllLoader",
@@ -144,103 +146,45 @@ class EvaluationIndices:
 
 
 # --- strategies -----------------------------------------------------------------------------
-def _overlaps_enough(pred: Entity, true: Entity, min_pct: float) -> bool:
-    """At least ``min_pct`` % of the gold entity's tokens are in the predicted entity."""
-    if pred.start > true.end or pred.end < true.start:
-        return 0.0 >= min_pct  # 0 %: False, as min_pct is at least 1 (unless set afterwards)
-    shared = min(pred.end, true.end) - max(pred.start, true.start) + 1
-    return (shared / (true.end - true.start + 1)) * 100.0 >= min_pct
+_KINDS = {"strict": 0, "partial": 1, "ent_type": 2, "exact": 3}  # _nervaluate_match's order
 
 
-def _match(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, doc: int):
-    """One document under one strategy. Each predicted entity, in order, takes one gold
-    entity not taken yet: strict/exact/partial the first one with its offsets (strict: and
-    label) -> correct, else the first one it overlaps enough -> incorrect (partial: partial);
-    ent_type among those it overlaps enough the closest one of its label -> correct, else the
-    first one of another label -> incorrect. Nothing -> spurious; gold entities left: missed."""
-    res, ix = EvaluationResult(), EvaluationIndices()
-    taken = [False] * len(golds)
-    near = _candidates(golds, preds) if min_pct > 0 else None
-    every = list(range(len(golds)))
-    for j, p in enumerate(preds):
-        hit = alt = None
-        cands = every if near is None else near(p)
-        if kind == "ent_type":
-            best = None
-            for i in cands:
-                g = golds[i]
-                if taken[i] or not _overlaps_enough(p, g, min_pct):
-                    continue
-                if p.label == g.label:
-                    d = abs(p.start - g.start) + abs(p.end - g.end)
-                    if best is None or d < best:
-                        hit, best = i, d
-                elif alt is None:
-                    alt = i
-        elif kind == "partial":
-            for i in cands:
-                g = golds[i]
-                if taken[i] or not _overlaps_enough(p, g, min_pct):
-                    continue
-                if p.start == g.start and p.end == g.end:
-                    hit = i
-                    break
-                if alt is None:
-                    alt = i
-        else:
-            for i in cands:
-                g = golds[i]
-                if taken[i]:
-                    continue
-                if p.start == g.start and p.end == g.end and (kind == "exact" or p.label == g.label):
-                    hit = i
-                    break
-                if _overlaps_enough(p, g, min_pct) and alt is None:
-                    alt = i
-        if hit is not None:
-            taken[hit] = True
-            res.correct += 1
-            ix.correct_indices.append((doc, j))
-        elif alt is not None:
-            taken[alt] = True
-            if kind == "partial":
-                res.partial += 1
-                ix.partial_indices.append((doc, j))
-            else:
-                res.incorrect += 1
-                ix.incorrect_indices.append((doc, j))
-        else:
-            res.spurious += 1
-            ix.spurious_indices.append((doc, j))
-    for i, t in enumerate(taken):
-        if not t:
-            res.missed += 1
-            ix.missed_indices.append((doc, i))
+def _percentage(min_pct: Any) -> float:
+    """``min_pct`` as the double the library compares with: a ``float`` (or ``int``, ``bool``)
+    as Python compares it; another number only when it is a double exactly."""
+    if isinstance(min_pct, float):
+        return min_pct
+    as_float = float(min_pct)
+    if as_float != min_pct:
+        raise ValueError(f"min_overlap_percentage {min_pct!r}: fairscore.nervaluate needs a float")
+    return as_float
+
+
+def _outcomes(golds: List[Entity], preds: List[Entity], min_pct: Any, doc: Any) -> list:
+    """The four strategies on one document, counted by the library (nervaluate's rules: each
+    predicted entity, in order, takes one gold entity not taken yet; docs/nervaluate.md): for
+    strict, partial, ent_type and exact, ``(correct, incorrect, partial, missed, spurious,
+    correct_indices, incorrect_indices, partial_indices, missed_indices, spurious_indices)``,
+    or None when the strategy divides by zero (a gold entity of length 0, ``end == start - 1``,
+    reached across: nervaluate raises ``ZeroDivisionError``). Labels must be ``str`` and
+    offsets integers of 64 bits (``ValueError`` otherwise)."""
+    return _nervaluate_match(golds, preds, _percentage(min_pct), doc)
+
+
+def _chosen(outcomes: list, kind: str) -> tuple:
+    r = outcomes[_KINDS[kind]]
+    if r is None:
+        raise ZeroDivisionError("division by zero")
+    return r
+
+
+def _match(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, doc: Any):
+    """One document under one strategy, as :class:`EvaluationResult` (metrics computed) and
+    :class:`EvaluationIndices`."""
+    r = _chosen(_outcomes(golds, preds, min_pct, doc), kind)
+    res, ix = EvaluationResult(*r[:5]), EvaluationIndices(*r[5:])
     res.compute_metrics(partial_or_type=kind in ("partial", "ent_type"))
     return res, ix
-
-
-def _candidates(golds: List[Entity], preds: List[Entity]):
-    """For larger documents whose entities all have int offsets, start <= end: a function
-    giving, in list order, the gold entities a predicted entity can overlap (the others
-    neither overlap it nor have its offsets, so skipping them changes nothing); None: try
-    them all."""
-    if len(golds) * len(preds) < 64:
-        return None
-    for side in (golds, preds):
-        for e in side:
-            if not (isinstance(e.start, int) and isinstance(e.end, int) and e.start <= e.end):
-                return None
-    order = sorted(range(len(golds)), key=lambda i: golds[i].start)
-    starts = [golds[i].start for i in order]
-    longest = max(e.end - e.start for e in golds)
-
-    def near(p: Entity) -> List[int]:
-        lo = bisect_left(starts, p.start - longest)
-        hi = bisect_right(starts, p.end, lo)
-        return sorted(order[lo:hi])
-
-    return near
 
 
 class EvaluationStrategy(ABC):
@@ -506,10 +450,11 @@ class Evaluator:
                 for e in ents:
                     if e.label in used:
                         by_label.setdefault(e.label, ([], []))[side].append(e)
-            for name, strategy in self.strategies.items():
-                _add(overall[name], overall_ix[name], *strategy.evaluate(golds, preds, tags, d))
-                for t, (g, p) in by_label.items():
-                    _add(per[t][name], per_ix[t][name], *strategy.evaluate(g, p, [t], d))
+            for name, r in _each(self.strategies, golds, preds, tags, d):
+                _add(overall[name], overall_ix[name], r)
+            for t, (g, p) in by_label.items():
+                for name, r in _each(self.strategies, g, p, [t], d):
+                    _add(per[t][name], per_ix[t][name], r)
 
         for name in self.strategies:
             half = name in ("partial", "ent_type")
@@ -625,14 +570,34 @@ class Evaluator:
         return out
 
 
-def _add(total: EvaluationResult, total_ix: EvaluationIndices, r: EvaluationResult, ix: EvaluationIndices) -> None:
-    total.correct += r.correct
-    total.incorrect += r.incorrect
-    total.partial += r.partial
-    total.missed += r.missed
-    total.spurious += r.spurious
-    for f in fields(ix):
-        getattr(total_ix, f.name).extend(getattr(ix, f.name))
+def _each(strategies: Dict[str, EvaluationStrategy], golds: list, preds: list, tags: Any, d: int):
+    """``(name, outcome)`` of each strategy on one document (the outcome as :func:`_outcomes`
+    gives it): fairscore's strategies counted by the library, once for all those of one
+    ``min_overlap_percentage``; any other strategy by its own ``evaluate``."""
+    done: Dict[Any, list] = {}
+    for name, strategy in strategies.items():
+        if isinstance(strategy, _Strategy) and type(strategy).evaluate is _Strategy.evaluate:
+            m = strategy.min_overlap_percentage
+            if m not in done:
+                done[m] = _outcomes(golds, preds, m, d)
+            yield name, _chosen(done[m], strategy._kind)
+        else:
+            res, ix = strategy.evaluate(golds, preds, tags, d)
+            yield name, (res.correct, res.incorrect, res.partial, res.missed, res.spurious,
+                         *(getattr(ix, f.name) for f in fields(ix)))
+
+
+def _add(total: EvaluationResult, total_ix: EvaluationIndices, r: tuple) -> None:
+    total.correct += r[0]
+    total.incorrect += r[1]
+    total.partial += r[2]
+    total.missed += r[3]
+    total.spurious += r[4]
+    total_ix.correct_indices.extend(r[5])
+    total_ix.incorrect_indices.extend(r[6])
+    total_ix.partial_indices.extend(r[7])
+    total_ix.missed_indices.extend(r[8])
+    total_ix.spurious_indices.extend(r[9])
 
 
 def _row(r: EvaluationResult) -> list:

@@ -22,7 +22,9 @@ impl Hasher for FastHasher {
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);
         for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+            self.write_u64(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]));
         }
         let mut last = [0u8; 8];
         let rest = chunks.remainder();
@@ -195,7 +197,7 @@ pub(crate) fn read_ids(
     let (mut t, mut p) = (Seqs::default(), Seqs::default());
     t.tags.reserve(gold.len());
     p.tags.reserve(gold.len());
-    let rows = if cols == 0 { 0 } else { gold.len() / cols };
+    let rows = gold.len().checked_div(cols).unwrap_or(0);
     for row in 0..rows {
         for col in 0..cols {
             let k = row * cols + col;

@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 
 mod files;
 mod intern;
+mod nervaluate;
 mod seqeval;
 mod tags;
 
@@ -141,5 +142,6 @@ fn _fairscore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     files::register(m)?;
     tags::register(m)?;
     seqeval::register(m)?;
+    nervaluate::register(m)?;
     Ok(())
 }

@@ -218,6 +218,9 @@ fn _ids_counts(
     }))
 }
 
+/// Lists of tags, one per sentence.
+type TagLists = Vec<Vec<String>>;
+
 /// Tag lists of two grids of label ids, as the `compute_metrics` boilerplate builds them.
 #[pyfunction]
 fn _ids_tags(
@@ -227,11 +230,15 @@ fn _ids_tags(
     cols: usize,
     id2label: &Bound<'_, PyAny>,
     ignore_index: i64,
-) -> PyResult<(Vec<Vec<String>>, Vec<Vec<String>>)> {
+) -> PyResult<(TagLists, TagLists)> {
     let (vocab, t, p) = read_grids(py, predictions, label_ids, cols, id2label, ignore_index)?;
-    let lists = |s: &Seqs| -> Vec<Vec<String>> {
+    let lists = |s: &Seqs| -> TagLists {
         s.sentences()
-            .map(|seq| seq.iter().map(|&k| vocab.names[k as usize].to_string()).collect())
+            .map(|seq| {
+                seq.iter()
+                    .map(|&k| vocab.names[k as usize].to_string())
+                    .collect()
+            })
             .collect()
     };
     Ok((lists(&t), lists(&p)))

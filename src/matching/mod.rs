@@ -2,11 +2,14 @@
 //!
 //! `span_count` counts run spans against gold spans in the four regimes named by `regime`
 //! (strict, ent_type, partial, exact: nervaluate's names), exactly as the official HIPE
-//! scorer counts them; `fair` implements Ortmann's (2022) fair evaluation with error types counted once;
+//! scorer counts them (each run span takes the *first* gold span it overlaps); `attribution`
+//! attributes run spans by nervaluate 1.2.1's rules instead (the closest overlapping gold span
+//! of the same label, with a minimum overlap), listing which spans had which outcome; `fair` implements Ortmann's (2022) fair evaluation with error types counted once;
 //! MUC-7 judgement, word segmentation and tagging pair and count in their families' folders
 //! (`crate::family`).
 
 pub mod agreement;
+pub mod attribution;
 pub mod fair;
 pub mod regime;
 pub mod span_count;
