@@ -888,13 +888,16 @@ def faireval_campaign(rep, args, work):
         tp = int(cells["TP"]) + sum(int(cells[k]) * w[k][0] for k in w)
         fp = int(cells["FP"]) + sum(int(cells[k]) * w[k][1] for k in w)
         fn = int(cells["FN"]) + sum(int(cells[k]) * w[k][2] for k in w)
-        for col, v in (("TP", tp), ("FP", fp), ("FN", fn)):
+        # The weighted sums (wTP, wFP, wFN) and, beside them, the raw count of every category.
+        for col, v in (("wTP", tp), ("wFP", fp), ("wFN", fn)):
             checked += 1
             ok = close(rows[key]["scores"][col], v)
             equal += ok
             if not ok:
                 bad.append(f"weighted {label} {col}: fairscore {rows[key]['scores'][col]}, "
                            f"reference {v}")
+        for col in ("TP", "FP", "FN", *w):
+            cmp("weighted", label, col, rows[key]["scores"][col], cells[col], False)
     checked += 1
     ranked = close(row["scores"]["F1"], rows_of(rj, "fair")["ALL"]["scores"]["F1"])
     equal += ranked
