@@ -35,6 +35,21 @@ fn sentences(path: &Path) -> Result<Vec<Vec<(String, String)>>> {
     Ok(out)
 }
 
+/// Per sentence: the tokens whose tags are `same`, and the tokens.
+fn accuracy_statistics(
+    gold: &Path,
+    pred: &Path,
+    same: impl Fn(&str, &str) -> bool,
+) -> Result<Statistics> {
+    let (g, p) = (sentences(gold)?, sentences(pred)?);
+    let mut s = Statistics::new(Unit::Sentence, 2, 0, Vec::new());
+    for (gs, ps) in g.iter().zip(&p) {
+        let right = gs.iter().zip(ps).filter(|(a, b)| same(&a.1, &b.1)).count();
+        s.push_unit(vec![right as f64, gs.len() as f64]);
+    }
+    Ok(s)
+}
+
 impl Family for Accuracy {
     fn name(&self) -> &str {
         "accuracy"
@@ -43,13 +58,7 @@ impl Family for Accuracy {
         &["tsv"]
     }
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let (g, p) = (sentences(gold)?, sentences(pred)?);
-        let mut s = Statistics::new(Unit::Sentence, 2, 0, Vec::new());
-        for (gs, ps) in g.iter().zip(&p) {
-            let right = gs.iter().zip(ps).filter(|(a, b)| a.1 == b.1).count();
-            s.push_unit(vec![right as f64, gs.len() as f64]);
-        }
-        Ok(s)
+        accuracy_statistics(gold, pred, |a, b| a == b)
     }
     fn tables(&self, _: &Statistics, x: &[f64]) -> Vec<Table> {
         let mut t = Table::new(
@@ -277,20 +286,13 @@ impl Family for CaseAccuracy {
         &["tsv"]
     }
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let (g, p) = (sentences(gold)?, sentences(pred)?);
-        let mut s = Statistics::new(Unit::Sentence, 2, 0, Vec::new());
-        for (gs, ps) in g.iter().zip(&p) {
-            let same = |a: &str, b: &str| {
-                if self.ignore_case {
-                    a.eq_ignore_ascii_case(b)
-                } else {
-                    a == b
-                }
-            };
-            let right = gs.iter().zip(ps).filter(|(a, b)| same(&a.1, &b.1)).count();
-            s.push_unit(vec![right as f64, gs.len() as f64]);
-        }
-        Ok(s)
+        accuracy_statistics(gold, pred, |a, b| {
+            if self.ignore_case {
+                a.eq_ignore_ascii_case(b)
+            } else {
+                a == b
+            }
+        })
     }
     fn tables(&self, stats: &Statistics, x: &[f64]) -> Vec<Table> {
         Accuracy.tables(stats, x)

@@ -4,49 +4,17 @@
 //! and thread counts.
 
 use fairscore::metrics::resample::{
-    micro, ByMeasure, DocCounts, Interval, Measure, Paired, PairedTest, Resampler, Xoshiro256,
+    micro, ByMeasure, DocCounts, Interval, Measure, PairedTest, Resampler, Xoshiro256,
 };
-use fairscore::{Error, Result};
+use fairscore::Error;
 use proptest::prelude::*;
 
-/// The micro-score intervals of `docs` (samples, seed, confidence).
-fn bootstrap_ci(
-    docs: &[DocCounts],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<ByMeasure<Interval>> {
+/// `samples` resamples from `seed` at confidence level `confidence`.
+fn rs(samples: usize, seed: u64, confidence: f64) -> Resampler {
     Resampler {
         confidence,
         ..Resampler::new(samples, seed)
     }
-    .micro_ci(docs)
-}
-
-/// The paired approximate randomization of A against B (its p-values, with the paired
-/// bootstrap's interval).
-fn paired_permutation(
-    a: &[DocCounts],
-    b: &[DocCounts],
-    samples: usize,
-    seed: u64,
-) -> Result<ByMeasure<Paired>> {
-    Resampler::new(samples, seed).micro_paired(PairedTest::Permutation, a, b)
-}
-
-/// The paired bootstrap of A against B (shifted-null p-values).
-fn paired_bootstrap(
-    a: &[DocCounts],
-    b: &[DocCounts],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<ByMeasure<Paired>> {
-    Resampler {
-        confidence,
-        ..Resampler::new(samples, seed)
-    }
-    .micro_paired(PairedTest::Bootstrap, a, b)
 }
 
 /// `n` documents of a plausible run: 0–14 gold entities, most of them found.
@@ -82,8 +50,12 @@ fn ci_bits(v: &ByMeasure<Interval>) -> Vec<u64> {
 #[test]
 fn a_run_against_itself_gives_p_1_and_a_zero_width_difference_interval() {
     let a = run(40, 1);
-    let t = paired_permutation(&a, &a, 10_000, 7).unwrap();
-    let b = paired_bootstrap(&a, &a, 10_000, 7, 0.95).unwrap();
+    let t = rs(10_000, 7, 0.95)
+        .micro_paired(PairedTest::Permutation, &a, &a)
+        .unwrap();
+    let b = rs(10_000, 7, 0.95)
+        .micro_paired(PairedTest::Bootstrap, &a, &a)
+        .unwrap();
     for m in Measure::ALL {
         let (t, b) = (t.get(m), b.get(m));
         assert_eq!(t.diff, 0.0);
@@ -99,8 +71,12 @@ fn a_run_against_itself_gives_p_1_and_a_zero_width_difference_interval() {
 fn a_run_against_an_empty_run_is_significant() {
     let a = run(40, 2);
     let e = empty_run(&a);
-    let t = paired_permutation(&a, &e, 10_000, 3).unwrap();
-    let b = paired_bootstrap(&a, &e, 10_000, 3, 0.95).unwrap();
+    let t = rs(10_000, 3, 0.95)
+        .micro_paired(PairedTest::Permutation, &a, &e)
+        .unwrap();
+    let b = rs(10_000, 3, 0.95)
+        .micro_paired(PairedTest::Bootstrap, &a, &e)
+        .unwrap();
     for m in Measure::ALL {
         assert!(t.get(m).p < 0.001, "{m:?} {:?}", t.get(m));
         assert!(b.get(m).p < 0.001, "{m:?} {:?}", b.get(m));
@@ -119,7 +95,7 @@ fn intervals_narrow_as_documents_are_duplicated() {
     let widths: Vec<ByMeasure<f64>> = [1, 2, 4]
         .iter()
         .map(|&k| {
-            let ci = bootstrap_ci(&times(k), 10_000, 11, 0.95).unwrap();
+            let ci = rs(10_000, 11, 0.95).micro_ci(&times(k)).unwrap();
             ByMeasure {
                 p: ci.p.width(),
                 r: ci.r.width(),
@@ -141,7 +117,8 @@ fn intervals_narrow_as_documents_are_duplicated() {
             times(k),
             (0..k).flat_map(|_| other.clone()).collect::<Vec<_>>(),
         );
-        paired_bootstrap(&a, &b, 10_000, 12, 0.95)
+        rs(10_000, 12, 0.95)
+            .micro_paired(PairedTest::Bootstrap, &a, &b)
             .unwrap()
             .f1
             .ci
@@ -160,9 +137,13 @@ fn same_bytes_for_any_thread_count() {
             .build()
             .unwrap();
         pool.install(|| {
-            let ci = bootstrap_ci(&a, 10_000, 42, 0.95).unwrap();
-            let t = paired_permutation(&a, &b, 10_000, 42).unwrap();
-            let pb = paired_bootstrap(&a, &b, 10_000, 42, 0.95).unwrap();
+            let ci = rs(10_000, 42, 0.95).micro_ci(&a).unwrap();
+            let t = rs(10_000, 42, 0.95)
+                .micro_paired(PairedTest::Permutation, &a, &b)
+                .unwrap();
+            let pb = rs(10_000, 42, 0.95)
+                .micro_paired(PairedTest::Bootstrap, &a, &b)
+                .unwrap();
             let mut v = ci_bits(&ci);
             v.extend(bits(&t, |x| vec![x.a, x.b, x.diff, x.p]));
             v.extend(bits(&pb, |x| vec![x.a, x.b, x.diff, x.ci.lo, x.ci.hi, x.p]));
@@ -177,9 +158,11 @@ fn same_bytes_for_any_thread_count() {
 #[test]
 fn same_seed_same_result_different_seed_usually_different() {
     let (a, b) = (run(50, 8), run(50, 9));
-    let ci = |seed| ci_bits(&bootstrap_ci(&a, 2_000, seed, 0.95).unwrap());
+    let ci = |seed| ci_bits(&rs(2_000, seed, 0.95).micro_ci(&a).unwrap());
     let pt = |seed| {
-        let t = paired_permutation(&a, &b, 2_000, seed).unwrap();
+        let t = rs(2_000, seed, 0.95)
+            .micro_paired(PairedTest::Permutation, &a, &b)
+            .unwrap();
         bits(&t, |x| vec![x.p])
     };
     assert_eq!(ci(1), ci(1));
@@ -217,7 +200,9 @@ fn exact_randomization_p(a: &[DocCounts], b: &[DocCounts], m: Measure) -> f64 {
 #[test]
 fn approximate_randomization_converges_to_the_exact_test() {
     let (a, b) = (run(10, 13), run(10, 14));
-    let t = paired_permutation(&a, &b, 100_000, 15).unwrap();
+    let t = rs(100_000, 15, 0.95)
+        .micro_paired(PairedTest::Permutation, &a, &b)
+        .unwrap();
     for m in Measure::ALL {
         let exact = exact_randomization_p(&a, &b, m);
         let approx = t.get(m).p;
@@ -262,11 +247,11 @@ fn f_beta_and_the_p_values_alone_agree_with_the_full_tests() {
 fn mismatched_runs_are_a_usage_error() {
     let (a, b) = (run(5, 1), run(6, 1));
     assert!(matches!(
-        paired_permutation(&a, &b, 100, 1),
+        rs(100, 1, 0.95).micro_paired(PairedTest::Permutation, &a, &b),
         Err(Error::Usage(_))
     ));
     assert!(matches!(
-        paired_bootstrap(&a, &b, 100, 1, 0.95),
+        rs(100, 1, 0.95).micro_paired(PairedTest::Bootstrap, &a, &b),
         Err(Error::Usage(_))
     ));
 }
@@ -318,12 +303,12 @@ proptest! {
         let a: Vec<DocCounts> = pairs.iter().map(|p| p.0).collect();
         let b: Vec<DocCounts> = pairs.iter().map(|p| p.1).collect();
         let (ab, ba) = (
-            paired_permutation(&a, &b, 300, seed).unwrap(),
-            paired_permutation(&b, &a, 300, seed).unwrap(),
+            rs(300, seed, 0.95).micro_paired(PairedTest::Permutation, &a, &b).unwrap(),
+            rs(300, seed, 0.95).micro_paired(PairedTest::Permutation, &b, &a).unwrap(),
         );
         let (bab, bba) = (
-            paired_bootstrap(&a, &b, 300, seed, 0.95).unwrap(),
-            paired_bootstrap(&b, &a, 300, seed, 0.95).unwrap(),
+            rs(300, seed, 0.95).micro_paired(PairedTest::Bootstrap, &a, &b).unwrap(),
+            rs(300, seed, 0.95).micro_paired(PairedTest::Bootstrap, &b, &a).unwrap(),
         );
         for m in Measure::ALL {
             prop_assert_eq!(ab.get(m).p, ba.get(m).p);

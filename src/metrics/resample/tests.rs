@@ -2,40 +2,12 @@
 
 use super::*;
 
-fn bootstrap_ci(
-    d: &[DocCounts],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<ByMeasure<Interval>> {
+/// `samples` resamples from `seed` at confidence level `confidence`.
+fn rs(samples: usize, seed: u64, confidence: f64) -> Resampler {
     Resampler {
         confidence,
         ..Resampler::new(samples, seed)
     }
-    .micro_ci(d)
-}
-
-fn paired_permutation(
-    a: &[DocCounts],
-    b: &[DocCounts],
-    samples: usize,
-    seed: u64,
-) -> Result<ByMeasure<Paired>> {
-    Resampler::new(samples, seed).micro_paired(PairedTest::Permutation, a, b)
-}
-
-fn paired_bootstrap(
-    a: &[DocCounts],
-    b: &[DocCounts],
-    samples: usize,
-    seed: u64,
-    confidence: f64,
-) -> Result<ByMeasure<Paired>> {
-    Resampler {
-        confidence,
-        ..Resampler::new(samples, seed)
-    }
-    .micro_paired(PairedTest::Bootstrap, a, b)
 }
 
 fn docs(v: &[(f64, f64, f64)]) -> Vec<DocCounts> {
@@ -127,23 +99,23 @@ fn selection_gives_the_sorted_quantile() {
 fn usage_errors() {
     let d = docs(&[(1.0, 0.0, 0.0)]);
     for r in [
-        bootstrap_ci(&d, 0, 1, 0.95),
-        bootstrap_ci(&d, 10, 1, 0.0),
-        bootstrap_ci(&d, 10, 1, 1.0),
-        bootstrap_ci(&d, 10, 1, f64::NAN),
-        bootstrap_ci(&d, MAX_SAMPLES + 1, 1, 0.95),
-        bootstrap_ci(&docs(&[(f64::NAN, 0.0, 0.0)]), 10, 1, 0.95),
-        bootstrap_ci(&docs(&[(-1.0, 0.0, 0.0)]), 10, 1, 0.95),
-        bootstrap_ci(&docs(&[(f64::MAX, 0.0, 0.0); 2]), 10, 1, 0.95),
+        rs(0, 1, 0.95).micro_ci(&d),
+        rs(10, 1, 0.0).micro_ci(&d),
+        rs(10, 1, 1.0).micro_ci(&d),
+        rs(10, 1, f64::NAN).micro_ci(&d),
+        rs(MAX_SAMPLES + 1, 1, 0.95).micro_ci(&d),
+        rs(10, 1, 0.95).micro_ci(&docs(&[(f64::NAN, 0.0, 0.0)])),
+        rs(10, 1, 0.95).micro_ci(&docs(&[(-1.0, 0.0, 0.0)])),
+        rs(10, 1, 0.95).micro_ci(&docs(&[(f64::MAX, 0.0, 0.0); 2])),
     ] {
         assert!(matches!(r, Err(Error::Usage(_))), "{r:?}");
     }
     assert!(matches!(
-        paired_permutation(&d, &[], 10, 1),
+        rs(10, 1, 0.95).micro_paired(PairedTest::Permutation, &d, &[]),
         Err(Error::Usage(_))
     ));
     assert!(matches!(
-        paired_bootstrap(&d, &d, 10, 1, 1.5),
+        rs(10, 1, 1.5).micro_paired(PairedTest::Bootstrap, &d, &d),
         Err(Error::Usage(_))
     ));
     for beta in [0.0, -1.0, f64::INFINITY, f64::NAN, 1e300, 1e-300] {
@@ -159,12 +131,16 @@ fn usage_errors() {
 fn degenerate_inputs_give_zero() {
     let zero = Interval { lo: 0.0, hi: 0.0 };
     for d in [vec![], docs(&[(0.0, 0.0, 0.0); 5])] {
-        let ci = bootstrap_ci(&d, 100, 3, 0.95).unwrap();
+        let ci = rs(100, 3, 0.95).micro_ci(&d).unwrap();
         for (_, i) in ci.iter() {
             assert_eq!(*i, zero);
         }
-        let t = paired_permutation(&d, &d, 100, 3).unwrap();
-        let b = paired_bootstrap(&d, &d, 100, 3, 0.95).unwrap();
+        let t = rs(100, 3, 0.95)
+            .micro_paired(PairedTest::Permutation, &d, &d)
+            .unwrap();
+        let b = rs(100, 3, 0.95)
+            .micro_paired(PairedTest::Bootstrap, &d, &d)
+            .unwrap();
         for m in Measure::ALL {
             assert_eq!(
                 *t.get(m),
@@ -187,7 +163,7 @@ fn degenerate_inputs_give_zero() {
 #[test]
 fn one_document_gives_a_zero_width_interval_at_the_estimate() {
     let d = docs(&[(7.0, 3.0, 4.0)]);
-    let ci = bootstrap_ci(&d, 500, 9, 0.9).unwrap();
+    let ci = rs(500, 9, 0.9).micro_ci(&d).unwrap();
     let est = micro(&DocCounts::total(&d), 1.0);
     for m in Measure::ALL {
         assert_eq!(ci.get(m).lo, *est.get(m));
@@ -210,7 +186,9 @@ fn permutation_p_of_a_two_document_example_is_exact() {
     // configurations; |δ*| ≥ |δ| in all of them for P (δ = 0), so p = 1.
     let a = docs(&[(1.0, 0.0, 0.0), (0.0, 1.0, 1.0)]);
     let b = docs(&[(0.0, 1.0, 1.0), (1.0, 0.0, 0.0)]);
-    let t = paired_permutation(&a, &b, 1000, 1).unwrap();
+    let t = rs(1000, 1, 0.95)
+        .micro_paired(PairedTest::Permutation, &a, &b)
+        .unwrap();
     assert_eq!(t.p.diff, 0.0);
     assert_eq!(t.p.p, 1.0);
 }
