@@ -120,7 +120,9 @@ fn a_segmentation_campaign_is_ranked_as_single_runs_score() {
     );
     assert_eq!(tsv.lines().count(), 4);
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
-    assert!(md.contains("| alpha_1 | 1 |"), "{md}");
+    // The HIPE board's table: rank, system, the scores and counts of the ranked row.
+    assert!(md.contains("| 1 | alpha_1 | "), "{md}");
+    assert!(md.contains("| # | System | P | R | F1 |"), "{md}");
     // (Names may break after an underscore on a phone: `<wbr>` is no text.)
     let html = std::fs::read_to_string(out.join("index.html"))
         .unwrap()
@@ -147,7 +149,7 @@ fn a_segmentation_campaign_is_ranked_as_single_runs_score() {
     );
     assert_eq!(tsv.lines().count(), 3);
     assert!(
-        md.contains("best run per team") && md.contains("| beta | beta_2 | 2 |"),
+        md.contains("## By team") && md.contains("| beta_2 | ") && md.contains("| 2 of 2 |"),
         "{md}"
     );
 

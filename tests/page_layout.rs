@@ -205,17 +205,27 @@ fn family_campaign_pages_fit_phone_and_laptop() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let page = out.join("index.html");
         let html = std::fs::read_to_string(&page).unwrap();
-        for task in [
-            "ner (spans)",
-            "fair (fair)",
-            "muc (muc)",
-            "seg (segmentation)",
-            "tags (tagging)",
+        for (task, family) in [
+            ("ner", "spans"),
+            ("fair", "fair"),
+            ("muc", "muc"),
+            ("seg", "segmentation"),
+            ("tags", "tagging"),
         ] {
-            assert!(html.contains(task), "{label}: {task}");
+            let head = format!(">{task} <span class=\"out\">· {family}</span>");
+            assert!(html.contains(&head), "{label}: {head}");
         }
+        // The HIPE page's view: per system P, R and F1 with TP, FP and FN, and per label.
+        for c in ["P", "R", "F1", "TP", "FP", "FN"] {
+            assert!(
+                html.contains(&format!("<th>{c}</th>")),
+                "{label}: column {c}"
+            );
+        }
+        assert!(html.contains("· per label</summary>"), "{label}");
         assert_eq!(html.contains("F1 CI"), label == "bootstrap");
-        let (ok, text) = page_check(&page, 40_000);
+        // Every run's per-label rows of every table are on the page (closed).
+        let (ok, text) = page_check(&page, 80_000);
         if !ok {
             failed.push(format!("{label}:\n{text}"));
         }

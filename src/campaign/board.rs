@@ -104,6 +104,8 @@ pub fn build_marked(
     let mut board = Board {
         title: cfg.name.clone(),
         edition: report.edition.name().to_string(),
+        about: "tables follow the ranking files (micro F1 of label ALL)".to_string(),
+        metric: "F1".to_string(),
         summary: Summary {
             runs: report.scored.len(),
             jobs: report.jobs,
@@ -124,6 +126,7 @@ pub fn build_marked(
             seed: r.seed,
             level: short(r.confidence * 100.0),
             alpha: short(1.0 - r.confidence),
+            units: "documents".to_string(),
         }),
         ..Board::default()
     };
@@ -173,7 +176,7 @@ pub fn build_marked(
 }
 
 /// A number with at most six decimals and no trailing zeros (`95`, `0.05`).
-fn short(x: f64) -> String {
+pub(super) fn short(x: f64) -> String {
     let s = format!("{x:.6}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
@@ -248,8 +251,8 @@ pub fn no_run_fits(cfg: &Campaign, report: &CampaignReport) -> Option<Notice> {
 }
 
 /// Each team's best run per table (its first row in ranking order) and the team's rank among
-/// the teams of that table.
-fn team_cards(sections: &[Section]) -> Vec<TeamCard> {
+/// the teams of that table (teams with the same ranked score share a rank).
+pub(super) fn team_cards(sections: &[Section]) -> Vec<TeamCard> {
     let mut cards: IndexMap<String, Vec<TeamEntry>> = IndexMap::new();
     for s in sections {
         for g in &s.groups {
@@ -260,24 +263,27 @@ fn team_cards(sections: &[Section]) -> Vec<TeamCard> {
                         best.push(r);
                     }
                 }
+                let metric = t.columns.iter().position(|c| *c == t.metric);
                 let mut prev: Option<(&str, usize)> = None;
                 for (pos, r) in best.iter().enumerate() {
-                    let f1 = r.cells.get(2).map_or("", |c| c.text.as_str());
+                    let score = metric
+                        .and_then(|i| r.cells.get(i))
+                        .map_or("", |c| c.text.as_str());
                     let rank = match prev {
-                        Some((p, k)) if p == f1 => k,
+                        Some((p, k)) if p == score => k,
                         _ => pos + 1,
                     };
-                    prev = Some((f1, rank));
+                    prev = Some((score, rank));
                     let scope = if g.scope.is_empty() {
                         String::new()
                     } else {
                         format!(" ({})", g.scope)
                     };
                     cards.entry(r.team.clone()).or_default().push(TeamEntry {
-                        section: format!("{} · {}", s.dataset, s.lang),
+                        section: crate::report::markdown::section_name(&s.dataset, &s.lang),
                         table: format!("{}{scope} {}", g.title, t.regime),
                         system: r.system.clone(),
-                        f1: f1.to_string(),
+                        score: score.to_string(),
                         rank,
                         teams: best.len(),
                     });

@@ -19,14 +19,6 @@ pub fn ranking_stem(r: &TaskRanking) -> String {
     s
 }
 
-fn title(r: &TaskRanking) -> String {
-    let mut t = format!("{} ({})", r.task, r.family);
-    for (k, v) in &r.group {
-        t.push_str(&format!(", {k} {v}"));
-    }
-    t
-}
-
 /// The ratios of a run's headline row, and the ranked column whatever its kind: `(column,
 /// value, interval)`.
 fn headline_scores(run: &Results, h: &Headline) -> Vec<(String, f64, Option<[f64; 2]>)> {
@@ -275,61 +267,6 @@ fn team_rows(r: &TaskRanking, num: &dyn Fn(f64) -> serde_json::Value) -> Vec<ser
         .collect()
 }
 
-/// All rankings as one [`Results`] (a table per ranking, titled by task and group), for the
-/// Markdown and HTML reports.
-pub fn board_results(cfg: &FamilyCampaign, report: &FamilyReport) -> Results {
-    let first = report.rankings.first();
-    // The campaign's units differ per table (each table's JSON says its own): none here.
-    let mut out = Results::new(
-        &cfg.name,
-        first.map_or(crate::table::Unit::Document, |r| r.results.unit),
-        0,
-    );
-    out.resampling = first.and_then(|r| r.results.resampling);
-    for r in &report.rankings {
-        for t in &r.results.tables {
-            let mut t = t.clone();
-            if t.name == "teams" {
-                t.name = format!("{}-teams", ranking_stem(r));
-                t.title = format!("{}: best run per team", title(r));
-            } else {
-                t.name = ranking_stem(r);
-                t.title = title(r);
-            }
-            out.tables.push(t);
-        }
-        // Each note says which table it belongs to (tasks may differ in units and metrics).
-        let sig = format!("signature {}", r.signature);
-        for n in r.results.notes.iter().chain([&sig]) {
-            let n = format!("{}: {n}", title(r));
-            if !out.notes.contains(&n) {
-                out.notes.push(n);
-            }
-        }
-    }
-    out
-}
-
-/// `leaderboard.tex`: a standalone LaTeX document, one booktabs table per ranked table and
-/// its teams table, captioned with the task, group and signature.
-pub fn leaderboard_tex(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
-    use crate::report::table::latex;
-    let mut out = latex::document_start(&cfg.name);
-    for r in &report.rankings {
-        let mut res = r.results.clone();
-        for t in &mut res.tables {
-            t.title = if t.name == "teams" {
-                format!("{}: best run per team", title(r))
-            } else {
-                title(r)
-            };
-        }
-        latex::fragment_into(&mut out, &res);
-    }
-    out.push_str(latex::DOCUMENT_END);
-    out
-}
-
 /// Writes `rankings/*.tsv`, `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
 /// `leaderboard.tex` and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
 /// written, relative to `outdir`.
@@ -353,21 +290,17 @@ pub fn write_family_outputs(
         }
     }
     files.push(("leaderboard.json".into(), leaderboard_json(cfg, report)));
-    let board = board_results(cfg, report);
+    let board = super::family_page::build(cfg, report);
     files.push((
         "leaderboard.md".into(),
-        format!(
-            "# {}\n\n{}",
-            crate::escape::markdown(&cfg.name),
-            crate::report::table::markdown::render(&board)
-        ),
+        crate::report::markdown::render(&board),
     ));
-    files.push(("leaderboard.tex".into(), leaderboard_tex(cfg, report)));
-    #[cfg(feature = "html")]
     files.push((
-        "index.html".into(),
-        crate::report::table::html::render(&board)?,
+        "leaderboard.tex".into(),
+        crate::report::latex::render(&board),
     ));
+    #[cfg(feature = "html")]
+    files.push(("index.html".into(), crate::report::html::render(&board)?));
     for dir in ["rankings", "runs"] {
         std::fs::create_dir_all(outdir.join(dir)).map_err(|e| {
             Error::output(

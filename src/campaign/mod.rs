@@ -19,6 +19,7 @@ pub mod discover;
 pub mod families;
 pub mod family;
 pub mod family_board;
+pub mod family_page;
 pub mod job;
 pub mod marks;
 mod names;

@@ -16,7 +16,7 @@ use super::rows::{Aggregation, ScoreRow};
 use crate::eval::options::Regime;
 use crate::report::board::{
     counts_column, fixed3, p_text, percent, slug, Cell, Drill, DrillPart, FairView, Group, HeatMap,
-    LabelRow, Mark, Notice, Row, Section, Table, Total,
+    LabelRow, Mark, Notice, Row, Section, Table, Total, COLUMNS,
 };
 
 /// Group key: column, variant, outputs, bundle scope.
@@ -297,6 +297,9 @@ fn build_table(
     Table {
         id: slug(&format!("{gid}-{}", regime.as_str())),
         regime: regime.as_str().to_string(),
+        columns: crate::report::board::hipe_columns(),
+        metric: "F1".to_string(),
+        bar: Some(2),
         ranking: file.file_name.clone(),
         evaluation: srs
             .first()
@@ -305,6 +308,7 @@ fn build_table(
         rows,
         folded: Vec::new(),
         marked,
+        card_rows: crate::report::board::card_rows(COLUMNS.len(), marked),
     }
 }
 
@@ -442,6 +446,7 @@ fn drill_parts(rows: &[ScoreRow], column: &str, variant: &str) -> Vec<DrillPart>
             );
             DrillPart {
                 regime: regime.as_str().to_string(),
+                columns: crate::report::board::hipe_columns(),
                 labels: rs
                     .iter()
                     .enumerate()
@@ -462,7 +467,7 @@ fn drill_parts(rows: &[ScoreRow], column: &str, variant: &str) -> Vec<DrillPart>
         .collect()
 }
 
-fn fair_view(m: &ConfusionMatrix) -> FairView {
+pub(super) fn fair_view(m: &ConfusionMatrix) -> FairView {
     let m = m.compact(super::confusion::TOP_LABELS);
     FairView {
         totals: m

@@ -6,16 +6,27 @@
 
 use serde::Serialize;
 
-/// Column names of [`Row::cells`] and [`LabelRow::cells`].
+/// The columns of a HIPE board's tables ([`Table::columns`], [`DrillPart::columns`]).
 pub const COLUMNS: [&str; 6] = ["P", "R", "F1", "TP", "FP", "FN"];
+
+/// The columns of a HIPE board as owned names.
+pub fn hipe_columns() -> Vec<String> {
+    COLUMNS.iter().map(|c| c.to_string()).collect()
+}
 
 /// A whole leaderboard.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Board {
     /// The campaign's name.
     pub title: String,
-    /// The HIPE edition scored.
+    /// The HIPE edition scored (empty for a campaign of family tasks).
     pub edition: String,
+    /// What the tables show, in a sentence for the page header (e.g. "tables follow the
+    /// ranking files (micro F1 of label ALL)").
+    pub about: String,
+    /// The ranked score, as the team cards head it (`F1`; `score` when tables rank by
+    /// different metrics).
+    pub metric: String,
     /// Counts for the page header.
     pub summary: Summary,
     /// One section per dataset and language, in campaign order.
@@ -48,6 +59,8 @@ pub struct Resampling {
     pub level: String,
     /// Significance level of the tests, 1 − confidence, e.g. `0.05`.
     pub alpha: String,
+    /// What is resampled, plural (`documents`, `sentences`).
+    pub units: String,
 }
 
 /// Counts shown in the page header.
@@ -83,14 +96,14 @@ pub struct RankingLink {
     pub rows: usize,
 }
 
-/// All tables of one dataset and language.
+/// All tables of one dataset and language (of one group of a family campaign).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Section {
     /// HTML id.
     pub id: String,
-    /// Dataset name, as in the campaign.
+    /// Dataset name, as in the campaign (a family campaign's group values).
     pub dataset: String,
-    /// Language code, as in the campaign.
+    /// Language code, as in the campaign (empty when the section has none).
     pub lang: String,
     /// Runs scored for this dataset and language.
     pub runs: usize,
@@ -112,6 +125,9 @@ pub struct Group {
     pub output: String,
     /// Which runs are ranked, when not all (e.g. `bundle 5`).
     pub scope: String,
+    /// The signature of this group's numbers when it has its own (a family campaign's task);
+    /// empty when the board's signature covers it.
+    pub signature: String,
     /// One table per regime, strict first.
     pub tables: Vec<Table>,
     /// Per-run details, in the order of the last table.
@@ -125,6 +141,13 @@ pub struct Table {
     pub id: String,
     /// `strict`, `fuzzy`, …
     pub regime: String,
+    /// The names of [`Row::cells`]: scores first, then counts.
+    pub columns: Vec<String>,
+    /// The ranked column, in [`Table::columns`].
+    pub metric: String,
+    /// The position of the ranked column in [`Table::columns`] when it is a score drawn as a
+    /// bar ([`Row::bar`]).
+    pub bar: Option<usize>,
     /// The ranking file the rows come from.
     pub ranking: String,
     /// The Evaluation cell the rows share in that file.
@@ -136,6 +159,14 @@ pub struct Table {
     pub folded: Vec<Notice>,
     /// Every row has an interval and marks ([`Row::mark`]).
     pub marked: bool,
+    /// The lines of a row's card on a phone ([`card_rows`]), which the rank spans.
+    pub card_rows: usize,
+}
+
+/// The lines of a ranked row's card on a phone: the name, the values three per line and,
+/// when marked, the interval and the p-values.
+pub fn card_rows(columns: usize, marked: bool) -> usize {
+    1 + columns.div_ceil(3) + if marked { 2 } else { 0 }
 }
 
 /// One run in a table.
@@ -149,20 +180,21 @@ pub struct Row {
     pub system_parts: Vec<String>,
     /// The run's team (empty when the run pattern has no `{team}`).
     pub team: String,
-    /// P, R, F1, TP, FP, FN, formatted alike down each column.
+    /// The values of [`Table::columns`], formatted alike down each column.
     pub cells: Vec<Cell>,
-    /// F1 as a percentage, for the bar.
+    /// The ranked score as a percentage, for the bar.
     pub bar: f64,
-    /// The F1 interval and the tests against the next and the top run, with resampling.
+    /// The ranked score's interval and the tests against the next and the top run, with
+    /// resampling.
     pub mark: Option<Mark>,
 }
 
-/// A row's F1 interval and significance marks, formatted.
+/// A row's interval of the ranked score and its significance marks, formatted.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Mark {
-    /// Lower end of the F1 interval (three decimals).
+    /// Lower end of the interval (three decimals).
     pub lo: String,
-    /// Upper end of the F1 interval (three decimals).
+    /// Upper end of the interval (three decimals).
     pub hi: String,
     /// The interval's ends as percentages, for the error bar.
     pub bar_lo: f64,
@@ -181,7 +213,8 @@ pub struct Mark {
 pub struct Cell {
     /// The value as shown (see [`fixed3`] and [`counts_column`]).
     pub text: String,
-    /// Best of its column (highest P, R, F1, TP; lowest FP, FN); never set when all values are equal.
+    /// Best of its column (highest P, R, F1, TP; lowest FP, FN and other error counts); never
+    /// set when all values are equal.
     pub best: bool,
 }
 
@@ -200,18 +233,20 @@ pub struct Drill {
 /// The per-label rows of one regime.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct DrillPart {
-    /// `strict`, `fuzzy`, …
+    /// `strict`, `fuzzy`, … (a family's table name)
     pub regime: String,
+    /// The names of [`LabelRow::cells`].
+    pub columns: Vec<String>,
     /// One row per label (label ALL excluded), in the per-run table's order.
     pub labels: Vec<LabelRow>,
 }
 
-/// One label's P, R, F1, TP, FP, FN, formatted.
+/// One label's values, formatted.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct LabelRow {
     /// The entity label.
     pub label: String,
-    /// P, R, F1, TP, FP, FN, formatted as in the tables.
+    /// The values of [`DrillPart::columns`], formatted as in the tables.
     pub cells: Vec<String>,
 }
 
@@ -345,8 +380,8 @@ pub struct TeamEntry {
     pub table: String,
     /// The team's best run in that table.
     pub system: String,
-    /// F1, formatted as in the tables.
-    pub f1: String,
+    /// The ranked score ([`Board::metric`]), formatted as in the tables.
+    pub score: String,
     /// Rank among the teams' best runs (teams with the same F1 share a rank).
     pub rank: usize,
     /// Number of teams in the table.

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use tera::{Context, Tera};
 
-use super::board::{Board, COLUMNS};
+use super::board::Board;
 use crate::{Error, Result};
 
 const TEMPLATE_NAME: &str = "leaderboard.html";
@@ -51,7 +51,6 @@ pub fn render(board: &Board) -> Result<String> {
         .map_err(fail)?;
     let mut ctx = Context::new();
     ctx.insert("b", board);
-    ctx.insert("columns", &COLUMNS);
     ctx.insert("version", env!("CARGO_PKG_VERSION"));
     tera.render(TEMPLATE_NAME, &ctx).map_err(fail)
 }

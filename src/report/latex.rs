@@ -6,25 +6,27 @@
 
 use std::fmt::Write as _;
 
-use super::board::{Board, COLUMNS};
+use super::board::Board;
 use super::table::latex::{booktabs, breakable, document_start, DOCUMENT_END, FIRST_MARK};
 use crate::escape::latex as escape;
 
 /// Renders the document.
 pub fn render(board: &Board) -> String {
     let mut s = document_start(&format!("Leaderboard: {}", board.title));
+    if !board.edition.is_empty() {
+        let _ = write!(s, "Edition {}. ", escape(&board.edition));
+    }
     let _ = writeln!(
         s,
-        "Edition {}. Tables follow the ranking files (micro scores of label ALL); best value per column in bold.\n",
-        escape(&board.edition)
+        "{}; best value per column in bold.\n",
+        escape(&super::markdown::capitalized(&board.about))
     );
     for sec in &board.sections {
         for g in &sec.groups {
             for t in &g.tables {
                 let mut caption = format!(
-                    "{} {}, {}",
-                    escape(&sec.dataset),
-                    escape(&sec.lang),
+                    "{}, {}",
+                    escape(&super::markdown::section_name(&sec.dataset, &sec.lang)),
                     escape(&g.title)
                 );
                 if !g.scope.is_empty() {
@@ -38,11 +40,15 @@ pub fn render(board: &Board) -> String {
                     breakable(&t.ranking)
                 );
                 let mut head: Vec<String> = vec!["\\#".into(), "System".into()];
-                head.extend(COLUMNS.iter().map(|c| c.to_string()));
+                head.extend(t.columns.iter().map(|c| escape(c)));
                 let mut align = String::from("rl");
-                align.push_str(&"r".repeat(COLUMNS.len()));
+                align.push_str(&"r".repeat(t.columns.len()));
                 if t.marked {
-                    head.extend(["F1 CI".into(), "p next".into(), "p top".into()]);
+                    head.extend([
+                        format!("{} CI", escape(&t.metric)),
+                        "p next".into(),
+                        "p top".into(),
+                    ]);
                     align.push_str("rrr");
                 }
                 let mut any_first = false;
@@ -77,8 +83,10 @@ pub fn render(board: &Board) -> String {
                 if let Some(r) = &board.resampling {
                     let _ = write!(
                         caption,
-                        " F1 CI: {}\\,\\% percentile bootstrap interval over documents; p next, p top: paired randomization test against the next and the top run ({} resamples, seed {}).",
+                        " {} CI: {}\\,\\% percentile bootstrap interval over {}; p next, p top: paired randomization test against the next and the top run ({} resamples, seed {}).",
+                        escape(&t.metric),
                         escape(&r.level),
+                        escape(&r.units),
                         r.samples,
                         r.seed
                     );
@@ -89,12 +97,13 @@ pub fn render(board: &Board) -> String {
                         " {FIRST_MARK}: shares first place (not significantly different from the top run)."
                     );
                 }
-                if !board.signature.is_empty() {
-                    let _ = write!(
-                        caption,
-                        " Signature: \\texttt{{{}}}.",
-                        breakable(&board.signature)
-                    );
+                let signature = if g.signature.is_empty() {
+                    &board.signature
+                } else {
+                    &g.signature
+                };
+                if !signature.is_empty() {
+                    let _ = write!(caption, " Signature: \\texttt{{{}}}.", breakable(signature));
                 }
                 booktabs(&mut s, &caption, &align, &head, &rows);
             }

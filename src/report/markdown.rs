@@ -9,7 +9,7 @@
 
 use std::fmt::Write as _;
 
-use super::board::{Board, Notice, COLUMNS};
+use super::board::{Board, Notice};
 use crate::escape::markdown as esc;
 
 /// Renders the summary.
@@ -17,27 +17,32 @@ pub fn render(board: &Board) -> String {
     let mut s = String::new();
     let sum = &board.summary;
     let _ = writeln!(s, "# Leaderboard: {}\n", esc(&board.title));
+    if !board.edition.is_empty() {
+        let _ = write!(s, "Edition {}. ", esc(&board.edition));
+    }
     let _ = writeln!(
         s,
-        "Edition {}. {} runs scored ({} jobs), {} failed, {} files not taken as runs, {} outputs not evaluated. \
-         Tables follow the ranking files (micro F1 of label ALL); best value per column in bold.\n",
-        esc(&board.edition),
+        "{} runs scored ({} jobs), {} failed, {} files not taken as runs, {} outputs not evaluated. \
+         {}; best value per column in bold.\n",
         sum.runs,
         sum.jobs,
         sum.failed,
         sum.rejected,
-        sum.not_evaluated
+        sum.not_evaluated,
+        esc(&capitalized(&board.about))
     );
     if let Some(r) = &board.resampling {
         let _ = writeln!(
             s,
-            "F1 CI: {level} % percentile bootstrap interval over documents; p next, p top: paired \
-             randomization test of F1 against the next run down and the top run; =1: not \
+            "{m} CI: {level} % percentile bootstrap interval over {units}; p next, p top: paired \
+             randomization test of {m} against the next run down and the top run; =1: not \
              significantly different from the top run (p top ≥ {alpha}), sharing first place. \
-             {samples} resamples, seed {seed}. The documents of the test set are what is \
-             resampled: the numbers say how much F1 depends on which documents were tested (with \
-             few documents, a rough guide), not how a system would fare on other data or with \
+             {samples} resamples, seed {seed}. The {units} of the test set are what is \
+             resampled: the numbers say how much {m} depends on which {units} were tested (with \
+             few of them, a rough guide), not how a system would fare on other data or with \
              another training seed.\n",
+            m = esc(&board.metric),
+            units = esc(&r.units),
             level = esc(&r.level),
             alpha = esc(&r.alpha),
             samples = r.samples,
@@ -49,9 +54,8 @@ pub fn render(board: &Board) -> String {
     for sec in &board.sections {
         let _ = writeln!(
             s,
-            "## {} · {} ({} runs)\n",
-            esc(&sec.dataset),
-            esc(&sec.lang),
+            "## {} ({} runs)\n",
+            esc(&section_name(&sec.dataset, &sec.lang)),
             sec.runs
         );
         for n in &sec.notes {
@@ -75,12 +79,16 @@ pub fn render(board: &Board) -> String {
                     esc(&t.regime)
                 );
                 let (extra, extra_rule) = if t.marked {
-                    (" F1 CI | p next | p top | 1st |", "---|---:|---:|---|")
+                    (
+                        format!(" {} CI | p next | p top | 1st |", esc(&t.metric)),
+                        "---|---:|---:|---|",
+                    )
                 } else {
-                    ("", "")
+                    (String::new(), "")
                 };
-                let _ = writeln!(s, "| # | System | {} |{extra}", COLUMNS.join(" | "));
-                let _ = writeln!(s, "|---:|---|{}{extra_rule}", "---:|".repeat(COLUMNS.len()));
+                let heads: Vec<String> = t.columns.iter().map(|c| esc(c)).collect();
+                let _ = writeln!(s, "| # | System | {} |{extra}", heads.join(" | "));
+                let _ = writeln!(s, "|---:|---|{}{extra_rule}", "---:|".repeat(heads.len()));
                 for r in &t.rows {
                     let cells: Vec<String> = r
                         .cells
@@ -113,6 +121,13 @@ pub fn render(board: &Board) -> String {
                     );
                 }
                 s.push('\n');
+                if !g.signature.is_empty() {
+                    let _ = writeln!(
+                        s,
+                        "Signature: `{}`\n",
+                        crate::escape::terminal(&g.signature).replace('`', "'")
+                    );
+                }
                 for f in &t.folded {
                     let _ = writeln!(s, "- {}: {}", esc(&f.subject), esc(&f.reason));
                 }
@@ -126,7 +141,11 @@ pub fn render(board: &Board) -> String {
         s.push_str("## By team\n\nEach team's best run per table and the team's rank among the teams of that table.\n\n");
         for card in &board.teams {
             let _ = writeln!(s, "### {}\n", esc(&card.team));
-            s.push_str("| Data | Table | Run | F1 | Rank |\n|---|---|---|---:|---:|\n");
+            let _ = writeln!(
+                s,
+                "| Data | Table | Run | {} | Rank |\n|---|---|---|---:|---:|",
+                esc(&board.metric)
+            );
             for e in &card.entries {
                 let _ = writeln!(
                     s,
@@ -134,7 +153,7 @@ pub fn render(board: &Board) -> String {
                     esc(&e.section),
                     esc(&e.table),
                     esc(&e.system),
-                    esc(&e.f1),
+                    esc(&e.score),
                     e.rank,
                     e.teams
                 );
@@ -157,6 +176,24 @@ pub fn render(board: &Board) -> String {
         );
     }
     s
+}
+
+/// A section's heading: the dataset, and the language when there is one.
+pub(crate) fn section_name(dataset: &str, lang: &str) -> String {
+    if lang.is_empty() {
+        dataset.to_string()
+    } else {
+        format!("{dataset} · {lang}")
+    }
+}
+
+/// `text` with its first letter upper-cased.
+pub(crate) fn capitalized(text: &str) -> String {
+    let mut c = text.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 fn notices(s: &mut String, title: &str, list: &[Notice]) {
