@@ -300,6 +300,18 @@ pub struct TaskRanking {
     pub run_hashes: BTreeMap<String, String>,
 }
 
+impl TaskRanking {
+    /// The file stem of the ranking: the task, then each group value (`seg`, `ner-de`).
+    pub fn stem(&self) -> String {
+        let mut s = self.task.clone();
+        for (_, v) in &self.group {
+            s.push('-');
+            s.push_str(v);
+        }
+        s
+    }
+}
+
 /// What a family campaign did.
 #[derive(Default)]
 pub struct FamilyReport {

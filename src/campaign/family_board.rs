@@ -9,16 +9,6 @@ use crate::error::{Error, Result};
 use crate::family::Headline;
 use crate::table::Results;
 
-/// The file stem of a ranking: the task, then each group value (`seg`, `ner-de`).
-pub fn ranking_stem(r: &TaskRanking) -> String {
-    let mut s = r.task.clone();
-    for (_, v) in &r.group {
-        s.push('-');
-        s.push_str(v);
-    }
-    s
-}
-
 /// The ratios of a run's headline row, and the ranked column whatever its kind: `(column,
 /// value, interval)`.
 fn headline_scores(run: &Results, h: &Headline) -> Vec<(String, f64, Option<[f64; 2]>)> {
@@ -277,14 +267,11 @@ pub fn write_family_outputs(
 ) -> Result<Vec<String>> {
     let mut files: Vec<(String, String)> = Vec::new();
     for r in &report.rankings {
-        files.push((format!("rankings/{}.tsv", ranking_stem(r)), ranking_tsv(r)?));
-        files.push((
-            format!("rankings/{}.teams.tsv", ranking_stem(r)),
-            teams_tsv(r)?,
-        ));
+        files.push((format!("rankings/{}.tsv", r.stem()), ranking_tsv(r)?));
+        files.push((format!("rankings/{}.teams.tsv", r.stem()), teams_tsv(r)?));
         for run in &r.ranking.runs {
             files.push((
-                format!("runs/{}_{}.json", run.system, ranking_stem(r)),
+                format!("runs/{}_{}.json", run.system, r.stem()),
                 crate::report::table::json::render(&run.results),
             ));
         }

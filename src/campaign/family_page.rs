@@ -14,7 +14,6 @@ use indexmap::IndexMap;
 
 use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
 use super::family::RankedRun;
-use super::family_board::ranking_stem;
 use crate::report::board::{
     counts_column, fixed3, p_text, percent, slug, Board, Cell, Drill, DrillPart, FairView, Group,
     LabelRow, Mark, Notice, RankingLink, Resampling, Row, Section, Summary, Table,
@@ -55,7 +54,7 @@ pub fn build(cfg: &FamilyCampaign, report: &FamilyReport) -> Board {
             .rankings
             .iter()
             .map(|r| RankingLink {
-                file: format!("{}.tsv", ranking_stem(r)),
+                file: format!("{}.tsv", r.stem()),
                 rows: r.ranking.runs.len(),
             })
             .collect(),
@@ -180,7 +179,7 @@ fn column_texts(kind: Kind, values: &[Option<f64>]) -> Vec<String> {
 /// One task on one gold file: its ranked table and the drill-down of each run.
 fn group(r: &TaskRanking, section: &str) -> Group {
     let h = &r.ranking.headline;
-    let id = slug(&format!("{section}-{}", ranking_stem(r)));
+    let id = slug(&format!("{section}-{}", r.stem()));
     let head = r
         .ranking
         .runs
@@ -285,7 +284,7 @@ fn group(r: &TaskRanking, section: &str) -> Group {
             .filter(|_| ranked_ratio),
         columns: names,
         metric: h.column.clone(),
-        ranking: format!("{}.tsv", ranking_stem(r)),
+        ranking: format!("{}.tsv", r.stem()),
         evaluation: String::new(),
         rows,
         folded: Vec::new(),
