@@ -117,7 +117,7 @@ pub fn task_columns(edition: crate::hipe::Edition, tasks: &[crate::hipe::Task]) 
     out
 }
 
-/// Reads the gold and two runs and compares the runs ([`crate::eval::compare`]). Run names
+/// Reads the gold and two runs and compares the runs (`crate::eval::compare`). Run names
 /// are not checked (as `score --skip-check`).
 pub fn compare_paths(
     gold_path: &Path,

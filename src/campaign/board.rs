@@ -1,4 +1,4 @@
-//! Builds the leaderboard view ([`crate::report::board::Board`]) from a campaign's report.
+//! Builds the leaderboard view (`crate::report::board::Board`) from a campaign's report.
 //!
 //! The tables are the ranking files: per dataset and language, per ranking and evaluated
 //! column, the label-ALL micro rows of the ranking in ranking order, so the published ranks
@@ -6,7 +6,7 @@
 //! once, as there, with a note). Tables whose gold has no entities (every run TP = FN = 0) are
 //! left out with a note. The drill-down shows each run's per-label rows of every regime from
 //! its own score rows, and the fair confusion matrix where the scorer gave one. With
-//! `bootstrap = N` ([`super::marks`]) every ranked row also shows its F1 interval and its
+//! `bootstrap = N` (`super::marks`) every ranked row also shows its F1 interval and its
 //! tests against the next and the top run. Input paths are named relative to the campaign's
 //! directories.
 

@@ -41,7 +41,7 @@ pub struct Campaign {
     /// Ask the scorer for the fair (Ortmann 2022) regime too.
     pub fair: bool,
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
-    /// significance marks in the leaderboard (see [`super::marks`]).
+    /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
     /// Datasets by name, each with its languages and QID map.
     pub datasets: IndexMap<Name, Dataset>,

@@ -2,7 +2,7 @@
 //! scored on the same gold, ordered by a headline cell (by default the family's own), with
 //! bootstrap intervals of that cell, paired randomization tests against the next and the top
 //! run and the runs that share first place, as the HIPE rankings have them
-//! ([`crate::campaign::marks`]). The ranking is a [`Results`] table, so every renderer writes
+//! (`crate::campaign::marks`). The ranking is a [`Results`] table, so every renderer writes
 //! it.
 
 use std::path::{Path, PathBuf};

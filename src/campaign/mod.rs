@@ -1,7 +1,7 @@
 //! Whole campaigns: configuration ([`config`], presets in `presets/`), finding runs
-//! ([`discover`]), scoring them in parallel with an injected scorer and writing every output
-//! ([`runner`]), typed per-run score rows ([`rows`]), the official ranking files
-//! ([`ranking`]), their intervals and significance marks ([`marks`], with `bootstrap = N`) and
+//! (`discover`), scoring them in parallel with an injected scorer and writing every output
+//! (`runner`), typed per-run score rows (`rows`), the official ranking files
+//! (`ranking`), their intervals and significance marks (`marks`, with `bootstrap = N`) and
 //! the leaderboard view ([`board`]) that [`crate::report`] renders as Markdown and HTML.
 //! `report` knows nothing of campaigns: this layer builds its view types.
 //!
@@ -14,23 +14,23 @@ pub mod codabench;
 pub mod codabench_bundle;
 pub mod codabench_outputs;
 pub mod config;
-pub mod confusion;
-pub mod discover;
+pub(crate) mod confusion;
+pub(crate) mod discover;
 pub mod families;
 pub mod family;
 pub mod family_board;
-pub mod family_page;
-pub mod job;
-pub mod marks;
+pub(crate) mod family_page;
+pub(crate) mod job;
+pub(crate) mod marks;
 mod names;
 mod num;
-pub mod outcome;
+pub(crate) mod outcome;
 mod outdir;
-pub mod ranking;
-pub mod rows;
-pub mod runner;
+pub(crate) mod ranking;
+pub(crate) mod rows;
+pub(crate) mod runner;
 pub mod scorer;
-pub mod sign;
+pub(crate) mod sign;
 mod tables;
 
 pub use config::{Campaign, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpec};

@@ -12,7 +12,7 @@
 
 mod align;
 mod cells;
-pub mod standoff;
+pub(crate) mod standoff;
 
 pub use align::{align, Alignment, TokenMismatch};
 pub(crate) use cells::{Cells, TokenLines};

@@ -151,11 +151,6 @@ impl OffsetIndex {
         }
     }
 
-    /// Whether the text is empty.
-    pub fn is_empty(&self) -> bool {
-        self.n_chars == 0
-    }
-
     /// The code point offset of `off`, or None when it is not on a character boundary.
     fn to_char(&self, off: usize) -> Option<usize> {
         match self.unit {

@@ -1,6 +1,6 @@
 //! `score --bootstrap N`: percentile bootstrap intervals over documents for the micro P, R and
 //! F1 of every evaluation, label and regime of a scoring, from the per-document counts kept
-//! with the scores ([`crate::metrics::docs::DocSeries`]); no document is scored again.
+//! with the scores (`crate::metrics::docs::DocSeries`); no document is scored again.
 //!
 //! Every series is resampled with the same settings and seed, so all intervals of a scoring
 //! rest on the same document draws (a series of `n` documents draws the same indices whatever
@@ -111,7 +111,7 @@ impl Intervals<'_> {
 }
 
 /// Sets the bootstrap intervals ([`crate::metrics::RegimeScores::ci`] and
-/// [`WeightedScores::ci`]) of every label, ALL and regime of these evaluations.
+/// `WeightedScores::ci`) of every label, ALL and regime of these evaluations.
 pub fn add_intervals<'e>(
     evals: impl IntoIterator<Item = &'e mut Evaluation>,
     resampler: &Resampler,

@@ -29,7 +29,7 @@ pub struct ReadOptions {
     /// CoNLL only: what an `I-` tag continues.
     pub continuation: Continuation,
     /// The standoff format of both files (brat, doccano, Label Studio, Prodigy), when given;
-    /// `format` is then `None` ([`crate::eval::standoff`] reads them).
+    /// `format` is then `None` (`crate::eval::standoff` reads them).
     pub standoff: Option<crate::formats::StandoffFormat>,
 }
 

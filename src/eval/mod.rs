@@ -3,21 +3,21 @@
 //! [`score`] is the official HIPE evaluation of one run, [`fair`] Ortmann's fair evaluation of
 //! two files (MUC-7 judgement, word segmentation and tagging live whole in their families:
 //! `crate::family::muc`, `crate::family::segmentation`, `crate::family::tagging`);
-//! [`options`] and [`weights`] parse what shapes them. [`labels`] finds run labels a scoring
+//! [`options`] and [`weights`] parse what shapes them. `labels` finds run labels a scoring
 //! ignores; `listing` makes the per-span records of `score --errors`. [`bootstrap`] adds
-//! confidence intervals to a scoring, [`compare`] tests the difference between two runs
+//! confidence intervals to a scoring, `compare` tests the difference between two runs
 //! (issue 14). [`tags`] scores tag sequences held in memory (the Python package's `evaluate`
 //! and `classification_report`).
 
 pub mod agree;
 pub mod bootstrap;
-pub mod compare;
+pub(crate) mod compare;
 pub mod fair;
-pub mod labels;
+pub(crate) mod labels;
 mod listing;
 pub mod options;
 pub mod score;
-pub mod standoff;
+pub(crate) mod standoff;
 pub mod tags;
-pub mod units;
+pub(crate) mod units;
 pub mod weights;

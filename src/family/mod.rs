@@ -34,7 +34,7 @@
 
 mod fair;
 pub mod muc;
-pub mod options;
+pub(crate) mod options;
 mod parting;
 mod registry;
 pub mod segmentation;

@@ -1,5 +1,5 @@
 //! brat standoff: an `.ann` file beside the `.txt` it annotates, or a directory of such pairs
-//! (matched by relative path), read into [`StandoffDoc`]s.
+//! (matched by relative path), read into `StandoffDoc`s.
 //!
 //! Lines of an `.ann` file, by the first character of their id:
 //! - `T` text-bound annotations, `T1<TAB>LABEL start end[;start end…]<TAB>text`: the spans.

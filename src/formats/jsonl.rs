@@ -1,4 +1,4 @@
-//! JSON exports of annotation tools, read into [`StandoffDoc`]s:
+//! JSON exports of annotation tools, read into `StandoffDoc`s:
 //! - doccano JSONL: `{"text", "labels": [[start, end, label], …]}` (or `"label"`), or
 //!   `{"text", "entities": [{"start_offset", "end_offset", "label"}]}` (or triples); two of
 //!   these keys in one record are read only when they give the same spans;

@@ -2,20 +2,20 @@
 //!
 //! [`hipe`] reads HIPE TSV files, [`conll`] CoNLL-style column files (BIO tags, `-DOCSTART-`
 //! documents, blank-line sentences), [`spanfile`] the span files of the FairEval reference,
-//! [`conllu`] CoNLL-U, [`plain`] one sentence a line of white-space separated words, and
-//! [`tagged`] token-TAB-tags files (segmentation and tagging).
+//! `conllu` CoNLL-U, `plain` one sentence a line of white-space separated words, and
+//! `tagged` token-TAB-tags files (segmentation and tagging).
 //! A new format is a new file here with a `parse(path, text) -> Result<Corpus>` and a
 //! [`Format`] variant.
 
 pub mod brat;
 pub mod conll;
-pub mod conllu;
+pub(crate) mod conllu;
 pub mod hipe;
 pub mod jsonl;
-pub mod plain;
+pub(crate) mod plain;
 pub mod spanfile;
 pub mod split;
-pub mod tagged;
+pub(crate) mod tagged;
 
 use crate::corpus::{Corpus, ReadOptions};
 use crate::error::{Error, Result};

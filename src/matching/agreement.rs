@@ -213,6 +213,7 @@ pub fn counts(a: &Pieces, b: &Pieces, how: Agreement, labels: &Labels) -> LabelC
 
 /// Counts of `a` (as gold) against `b` per label, in mode `how` (`tokens`: the whitespace
 /// tokens of the text, needed for [`Agreement::Token`]).
+#[cfg(test)]
 pub fn pair_counts(
     a: &[StandoffSpan],
     b: &[StandoffSpan],
@@ -230,6 +231,7 @@ pub fn pair_counts(
 
 /// Each token's label for one annotator: the labels of the spans overlapping it, sorted and
 /// joined with `|` (a token under two labels gets a label of its own), or `O`.
+#[cfg(test)]
 pub fn token_labels(spans: &[StandoffSpan], tokens: &[(usize, usize)]) -> Vec<String> {
     let labels = Labels::new(spans);
     let mut names = TokenLabelNames::new(&labels);

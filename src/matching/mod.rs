@@ -8,10 +8,10 @@
 //! MUC-7 judgement, word segmentation and tagging pair and count in their families' folders
 //! (`crate::family`).
 
-pub mod agreement;
+pub(crate) mod agreement;
 pub mod attribution;
 pub mod fair;
-pub mod regime;
+pub(crate) mod regime;
 pub mod span_count;
 
 pub use regime::{PerRegime, SpanRegime};

@@ -2,11 +2,11 @@
 //! documents (mean and population standard deviation, NumPy-compatible) and macro over labels,
 //! with the official scorer's int/float/None distinctions kept (see [`py::PyNum`]).
 
-pub mod agreement;
-pub mod docs;
-pub mod fair;
-pub mod prf;
-pub mod py;
+pub(crate) mod agreement;
+pub(crate) mod docs;
+pub(crate) mod fair;
+pub(crate) mod prf;
+pub(crate) mod py;
 pub mod resample;
 
 use crate::matching::span_count::{Counts, UnitCounts};
@@ -56,7 +56,7 @@ pub struct RegimeAcc {
     pub r_doc: Vec<f64>,
     /// F1 of each document with both `actual > 0` and `possible > 0`, in document order.
     pub f1_doc: Vec<f64>,
-    /// TP, FP, FN of every document (see [`docs::regime_doc_counts`]).
+    /// TP, FP, FN of every document (see `docs::regime_doc_counts`).
     pub docs: DocSeries,
 }
 

@@ -2,21 +2,22 @@
 //! order, `": "` and `","` separators, `repr()` floats, `ensure_ascii` escapes, no final newline.
 
 use crate::metrics::PyNum;
+#[cfg(test)]
 use std::borrow::Cow;
 
-/// A JSON value with ordered objects.
+/// A JSON value with ordered objects: the tree [`Writer`] is checked against (tests only).
+#[cfg(test)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     /// A number, printed as Python prints it (`null` for `None`).
     Num(PyNum),
-    /// A string, escaped as with `ensure_ascii`.
-    Str(String),
     /// A list (written one element per line, as Python's `indent=4`).
     Arr(Vec<Json>),
     /// An object: keys and values in insertion order.
     Obj(Vec<(Cow<'static, str>, Json)>),
 }
 
+#[cfg(test)]
 impl Json {
     /// An empty object.
     pub fn obj() -> Json {
@@ -60,8 +61,9 @@ impl Json {
     }
 }
 
-/// Writes JSON straight into a string, laid out as [`Json::to_python_string`] would print the
-/// same tree, without building the tree: objects are opened, filled key by key and closed.
+/// Writes JSON straight into a string, laid out as Python's `json.dump(obj, f, indent=4)`
+/// prints the same tree, without building a tree: objects are opened, filled key by key and
+/// closed.
 #[derive(Debug)]
 pub struct Writer<'a> {
     out: &'a mut String,
@@ -194,10 +196,10 @@ fn newline_indent(depth: usize, out: &mut String) {
     }
 }
 
+#[cfg(test)]
 fn write_value(v: &Json, depth: usize, out: &mut String) {
     match v {
         Json::Num(n) => n.push_json(out),
-        Json::Str(s) => write_str(s, out),
         Json::Arr(values) => {
             if values.is_empty() {
                 out.push_str("[]");

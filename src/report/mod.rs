@@ -1,17 +1,17 @@
 //! Writing results: typed results in, bytes out. Any family's result tables ([`table`]), the
 //! official per-run JSON and TSV layouts ([`official`]), the `--errors` listing of `score`
-//! ([`errors`]), the campaign reports ([`markdown`], [`html`], [`latex`]), the `compare` table
+//! (`errors`), the campaign reports (`markdown`, `html`, `latex`), the `compare` table
 //! and JSON ([`compare`]), and the summary `score` prints on a terminal ([`summary`]).
 
-pub mod board;
+pub(crate) mod board;
 pub mod compare;
-pub mod errors;
+pub(crate) mod errors;
 #[cfg(feature = "html")]
-pub mod html;
-pub mod json;
-pub mod latex;
-pub mod markdown;
+pub(crate) mod html;
+pub(crate) mod json;
+pub(crate) mod latex;
+pub(crate) mod markdown;
 pub mod official;
 pub mod summary;
 pub mod table;
-pub mod tsv;
+pub(crate) mod tsv;

@@ -9,9 +9,9 @@
 
 use crate::corpus::Corpus;
 
-pub mod labeled;
+pub(crate) mod labeled;
 pub mod seqeval;
-pub mod stacked;
+pub(crate) mod stacked;
 
 pub use labeled::Span as LabeledSpan;
 

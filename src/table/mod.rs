@@ -13,7 +13,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, Result};
 
-pub mod signature;
+pub(crate) mod signature;
 pub use signature::Signature;
 
 /// What a row key names.

@@ -35,7 +35,7 @@ impl SegmentationFormat {
 /// not sentences): the units a resampling draws; the paths are only used in messages. Errs (an
 /// input error) when a file cannot be read as its format, the files have different numbers of
 /// sentences (blank lines at the end of a text file do not count), two paired sentences have
-/// different characters, or a file holds a bare CR ([`plain::check_line_ends`]).
+/// different characters, or a file holds a bare CR (`plain::check_line_ends`).
 pub fn sentence_counts(
     gold_path: &Path,
     gold: &str,

@@ -88,13 +88,6 @@ pub fn render(r: &Results) -> String {
     out
 }
 
-/// The tables alone (to paste into a paper), provenance in each caption.
-pub fn fragment(r: &Results) -> String {
-    let mut out = String::new();
-    fragment_into(&mut out, r);
-    out
-}
-
 /// Appends the tables of `r` to `out` (a document being built).
 pub fn fragment_into(out: &mut String, r: &Results) {
     for t in &r.tables {

@@ -1,14 +1,14 @@
-//! Any family's [`Results`] as bytes: aligned text ([`text`]), JSON ([`json`]), CSV and TSV
-//! ([`delimited`], with the csv crate), Markdown ([`markdown`]), a standalone HTML page
-//! ([`html`], Tera) and LaTeX ([`latex`], booktabs). A new output format is one more file here and one [`TableFormat`] variant.
+//! Any family's [`Results`] as bytes: aligned text (`text`), JSON ([`json`]), CSV and TSV
+//! (`delimited`, with the csv crate), Markdown (`markdown`), a standalone HTML page
+//! (`html`, Tera) and LaTeX (`latex`, booktabs). A new output format is one more file here and one [`TableFormat`] variant.
 
-pub mod delimited;
+pub(crate) mod delimited;
 #[cfg(feature = "html")]
-pub mod html;
+pub(crate) mod html;
 pub mod json;
-pub mod latex;
-pub mod markdown;
-pub mod text;
+pub(crate) mod latex;
+pub(crate) mod markdown;
+pub(crate) mod text;
 
 #[cfg(not(feature = "html"))]
 use crate::error::Error;
