@@ -4,8 +4,8 @@
 //! `leaderboard.json` (`docs/leaderboard.schema.json`) and `runs/*.json`
 //! (`docs/results.schema.json`), and Codabench's `scores.json`
 //! (`docs/codabench-scores.schema.json`). tests/json_schemas.rs lists which command writes
-//! what and runs the `--json` commands. Also: each schema published beside
-//! `docs/results.schema.json` refuses malformed documents (so the checks can fail).
+//! what and runs the `--json` commands; tests/json_schema_refusals.rs shows that each schema
+//! refuses malformed documents.
 
 mod common;
 #[path = "common/schema.rs"]
@@ -13,7 +13,7 @@ mod schema;
 
 use std::path::{Path, PathBuf};
 
-use schema::{assert_valid, errors, json_files, read_json, repo, validator};
+use schema::{assert_valid, json_files, read_json, repo, validator};
 use serde_json::{json, Value};
 
 const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
@@ -387,169 +387,96 @@ fn codabench_scores_validate() {
     assert!(doc["ner__F1"].as_f64().unwrap() > 0.0);
 }
 
-/// `doc` with `f` applied: a copy to break.
-fn broken(doc: &Value, f: impl FnOnce(&mut Value)) -> Value {
-    let mut d = doc.clone();
-    f(&mut d);
-    d
-}
-
 #[test]
-fn each_schema_refuses_malformed_documents() {
-    let refuses = |name: &str, good: Value, bad: Vec<(&str, Value)>| {
-        let v = validator(name);
-        assert!(
-            errors(&v, &good).is_empty(),
-            "{name}: {:?}",
-            errors(&v, &good)
-        );
-        for (what, doc) in bad {
-            assert!(!errors(&v, &doc).is_empty(), "{name} accepts {what}: {doc}");
-        }
+fn family_campaign_of_real_data_validates() {
+    let Some(data) = common::shared_data("family_campaign_of_real_data_validates") else {
+        return;
     };
-    let finding = json!({"severity": "warning", "code": "iobes", "file": "r.tsv", "line": 3,
-        "column": "NE-COARSE-LIT", "message": "m", "hint": "", "count": 2});
-    let check = json!({"gold": "g.tsv", "run": "r.tsv", "tasks": ["nerc_coarse"], "ok": false,
-        "errors": 0, "warnings": 1, "notes": 0, "summary": "s", "findings": [finding]});
-    refuses(
-        "check",
-        check.clone(),
-        vec![
-            (
-                "an unknown code",
-                broken(&check, |d| d["findings"][0]["code"] = json!("made-up")),
-            ),
-            (
-                "a line as text",
-                broken(&check, |d| d["findings"][0]["line"] = json!("3")),
-            ),
-            ("an extra key", broken(&check, |d| d["extra"] = json!(1))),
-            (
-                "no summary",
-                broken(&check, |d| {
-                    d.as_object_mut().unwrap().remove("summary");
-                }),
-            ),
-            (
-                "an unknown task",
-                broken(&check, |d| d["tasks"][0] = json!("ner")),
-            ),
-            (
-                "a count of 0",
-                broken(&check, |d| d["findings"][0]["count"] = json!(0)),
-            ),
-        ],
+    let ud = data.join("ud");
+    let dir = common::temp_dir("json_schemas_real_campaign");
+    let (runs, rf, res) = (dir.join("runs"), dir.join("in/ref"), dir.join("in/res"));
+    for d in [&runs, &rf, &res] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    for g in [
+        "segmentation/zh_gsd-ud-dev.txt",
+        "tagging/pl_pdb-ud-dev.conllu",
+    ] {
+        let name = Path::new(g).file_name().unwrap();
+        std::fs::copy(ud.join(g), dir.join(name)).unwrap();
+        std::fs::copy(ud.join(g), rf.join(name)).unwrap();
+    }
+    for (from, to) in [
+        ("segmentation/jieba-dev.txt", "jieba_1.txt"),
+        ("segmentation/thulac-dev.txt", "thulac_1.txt"),
+        ("tagging/morfeusz-first-dev.conllu", "morfeusz_1.conllu"),
+        ("tagging/morfeusz-all-dev.conllu", "morfeusz_2.conllu"),
+        ("tagging/freq-dev.conllu", "freq_1.conllu"),
+    ] {
+        std::fs::copy(ud.join(from), runs.join(to)).unwrap();
+    }
+    let toml = dir.join("campaign.toml");
+    let task = |n: &str, f: &str, fmt: &str, g: &str, ext: &str| {
+        format!("[[task]]\nname = \"{n}\"\nfamily = \"{f}\"\nformat = \"{fmt}\"\ngold = \"{g}\"\nruns = \"{{team}}_{{run}}.{ext}\"\nrank_by = \"F1\"\n")
+    };
+    let text = format!(
+        "name = \"ud\"\n\n{}\n{}tagset = \"nkjp\"\n",
+        task("seg", "segmentation", "text", "zh_gsd-ud-dev.txt", "txt"),
+        task("pos", "tagging", "conllu", "pl_pdb-ud-dev.conllu", "conllu")
     );
-    let regime = json!({"correct": 1, "incorrect": 0, "partial": 0, "missed": 0, "spurious": 1,
-        "possible": 1, "actual": 2, "TP": 1, "FP": 1, "FN": 0, "P_micro": 0.5, "R_micro": 1.0,
-        "F1_micro": 0.6666666666666666, "P_macro_doc": 0.5, "R_macro_doc": 1.0,
-        "F1_macro_doc": 0.6666666666666666, "P_macro_doc_std": 0.0, "R_macro_doc_std": 0.0,
-        "F1_macro_doc_std": null});
-    let label = json!({"partial": regime, "strict": regime, "ent_type": regime, "exact": regime});
-    let hipe = json!({"NE-COARSE-LIT": {"TIME-ALL": {"LED-ALL": {"LOC": label, "ALL": label}}}});
-    let lbl = |d: &mut Value| d["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]["ALL"].take();
-    refuses(
-        "hipe-score",
-        hipe.clone(),
-        vec![
-            (
-                "NaN as text",
-                broken(&hipe, |d| {
-                    let mut l = lbl(d);
-                    l["strict"]["P_micro"] = json!("NaN");
-                    d["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]["ALL"] = l;
-                }),
-            ),
-            (
-                "a fractional count",
-                broken(&hipe, |d| {
-                    let mut l = lbl(d);
-                    l["strict"]["TP"] = json!(1.5);
-                    d["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]["ALL"] = l;
-                }),
-            ),
-            (
-                "a score above 1",
-                broken(&hipe, |d| {
-                    let mut l = lbl(d);
-                    l["exact"]["R_micro"] = json!(1.5);
-                    d["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]["ALL"] = l;
-                }),
-            ),
-            (
-                "an unknown regime key",
-                broken(&hipe, |d| {
-                    let mut l = lbl(d);
-                    l["strict"]["F1_mikro"] = json!(0.5);
-                    d["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]["ALL"] = l;
-                }),
-            ),
-            (
-                "no ALL",
-                broken(&hipe, |d| {
-                    lbl(d);
-                    d["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]
-                        .as_object_mut()
-                        .unwrap()
-                        .remove("ALL");
-                }),
-            ),
-            (
-                "a level missing",
-                json!({"NE-COARSE-LIT": {"TIME-ALL": {"LOC": label, "ALL": label}}}),
-            ),
-            ("a cutoff of 0", json!({"0": hipe})),
-        ],
-    );
-    let board = json!({"name": "c", "tables": [{"task": "ner", "family": "spans", "metric": "F1",
-        "row": "ALL", "unit": "sentence", "group": {}, "gold": "g.conll",
-        "signature": "fairscore|family:spans", "signature_fields": {"family": "spans"},
-        "rows": [{"rank": 1, "system": "a_1", "run_hash": "0123abcd", "scores": {"F1": 0.5},
-            "ci": {}}],
-        "teams": [{"rank": 1, "team": "a", "system": "a_1", "score": 0.5}]}]});
-    refuses(
+    std::fs::write(&toml, text).unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let (c, d, r, o) = (s(&toml), s(&dir), s(&runs), s(&dir.join("out")));
+    let a = [
         "leaderboard",
-        board.clone(),
-        vec![
-            (
-                "a p-value without resampling",
-                broken(&board, |d| d["tables"][0]["rows"][0]["p_next"] = json!(0.5)),
-            ),
-            (
-                "a rank of 0",
-                broken(&board, |d| d["tables"][0]["rows"][0]["rank"] = json!(0)),
-            ),
-            (
-                "a score as text",
-                broken(&board, |d| {
-                    d["tables"][0]["rows"][0]["scores"]["F1"] = json!("0.5")
-                }),
-            ),
-            (
-                "no teams",
-                broken(&board, |d| {
-                    d["tables"][0].as_object_mut().unwrap().remove("teams");
-                }),
-            ),
-            (
-                "resampling without tests",
-                broken(&board, |d| {
-                    d["tables"][0]["resampling"] = json!({"method":
-            "percentile bootstrap", "samples": 10, "seed": 1, "confidence": 0.95, "unit": "sentence",
-            "test": "paired approximate randomization"})
-                }),
-            ),
-        ],
+        "--campaign",
+        &c,
+        "--gold-dir",
+        &d,
+        "--runs-dir",
+        &r,
+        "--outdir",
+        &o,
+    ];
+    let out = common::fairscore(&[&a[..], &["--bootstrap", "100", "-q"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
-    let scores = json!({"ner__F1": 0.5, "seg_de__F1": 0.25});
-    refuses(
-        "codabench-scores",
-        scores.clone(),
-        vec![
-            ("NaN as text", json!({"ner__F1": "NaN"})),
-            ("null", json!({"ner__F1": null})),
-            ("a key without a metric", json!({"ner": 0.5})),
-            ("nothing", json!({})),
-        ],
+    let board = read_json(&dir.join("out/leaderboard.json"));
+    assert_valid(&validator("leaderboard"), "leaderboard.json", &board);
+    leaderboard_rules(&board);
+    let ranked: usize = board["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["rows"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(ranked, 5);
+    let results = validator("results");
+    let files = json_files(&dir.join("out/runs"));
+    assert_eq!(files.len(), 5, "{files:?}");
+    for f in files {
+        assert_valid(&results, &f.display().to_string(), &read_json(&f));
+    }
+    // The same campaign on Codabench, one run per column.
+    std::fs::copy(runs.join("jieba_1.txt"), res.join("jieba_1.txt")).unwrap();
+    std::fs::copy(runs.join("freq_1.conllu"), res.join("freq_1.conllu")).unwrap();
+    let output = dir.join("out-codabench");
+    let out = common::fairscore(&[
+        "codabench",
+        "--campaign",
+        &c,
+        &s(&dir.join("in")),
+        &s(&output),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
+    let scores = read_json(&output.join("scores.json"));
+    assert_valid(&validator("codabench-scores"), "scores.json", &scores);
+    assert_eq!(scores.as_object().unwrap().len(), 2, "{scores}");
 }

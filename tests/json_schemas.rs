@@ -5,8 +5,8 @@
 //! (`docs/leaderboard.schema.json`) and Codabench's `scores.json`
 //! (`docs/codabench-scores.schema.json`). Each command is run on bundled fixtures and, when
 //! `../shared` is there, on real data (`check` of every broken input of tests/bad_inputs and
-//! every HIPE-2022 submission here, the files in tests/json_schema_files.rs, which also shows
-//! that each schema refuses malformed documents); `--json FILE` and `--table json` give the
+//! every HIPE-2022 submission here, the files in tests/json_schema_files.rs; the refusals of
+//! malformed documents in tests/json_schema_refusals.rs); `--json FILE` and `--table json` give the
 //! same documents as `--json -`; and every subcommand that writes JSON (by `fairscore CMD
 //! --help`) must be listed here, so a new JSON output cannot go unvalidated.
 
