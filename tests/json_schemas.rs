@@ -4,11 +4,11 @@
 //! additions (`docs/hipe-score.schema.json`), a family campaign's `leaderboard.json`
 //! (`docs/leaderboard.schema.json`) and Codabench's `scores.json`
 //! (`docs/codabench-scores.schema.json`). Each command is run on bundled fixtures and, when
-//! `../shared` is there, on real data (`check` of every broken input of tests/bad_inputs and
-//! every HIPE-2022 submission here, the files in tests/json_schema_files.rs; the refusals of
-//! malformed documents in tests/json_schema_refusals.rs); `--json FILE` and `--table json` give the
-//! same documents as `--json -`; and every subcommand that writes JSON (by `fairscore CMD
-//! --help`) must be listed here, so a new JSON output cannot go unvalidated.
+//! `../shared` is there, on real data (here `check` of every broken input of tests/bad_inputs
+//! and of every HIPE-2022 submission; the files in tests/json_schema_files.rs; the refusals
+//! of malformed documents in tests/json_schema_refusals.rs). `--json FILE` and `--table json`
+//! give the same documents as `--json -`, and every subcommand that writes JSON (by
+//! `fairscore CMD --help`) must be listed here, so a new JSON output cannot go unvalidated.
 
 mod common;
 #[path = "common/schema.rs"]
@@ -23,8 +23,7 @@ use schema::{
 };
 use serde_json::Value;
 
-/// The published schemas (name without `.schema.json`) and the commands whose JSON each
-/// describes.
+/// The published schemas: `docs/NAME.schema.json`.
 const SCHEMAS: &[&str] = &[
     "results",
     "check",
@@ -49,12 +48,13 @@ const JSON_OUTPUTS: &[(&str, &[&str], &str)] = &[
     (
         "leaderboard",
         &["leaderboard", "results", "hipe-score"],
-        "json_schema_files: family_campaign_outputs_validate, hipe_campaign_outputs_validate",
+        "json_schema_files: family_campaign_outputs_validate, hipe_campaign_outputs_validate, \
+         family_campaign_of_real_data_validates",
     ),
     (
         "codabench",
         &["codabench-scores"],
-        "json_schema_files: codabench_scores_validate",
+        "json_schema_files: codabench_scores_validate, family_campaign_of_real_data_validates",
     ),
 ];
 
