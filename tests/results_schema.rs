@@ -3,7 +3,8 @@
 //! `segmentation` and `tagging` commands (which give exactly `evaluate`'s JSON), `compare`
 //! (of any family, and of HIPE or CoNLL runs), `agree`, and a family campaign's `runs/*.json`. Beyond the schema, each row's key
 //! names the table's keys in order, its scores the table's columns in order, counts are whole
-//! numbers and every interval is ordered.
+//! numbers and every interval is ordered. With `../shared`, the same on real data: UD
+//! segmentation and tagging runs, FairEval's spans, bratiaa's project, HIPE-2022 runs.
 
 mod common;
 
@@ -311,4 +312,132 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+#[test]
+fn result_tables_of_real_data_validate() {
+    let Some(data) = common::shared_data("result_tables_of_real_data_validate") else {
+        return;
+    };
+    let v = validator();
+    let p = |rel: &str| data.join(rel).to_string_lossy().into_owned();
+    let (zh, jieba, thulac) = (
+        p("ud/segmentation/zh_gsd-ud-dev.txt"),
+        p("ud/segmentation/jieba-dev.txt"),
+        p("ud/segmentation/thulac-dev.conllu"),
+    );
+    let zh_conllu = p("ud/segmentation/zh_gsd-ud-dev.conllu");
+    let (pl, all, first, freq) = (
+        p("ud/tagging/pl_pdb-ud-dev.conllu"),
+        p("ud/tagging/morfeusz-all-dev.conllu"),
+        p("ud/tagging/morfeusz-first-dev.conllu"),
+        p("ud/tagging/freq-dev.conllu"),
+    );
+    let (target, system) = (
+        p("faireval/ner/target_ner_spans.csv"),
+        p("faireval/ner/system_ner_spans.csv"),
+    );
+    let project = p("brat/bratiaa-example/example-project");
+    let (de, de1, de2) = (
+        p("hipe2022/gold/HIPE-2022-v2.1-ajmc-test-de.tsv"),
+        p("hipe2022/submissions/team1_bundle4_ajmc_de_1.tsv"),
+        p("hipe2022/submissions/team1_bundle4_ajmc_de_2.tsv"),
+    );
+    let (fr, fr1) = (
+        p("hipe2022/gold/HIPE-2022-v2.1-newseye-test-fr.tsv"),
+        p("hipe2022/submissions/team4_bundle4_newseye_fr_1.tsv"),
+    );
+    let cases: Vec<Vec<&str>> = vec![
+        vec![
+            "segmentation",
+            "--gold",
+            &zh,
+            "--pred",
+            &jieba,
+            "--bootstrap",
+            "200",
+        ],
+        vec![
+            "segmentation",
+            "--gold",
+            &zh_conllu,
+            "--pred",
+            &thulac,
+            "--beta",
+            "2",
+        ],
+        vec![
+            "tagging",
+            "--gold",
+            &pl,
+            "--pred",
+            &all,
+            "--tagset",
+            "nkjp",
+            "--bootstrap",
+            "100",
+        ],
+        vec![
+            "tagging", "--gold", &pl, "--pred", &freq, "--tagset", "nkjp",
+        ],
+        vec![
+            "compare",
+            "--family",
+            "tagging",
+            "--gold",
+            &pl,
+            "--pred",
+            &first,
+            "--pred",
+            &freq,
+            "--bootstrap",
+            "100",
+        ],
+        vec![
+            "fair",
+            "--gold",
+            &target,
+            "--pred",
+            &system,
+            "--format",
+            "spans",
+            "--bootstrap",
+            "100",
+        ],
+        vec!["agree", "--project", &project],
+        vec![
+            "evaluate",
+            "--family",
+            "spans",
+            "--gold",
+            &fr,
+            "--pred",
+            &fr1,
+            "--bootstrap",
+            "100",
+        ],
+        vec!["fair", "--gold", &fr, "--pred", &fr1],
+        vec!["muc", "--gold", &fr, "--pred", &fr1, "--beta", "0.5"],
+        vec![
+            "compare",
+            "--gold",
+            &de,
+            "--pred",
+            &de1,
+            "--pred",
+            &de2,
+            "--hipe_edition",
+            "hipe-2022",
+            "--bootstrap",
+            "200",
+        ],
+    ];
+    let mut tables = 0;
+    for args in &cases {
+        let mut a = args.clone();
+        a.extend(["--json", "-"]);
+        let doc = common::fairscore_json(&a);
+        tables += check(&v, &args.join(" "), &doc);
+    }
+    assert!(tables >= 25, "{tables} tables checked");
 }
