@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
 use crate::error::{Error, Result};
 use crate::family::Headline;
-use crate::table::Results;
+use crate::table::{Kind, Results};
 
 /// The ratios of a run's headline row, and the ranked column whatever its kind: `(column,
 /// value, interval)`.
@@ -164,7 +164,14 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
                     let mut scores = Map::new();
                     let mut ci = Map::new();
                     for (c, v, i) in headline_scores(&run.results, h) {
-                        scores.insert(c.clone(), num(v));
+                        // A count (a ranked error count) is a whole number, as in runs/*.json.
+                        let whole = v.fract() == 0.0 && r.ranking.column.kind == Kind::Count;
+                        let value = if whole && c == h.column {
+                            json!(v as u64)
+                        } else {
+                            num(v)
+                        };
+                        scores.insert(c.clone(), value);
                         if let Some([lo, hi]) = i {
                             ci.insert(c, Value::Array(vec![num(lo), num(hi)]));
                         }
