@@ -7,11 +7,46 @@
 //! Ortmann's algorithm), [`metrics`] turns counts into scores, [`eval`] runs whole evaluations
 //! into typed results, and [`report`] writes them. [`check`] and [`campaign`] sit on top.
 //!
-//! The entry points most callers need are re-exported here: [`score_paths`] (one run from
-//! files to the official TSV and JSON), [`ScoreOptions`], [`Task`], [`Edition`], [`Regime`] and
-//! the typed [`Error`]. Fair evaluation is [`eval::fair::evaluate_files`], the self-check
-//! [`check::check`], a campaign [`campaign::run_campaign`]. The library builds without the
-//! binary's dependencies (`default-features = false`; feature `html` adds the HTML page).
+//! # The facade
+//!
+//! The entry points a Rust caller needs are re-exported at the crate root; the modules
+//! beneath hold the rest.
+//!
+//! | task | entry points |
+//! |---|---|
+//! | evaluate a run with a metric family | [`build_family`], [`evaluate`], [`Options`], [`Family`] |
+//! | intervals and paired tests | [`Resampler`], [`compare`], [`PairedTest`] |
+//! | the results and their rendering | [`Results`], [`render`], [`TableFormat`] |
+//! | what a number depends on | [`Signature`], [`signature`], [`Resampled`] |
+//! | rank a campaign of family tasks | [`FamilyCampaign`], [`run_family_campaign`] |
+//! | HIPE's official scoring | [`score_paths`], [`ScoreOptions`], [`Task`], [`Edition`], [`Regime`] |
+//! | a new family | [`Family`], [`Statistics`], [`register`], [`Registration`] |
+//! | errors | [`Error`], [`ErrorClass`], [`Result`] |
+//!
+//! Scoring a CoNLL run with the `spans` family, with a bootstrap interval over its
+//! documents, and printing the result tables as Markdown:
+//!
+//! ```
+//! # fn main() -> fairscore::Result<()> {
+//! # let dir = std::env::temp_dir().join(format!("fairscore-doc-{}", std::process::id()));
+//! # std::fs::create_dir_all(&dir).unwrap();
+//! # let (gold, run) = (dir.join("gold.conll"), dir.join("run.conll"));
+//! # std::fs::write(&gold, "Paris B-LOC\nis O\n\nAnna B-PER\nreads O\n").unwrap();
+//! # std::fs::write(&run, "Paris B-LOC\nis O\n\nAnna B-ORG\nreads O\n").unwrap();
+//! use fairscore::{build_family, evaluate, render, Options, Resampler, TableFormat};
+//!
+//! let spans = build_family("spans", &Options::default())?;
+//! let results = evaluate(spans.as_ref(), &gold, &run, Some(&Resampler::new(200, 42)))?;
+//! let strict = results.table("strict").expect("the spans family has a strict table");
+//! let all = strict.row(&["ALL"]).expect("and a row of all labels");
+//! assert_eq!(all.values[0].as_f64(), Some(1.0)); // TP: Paris
+//! println!("{}", render(&results, TableFormat::Markdown)?);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! The library builds without the binary's dependencies (`default-features = false`;
+//! feature `html` adds the HTML page).
 
 #![deny(missing_docs)]
 
@@ -36,6 +71,15 @@ pub mod table;
 pub mod zip;
 
 pub use error::{Error, ErrorClass, Result};
+
+pub use campaign::families::{run_family_campaign, FamilyCampaign, FamilyReport};
+pub use family::sign::{signature, Resampled};
+pub use family::{
+    build as build_family, compare, evaluate, register, Family, Options, Registration, Statistics,
+};
+pub use metrics::resample::{PairedTest, Resampler};
+pub use report::table::render;
+pub use table::{Results, Signature, TableFormat};
 
 pub use eval::options::{Regime, ScoreOptions};
 pub use hipe::{Edition, Task};

@@ -36,6 +36,26 @@ pub struct ScoreOutput {
 /// Reads, aligns and scores a run. `pred_path` is the `--pred` argument as given: it names
 /// the outputs and, with `--skip-check` or non-HIPE input, the System. With
 /// [`ScoreOptions::relaxed_map`] both files are normalized and read as HIPE TSV.
+///
+/// ```
+/// # fn main() -> fairscore::Result<()> {
+/// # let dir = std::env::temp_dir().join(format!("fairscore-doc-{}-{}", "score", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let head = "TOKEN\tNE-COARSE-LIT\n# hipe2022:document_id = d1\n";
+/// # let gold = dir.join("gold.tsv");
+/// # std::fs::write(&gold, format!("{head}Paris\tB-loc\nis\tO\nAnna\tB-pers\n")).unwrap();
+/// # let run = dir.join("team_bundle1_hipe2020_en_1.tsv");
+/// # std::fs::write(&run, format!("{head}Paris\tB-loc\nis\tO\nAnna\tB-loc\n")).unwrap();
+/// use fairscore::{score_paths, Edition, ScoreOptions, Task};
+///
+/// let opts = ScoreOptions::new(Task::NercCoarse, Edition::Hipe2022);
+/// let out = score_paths(&gold, &run, &opts)?;
+/// // The official TSV and JSON, byte for byte those of the HIPE scorer v2.0.
+/// assert!(out.tsv.starts_with("System\tEvaluation\tLabel\tP\tR\tF1"));
+/// assert!(out.json.contains("\"NE-COARSE-LIT\""));
+/// # Ok(())
+/// # }
+/// ```
 pub fn score_paths(gold_path: &Path, pred_path: &Path, opts: &ScoreOptions) -> Result<ScoreOutput> {
     opts.validate()?;
     let pred_arg = pred_path.to_string_lossy().into_owned();

@@ -334,6 +334,29 @@ fn extension(p: &Pattern) -> Option<String> {
 
 /// Scores every task of `cfg` on the runs of `runs_dir` against the gold files of `gold_dir`.
 /// A run that fails to score is reported and left out of its ranking.
+///
+/// ```
+/// # fn main() -> fairscore::Result<()> {
+/// # let dir = std::env::temp_dir().join(format!("fairscore-doc-{}-{}", "campaign", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let (gold, runs) = (dir.join("gold"), dir.join("runs"));
+/// # std::fs::create_dir_all(&gold).unwrap();
+/// # std::fs::create_dir_all(&runs).unwrap();
+/// # std::fs::write(gold.join("test.txt"), "ab cd ef\ngh ij\n").unwrap();
+/// # std::fs::write(runs.join("alpha_1.txt"), "ab cd ef\ngh ij\n").unwrap();
+/// # std::fs::write(runs.join("beta_1.txt"), "abcd ef\nghij\n").unwrap();
+/// use fairscore::{run_family_campaign, FamilyCampaign};
+///
+/// let toml = "name = \"demo\"\n[[task]]\nname = \"seg\"\nfamily = \"segmentation\"\n\
+///             format = \"text\"\ngold = \"test.txt\"\nruns = \"{team}_{run}.txt\"\n";
+/// let cfg = FamilyCampaign::parse(std::path::Path::new("campaign.toml"), toml)?;
+/// let report = run_family_campaign(&cfg, &gold, &runs)?;
+/// let ranking = &report.rankings[0].ranking;
+/// assert_eq!(ranking.runs[0].system, "alpha_1");
+/// assert_eq!(ranking.runs[0].rank, 1);
+/// # Ok(())
+/// # }
+/// ```
 pub fn run_family_campaign(
     cfg: &FamilyCampaign,
     gold_dir: &Path,

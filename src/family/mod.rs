@@ -339,6 +339,27 @@ pub fn on_same_labels(a: &Statistics, b: &Statistics) -> (Statistics, Statistics
 /// Compares run A with run B on the same gold, for every ratio cell of the family's tables:
 /// A, B, A − B, the paired-bootstrap interval of A − B and the p-value of `test`, paired unit
 /// by unit. One table of rows keyed by (table, row, measure).
+///
+/// ```
+/// # fn main() -> fairscore::Result<()> {
+/// # let dir = std::env::temp_dir().join(format!("fairscore-doc-{}-{}", "compare", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let write = |n: &str, t: &str| { let p = dir.join(n); std::fs::write(&p, t).unwrap(); p };
+/// # let gold = write("gold.txt", "ab cd ef\ngh ij\nkl mn op\n");
+/// # let a = write("a.txt", "ab cd ef\ngh ij\nkl mnop\n");
+/// # let b = write("b.txt", "abcd ef\nghij\nkl mnop\n");
+/// use fairscore::{build_family, compare, Options, PairedTest, Resampler};
+///
+/// let seg = build_family("segmentation", &Options::default())?;
+/// let r = compare(seg.as_ref(), &gold, &a, &b, &Resampler::new(500, 7), PairedTest::Permutation)?;
+/// let t = &r.tables[0];
+/// // Run A finds more of the gold's words than run B: A − B of the words' F1 is positive.
+/// let f1 = t.row(&["segmentation", "words", "F1"]).expect("the F1 of the words");
+/// let column = |name: &str| t.columns.iter().position(|c| c.name == name).unwrap();
+/// assert!(f1.values[column("A-B")].as_f64().unwrap() > 0.0);
+/// # Ok(())
+/// # }
+/// ```
 pub fn compare(
     fam: &dyn Family,
     gold: &Path,

@@ -142,6 +142,24 @@ pub fn option_fields(opts: &Options, extra: Vec<(String, String)>) -> Vec<(Strin
 
 /// The signature of a scoring of `runs` against `gold` by `fam`: its name, the fields it
 /// declares ([`super::Family::signature_fields`]), the resampling, the hashes and the version.
+///
+/// ```
+/// # fn main() -> fairscore::Result<()> {
+/// # let dir = std::env::temp_dir().join(format!("fairscore-doc-{}-{}", "signature", std::process::id()));
+/// # std::fs::create_dir_all(&dir).unwrap();
+/// # let gold = dir.join("gold.txt");
+/// # std::fs::write(&gold, "ab cd\n").unwrap();
+/// # let run = dir.join("run.txt");
+/// # std::fs::write(&run, "abcd\n").unwrap();
+/// use fairscore::{build_family, signature, Options};
+///
+/// let seg = build_family("segmentation", &Options::default())?;
+/// let sig = signature(seg.as_ref(), None, &gold, &[run.as_path()])?.to_string();
+/// assert!(sig.starts_with("fairscore|family:segmentation|"));
+/// assert!(sig.contains("|resample:none|") && sig.contains("|gold:"));
+/// # Ok(())
+/// # }
+/// ```
 pub fn signature(
     fam: &dyn super::Family,
     resampled: Option<Resampled<'_>>,
