@@ -34,7 +34,7 @@
 # Parts that cannot apply to the given files (not HIPE-shaped, absent) say so and are skipped.
 #
 # Environment: FAIRSCORE (binary, default target/release/fairscore), READ_FLOOR (default
-# target/release/examples/read_floor), FAIR_INDEX_TEST (the tests/fair_index.rs binary that
+# target/release/examples/read_floor), FAIR_INDEX_TEST (the tests/it/families/fair_index.rs binary that
 # writes part (e)'s inputs; default: built by cargo), OFFICIAL_SCORER, OFFICIAL_PYTHON,
 # CARGO_TARGET_DIR as cargo's.
 set -euo pipefail
@@ -332,21 +332,21 @@ if want e; then
   echo
   synth=${FAIR_INDEX_TEST:-} t1="" t2="" t4="" ready=0
   if [ -z "$synth" ] && command -v cargo >/dev/null; then
-    synth=$(cargo test --release --quiet --no-run --test fair_index --message-format=json 2>/dev/null \
-      | grep '"kind":\["test"\],[^}]*"name":"fair_index"' \
+    synth=$(cargo test --release --quiet --no-run --test it --message-format=json 2>/dev/null \
+      | grep '"kind":\["test"\],[^}]*"name":"it"' \
       | sed -n 's/.*"executable":"\([^"]*\)".*/\1/p' | tail -n 1)
   fi
   if [ ! -d ../shared/data/faireval/ner ]; then
     echo "(e) skipped: ../shared/data/faireval/ner absent (the synthetic pair would not be the documented one)"
   elif [ -z "$synth" ] || [ ! -x "$synth" ]; then
-    echo "(e) skipped: the tests/fair_index.rs binary that writes the inputs is absent (set FAIR_INDEX_TEST)"
+    echo "(e) skipped: the tests/it/families/fair_index.rs binary that writes the inputs is absent (set FAIR_INDEX_TEST)"
   else
     # Copies of the FairEval NER data: 1 and 2 are the first quarter and half of 4 (same seed).
     ready=1
     for c in 1 2 4; do
       mkdir -p "$tmp/fair$c"
       FAIR_SYNTH_DIR="$tmp/fair$c" FAIR_SYNTH_COPIES=$c "$synth" --ignored --exact \
-        write_synthetic_span_files --nocapture >"$tmp/fair$c/log" 2>&1 || true
+        families::fair_index::write_synthetic_span_files --nocapture >"$tmp/fair$c/log" 2>&1 || true
     done
     read -r t4 s4 u4 < <(fair_counts "$tmp/fair4") || true
     read -r t1 s1 _ < <(fair_counts "$tmp/fair1") || true

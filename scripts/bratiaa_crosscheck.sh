@@ -3,7 +3,7 @@
 # instance- and token-based, per document, per label and overall, mean and SD over annotator
 # pairs) against the real bratiaa 0.1.4 on ~30 brat projects generated from a fixed seed by
 # scripts/bratiaa_crosscheck.py (see its docstring for what is generated, compared, and which
-# bratiaa quirks the generator avoids). tests/agree.rs only checks bratiaa's one example
+# bratiaa quirks the generator avoids). tests/it/standoff/agree.rs only checks bratiaa's one example
 # project; this covers data fairscore does not ship.
 #
 #   scripts/bratiaa_crosscheck.sh                        # seed 20240611, 30 projects

@@ -5,7 +5,7 @@ Builds campaign directories (gold/, runs/ named TEAM_RUN.ext, campaign.toml) fro
 ../shared only, runs `fairscore leaderboard` on each without and with `--bootstrap`, reads
 leaderboard.json and runs/*.json and compares:
 
-- spans (CoNLL NER, the 31 HIPE-2022 NERC runs written as CoNLL by tests/conll_parity.rs):
+- spans (CoNLL NER, the 31 HIPE-2022 NERC runs written as CoNLL by tests/it/families/conll_parity.rs):
   strict micro P/R/F1 and counts against seqeval's default mode (conlleval semantics); per
   label against seqeval too; the strict, exact, partial and ent_type regimes against
   nervaluate 1.x. Where nervaluate counts differently by design (ent_type; its per-label

@@ -10,7 +10,7 @@
 #   BOOTSTRAP=100000 SEED=7 scripts/campaign_crosscheck.sh
 #
 # Builds the release binary, writes the HIPE-2022 runs as CoNLL with
-# `cargo test --release --test conll_parity` when $CARGO_TARGET_DIR/tmp/conll_parity is absent,
+# `cargo test --release --test it families::conll_parity` when $CARGO_TARGET_DIR/tmp/conll_parity is absent,
 # makes or completes .venv (seqeval, nervaluate 1.x, SciPy, NumPy) and builds the campaigns in
 # $CARGO_TARGET_DIR/tmp/campaign_crosscheck. Exit status 1 on any unexplained difference.
 # Without ../shared or the Python packages: skip (exit 0) with a notice, or fail when CI or
@@ -54,7 +54,7 @@ fi
 cargo build --release --quiet --bin fairscore
 if [ ! -d "$target/tmp/conll_parity" ]; then
     echo "campaign_crosscheck: writing the CoNLL runs (test conll_parity)" >&2
-    cargo test --release --quiet --test conll_parity >/dev/null
+    cargo test --release --quiet --test it families::conll_parity >/dev/null
 fi
 
 "$venv/bin/python" -c 'import importlib.metadata as m

@@ -1,7 +1,7 @@
 """Cross-check `fairscore score --format conll` against seqeval (an independent scorer).
 
 For every directory under DIR holding gold.conll, run.conll and conll/run.conll_nerc_coarse.json
-(as tests/conll_parity.rs leaves them in target/tmp/conll_parity), computes seqeval's default
+(as tests/it/families/conll_parity.rs leaves them in target/tmp/conll_parity), computes seqeval's default
 (conlleval-style) entity micro precision, recall and F1 per document block and compares them
 with fairscore's strict micro scores. seqeval counts every run entity; the HIPE counting leaves
 out run entities whose label the gold never uses (see docs/metrics.md), so such runs are

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cross-checks `score --format conll` against seqeval on the 31 HIPE-2022 NERC runs written as
-# CoNLL by tests/conll_parity.rs (run `cargo test --release --test conll_parity` first).
+# CoNLL by tests/it/families/conll_parity.rs (run `cargo test --release --test it families::conll_parity` first).
 # Makes its own virtual environment (target/seqeval-venv); skips with a notice when seqeval
 # cannot be installed.
 set -euo pipefail

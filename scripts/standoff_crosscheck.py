@@ -5,7 +5,7 @@ spans scored from token (CoNLL) files, on the HIPE-2022 NERC runs of ../shared.
 Why: standoff inputs (brat, doccano, Prodigy, Label Studio; docs/standoff.md) are scored over
 *positions* of a text (whitespace tokens cut at every span boundary), not over tokens. Where
 every span starts and ends on token boundaries this must give exactly the numbers of the same
-spans written as IOB tags over the tokens. tests/standoff_scores.rs checks that on random
+spans written as IOB tags over the tokens. tests/it/standoff/standoff_scores.rs checks that on random
 little documents; this script checks it on real data (41 runs, up to 100,000 tokens, glued
 punctuation, line breaks inside entities, Greek and long s) with a conversion written here
 independently of fairscore (standard library only; fairscore is only called to score).

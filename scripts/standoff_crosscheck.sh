@@ -5,7 +5,7 @@
 # table, every label and ALL) of the same spans written as IOB tags in CoNLL files. Standoff is
 # scored over positions of a text, CoNLL over tokens, so this is the check that the two
 # models agree on real texts (glued punctuation, line breaks inside entities, Greek, long s,
-# 100,000-token runs), not only on the random little documents of tests/standoff_scores.rs.
+# 100,000-token runs), not only on the random little documents of tests/it/standoff/standoff_scores.rs.
 #
 # scripts/standoff_crosscheck.py (Python standard library only: no virtual environment) turns
 # the HIPE-2022 NERC runs of ../shared/data/hipe2022 (every submissions/*.tsv matched to its

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent cross-check of fairscore's resampling statistics (src/metrics/resample.rs).
 
-Reads the JSON written by `cargo test --test resample_shared` (per-document strict NE-COARSE-LIT
+Reads the JSON written by `cargo test --test it families::resample_shared` (per-document strict NE-COARSE-LIT
 counts of every HIPE-2022 nerc_coarse run, fairscore's intervals and paired tests) and
 recomputes everything with other code and other random numbers:
 
@@ -81,7 +81,7 @@ def quantile_se(dist, q):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("json", help="the JSON written by tests/resample_shared.rs")
+    ap.add_argument("json", help="the JSON written by tests/it/families/resample_shared.rs")
     ap.add_argument("--samples", type=int, default=None,
                     help="resamples on the Python side (default: as many as fairscore)")
     ap.add_argument("--seed", type=int, default=20240614)

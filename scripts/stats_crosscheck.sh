@@ -6,7 +6,7 @@
 #   SAMPLES="10000" scripts/stats_crosscheck.sh
 #
 # Makes a virtual environment in .venv with SciPy and NumPy when it is missing, runs
-# `cargo test --test resample_shared` (which writes per-document counts and fairscore's results
+# `cargo test --test it families::resample_shared` (which writes per-document counts and fairscore's results
 # as JSON into the target directory), then scripts/stats_crosscheck.py. At 100,000 resamples
 # interval bounds must agree within 0.005 and p-values within 0.01; at 10,000 those tolerances
 # are reported only (Monte-Carlo error of two independent estimates can exceed them), and at
@@ -48,10 +48,10 @@ for n in ${SAMPLES:-10000 100000}; do
     log="$(mktemp)"
     # shellcheck disable=SC2086
     if ! STATS_CROSSCHECK_SAMPLES="$n" cargo test ${CARGO_FLAGS:-} --quiet \
-        --test resample_shared -- --nocapture >"$log" 2>&1; then
+        --test it families::resample_shared -- --nocapture >"$log" 2>&1; then
         cat "$log" >&2
         rm -f "$log"
-        echo "stats_crosscheck: cargo test --test resample_shared failed" >&2
+        echo "stats_crosscheck: cargo test --test it families::resample_shared failed" >&2
         exit 1
     fi
     grep '^stats_crosscheck' "$log" || true

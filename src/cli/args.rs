@@ -1,6 +1,6 @@
 //! Every flag of every command, defined once (ripgrep's rule): each is a small `Args` struct
 //! that commands flatten, and each turns itself into the library's named settings
-//! ([`fairscore::api::Settings`]), where its value is parsed. `tests/cli_flags.rs` checks that
+//! ([`fairscore::api::Settings`]), where its value is parsed. `tests/it/outputs/cli_flags.rs` checks that
 //! no long flag is defined twice under `src/cli`.
 
 use std::path::PathBuf;

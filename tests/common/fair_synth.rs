@@ -1,5 +1,5 @@
 //! A large, realistic, deterministic target/system pair for the fair algorithm (shared by
-//! `tests/fair_index.rs` and `benches/fair.rs`, included with `#[path]`).
+//! `tests/it/families/fair_index.rs` and `benches/fair.rs`, included with `#[path]`).
 //!
 //! The base is the reference's NER evaluation data (`../shared/data/faireval/ner`: real target
 //! spans and a real system's output, about 5,100 sentences) when present, otherwise random

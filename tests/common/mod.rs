@@ -5,6 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod rss;
+pub mod schema;
+
 /// `../shared/data` beside the crate, or None (after printing the skip notice) when absent.
 ///
 /// Under CI (`CI` or `FAIRSCORE_REQUIRE_SHARED` set in the environment, as `.ci/run` does) a

@@ -1,4 +1,4 @@
-//! Helpers of the JSON schema tests (tests/json_schemas.rs, tests/json_schema_files.rs):
+//! Helpers of the JSON schema tests (tests/it/outputs/json_schemas.rs, tests/it/outputs/json_schema_files.rs):
 //! the published schemas of `docs/`, validation, the JSON files of an output directory.
 #![allow(dead_code)]
 

@@ -1,0 +1,637 @@
+//! An emulation of Codabench's compute worker on the bundle `fairscore codabench-bundle`
+//! writes: the bundle is unpacked with Python's `zipfile` as the worker unpacks it (the
+//! binary loses its executable bit), `scoring_program/` becomes the program directory,
+//! `reference_data/` `input/ref`, the participant's zip `input/res`; the `command` of
+//! `metadata.yaml` is read with YAML and split with `shlex` as the worker and docker-py do,
+//! `/app/program`, `/app/input` and `/app/output` substituted, and run in the program
+//! directory; `scores.json` is read as `push_scores` reads it. Its scores must be those of
+//! `fairscore leaderboard` for the same runs, under exactly the leaderboard's column keys.
+
+use crate::common::{copy_dir, fairscore, temp_dir};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A small deterministic generator.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// CoNLL gold and a run: 6 documents of 4 sentences, entities of three labels; the run
+/// changes a label or drops an entity now and then (`noise` in 1/10).
+fn conll(seed: u64, noise: u64) -> (String, String) {
+    let (mut g, mut r) = (String::new(), String::new());
+    let mut rng = Lcg(7);
+    let mut noise_rng = Lcg(seed);
+    let labels = ["PER", "LOC", "ORG"];
+    for d in 0..6 {
+        g.push_str("-DOCSTART- O\n\n");
+        r.push_str("-DOCSTART- O\n\n");
+        for s in 0..4 {
+            for t in 0..8 {
+                let word = format!("w{d}{s}{t}");
+                let (gt, rt) = if rng.next(4) == 0 && t < 7 {
+                    let l = labels[rng.next(3) as usize];
+                    let rl = match noise_rng.next(10) {
+                        x if x < noise / 2 => "O".to_string(),
+                        x if x < noise => format!("B-{}", labels[(rng.next(2) + 1) as usize]),
+                        _ => format!("B-{l}"),
+                    };
+                    (format!("B-{l}"), rl)
+                } else {
+                    ("O".to_string(), "O".to_string())
+                };
+                g.push_str(&format!("{word} {gt}\n"));
+                r.push_str(&format!("{word} {rt}\n"));
+            }
+            g.push('\n');
+            r.push('\n');
+        }
+    }
+    (g, r)
+}
+
+/// Segmentation gold (one sentence a line) and a run gluing some word pairs.
+fn text(seed: u64) -> (String, String) {
+    let (mut g, mut r) = (String::new(), String::new());
+    let mut rng = Lcg(seed);
+    for i in 0..20 {
+        let words = ["ab", "cd", "ef", "gh", "ij"];
+        g.push_str(&words.join(" "));
+        g.push('\n');
+        let mut line = String::new();
+        for (k, w) in words.iter().enumerate() {
+            line.push_str(w);
+            if k + 1 < words.len() && !(rng.next(4) == 0 && i % 2 == 0) {
+                line.push(' ');
+            }
+        }
+        r.push_str(&line);
+        r.push('\n');
+    }
+    (g, r)
+}
+
+/// CoNLL-U gold and a run whose UPOS differs now and then.
+fn conllu(seed: u64) -> (String, String) {
+    let tags = ["NOUN", "VERB", "ADJ", "DET"];
+    let (mut g, mut r) = (String::new(), String::new());
+    let (mut rng, mut noise) = (Lcg(3), Lcg(seed));
+    for s in 0..12 {
+        for (out, _) in [(&mut g, 0), (&mut r, 1)] {
+            out.push_str(&format!("# sent_id = s{s}\n"));
+        }
+        for t in 1..=6 {
+            let tag = tags[rng.next(4) as usize];
+            let rtag = if noise.next(5) == 0 {
+                tags[noise.next(4) as usize]
+            } else {
+                tag
+            };
+            let line = |tag: &str| format!("{t}\tw{s}{t}\tw\t{tag}\t_\t_\t0\troot\t_\t_\n");
+            g.push_str(&line(tag));
+            r.push_str(&line(rtag));
+        }
+        g.push('\n');
+        r.push('\n');
+    }
+    (g, r)
+}
+
+const CAMPAIGN: &str = r#"name = "codabench-test"
+
+[[task]]
+name = "ner"
+family = "spans"
+format = "conll"
+gold = "ner.conll"
+runs = "{team}_{run}.conll"
+regimes = ["strict", "partial"]
+
+[[task]]
+name = "fair"
+family = "fair"
+format = "conll"
+gold = "ner.conll"
+runs = "{team}_{run}.conll"
+
+[[task]]
+name = "muc"
+family = "muc"
+format = "conll"
+gold = "ner.conll"
+runs = "{team}_{run}.conll"
+
+[[task]]
+name = "seg"
+family = "segmentation"
+format = "text"
+gold = "seg.txt"
+runs = "{team}_{run}.txt"
+rank_by = "F1"
+
+[[task]]
+name = "pos"
+family = "tagging"
+format = "conllu"
+column = "UPOS"
+gold = "pos-{lang}.conllu"
+runs = "{team}_{run}-{lang}.conllu"
+"#;
+
+/// The gold directory, the campaign file and the runs of team `alpha` (file name, text).
+fn fixture(dir: &Path) -> (PathBuf, PathBuf, Vec<(String, String)>) {
+    let gold = dir.join("gold");
+    std::fs::create_dir_all(&gold).unwrap();
+    let (ng, nr) = conll(11, 4);
+    let (sg, sr) = text(5);
+    let (pg_de, pr_de) = conllu(9);
+    let (pg_en, pr_en) = conllu(13);
+    std::fs::write(gold.join("ner.conll"), ng).unwrap();
+    std::fs::write(gold.join("seg.txt"), sg).unwrap();
+    std::fs::write(gold.join("pos-de.conllu"), pg_de).unwrap();
+    std::fs::write(gold.join("pos-en.conllu"), pg_en).unwrap();
+    let c = dir.join("campaign.toml");
+    std::fs::write(&c, CAMPAIGN).unwrap();
+    let runs = vec![
+        ("alpha_1.conll".to_string(), nr),
+        ("alpha_1.txt".to_string(), sr),
+        ("alpha_1-de.conllu".to_string(), pr_de),
+        ("alpha_1-en.conllu".to_string(), pr_en),
+    ];
+    (gold, c, runs)
+}
+
+fn python(script: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .output()
+        .expect("python3 runs (the emulation unpacks the bundle with zipfile)");
+    assert!(
+        out.status.success(),
+        "python3 failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Unpacks `zip` into `dest` as the worker does (`ZipFile.extractall`, modes not kept).
+fn unzip(zip: &Path, dest: &Path) {
+    python(
+        "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1]) as z:\n    assert z.testzip() is None\n    z.extractall(sys.argv[2])",
+        &[&zip.display().to_string(), &dest.display().to_string()],
+    );
+}
+
+/// The command of `metadata.yaml` (YAML, split by shlex) and the leaderboard's column keys
+/// of `competition.yaml`, read by Python as Codabench reads them (PyYAML when installed).
+fn read_bundle(dir: &Path) -> (Vec<String>, Vec<String>) {
+    let script = r#"
+import json, shlex, sys, re
+def load(p):
+    text = open(p).read()
+    try:
+        import yaml
+        return yaml.load(text, Loader=yaml.FullLoader)
+    except ImportError:
+        return None
+meta = load(sys.argv[1])
+comp = load(sys.argv[2])
+if meta is None:
+    line = [l for l in open(sys.argv[1]) if l.startswith('command:')][0]
+    command = json.loads(line[len('command:'):])
+    keys = [json.loads(m) for m in re.findall(r'^        key: (".*")$', open(sys.argv[2]).read(), re.M)]
+else:
+    command = meta['command']
+    assert comp['version'] == 2 and comp['title'] and comp['image'] and comp['terms']
+    assert comp['tasks'][0]['scoring_program'] == 'scoring_program'
+    assert comp['phases'][0]['tasks'] == [0]
+    cols = comp['leaderboards'][0]['columns']
+    assert [c['index'] for c in cols] == list(range(len(cols)))
+    assert all(c['sorting'] == 'desc' for c in cols)
+    keys = [c['key'] for c in cols]
+print(json.dumps({'command': shlex.split(command), 'keys': keys}))
+"#;
+    let out = python(
+        script,
+        &[
+            &dir.join("scoring_program/metadata.yaml")
+                .display()
+                .to_string(),
+            &dir.join("competition.yaml").display().to_string(),
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let strings = |x: &serde_json::Value| -> Vec<String> {
+        x.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect()
+    };
+    (strings(&v["command"]), strings(&v["keys"]))
+}
+
+/// A worker's run of the scoring program: program, input/ref, input/res and output laid out
+/// under `root`, the command run there; returns (exit code, stderr, scores.json if written).
+struct Worker {
+    root: PathBuf,
+    command: Vec<String>,
+    keys: Vec<String>,
+}
+
+impl Worker {
+    /// Writes the bundle with the test binary (or `FAIRSCORE_CODABENCH_BINARY`) as its program
+    /// and unpacks it.
+    fn new(dir: &Path, gold: &Path, campaign: &Path) -> Worker {
+        let zip = dir.join("bundle.zip");
+        // FAIRSCORE_CODABENCH_BINARY: ship another build (the glibc-2.17 one of
+        // scripts/codabench_bundle.sh) instead of the test binary.
+        let binary = std::env::var("FAIRSCORE_CODABENCH_BINARY")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_fairscore").to_string());
+        let out = fairscore(&[
+            "codabench-bundle",
+            "--campaign",
+            &campaign.display().to_string(),
+            "--gold-dir",
+            &gold.display().to_string(),
+            "--binary",
+            &binary,
+            &zip.display().to_string(),
+        ]);
+        assert!(
+            out.status.success(),
+            "codabench-bundle: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bundle = dir.join("bundle");
+        unzip(&zip, &bundle);
+        let (command, keys) = read_bundle(&bundle);
+        Worker {
+            root: bundle,
+            command,
+            keys,
+        }
+    }
+
+    /// Scores a submission (files at their paths in the zip) in a fresh run directory.
+    fn score(
+        &self,
+        name: &str,
+        files: &[(&str, &str)],
+    ) -> (i32, String, Option<serde_json::Value>) {
+        let run = self.root.parent().unwrap().join(name);
+        let _ = std::fs::remove_dir_all(&run);
+        let (program, input, output) = (run.join("program"), run.join("input"), run.join("output"));
+        copy_dir(&self.root.join("scoring_program"), &program);
+        copy_dir(&self.root.join("reference_data"), &input.join("ref"));
+        std::fs::create_dir_all(input.join("res")).unwrap();
+        std::fs::create_dir_all(&output).unwrap();
+        for (path, text) in files {
+            let p = input.join("res").join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        let sub = |a: &str| {
+            a.replace("/app/program", &program.display().to_string())
+                .replace("/app/input", &input.display().to_string())
+                .replace("/app/output", &output.display().to_string())
+        };
+        let args: Vec<String> = self.command.iter().map(|a| sub(a)).collect();
+        let out = Command::new(&args[0])
+            .args(&args[1..])
+            .current_dir(&program)
+            .output()
+            .unwrap();
+        assert!(
+            !output.join("metadata").exists(),
+            "the program wrote the worker's metadata file"
+        );
+        let scores = std::fs::read_to_string(output.join("scores.json"))
+            .ok()
+            .map(|t| serde_json::from_str(&t).expect("scores.json is JSON"));
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            scores,
+        )
+    }
+}
+
+/// `fairscore leaderboard`'s own score of every (task, group) of `runs_dir`'s runs of system
+/// `system`, keyed as the leaderboard columns are.
+fn own_scores(
+    dir: &Path,
+    gold: &Path,
+    campaign: &Path,
+    runs: &[(String, String)],
+) -> serde_json::Map<String, serde_json::Value> {
+    let runs_dir = dir.join("runs");
+    std::fs::create_dir_all(&runs_dir).unwrap();
+    for (n, t) in runs {
+        std::fs::write(runs_dir.join(n), t).unwrap();
+    }
+    let out_dir = dir.join("site");
+    let out = fairscore(&[
+        "leaderboard",
+        "--campaign",
+        &campaign.display().to_string(),
+        "--gold-dir",
+        &gold.display().to_string(),
+        "--runs-dir",
+        &runs_dir.display().to_string(),
+        "--outdir",
+        &out_dir.display().to_string(),
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lb: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("leaderboard.json")).unwrap())
+            .unwrap();
+    let mut m = serde_json::Map::new();
+    for t in lb["tables"].as_array().unwrap() {
+        let metric = t["metric"].as_str().unwrap();
+        let mut key = t["task"].as_str().unwrap().to_string();
+        for (_, v) in t["group"].as_object().unwrap() {
+            key.push('_');
+            key.push_str(v.as_str().unwrap());
+        }
+        key.push_str("__");
+        key.push_str(metric);
+        let row = &t["rows"][0];
+        m.insert(key, row["scores"][metric].clone());
+    }
+    m
+}
+
+#[test]
+fn every_family_scores_on_codabench_as_fairscore_does() {
+    let dir = temp_dir("codabench_families");
+    let (gold, campaign, runs) = fixture(&dir);
+    let worker = Worker::new(&dir, &gold, &campaign);
+    assert_eq!(
+        worker.keys,
+        [
+            "ner__F1",
+            "fair__F1",
+            "muc__F",
+            "seg__F1",
+            "pos_de__F1",
+            "pos_en__F1"
+        ]
+    );
+    let own = own_scores(&dir, &gold, &campaign, &runs);
+    // As participants zip them: in a folder, with a README beside.
+    let mut files: Vec<(String, &str)> = runs
+        .iter()
+        .map(|(n, t)| (format!("alpha/{n}"), t.as_str()))
+        .collect();
+    files.push(("README.md".into(), "notes\n"));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let (code, stderr, scores) = worker.score("full", &refs);
+    assert_eq!(code, 0, "{stderr}");
+    let scores = scores.expect("scores.json written");
+    let obj = scores.as_object().unwrap();
+    let keys: Vec<&String> = obj.keys().collect();
+    assert_eq!(
+        keys,
+        worker.keys.iter().collect::<Vec<_>>(),
+        "exactly the column keys"
+    );
+    for k in &worker.keys {
+        let ours = obj[k].as_f64().unwrap();
+        let theirs = own[k]
+            .as_f64()
+            .unwrap_or_else(|| panic!("no own score for {k}"));
+        assert_eq!(ours, theirs, "{k}");
+        assert!(
+            ours > 0.0 && ours < 1.0,
+            "{k} = {ours}: the runs are imperfect"
+        );
+    }
+    let page = std::fs::read_to_string(
+        worker
+            .root
+            .parent()
+            .unwrap()
+            .join("full/output/detailed_results.html"),
+    )
+    .unwrap();
+    assert!(
+        page.contains("fairscore:signature"),
+        "the signature's place is marked"
+    );
+    // Each column's scoring signed: family, the gold's and the run's hashes.
+    for k in &worker.keys {
+        let at = page
+            .find(&format!("<code>{k}</code>: <code"))
+            .unwrap_or_else(|| panic!("no signature of {k} on the page"));
+        let line = &page[at..page[at..].find("</p>").map_or(page.len(), |e| at + e)];
+        assert!(
+            line.contains("fairscore|family:") && line.contains("|gold:") && line.contains("|run:"),
+            "{k}: {line}"
+        );
+    }
+    // Each column's score, as a percentage, on the page.
+    for k in &worker.keys {
+        let pct = format!("{:.2}", obj[k].as_f64().unwrap() * 100.0);
+        assert!(page.contains(&pct), "{k} {pct} not on the page");
+    }
+}
+
+#[test]
+fn a_task_without_a_run_scores_zero_and_the_page_says_so() {
+    let dir = temp_dir("codabench_missing");
+    let (gold, campaign, runs) = fixture(&dir);
+    let worker = Worker::new(&dir, &gold, &campaign);
+    let (code, stderr, scores) = worker.score("seg_only", &[("alpha_1.txt", runs[1].1.as_str())]);
+    assert_eq!(code, 0, "{stderr}");
+    let scores = scores.unwrap();
+    let obj = scores.as_object().unwrap();
+    assert_eq!(obj.len(), worker.keys.len());
+    assert!(obj["seg__F1"].as_f64().unwrap() > 0.0);
+    for k in worker.keys.iter().filter(|k| *k != "seg__F1") {
+        assert_eq!(obj[k].as_f64(), Some(0.0), "{k}");
+    }
+    let page = std::fs::read_to_string(dir.join("seg_only/output/detailed_results.html")).unwrap();
+    assert!(page.contains("no run in the submission, scored 0"));
+}
+
+#[test]
+fn a_bad_submission_fails_with_the_checks_findings() {
+    let dir = temp_dir("codabench_bad");
+    let (gold, campaign, runs) = fixture(&dir);
+    let worker = Worker::new(&dir, &gold, &campaign);
+    // A CoNLL run with a token changed and a line lost.
+    let bad: String = runs[0]
+        .1
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| *i != 5)
+        .map(|(i, l)| {
+            if i == 9 {
+                "oops B-PER".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let (code, stderr, scores) = worker.score("bad", &[("alpha_1.conll", &bad)]);
+    assert_ne!(code, 0);
+    assert!(
+        scores.is_none(),
+        "nothing is written for a refused submission"
+    );
+    assert!(stderr.contains("alpha_1.conll"), "{stderr}");
+    assert!(stderr.contains("error"), "{stderr}");
+    // No file fits a pattern.
+    let (code, stderr, _) = worker.score("none", &[("results.csv", "x\n"), ("b.csv", "y\n")]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("no run found"), "{stderr}");
+    // Two runs for one column.
+    let (code, stderr, _) = worker.score(
+        "two",
+        &[
+            ("a/alpha_1.txt", runs[1].1.as_str()),
+            ("b/alpha_2.txt", runs[1].1.as_str()),
+        ],
+    );
+    assert_ne!(code, 0);
+    assert!(stderr.contains("2 runs for the column seg__F1"), "{stderr}");
+}
+
+#[test]
+fn a_one_column_campaign_takes_one_file_of_any_name() {
+    let dir = temp_dir("codabench_one");
+    let gold = dir.join("gold");
+    std::fs::create_dir_all(&gold).unwrap();
+    let (sg, sr) = text(21);
+    std::fs::write(gold.join("seg.txt"), sg).unwrap();
+    let c = dir.join("campaign.toml");
+    std::fs::write(
+        &c,
+        "name = \"one\"\n[[task]]\nname = \"seg\"\nfamily = \"segmentation\"\nformat = \"text\"\ngold = \"seg.txt\"\nruns = \"{team}_{run}.txt\"\n",
+    )
+    .unwrap();
+    let worker = Worker::new(&dir, &gold, &c);
+    assert_eq!(worker.keys, ["seg__F1"]);
+    let own = own_scores(&dir, &gold, &c, &[("x_1.txt".into(), sr.clone())]);
+    let (code, stderr, scores) = worker.score("any", &[("output/predictions", &sr)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(scores.unwrap()["seg__F1"], own["seg__F1"]);
+}
+
+#[test]
+fn the_bundle_is_the_same_bytes_each_time_and_hipe_campaigns_are_refused() {
+    let dir = temp_dir("codabench_bytes");
+    let (gold, campaign, _) = fixture(&dir);
+    let write = |name: &str| {
+        let zip = dir.join(name);
+        let out = fairscore(&[
+            "codabench-bundle",
+            "--campaign",
+            &campaign.display().to_string(),
+            "--gold-dir",
+            &gold.display().to_string(),
+            "--binary",
+            env!("CARGO_BIN_EXE_fairscore"),
+            "--phase-end",
+            "2026-12-31",
+            &zip.display().to_string(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read(zip).unwrap()
+    };
+    assert_eq!(write("a.zip"), write("b.zip"));
+    // docs/codabench.md shows the command as the bundle has it.
+    unzip(&dir.join("a.zip"), &dir.join("a"));
+    let meta = std::fs::read_to_string(dir.join("a/scoring_program/metadata.yaml")).unwrap();
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/codabench.md"))
+            .unwrap();
+    assert!(
+        docs.contains(meta.trim()),
+        "docs/codabench.md does not show {meta}"
+    );
+    let bad_date = fairscore(&[
+        "codabench-bundle",
+        "--campaign",
+        &campaign.display().to_string(),
+        "--gold-dir",
+        &gold.display().to_string(),
+        "--phase-start",
+        "March 1st",
+        &dir.join("c.zip").display().to_string(),
+    ]);
+    assert_eq!(bad_date.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad_date.stderr).contains("YYYY-MM-DD"));
+    let hipe = Path::new(env!("CARGO_MANIFEST_DIR")).join("presets/hipe-2022.toml");
+    let out = fairscore(&[
+        "codabench",
+        "--campaign",
+        &hipe.display().to_string(),
+        &dir.display().to_string(),
+        &dir.join("out").display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a campaign of family tasks"));
+}
+
+/// A campaign of doccano JSONL files: a good submission scores as `evaluate`; one whose
+/// offsets leave the text is refused with the check's finding.
+#[test]
+fn standoff_submissions_are_checked_and_scored() {
+    let dir = temp_dir("codabench_standoff");
+    let gold = dir.join("gold");
+    std::fs::create_dir_all(&gold).unwrap();
+    let line = |spans: &str| {
+        format!("{{\"id\": \"a\", \"text\": \"Anna met Carl in Oslo\", \"labels\": [{spans}]}}\n")
+    };
+    std::fs::write(
+        gold.join("test.jsonl"),
+        line(r#"[0, 4, "PER"], [9, 13, "PER"], [17, 21, "LOC"]"#),
+    )
+    .unwrap();
+    let c = dir.join("campaign.toml");
+    std::fs::write(
+        &c,
+        "name = \"standoff\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"doccano\"\ngold = \"test.jsonl\"\nruns = \"{team}_{run}.jsonl\"\n",
+    )
+    .unwrap();
+    let worker = Worker::new(&dir, &gold, &c);
+    let run = line(r#"[0, 4, "PER"], [17, 21, "PER"]"#);
+    let own = own_scores(&dir, &gold, &c, &[("x_1.jsonl".into(), run.clone())]);
+    let (code, stderr, scores) = worker.score("good", &[("x_1.jsonl", &run)]);
+    assert_eq!(code, 0, "{stderr}");
+    let scores = scores.unwrap();
+    let key = &worker.keys[0];
+    assert_eq!(scores[key.as_str()], own[key.as_str()]);
+    assert!(scores[key.as_str()]
+        .as_f64()
+        .is_some_and(|f| f > 0.0 && f < 1.0));
+    let (code, stderr, scores) = worker.score("far", &[("x_1.jsonl", &line(r#"[0, 40, "PER"]"#))]);
+    assert_ne!(code, 0);
+    assert!(scores.is_none());
+    assert!(
+        stderr.contains("x_1.jsonl") && stderr.contains("beyond the end of the text"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,14 @@
+mod compare;
+mod conll_parity;
+mod conll_units;
+mod fair_examples;
+mod fair_index;
+mod fair_props;
+mod fair_reference;
+mod family_interface;
+mod hardening_weights;
+mod muc;
+mod resample;
+mod resample_shared;
+mod segmentation;
+mod tagging;

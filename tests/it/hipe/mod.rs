@@ -1,0 +1,14 @@
+mod bundled_parity;
+mod check_report;
+mod check_submissions;
+mod check_tasks_and_masked_gold;
+mod hipe_scorer_unittests;
+mod parity_nel;
+mod parity_nerc;
+mod props_hipe;
+mod reference_runs;
+mod score_beta;
+mod score_bootstrap;
+mod score_fair;
+mod score_guidance;
+mod score_tasks;

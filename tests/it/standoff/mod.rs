@@ -1,0 +1,6 @@
+mod agree;
+mod formats_jsonl;
+mod standoff_adversarial;
+mod standoff_check;
+mod standoff_hipe;
+mod standoff_scores;
