@@ -10,7 +10,8 @@
 mod synth;
 
 use criterion::Criterion;
-use fairscore::eval::agree::{agreement, project::brat_project};
+use fairscore::eval::agreement;
+use fairscore::eval::brat_project;
 use std::hint::black_box;
 
 fn benches(c: &mut Criterion) {

@@ -4,7 +4,10 @@
 //! 2 cores.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use fairscore::metrics::resample::{DocCounts, PairedTest, Resampler, Xoshiro256};
+use fairscore::metrics::DocCounts;
+use fairscore::metrics::PairedTest;
+use fairscore::metrics::Resampler;
+use fairscore::metrics::Xoshiro256;
 use std::hint::black_box;
 
 const RUNS: usize = 40;

@@ -19,14 +19,14 @@ fn bench_pair(c: &mut Criterion, name: &str, gold: &Path, pred: &Path, task: Tas
     let opts = ScoreOptions::new(task, Edition::Hipe2022);
     if let Ok(text) = fairscore::io::read_text(pred) {
         c.bench_function(&format!("split (floor) {name}"), |b| {
-            b.iter(|| fairscore::formats::split::count_cells(&text))
+            b.iter(|| fairscore::formats::count_cells(&text))
         });
     }
     c.bench_function(&format!("read {name}"), |b| {
         b.iter(|| fairscore::formats::hipe::read(pred, &ropts).map(|f| f.n_tokens()))
     });
     let task_ropts = ReadOptions {
-        columns: Some(fairscore::score::task_columns(Edition::Hipe2022, &[task])),
+        columns: Some(fairscore::task_columns(Edition::Hipe2022, &[task])),
         ..ReadOptions::default()
     };
     c.bench_function(&format!("read {name} {} columns", task.as_str()), |b| {

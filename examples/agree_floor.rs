@@ -26,29 +26,27 @@ fn main() -> ExitCode {
             println!("{bytes} bytes");
             ExitCode::SUCCESS
         }
-        (Some("read"), Some(dir)) => {
-            match fairscore::eval::agree::project::brat_project(Path::new(dir)) {
-                Ok(p) => {
-                    let spans: usize = p
-                        .docs
-                        .iter()
-                        .flatten()
-                        .flatten()
-                        .map(|d| d.spans.len())
-                        .sum();
-                    println!(
-                        "{} documents, {} annotators, {spans} spans",
-                        p.documents.len(),
-                        p.annotators.len()
-                    );
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("agree_floor: {e}");
-                    ExitCode::from(3)
-                }
+        (Some("read"), Some(dir)) => match fairscore::eval::brat_project(Path::new(dir)) {
+            Ok(p) => {
+                let spans: usize = p
+                    .docs
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .map(|d| d.spans.len())
+                    .sum();
+                println!(
+                    "{} documents, {} annotators, {spans} spans",
+                    p.documents.len(),
+                    p.annotators.len()
+                );
+                ExitCode::SUCCESS
             }
-        }
+            Err(e) => {
+                eprintln!("agree_floor: {e}");
+                ExitCode::from(3)
+            }
+        },
         _ => {
             eprintln!("usage: agree_floor write DIR [ANNOTATORS DOCS TOKENS] | read DIR");
             ExitCode::from(2)

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use fairscore::family::{self, Options};
-use fairscore::metrics::resample::Resampler;
-use fairscore::report::table::render;
+use fairscore::metrics::Resampler;
+use fairscore::report::render;
 use fairscore::table::TableFormat;
 
 fn main() -> ExitCode {

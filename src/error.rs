@@ -112,7 +112,7 @@ impl std::error::Error for Error {}
 
 /// Text with control characters escaped as `\n`, `\u{1b}`, … (everything else unchanged), so
 /// that a file name or cell in a message cannot forge lines or terminal colours: the terminal
-/// rule of [`crate::escape::terminal`].
+/// rule of `crate::escape::terminal`.
 pub fn escape_controls(s: &str) -> String {
     crate::escape::terminal(s)
 }

@@ -54,8 +54,8 @@ pub mod api;
 pub mod campaign;
 pub mod check;
 pub mod corpus;
-pub mod error;
-pub mod escape;
+mod error;
+mod escape;
 pub mod eval;
 pub mod family;
 pub mod formats;
@@ -63,24 +63,27 @@ pub mod hipe;
 pub mod io;
 pub mod matching;
 pub mod metrics;
-pub mod normalize;
+mod normalize;
 pub mod report;
-pub mod score;
+mod score;
 pub mod spans;
 pub mod table;
-pub mod zip;
+mod zip;
 
 pub use error::{Error, ErrorClass, Result};
 
-pub use campaign::families::{run_family_campaign, FamilyCampaign, FamilyReport};
-pub use family::sign::{signature, Resampled};
+pub use campaign::{run_family_campaign, FamilyCampaign, FamilyReport};
+pub use family::{signature, Resampled};
 pub use family::{
     build as build_family, compare, evaluate, register, Family, Options, Registration, Statistics,
 };
-pub use metrics::resample::{PairedTest, Resampler};
-pub use report::table::render;
+pub use metrics::{PairedTest, Resampler};
+pub use report::render;
 pub use table::{Results, Signature, TableFormat};
 
 pub use eval::options::{Regime, ScoreOptions};
 pub use hipe::{Edition, Task};
-pub use score::{score_files, score_paths, score_paths_tasks, ScoreOutput};
+pub use normalize::{normalize_file, normalize_text, parse_map, NormalizeOptions};
+pub use score::{
+    compare_paths, score_files, score_paths, score_paths_tasks, task_columns, ScoreOutput,
+};

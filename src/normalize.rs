@@ -29,7 +29,7 @@ use std::path::Path;
 pub struct NormalizeOptions {
     /// `--norm-time`: links of tokens whose NE-COARSE-LIT contains `time` become `NIL`.
     pub norm_time: bool,
-    /// Alternative QID → main QID (from [`read_map`]).
+    /// Alternative QID → main QID (from `read_map`).
     pub map: Option<HashMap<String, String>>,
     /// Interleave literal and metonymic candidates (`--union-interleave`). The official
     /// `--union-meto-lit` leaves links unchanged and needs no flag here.
@@ -72,7 +72,7 @@ pub fn read_map(path: &Path) -> Result<HashMap<String, String>> {
     parse_map(path, &text)
 }
 
-/// Parses the text of a QID map (see [`read_map`]); `path` is used in messages only. An input
+/// Parses the text of a QID map (see `read_map`); `path` is used in messages only. An input
 /// error when the header's first cell is not `Main`.
 pub fn parse_map(path: &Path, text: &str) -> Result<HashMap<String, String>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

@@ -95,7 +95,7 @@ fn family_json(
     if let (Some((_, out)), Some(text)) = (&listing, &run.listing) {
         lift(py, fairscore::io::write_atomic(out, text.as_bytes()))?;
     }
-    loads(py, &fairscore::report::table::json::render(&run.results))
+    loads(py, &fairscore::report::render_json(&run.results))
 }
 
 /// Scores one run as `fairscore score` and returns the JSON it writes, as Python objects;
@@ -206,7 +206,7 @@ fn normalize(
     }
     let src = input.clone();
     let text = crate::interruptible(py, move || {
-        fairscore::normalize::normalize_file(&src, &opts)
+        fairscore::normalize_file(&src, &opts)
     })?;
     let text = lift(py, text)?;
     if let Some(out) = &output {
@@ -298,26 +298,26 @@ fn compare(
         let test = lift(py, api::paired_test(&s))?;
         lift(py, s.finish("compare"))?;
         let rs = rs.ok_or_else(|| to_usage(py, "bootstrap: no resampling".into()))?;
-        let head = fairscore::family::sign::head(fam.as_ref());
+        let head = fairscore::family::signature_head(fam.as_ref());
         let (g, ra, rb) = (gold.clone(), a.clone(), b.clone());
         let r = crate::interruptible(py, move || {
             fairscore::family::compare(fam.as_ref(), &g, &ra, &rb, &rs, test)
         })?;
         let mut r = lift(py, r)?;
-        let resampled = fairscore::family::sign::Resampled {
+        let resampled = fairscore::family::Resampled {
             resampler: &rs,
             unit: r.unit,
             test: Some(test),
         };
         let mut sig = head;
-        fairscore::family::sign::resampling_fields(Some(resampled), &mut sig);
+        fairscore::family::resampling_fields(Some(resampled), &mut sig);
         lift(
             py,
-            fairscore::family::sign::input_fields(&gold, &[a.as_path(), b.as_path()], &mut sig),
+            fairscore::family::input_fields(&gold, &[a.as_path(), b.as_path()], &mut sig),
         )?;
         r.signature = Some(sig);
         warn_all(py, &r.warnings)?;
-        return loads(py, &fairscore::report::table::json::render(&r));
+        return loads(py, &fairscore::report::render_json(&r));
     }
     let (opts, copts) = lift(py, api::compare_options(&s))?;
     lift(py, s.finish("compare"))?;
@@ -332,13 +332,13 @@ fn compare(
         ),
     )?;
     let r = crate::interruptible(py, move || {
-        fairscore::score::compare_paths(&gold, &a, &b, &opts, &copts)
+        fairscore::compare_paths(&gold, &a, &b, &opts, &copts)
     })?;
     let r = lift(py, r)?;
     warn_all(py, &r.warnings)?;
-    let mut results = fairscore::report::compare::results(&r);
+    let mut results = fairscore::report::compare_results(&r);
     results.signature = Some(sig);
-    loads(py, &fairscore::report::table::json::render(&results))
+    loads(py, &fairscore::report::render_json(&results))
 }
 
 /// Scores a whole campaign as `fairscore leaderboard` (writing the same files under `outdir`)
@@ -379,7 +379,7 @@ fn leaderboard<'py>(
         outdir,
     };
     let report = crate::interruptible(py, move || {
-        let scorer = c::scorer::JobScorer::new();
+        let scorer = c::JobScorer::new();
         let opts = RunOptions {
             threads,
             progress: None,

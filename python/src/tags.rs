@@ -3,7 +3,11 @@
 //! by `fairscore::eval::tags`.
 
 use crate::lift;
-use fairscore::eval::tags::{evaluate_tags, FairRow, RegimeRow, ReportRow, TagEvaluation};
+use fairscore::eval::evaluate_tags;
+use fairscore::eval::FairRow;
+use fairscore::eval::RegimeRow;
+use fairscore::eval::ReportRow;
+use fairscore::eval::TagEvaluation;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

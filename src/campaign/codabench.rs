@@ -32,8 +32,8 @@ use std::path::{Path, PathBuf};
 
 mod files;
 
+pub use files::submission_files;
 use files::Found;
-pub use files::{submission_files, Listing, MAX_DEPTH, MAX_FILES};
 
 use super::families::{FamilyCampaign, FamilyTask};
 use super::names::{Placeholder, GOLD_PLACEHOLDERS};

@@ -12,7 +12,7 @@ use indexmap::IndexMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-pub use super::names::{fill, pieces, Name, Pattern, Piece, Placeholder};
+pub use super::names::{Name, Pattern, Placeholder};
 use super::names::{GOLD_PLACEHOLDERS, RUN_PLACEHOLDERS};
 use crate::hipe::{Edition, Task};
 use crate::metrics::resample::Resampler;

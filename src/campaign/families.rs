@@ -77,13 +77,6 @@ pub struct FamilyCampaign {
     pub tasks: Vec<FamilyTask>,
 }
 
-/// Whether a campaign file's text has family tasks (a `[[task]]` with a `family` key).
-pub fn is_family_campaign(text: &str) -> bool {
-    toml::from_str::<toml::Table>(text)
-        .ok()
-        .is_some_and(|t| has_family_tasks(&t))
-}
-
 fn has_family_tasks(t: &toml::Table) -> bool {
     t.get("task")
         .and_then(|v| v.as_array())

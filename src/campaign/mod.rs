@@ -1,24 +1,24 @@
-//! Whole campaigns: configuration ([`config`], presets in `presets/`), finding runs
+//! Whole campaigns: configuration (`config`, presets in `presets/`), finding runs
 //! (`discover`), scoring them in parallel with an injected scorer and writing every output
 //! (`runner`), typed per-run score rows (`rows`), the official ranking files
 //! (`ranking`), their intervals and significance marks (`marks`, with `bootstrap = N`) and
-//! the leaderboard view ([`board`]) that [`crate::report`] renders as Markdown and HTML.
+//! the leaderboard view (`board`) that [`crate::report`] renders as Markdown and HTML.
 //! `report` knows nothing of campaigns: this layer builds its view types.
 //!
 //! The scorer is a plain function `Fn(&ScoreJob) -> Result<JobOutput>`: the campaign layer
 //! knows nothing of how a run is scored. [`scorer::JobScorer`] is the real one;
 //! [`replay_scorer`] serves outputs computed earlier (e.g. the official ones).
 
-pub mod board;
-pub mod codabench;
-pub mod codabench_bundle;
-pub mod codabench_outputs;
-pub mod config;
+pub(crate) mod board;
+pub(crate) mod codabench;
+pub(crate) mod codabench_bundle;
+pub(crate) mod codabench_outputs;
+pub(crate) mod config;
 pub(crate) mod confusion;
 pub(crate) mod discover;
-pub mod families;
-pub mod family;
-pub mod family_board;
+pub(crate) mod families;
+pub(crate) mod family;
+pub(crate) mod family_board;
 pub(crate) mod family_page;
 pub(crate) mod job;
 pub(crate) mod marks;
@@ -29,7 +29,7 @@ mod outdir;
 pub(crate) mod ranking;
 pub(crate) mod rows;
 pub(crate) mod runner;
-pub mod scorer;
+pub(crate) mod scorer;
 pub(crate) mod sign;
 mod tables;
 
@@ -44,3 +44,13 @@ pub use rows::{parse_table, ScoreRow};
 pub use runner::{run_campaign, run_campaign_with, Progress, RunOptions};
 
 pub use crate::hipe::{Edition, Task};
+pub use board::{build as build_board, no_run_fits, InputNames};
+pub use codabench::{score_submission, Verdict, DETAILED_FILE, SCORES_FILE};
+pub use codabench_bundle::{write_bundle, BundleOptions, DEFAULT_IMAGE, DEFAULT_START};
+pub use codabench_outputs::write_outputs as write_codabench_outputs;
+pub use config::PRESETS;
+pub use families::{campaign_kind, run_family_campaign, FamilyCampaign, FamilyReport};
+pub use family::{rank_runs, ranking_results};
+pub use family_board::write_family_outputs;
+pub use names::{fill as fill_pattern, pieces as pattern_pieces};
+pub use scorer::JobScorer;

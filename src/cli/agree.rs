@@ -33,12 +33,10 @@ pub fn run(args: AgreeArgs) -> Result<i32> {
         Some(f) => fairscore::formats::StandoffFormat::parse(f)?,
     };
     let project = match (&args.inputs.project, args.inputs.annotator.as_slice()) {
-        (Some(dir), []) => fairscore::eval::agree::project::brat_project(dir)?,
-        (None, files) if files.len() >= 2 => {
-            fairscore::eval::agree::project::annotator_files(files, |p| {
-                fairscore::formats::read_standoff(p, format)
-            })?
-        }
+        (Some(dir), []) => fairscore::eval::brat_project(dir)?,
+        (None, files) if files.len() >= 2 => fairscore::eval::annotator_files(files, |p| {
+            fairscore::formats::read_standoff(p, format)
+        })?,
         _ => {
             return Err(Error::usage(
                 "agree: give --project DIR (a brat project, one folder per annotator) or \
@@ -46,7 +44,7 @@ pub fn run(args: AgreeArgs) -> Result<i32> {
             ))
         }
     };
-    let mut results = fairscore::eval::agree::agreement(&project);
+    let mut results = fairscore::eval::agreement(&project);
     // The signature: each annotator's input in report order (a project's folders are its
     // annotators), and the project's annotation.conf when it has one.
     let (inputs, conf): (Vec<std::path::PathBuf>, _) = match &args.inputs.project {
@@ -58,7 +56,7 @@ pub fn run(args: AgreeArgs) -> Result<i32> {
         None => (args.inputs.annotator.clone(), None),
     };
     let paths: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
-    results.signature = Some(fairscore::family::sign::agree_signature(
+    results.signature = Some(fairscore::family::agree_signature(
         format.map(|f| f.name()),
         &project.annotators,
         &paths,

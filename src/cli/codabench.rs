@@ -4,11 +4,15 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use fairscore::campaign::codabench::{score_submission, Verdict};
-use fairscore::campaign::codabench::{DETAILED_FILE, SCORES_FILE};
-use fairscore::campaign::codabench_bundle::{self, BundleOptions};
-use fairscore::campaign::codabench_outputs::write_outputs;
-use fairscore::campaign::families::{campaign_kind, FamilyCampaign};
+use fairscore::campaign;
+use fairscore::campaign::campaign_kind;
+use fairscore::campaign::score_submission;
+use fairscore::campaign::write_codabench_outputs as write_outputs;
+use fairscore::campaign::BundleOptions;
+use fairscore::campaign::FamilyCampaign;
+use fairscore::campaign::Verdict;
+use fairscore::campaign::DETAILED_FILE;
+use fairscore::campaign::SCORES_FILE;
 use fairscore::io::escape_controls;
 use fairscore::{Error, Result};
 
@@ -39,10 +43,10 @@ pub struct BundleArgs {
     #[arg(long, value_name = "PATH")]
     pub binary: Option<PathBuf>,
     /// The competition's Docker image.
-    #[arg(long, value_name = "IMAGE", default_value = codabench_bundle::DEFAULT_IMAGE)]
+    #[arg(long, value_name = "IMAGE", default_value = campaign::DEFAULT_IMAGE)]
     pub docker_image: String,
     /// Start of the submission phase, UTC: YYYY-MM-DD or "YYYY-MM-DD HH:MM:SS".
-    #[arg(long, value_name = "DATE", default_value = codabench_bundle::DEFAULT_START)]
+    #[arg(long, value_name = "DATE", default_value = campaign::DEFAULT_START)]
     pub phase_start: String,
     /// End of the submission phase (default: none, the phase stays open).
     #[arg(long, value_name = "DATE")]
@@ -153,7 +157,7 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
         start: args.phase_start.clone(),
         end: args.phase_end.clone(),
     };
-    let names = codabench_bundle::write_bundle(&cfg, &o, &args.out)?;
+    let names = campaign::write_bundle(&cfg, &o, &args.out)?;
     eprintln!(
         "fairscore: wrote {} ({} files: {})",
         args.out.display(),

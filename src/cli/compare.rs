@@ -106,12 +106,12 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
     let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
     let mut results = fairscore::family::compare(fam.as_ref(), &args.gold.gold, a, b, &rs, test)?;
     spinner.finish();
-    let resampled = fairscore::family::sign::Resampled {
+    let resampled = fairscore::family::Resampled {
         resampler: &rs,
         unit: results.unit,
         test: Some(test),
     };
-    results.signature = Some(fairscore::family::sign::signature(
+    results.signature = Some(fairscore::family::signature(
         fam.as_ref(),
         Some(resampled),
         &args.gold.gold,
@@ -172,9 +172,9 @@ pub fn run(args: CompareArgs) -> Result<i32> {
         ));
     }
     let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
-    let result = fairscore::score::compare_paths(reference, a, b, &opts, &copts)?;
+    let result = fairscore::compare_paths(reference, a, b, &opts, &copts)?;
     spinner.finish();
-    let mut results = fairscore::report::compare::results(&result);
+    let mut results = fairscore::report::compare_results(&result);
     results.signature = Some(sig);
     if args.table.table.is_some() || args.json.json.as_deref() == Some(std::path::Path::new("-")) {
         return super::family_output(&results, &args.json, &args.table, &inputs, None);
@@ -184,9 +184,9 @@ pub fn run(args: CompareArgs) -> Result<i32> {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
     if let Some(out) = json {
-        let text = fairscore::report::table::render(&results, fairscore::table::TableFormat::Json)?;
+        let text = fairscore::report::render(&results, fairscore::table::TableFormat::Json)?;
         fairscore::io::write_atomic(out, text.as_bytes())?;
     }
-    super::print(&fairscore::report::compare::table(&result))?;
+    super::print(&fairscore::report::compare_table(&result))?;
     Ok(0)
 }

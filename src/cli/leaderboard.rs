@@ -1,6 +1,6 @@
 //! `fairscore leaderboard`: score every run of a campaign and write per-run outputs, rankings,
 //! `leaderboard.md` and `index.html` (see docs/leaderboard.md). The scorer is passed in
-//! ([`run_with`]): [`run`] passes the real one (`campaign::scorer::JobScorer`), and `--replay DIR`
+//! ([`run_with`]): [`run`] passes the real one (`campaign::JobScorer`), and `--replay DIR`
 //! serves per-run outputs computed earlier.
 
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ pub struct LeaderboardArgs {
 }
 
 pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
-    let scorer = campaign::scorer::JobScorer::new();
+    let scorer = campaign::JobScorer::new();
     run_with(args, &|job: &ScoreJob| scorer.score(job))
 }
 
@@ -65,7 +65,7 @@ pub fn run_with(
         let text = fairscore::io::read_text(file)?;
         // A TOML syntax error is said at its line, whichever kind of campaign it was meant
         // to be (never taken for a HIPE campaign lacking --resources).
-        if campaign::families::campaign_kind(file, &text)? {
+        if campaign::campaign_kind(file, &text)? {
             return run_families(&args, file, &text, &outdir);
         }
     }
@@ -125,7 +125,7 @@ pub fn run_with(
             );
         }
     }
-    match campaign::board::no_run_fits(&cfg, &report) {
+    match campaign::no_run_fits(&cfg, &report) {
         // One line for a wrong preset or campaign, not one per file.
         Some(n) => eprintln!(
             "fairscore: {}: {}: {}",
@@ -185,8 +185,8 @@ pub fn run_with(
 /// per-document counts, so `--replay` refuses resampling.
 fn resampling(
     args: &LeaderboardArgs,
-    campaign: Option<fairscore::metrics::resample::Resampler>,
-) -> fairscore::Result<Option<fairscore::metrics::resample::Resampler>> {
+    campaign: Option<fairscore::metrics::Resampler>,
+) -> fairscore::Result<Option<fairscore::metrics::Resampler>> {
     use fairscore::Error;
     let s = super::args::settings(&[&args.resampling]);
     let n = s.number::<usize>("bootstrap", "a whole number of resamples")?;
@@ -209,7 +209,7 @@ fn resampling(
              be computed; drop --replay, or --bootstrap (or the campaign's bootstrap)",
         ));
     }
-    fairscore::eval::bootstrap::resampler(
+    fairscore::eval::resampler(
         "--bootstrap",
         samples,
         seed.or(campaign.map(|c| c.seed)),
@@ -228,8 +228,8 @@ fn run_families(
     text: &str,
     outdir: &std::path::Path,
 ) -> fairscore::Result<i32> {
-    use campaign::families::{run_family_campaign, FamilyCampaign};
-    use campaign::family_board::write_family_outputs;
+    use campaign::write_family_outputs;
+    use campaign::{run_family_campaign, FamilyCampaign};
     if args.replay.is_some() {
         return Err(fairscore::Error::usage(
             "replay: replays HIPE outputs; a campaign of family tasks is scored",

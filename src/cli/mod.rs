@@ -227,7 +227,7 @@ pub fn print_signature(
     gold: &std::path::Path,
     runs: &[&std::path::Path],
     default_samples: Option<usize>,
-    test: Option<fairscore::metrics::resample::PairedTest>,
+    test: Option<fairscore::metrics::PairedTest>,
 ) -> fairscore::Result<i32> {
     let sig = fairscore::api::family_signature(name, s, gold, runs, default_samples, test)?;
     print(&format!("{sig}\n"))?;
@@ -252,7 +252,7 @@ pub fn family_output(
     for w in &results.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }
-    let json_text = fairscore::report::table::render(results, TableFormat::Json)?;
+    let json_text = fairscore::report::render(results, TableFormat::Json)?;
     let to_stdout = json.as_deref() == Some(std::path::Path::new("-"));
     let mut files: Vec<(&std::path::Path, &[u8])> = Vec::new();
     if let Some(p) = json.as_deref().filter(|_| !to_stdout) {
@@ -265,7 +265,7 @@ pub fn family_output(
     if to_stdout {
         return print(&json_text).map(|_| 0);
     }
-    print(&fairscore::report::table::render(results, format)?)?;
+    print(&fairscore::report::render(results, format)?)?;
     Ok(0)
 }
 

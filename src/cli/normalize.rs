@@ -2,7 +2,7 @@
 
 use clap::Args;
 use fairscore::io::write_atomic;
-use fairscore::normalize::normalize_file;
+use fairscore::normalize_file;
 use fairscore::Result;
 use std::path::PathBuf;
 

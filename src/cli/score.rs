@@ -228,7 +228,7 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     if args.summary || std::io::IsTerminal::is_terminal(&std::io::stdout()) {
         let mut text = String::new();
         for ((out, (tsv_path, json_path)), &task) in outs.iter().zip(&paths).zip(&tasks) {
-            text.push_str(&fairscore::report::summary::table(
+            text.push_str(&fairscore::report::summary_table(
                 &out.system,
                 task,
                 &out.results,

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use fairscore::family::tagging::PRESETS;
+use fairscore::family::TAGSET_PRESETS as PRESETS;
 use fairscore::Result;
 
 use super::args::{

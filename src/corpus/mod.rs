@@ -177,7 +177,7 @@ pub struct ReadOptions {
     /// asks only for the columns its task reads; `check` reads all.
     pub columns: Option<Vec<String>>,
     /// A rewrite of token rows applied before their cells are stored (relaxed NEL's link
-    /// normalization, [`crate::normalize`]).
+    /// normalization, `crate::normalize`).
     pub rewrite: Option<std::sync::Arc<dyn RowRewrite>>,
 }
 

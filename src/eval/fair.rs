@@ -2,7 +2,7 @@
 //! [`crate::formats`]), pairing their units, running [`crate::matching::fair::evaluate`] on
 //! each pair and accumulating a [`Tally`]; the per-span `--errors` listing ([`errors_tsv`]).
 //! The fair family (`crate::family`) makes the result tables; weight formulas are parsed by
-//! [`crate::eval::weights`].
+//! `crate::eval::weights`.
 
 use std::path::Path;
 

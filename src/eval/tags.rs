@@ -125,6 +125,7 @@ fn chunked_seqs(seqs: &[Vec<String>]) -> Result<Vec<Vec<String>>> {
     Ok(out)
 }
 
+#[cfg(test)]
 /// One sequence rewritten as IOB2 with the chunks seqeval's default mode reads in it (see
 /// `chunked_seqs`); a tag seqeval rejects (an empty one) leaves the sequence as it is.
 pub fn chunked(seq: &[String]) -> Vec<String> {
@@ -199,20 +200,6 @@ pub fn corpus(name: &str, seqs: &[Vec<String>]) -> Corpus {
     }
     b.format("conll");
     b.finish()
-}
-
-/// The same sequences as CoNLL text (what [`corpus`] reads them as).
-pub fn conll_text(seqs: &[Vec<String>]) -> String {
-    let mut out = String::new();
-    for seq in seqs {
-        for tag in seq {
-            out.push_str("w ");
-            out.push_str(tag);
-            out.push('\n');
-        }
-        out.push('\n');
-    }
-    out
 }
 
 fn regime_row(c: Counts, regime: SpanRegime, beta: f64) -> RegimeRow {
@@ -298,8 +285,8 @@ fn seqeval_report(
 }
 
 /// Evaluates run tag sequences against gold ones in every regime and as seqeval's report.
-/// Tags are first chunked as seqeval's default mode chunks them ([`chunked`]); `scheme` is one
-/// of [`SCHEMES`] (all read alike); `beta` weighs recall in every F score (1: F1).
+/// Tags are first chunked as seqeval's default mode chunks them (`chunked`); `scheme` is one
+/// of `SCHEMES` (all read alike); `beta` weighs recall in every F score (1: F1).
 pub fn evaluate_tags(
     y_true: &[Vec<String>],
     y_pred: &[Vec<String>],
@@ -377,6 +364,21 @@ pub fn evaluate_tags(
         report,
         averages,
     })
+}
+
+#[cfg(test)]
+/// The same sequences as CoNLL text (what [`corpus`] reads them as).
+pub fn conll_text(seqs: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for seq in seqs {
+        for tag in seq {
+            out.push_str("w ");
+            out.push_str(tag);
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]

@@ -33,17 +33,27 @@
 //! ```
 
 mod fair;
-pub mod muc;
+pub(crate) mod muc;
 pub(crate) mod options;
 mod parting;
 mod registry;
-pub mod segmentation;
-pub mod sign;
+pub(crate) mod segmentation;
+pub(crate) mod sign;
 mod spans;
-pub mod tagging;
+pub(crate) mod tagging;
 
+pub use muc::{
+    evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
+    JUDGEMENTS_HEADER,
+};
 pub use options::{Options, OPTION_NAMES};
 pub use registry::{build, names, own_option_names, register, Registration};
+pub use segmentation::SegmentationFormat;
+pub use sign::{
+    agree_signature, file_hash, head as signature_head, input_fields, resampling_fields, signature,
+    Resampled,
+};
+pub use tagging::{Function, TagScorer, Tagset, PRESETS as TAGSET_PRESETS};
 
 use std::path::Path;
 
@@ -212,7 +222,7 @@ pub trait Family: Send + Sync {
 
     /// The options as this family applies them, by name, for its signature
     /// ([`sign::signature`]): what changes the numbers, defaults written out where the family
-    /// has one, in a fixed order. [`sign::option_fields`] gives the common options.
+    /// has one, in a fixed order. `sign::option_fields` gives the common options.
     fn signature_fields(&self) -> Vec<(String, String)> {
         Vec::new()
     }

@@ -1,21 +1,26 @@
 //! Readers: every input format is parsed here into the one [`crate::corpus`] model.
 //!
-//! [`hipe`] reads HIPE TSV files, [`conll`] CoNLL-style column files (BIO tags, `-DOCSTART-`
-//! documents, blank-line sentences), [`spanfile`] the span files of the FairEval reference,
+//! [`hipe`] reads HIPE TSV files, `conll` CoNLL-style column files (BIO tags, `-DOCSTART-`
+//! documents, blank-line sentences), `spanfile` the span files of the FairEval reference,
 //! `conllu` CoNLL-U, `plain` one sentence a line of white-space separated words, and
 //! `tagged` token-TAB-tags files (segmentation and tagging).
 //! A new format is a new file here with a `parse(path, text) -> Result<Corpus>` and a
 //! [`Format`] variant.
 
-pub mod brat;
-pub mod conll;
+pub(crate) mod brat;
+pub(crate) mod conll;
 pub(crate) mod conllu;
 pub mod hipe;
-pub mod jsonl;
+pub(crate) mod jsonl;
 pub(crate) mod plain;
-pub mod spanfile;
-pub mod split;
+pub(crate) mod spanfile;
+pub(crate) mod split;
 pub(crate) mod tagged;
+pub use brat::read_dir as read_brat_dir;
+pub use conll::parse as parse_conll;
+pub use jsonl::{detect as detect_jsonl, parse as parse_jsonl, Layout as JsonlLayout};
+pub use spanfile::parse as parse_spanfile;
+pub use split::count_cells;
 
 use crate::corpus::{Corpus, ReadOptions};
 use crate::error::{Error, Result};

@@ -81,11 +81,6 @@ impl Labels {
     pub fn len(&self) -> usize {
         self.names.len()
     }
-
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
 }
 
 /// One annotator's spans on one text, prepared once for every pair it is in: its instances

@@ -7,14 +7,16 @@ pub(crate) mod docs;
 pub(crate) mod fair;
 pub(crate) mod prf;
 pub(crate) mod py;
-pub mod resample;
+pub(crate) mod resample;
 
 use crate::matching::span_count::{Counts, UnitCounts};
 use crate::matching::{PerRegime, SpanRegime};
 use docs::DocSeries;
 use indexmap::IndexMap;
 pub use py::PyNum;
-use resample::{ByMeasure, Interval};
+pub use resample::{
+    micro, ByMeasure, DocCounts, Interval, Measure, PairedTest, Resampler, Xoshiro256, TIE_EPSILON,
+};
 
 /// P, R and F1 of one set of counts. The partial regime rewards half of each partial match.
 pub fn prf(c: &Counts, regime: SpanRegime) -> (PyNum, PyNum, PyNum) {

@@ -11,17 +11,6 @@ use crate::metrics::{Evaluation, PyNum, RegimeScores};
 use crate::report::json::Writer;
 use crate::report::tsv as tsvout;
 
-/// The official TSV (CRLF rows) and JSON texts of a scoring's results.
-pub fn outputs(
-    system: &str,
-    results: &[(usize, Vec<ColumnResult>)],
-    task: Task,
-    suffix: Option<&str>,
-    regimes: &[Regime],
-) -> (String, String) {
-    outputs_beta(system, results, task, suffix, regimes, None)
-}
-
 /// [`outputs`], with `F<β>_micro` (e.g. `F0.5_micro`, `F2_micro`) right after every
 /// `F1_micro` of the JSON when a β other than 1 is given (`score --beta`): in every regime
 /// of every label, fair and weighted blocks too, `(1 + β²)·P·R / (β²·P + R)` of that block's

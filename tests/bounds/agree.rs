@@ -84,8 +84,8 @@ fn thousands_of_labels_cost_memory_and_output_linear_in_the_input() {
 #[test]
 fn confusion_rows_are_the_pairs_that_occur() {
     let tiny = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/brat-tiny");
-    let project = fairscore::eval::agree::project::brat_project(&tiny).expect("tiny");
-    let r = fairscore::eval::agree::agreement(&project);
+    let project = fairscore::eval::brat_project(&tiny).expect("tiny");
+    let r = fairscore::eval::agreement(&project);
     let t = r.table("confusion").expect("confusion");
     let mut total = 0;
     for row in &t.rows {

@@ -8,7 +8,7 @@
 //! - Ortmann's error types between each pair on character ranges, and the token label
 //!   confusion matrix summed over pairs.
 
-pub mod project;
+pub(crate) mod project;
 
 use std::collections::HashMap;
 
@@ -24,6 +24,7 @@ use crate::spans::labeled::Span;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
 
 pub use project::Project;
+pub use project::{annotator_files, brat_project};
 
 /// Pair counts of one mode: `[pair][document]`, `None` where one of the two lacks the
 /// document.

@@ -8,11 +8,9 @@ mod judge;
 mod read;
 mod standoff;
 
-pub use judge::{judge, Judgement, MucCounts, Scratch};
-pub use read::{
-    evaluate, evaluate_files, judgements_tsv, JudgedToken, MucOptions, MucResult, JUDGEMENTS_HEADER,
-};
-pub use standoff::{muc_units, DocMuc};
+pub use judge::MucCounts;
+pub use read::{evaluate_files, judgements_tsv, MucOptions, MucResult, JUDGEMENTS_HEADER};
+pub use standoff::muc_units;
 
 use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;

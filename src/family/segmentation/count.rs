@@ -34,31 +34,6 @@ pub struct SegCounts {
     pub tp_boundaries: u64,
 }
 
-impl SegCounts {
-    /// Adds the counts of another sentence (or sum).
-    pub fn add(&mut self, o: &SegCounts) {
-        self.chars += o.chars;
-        self.tw += o.tw;
-        self.gold_words += o.gold_words;
-        self.pred_words += o.pred_words;
-        self.tp_words += o.tp_words;
-        self.gold_boundaries += o.gold_boundaries;
-        self.pred_boundaries += o.pred_boundaries;
-        self.tp_boundaries += o.tp_boundaries;
-    }
-
-    /// Real negatives: possible words that are not gold words (TW − RP).
-    pub fn real_negatives(&self) -> u64 {
-        self.tw.saturating_sub(self.gold_words)
-    }
-
-    /// True negatives: real negatives the prediction does not return (RN − (PP − TP)).
-    pub fn true_negatives(&self) -> u64 {
-        self.real_negatives()
-            .saturating_sub(self.pred_words.saturating_sub(self.tp_words))
-    }
-}
-
 /// Which side of the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Side {
@@ -242,8 +217,6 @@ mod tests {
             (c.gold_boundaries, c.pred_boundaries, c.tp_boundaries),
             (2, 3, 2)
         );
-        assert_eq!(c.real_negatives(), 18);
-        assert_eq!(c.true_negatives(), 16);
         let e = cmp("", "").unwrap();
         assert_eq!(e, SegCounts::default());
     }

@@ -7,7 +7,7 @@ use std::path::Path;
 mod count;
 mod read;
 
-pub use count::{compare, Mismatch, SegCounts, Side};
+pub use count::SegCounts;
 pub use read::{sentence_counts, SegmentationFormat};
 
 use super::{prf_columns, Family, Headline, Options, Statistics};

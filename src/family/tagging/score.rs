@@ -172,7 +172,7 @@ impl<'a, 't> TagScorer<'a, 't> {
     }
 
     /// The id of a tag (split into components on first sight). Errs on an empty tag or one of
-    /// more than [`MAX_COMPONENTS`] components.
+    /// more than `MAX_COMPONENTS` components.
     pub fn intern(&mut self, tag: &'a str) -> Result<u32, CellError> {
         if let Some(&id) = self.ids.get(tag) {
             return Ok(id);
@@ -359,19 +359,6 @@ pub struct TagTotals {
 }
 
 impl TagTotals {
-    /// Adds another sum (of other segments).
-    pub fn merge(&mut self, o: &TagTotals) {
-        self.segments += o.segments;
-        self.pred_tags += o.pred_tags;
-        self.gold_tags += o.gold_tags;
-        let add =
-            |sum: &mut [f64; 4], x: &[f64; 4]| sum.iter_mut().zip(x).for_each(|(a, b)| *a += b);
-        add(&mut self.p_sum, &o.p_sum);
-        add(&mut self.r_sum, &o.r_sum);
-        add(&mut self.wc_sum, &o.wc_sum);
-        add(&mut self.sc_sum, &o.sc_sum);
-    }
-
     /// Adds one segment.
     pub fn add(&mut self, s: &SegmentScores) {
         self.segments += 1;

@@ -4,7 +4,7 @@
 //!
 //! This module owns the algorithm only; it does no I/O. Reading and pairing units live in
 //! [`crate::eval::fair`] (through [`crate::formats`]), the weights-formula parser in
-//! [`crate::eval::weights`], the tables in the fair family (`crate::family`) and the `--errors`
+//! `crate::eval::weights`, the tables in the fair family (`crate::family`) and the `--errors`
 //! listing in [`crate::eval::fair::errors_tsv`]. See `docs/fair.md`.
 //!
 //! Every target (gold) and system span is counted once, as one of

@@ -202,7 +202,7 @@ fn ratio(num: f64, den: f64) -> f64 {
 /// and β of the F measure of [`Resampler::micro_ci`] and [`Resampler::micro_paired`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Resampler {
-    /// Number of resamples, 1 to [`MAX_SAMPLES`] (checked when a method runs).
+    /// Number of resamples, 1 to `MAX_SAMPLES` (checked when a method runs).
     pub samples: usize,
     /// Seed of the random streams: the same seed gives the same results.
     pub seed: u64,
@@ -350,9 +350,12 @@ mod rng;
 mod vector;
 
 use quantile::percentile_interval;
+#[cfg(test)]
 pub use quantile::{quantile, quantile_select};
-pub use rng::{SplitMix64, Xoshiro256};
-pub use vector::{Paired, PairedTest, Score, Units};
+#[cfg(test)]
+pub use rng::SplitMix64;
+pub use rng::Xoshiro256;
+pub use vector::{Paired, PairedTest, Units};
 
 #[cfg(test)]
 mod tests;

@@ -37,6 +37,7 @@ fn lerp(lo: f64, hi: f64, g: f64) -> f64 {
     }
 }
 
+#[cfg(test)]
 /// The linear (Hyndman & Fan type 7) quantile `p` of sorted values, as `scipy.stats.quantile`
 /// and `numpy.percentile` (default method) compute it: `(1 − g)·y[j] + g·y[j + 1]` with
 /// `j + g = p·n + (1 − p)` (1-based). An empty sample gives 0.

@@ -131,17 +131,6 @@ pub fn signature_into(m: &mut Map<String, Json>, sig: &Signature) {
     m.insert("signature_fields".into(), Json::Object(fields));
 }
 
-/// A command's own JSON document as pretty text with a final newline, with the signature's
-/// two keys added when there is one (and the document is an object).
-pub fn signed_text(mut doc: Json, sig: Option<&Signature>) -> String {
-    if let (Json::Object(m), Some(sig)) = (&mut doc, sig) {
-        signature_into(m, sig);
-    }
-    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    s.push('\n');
-    s
-}
-
 /// The document as pretty text with a final newline.
 pub fn render(r: &Results) -> String {
     let mut s = serde_json::to_string_pretty(&to_json(r)).unwrap_or_default();

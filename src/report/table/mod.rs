@@ -5,7 +5,7 @@
 pub(crate) mod delimited;
 #[cfg(feature = "html")]
 pub(crate) mod html;
-pub mod json;
+pub(crate) mod json;
 pub(crate) mod latex;
 pub(crate) mod markdown;
 pub(crate) mod text;

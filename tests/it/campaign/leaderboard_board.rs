@@ -9,7 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use fairscore::campaign::board::{build, InputNames};
+use fairscore::campaign::build_board as build;
+use fairscore::campaign::InputNames;
 use fairscore::campaign::{
     parse_table, run_campaign, Campaign, CampaignDirs, CampaignReport, ConfusionMatrix, JobOutput,
     ScoreJob,

@@ -292,7 +292,7 @@ fn real_scorer_rows_equal_the_official_tables() {
         resources: data.join("resources"),
         outdir: out.clone(),
     };
-    let scorer = fairscore::campaign::scorer::JobScorer::new();
+    let scorer = fairscore::campaign::JobScorer::new();
     let official = data.join("official");
     let differ = Mutex::new(Vec::new());
     let checked = Mutex::new(0usize);
@@ -327,10 +327,10 @@ fn published_tables_are_the_ranking_files() {
     let seen = Mutex::new(Vec::new());
     let report = run(&data, &out, 2, &seen);
     let cfg = Campaign::preset("hipe-2022").unwrap();
-    let board = fairscore::campaign::board::build(
+    let board = fairscore::campaign::build_board(
         &cfg,
         &report,
-        &fairscore::campaign::board::InputNames::default(),
+        &fairscore::campaign::InputNames::default(),
     );
     let mut tables = 0;
     for section in &board.sections {
@@ -366,7 +366,7 @@ fn fair_campaign_page_stays_small_and_fits_the_screen() {
     let Some(data) = hipe2022() else { return };
     let out = tmp_dir("board-fair");
     let campaign = out.join("fair.toml");
-    let text = fairscore::campaign::config::PRESETS[0]
+    let text = fairscore::campaign::PRESETS[0]
         .1
         .replace("\ntagset = ", "\nfair = true\ntagset = ");
     std::fs::write(&campaign, text).unwrap();

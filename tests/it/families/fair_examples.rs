@@ -5,7 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use fairscore::eval::fair::{self, FairOptions, Format, ReadOptions};
+use fairscore::eval::fair;
+use fairscore::eval::FairFormat as Format;
+use fairscore::eval::FairOptions;
+use fairscore::eval::FairReadOptions as ReadOptions;
 use fairscore::matching::fair::{
     evaluate, fair_prf, traditional_prf, ErrorType, FairCounts, Focus, Span, Tally,
 };

@@ -303,10 +303,7 @@ fn ner_matches_published_evaluation() {
 
     // One error line per target and system span (dummy spans excluded).
     let errors = std::fs::read_to_string(&errors_path).unwrap();
-    assert_eq!(
-        errors.lines().next(),
-        Some(fairscore::eval::fair::ERRORS_HEADER)
-    );
+    assert_eq!(errors.lines().next(), Some(fairscore::eval::ERRORS_HEADER));
     let trad =
         |k: &str| crate::common::json_cell(&json, "traditional", &["ALL"], k).unwrap() as u64;
     let n_target = trad("TP") + trad("FN");

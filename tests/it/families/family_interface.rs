@@ -4,10 +4,12 @@
 
 use std::path::{Path, PathBuf};
 
-use fairscore::campaign::family::{rank_runs, ranking_results};
+use fairscore::campaign::rank_runs;
+use fairscore::campaign::ranking_results;
 use fairscore::family::{self, Family, Headline, Statistics};
-use fairscore::metrics::resample::{PairedTest, Resampler};
-use fairscore::report::table::render;
+use fairscore::metrics::PairedTest;
+use fairscore::metrics::Resampler;
+use fairscore::report::render;
 use fairscore::table::{Column, KeyKind, Kind, Table, TableFormat, Unit, Value};
 use fairscore::{Error, Result};
 
@@ -397,9 +399,8 @@ fn a_registered_family_with_an_option_of_its_own_reaches_every_front_end() {
                 gold = \"gold.tsv\"\nruns = \"{team}_{run}.tsv\"\nignore-case = \"yes\"\n";
     let cfg_path = f.dir.join("campaign.toml");
     std::fs::write(&cfg_path, toml).unwrap();
-    let cfg = fairscore::campaign::families::FamilyCampaign::parse(&cfg_path, toml).unwrap();
-    let report =
-        fairscore::campaign::families::run_family_campaign(&cfg, &f.dir, &runs_dir).unwrap();
+    let cfg = fairscore::campaign::FamilyCampaign::parse(&cfg_path, toml).unwrap();
+    let report = fairscore::campaign::run_family_campaign(&cfg, &f.dir, &runs_dir).unwrap();
     let ranking = &report.rankings[0];
     let order: Vec<&str> = ranking
         .ranking

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use fairscore::family::tagging::Tagset;
+use fairscore::family::Tagset;
 
 const GOLD: &str = "to\tsubst:sg:nom\njest\tfin:sg:ter\n";
 const PRED: &str = "to\tsubst:pl:nom\njest\tfin:sg:ter\n";

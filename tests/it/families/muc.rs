@@ -4,8 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
-use fairscore::family::muc::MucCounts;
-use fairscore::family::muc::{evaluate_files, MucOptions, MucResult};
+use fairscore::family::evaluate_muc_files as evaluate_files;
+use fairscore::family::MucCounts;
+use fairscore::family::MucOptions;
+use fairscore::family::MucResult;
 use fairscore::formats::Format;
 use fairscore::table::Results;
 
@@ -235,10 +237,7 @@ fn judgements_follow_the_guide_token_by_token() {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let text = std::fs::read_to_string(&tsv).unwrap();
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some(fairscore::family::muc::JUDGEMENTS_HEADER)
-    );
+    assert_eq!(lines.next(), Some(fairscore::family::JUDGEMENTS_HEADER));
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
     assert_eq!(rows.len(), want.len());
     for (i, (row, w)) in rows.iter().zip(want).enumerate() {
@@ -259,7 +258,7 @@ fn judgements_follow_the_guide_token_by_token() {
         },
     )
     .unwrap();
-    assert_eq!(fairscore::family::muc::judgements_tsv(&raw), text);
+    assert_eq!(fairscore::family::judgements_tsv(&raw), text);
     // The JSON holds the same counts and the scores as fractions.
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("JSON");
@@ -377,10 +376,10 @@ fn muc_command_is_the_muc_family() {
         },
     )
     .unwrap();
-    assert_eq!(text, fairscore::family::muc::judgements_tsv(&raw));
+    assert_eq!(text, fairscore::family::judgements_tsv(&raw));
     assert_eq!(
         text.lines().next(),
-        Some(fairscore::family::muc::JUDGEMENTS_HEADER)
+        Some(fairscore::family::JUDGEMENTS_HEADER)
     );
     // One line per judged token: as many as the judgements counted.
     let all = total(&raw);

@@ -3,9 +3,14 @@
 //! documents are duplicated, an exhaustive randomization test, and determinism across seeds
 //! and thread counts.
 
-use fairscore::metrics::resample::{
-    micro, ByMeasure, DocCounts, Interval, Measure, PairedTest, Resampler, Xoshiro256,
-};
+use fairscore::metrics::micro;
+use fairscore::metrics::ByMeasure;
+use fairscore::metrics::DocCounts;
+use fairscore::metrics::Interval;
+use fairscore::metrics::Measure;
+use fairscore::metrics::PairedTest;
+use fairscore::metrics::Resampler;
+use fairscore::metrics::Xoshiro256;
 use fairscore::Error;
 use proptest::prelude::*;
 

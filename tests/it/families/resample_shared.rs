@@ -7,11 +7,15 @@
 //! or `$STATS_CROSSCHECK_SAMPLES` when set (`scripts/stats_crosscheck.sh` also runs 100,000).
 
 use fairscore::corpus::{align, Corpus, ReadOptions};
-use fairscore::eval::options::read_tagset;
-use fairscore::eval::score::evaluation_tags;
+use fairscore::eval::evaluation_tags;
+use fairscore::eval::read_tagset;
 use fairscore::matching::span_count::{self, Scratch};
 use fairscore::matching::SpanRegime;
-use fairscore::metrics::resample::{micro, DocCounts, Measure, PairedTest, Resampler};
+use fairscore::metrics::micro;
+use fairscore::metrics::DocCounts;
+use fairscore::metrics::Measure;
+use fairscore::metrics::PairedTest;
+use fairscore::metrics::Resampler;
 use fairscore::spans::{self, Spans};
 use fairscore::Task;
 use serde_json::{json, Map, Value};
@@ -211,7 +215,7 @@ fn hipe2022_intervals_and_tests_for_the_crosscheck() {
         "samples": samples,
         "seed": SEED,
         "confidence": CONFIDENCE,
-        "tie_epsilon": fairscore::metrics::resample::TIE_EPSILON,
+        "tie_epsilon": fairscore::metrics::TIE_EPSILON,
         "runs": run_values,
         "pairs": pairs,
     });

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use fairscore::family::segmentation::SegmentationFormat;
+use fairscore::family::SegmentationFormat;
 use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 
@@ -142,7 +142,7 @@ fn eval(gold: &str, pred: &str) -> Seg {
 /// The `(table, row, column)` of every null cell of the family's JSON; the JSON must hold no
 /// NaN or infinity.
 fn json_nulls(r: &Results) -> Vec<(String, String, String)> {
-    let text = fairscore::report::table::render(r, TableFormat::Json).unwrap();
+    let text = fairscore::report::render(r, TableFormat::Json).unwrap();
     assert!(
         !text.contains("NaN") && !text.contains("Infinity"),
         "{text}"

@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use fairscore::family::tagging::Tagset;
-use fairscore::family::tagging::{Function, TagScorer};
+use fairscore::family::Function;
+use fairscore::family::TagScorer;
+use fairscore::family::Tagset;
 use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 use fairscore::Error;
@@ -155,7 +156,7 @@ fn eval_tsv(gold: &str, pred: &str, opts: &[(&str, &str)]) -> fairscore::Result<
 /// The JSON of the results: no null, NaN or infinity anywhere (the tagging table has no
 /// undefined cell).
 fn assert_json_complete(r: &Results) {
-    let json = fairscore::report::table::render(r, TableFormat::Json).unwrap();
+    let json = fairscore::report::render(r, TableFormat::Json).unwrap();
     assert!(
         !json.contains("null") && !json.contains("NaN") && !json.contains("Infinity"),
         "{json}"

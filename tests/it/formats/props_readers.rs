@@ -6,9 +6,12 @@
 //! valid input must be read as an independent model says; an invalid one must be refused.
 //! (`fuzz/fuzz_targets/readers.rs` drives the same entry points with cargo-fuzz.)
 
-use fairscore::eval::fair::{self, FairOptions, ReadOptions};
-use fairscore::eval::weights::{format_weights, parse_weights};
-use fairscore::formats::{conll, spanfile, Format};
+use fairscore::eval::fair;
+use fairscore::eval::format_weights;
+use fairscore::eval::parse_weights;
+use fairscore::eval::FairOptions;
+use fairscore::eval::FairReadOptions as ReadOptions;
+use fairscore::formats::{parse_conll, parse_spanfile, Format};
 use fairscore::matching::fair::CATEGORY_NAMES;
 use proptest::prelude::*;
 use std::path::Path;
@@ -72,7 +75,7 @@ proptest! {
     #[test]
     fn span_files_are_read_exactly_or_refused(lines in prop::collection::vec(span_line(), 0..40)) {
         let text = span_text(&lines);
-        let result = spanfile::parse(Path::new("s.txt"), &text);
+        let result = parse_spanfile(Path::new("s.txt"), &text);
         let valid = lines.iter().all(|l| !matches!(l, SpanLine::Invalid(_)));
         prop_assert_eq!(result.is_ok(), valid, "{:?}", result.as_ref().err());
         if let Ok(corpus) = result {
@@ -110,7 +113,7 @@ proptest! {
         b in prop::collection::vec(span_line(), 0..30),
     ) {
         let (ta, tb) = (span_text(&a), span_text(&b));
-        let (Ok(ca), Ok(cb)) = (spanfile::parse(Path::new("a"), &ta), spanfile::parse(Path::new("b"), &tb)) else {
+        let (Ok(ca), Ok(cb)) = (parse_spanfile(Path::new("a"), &ta), parse_spanfile(Path::new("b"), &tb)) else {
             return Ok(());
         };
         let opts = FairOptions::default();
@@ -186,7 +189,7 @@ proptest! {
     #[test]
     fn conll_bio_is_chunked_as_conlleval(sentences in prop::collection::vec(sentence(0), 1..12)) {
         let text = conll_text(&sentences);
-        let corpus = conll::parse(Path::new("c.conll"), &text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let corpus = parse_conll(Path::new("c.conll"), &text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let read = ReadOptions { format: Some(Format::Conll), ..ReadOptions::default() };
         let (units, _) = fair::corpus_units(&corpus, &corpus, &read).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(units.len(), sentences.len());
@@ -206,7 +209,7 @@ proptest! {
         let text = conll_text(&sentences);
         let has_bad = sentences.iter().flatten().any(|t| BAD_TAGS.contains(t));
         let read = ReadOptions { format: Some(Format::Conll), ..ReadOptions::default() };
-        let result = conll::parse(Path::new("c.conll"), &text)
+        let result = parse_conll(Path::new("c.conll"), &text)
             .and_then(|c| fair::corpus_units(&c, &c, &read).map(|_| ()));
         match result {
             Ok(()) => prop_assert!(!has_bad, "a file with a malformed tag was accepted"),

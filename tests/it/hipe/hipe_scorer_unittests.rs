@@ -5,9 +5,9 @@
 
 use crate::common::shared_data;
 use fairscore::corpus::ReadOptions;
-use fairscore::eval::options::read_tagset;
-use fairscore::eval::score::evaluate_one;
-use fairscore::report::official::evaluation_json;
+use fairscore::eval::evaluate_one;
+use fairscore::eval::read_tagset;
+use fairscore::report::evaluation_json;
 use fairscore::Task;
 
 struct Case {

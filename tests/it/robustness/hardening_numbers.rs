@@ -181,7 +181,8 @@ fn label_studio_tasks_without_an_annotation_are_refused() {
 /// `rank_by` an error count ranks the run with the fewest errors first.
 #[test]
 fn ranking_by_an_error_count_puts_the_fewest_errors_first() {
-    use fairscore::campaign::family::{rank_runs, ranking_results};
+    use fairscore::campaign::rank_runs;
+    use fairscore::campaign::ranking_results;
     use fairscore::family::{build, Headline, Options};
     let dir = temp_dir("hn_rank");
     let gold = write_file(
@@ -402,7 +403,7 @@ fn the_signature_of_one_ann_hashes_its_text() {
     write_file(&dir, "x.txt", "Anne met Carl\n");
     assert_ne!(first, sig());
     // As a directory of the same pair hashes it.
-    let h = |p: &Path| fairscore::family::sign::file_hash(p).unwrap();
+    let h = |p: &Path| fairscore::family::file_hash(p).unwrap();
     let sub = dir.join("d");
     std::fs::create_dir_all(&sub).unwrap();
     std::fs::copy(dir.join("x.ann"), sub.join("x.ann")).unwrap();
@@ -490,7 +491,7 @@ fn agree_outputs_carry_a_signature() {
     let f = &v["signature_fields"];
     assert_eq!(f["format"], "doccano");
     assert_eq!(f["annotators"], "anna,ben");
-    let ha = fairscore::family::sign::file_hash(Path::new(&a)).unwrap();
-    let hb = fairscore::family::sign::file_hash(Path::new(&b)).unwrap();
+    let ha = fairscore::family::file_hash(Path::new(&a)).unwrap();
+    let hb = fairscore::family::file_hash(Path::new(&b)).unwrap();
     assert_eq!(f["inputs"], format!("{ha},{hb}"));
 }

@@ -4,8 +4,9 @@
 
 use std::path::Path;
 
-use fairscore::eval::fair::{evaluate_files, FairOptions};
-use fairscore::family::tagging::Tagset;
+use fairscore::eval::evaluate_fair_files as evaluate_files;
+use fairscore::eval::FairOptions;
+use fairscore::family::Tagset;
 
 fn bad(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -5,8 +5,10 @@
 
 use fairscore::check::{check_bytes, CheckOptions};
 use fairscore::corpus::{align, ReadOptions};
-use fairscore::eval::fair::{self, FairOptions};
-use fairscore::normalize::{normalize_text, NormalizeOptions};
+use fairscore::eval::fair;
+use fairscore::eval::FairOptions;
+use fairscore::normalize_text;
+use fairscore::NormalizeOptions;
 use fairscore::{score_files, Edition, ScoreOptions, Task};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -138,8 +140,8 @@ fn exercise(gold: &[u8], run: &[u8]) {
     let text = String::from_utf8_lossy(run);
     let cols = vec!["NE-COARSE-LIT".to_string(), "NE-NESTED".to_string()];
     let _ = fairscore::formats::detect(rp, &text);
-    let _ = fairscore::formats::spanfile::parse(rp, &text);
-    if let Ok(c) = fairscore::formats::conll::parse(rp, &text) {
+    let _ = fairscore::formats::parse_spanfile(rp, &text);
+    if let Ok(c) = fairscore::formats::parse_conll(rp, &text) {
         for rule in [fair::Continuation::Conlleval, fair::Continuation::Reference] {
             let ropts = fair::ReadOptions {
                 ignore_punct: true,
@@ -270,12 +272,12 @@ fn mutated_configs_and_option_values_never_panic() {
         let r = catch_unwind(AssertUnwindSafe(|| {
             let p = Path::new("x.toml");
             let _ = fairscore::campaign::Campaign::from_toml(&text, p);
-            let _ = fairscore::normalize::parse_map(p, &text);
+            let _ = fairscore::parse_map(p, &text);
             let _ = fair::parse_weights(&text);
-            let _ = fairscore::eval::options::parse_time_periods(&text);
-            let _ = fairscore::eval::options::parse_noise_levels(&text);
-            let _ = fairscore::campaign::config::pieces(&text);
-            let _ = fairscore::campaign::config::fill(&text, &[("team", "t"), ("lang", "de")]);
+            let _ = fairscore::eval::parse_time_periods(&text);
+            let _ = fairscore::eval::parse_noise_levels(&text);
+            let _ = fairscore::campaign::pattern_pieces(&text);
+            let _ = fairscore::campaign::fill_pattern(&text, &[("team", "t"), ("lang", "de")]);
         }));
         if r.is_err() {
             failures.push(format!("iteration {i}: {text:?}"));

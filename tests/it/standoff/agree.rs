@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use fairscore::eval::agree::{agreement, project::brat_project};
+use fairscore::eval::agreement;
+use fairscore::eval::brat_project;
 use fairscore::table::{Results, Value};
 
 /// `(section, key, mean, sd)` of a bratiaa Markdown report, numbers as printed.
@@ -256,7 +257,7 @@ fn json_exports_agree_with_brat() {
     let tiny = tiny();
     let mut paths: Vec<Vec<String>> = vec![Vec::new(); 4];
     for ann in ["ann1", "ann2"] {
-        let docs = fairscore::formats::brat::read_dir(&tiny.join(ann)).expect("brat");
+        let docs = fairscore::formats::read_brat_dir(&tiny.join(ann)).expect("brat");
         paths[0].push(tiny.join(ann).to_string_lossy().into_owned());
         let mut doccano = String::new();
         let mut prodigy = String::new();

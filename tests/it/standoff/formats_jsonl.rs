@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use fairscore::formats::jsonl::{detect, parse, Layout};
+use fairscore::formats::detect_jsonl as detect;
+use fairscore::formats::parse_jsonl as parse;
+use fairscore::formats::JsonlLayout as Layout;
 use fairscore::Result;
 
 fn spans(text: &str) -> Result<Vec<(String, usize, usize)>> {
