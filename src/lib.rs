@@ -73,10 +73,10 @@ mod zip;
 pub use error::{Error, ErrorClass, Result};
 
 pub use campaign::{run_family_campaign, FamilyCampaign, FamilyReport};
-pub use family::{signature, Resampled};
 pub use family::{
     build as build_family, compare, evaluate, register, Family, Options, Registration, Statistics,
 };
+pub use family::{signature, Resampled};
 pub use metrics::{PairedTest, Resampler};
 pub use report::render;
 pub use table::{Results, Signature, TableFormat};

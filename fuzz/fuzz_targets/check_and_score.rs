@@ -3,7 +3,7 @@
 #![no_main]
 use fairscore::check::{check_bytes, CheckOptions};
 use fairscore::{score_files, Edition, ScoreOptions, Task};
-use fairscore::corpus::{Corpus, ReadOptions};
+use fairscore::corpus::ReadOptions;
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 

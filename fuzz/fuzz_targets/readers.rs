@@ -5,8 +5,8 @@
 //! non-negative). Property tests of the same entry points: tests/props_readers.rs.
 #![no_main]
 use fairscore::eval::fair::{corpus_units, ReadOptions};
-use fairscore::eval::weights::parse_weights;
-use fairscore::formats::{conll, spanfile, Format};
+use fairscore::eval::parse_weights;
+use fairscore::formats::{parse_conll, parse_spanfile, Format, MAX_SPAN_POSITION};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
@@ -16,13 +16,13 @@ fuzz_target!(|data: &[u8]| {
     let bio = String::from_utf8_lossy(parts.next().unwrap_or_default());
     let formula = String::from_utf8_lossy(parts.next().unwrap_or_default());
 
-    if let Ok(c) = spanfile::parse(Path::new("s"), &spans) {
+    if let Ok(c) = parse_spanfile(Path::new("s"), &spans) {
         for a in &c.annotations {
-            assert!(a.begin >= 1 && a.begin <= a.end && a.end <= spanfile::MAX_POSITION);
+            assert!(a.begin >= 1 && a.begin <= a.end && a.end <= MAX_SPAN_POSITION);
         }
         let _ = corpus_units(&c, &c, &ReadOptions::default());
     }
-    if let Ok(c) = conll::parse(Path::new("c"), &bio) {
+    if let Ok(c) = parse_conll(Path::new("c"), &bio) {
         let read = ReadOptions { format: Some(Format::Conll), ..ReadOptions::default() };
         if let Ok((units, _)) = corpus_units(&c, &c, &read) {
             for u in &units {

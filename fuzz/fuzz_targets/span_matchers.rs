@@ -63,7 +63,7 @@ fuzz_target!(|data: &[u8]| {
             .iter()
             .filter(|s| ps.alts(s).iter().any(|a| tags.contains(*a)))
             .count() as u64;
-        for c in &u.all {
+        for (_, c) in u.all.iter() {
             assert_eq!(c.actual(), n_pred);
             assert!(c.possible() >= n_gold);
         }

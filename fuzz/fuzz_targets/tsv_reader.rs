@@ -1,7 +1,7 @@
 //! Fuzz target: the HIPE TSV reader and the alignment of a file with itself and with a
 //! one-document copy. Any input must give a value or a typed error, never a panic.
 #![no_main]
-use fairscore::corpus::{align, Corpus, ReadOptions};
+use fairscore::corpus::{align, ReadOptions};
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 

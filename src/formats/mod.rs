@@ -19,7 +19,7 @@ pub(crate) mod tagged;
 pub use brat::read_dir as read_brat_dir;
 pub use conll::parse as parse_conll;
 pub use jsonl::{detect as detect_jsonl, parse as parse_jsonl, Layout as JsonlLayout};
-pub use spanfile::parse as parse_spanfile;
+pub use spanfile::{parse as parse_spanfile, MAX_POSITION as MAX_SPAN_POSITION};
 pub use split::count_cells;
 
 use crate::corpus::{Corpus, ReadOptions};
