@@ -88,15 +88,15 @@ pub struct TaskFlag {
     pub task: Option<String>,
 }
 
-/// `--hipe_edition`.
+/// `--hipe-edition` (the official `--hipe_edition`).
 #[derive(Args, Debug, Clone)]
 pub struct Edition {
     /// HIPE edition, which decides the scored columns and the file-name convention: hipe-2020
     /// (default) or hipe-2022.
     #[arg(
         short = 'e',
-        long = "hipe_edition",
-        visible_alias = "hipe-edition",
+        long = "hipe-edition",
+        visible_alias = "hipe_edition",
         value_name = "EDITION"
     )]
     pub hipe_edition: Option<String>,
@@ -120,12 +120,12 @@ pub struct SkipCheck {
     pub skip_check: bool,
 }
 
-/// `--original_nel`.
+/// `--original-nel` (the official `--original_nel`).
 #[derive(Args, Debug, Clone)]
 pub struct OriginalNel {
     /// NEL: group links as consecutive tokens with the same link (the original CLEF-HIPE-2020
     /// grouping) instead of by named-entity boundaries.
-    #[arg(short = 'g', long = "original_nel", alias = "original-nel")]
+    #[arg(short = 'g', long = "original-nel", visible_alias = "original_nel")]
     pub original_nel: bool,
 }
 
@@ -259,7 +259,8 @@ pub struct TestFlag {
 /// `--family`.
 #[derive(Args, Debug, Clone)]
 pub struct FamilyFlag {
-    /// The metric family: spans, fair, muc, segmentation or tagging.
+    /// The metric family: spans (also `ner`: named entities, labeled spans), fair, muc,
+    /// segmentation or tagging.
     #[arg(long = "family", value_name = "FAMILY")]
     pub family: Option<String>,
 }

@@ -15,6 +15,7 @@ mod leaderboard;
 mod muc;
 mod normalize;
 mod progress;
+mod redirect;
 mod score;
 mod segmentation;
 mod tagging;
@@ -23,11 +24,27 @@ mod tagging;
 #[command(
     name = "fairscore",
     version,
-    about = "Score NERC and entity-linking runs in the HIPE TSV format",
-    long_about = "Score named-entity recognition (NERC) and entity-linking (NEL) runs in the HIPE TSV \
-format. `score` reproduces the official HIPE scorer v2.0 outputs exactly; `fair` gives Ortmann's \
-(2022) fair evaluation; `leaderboard` scores a whole campaign; `compare` tests the difference \
-between two runs."
+    about = "Score the runs of NLP shared tasks (named entities, entity linking, word \
+segmentation, tagging, annotator agreement) in CoNLL, HIPE TSV, CoNLL-U, text or standoff files, \
+and publish a campaign's leaderboards",
+    long_about = "Score the runs of NLP shared tasks and explain the numbers: named entities and \
+labeled spans, entity linking, word segmentation, tagging, annotator agreement; CoNLL, HIPE TSV, \
+CoNLL-U, plain text, span files and the standoff formats brat, doccano, Label Studio and Prodigy; \
+whole campaigns ranked with intervals and published as pages, LaTeX and Codabench competitions.
+
+Which command:
+  NER on CoNLL, span or standoff files   evaluate --family ner (also fair, muc)
+  HIPE TSV runs, the official numbers    score (byte for byte the HIPE scorer v2.0)
+  a run before submitting it             check
+  two runs, is the difference real?      compare
+  many runs, a leaderboard               leaderboard (--campaign FILE for any task and format)
+  word segmentation / tagging            segmentation / tagging
+  annotators against each other          agree
+  a Codabench competition                codabench-bundle
+
+Set-up: `cargo run --release -- score --ref reference_runs/HIPE-2022-demo-test-en.tsv --pred \
+reference_runs/demo_bundle4_newseye_en_1.tsv --task nerc_coarse --hipe-edition hipe-2022 --outdir \
+out` scores the bundled example; `cargo test --release` runs the tests."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -289,6 +306,7 @@ pub fn run() -> i32 {
             return code;
         }
     };
+    let job = job_of(&cli.command);
     let result = match cli.command {
         Command::Score(args) => score::run(args),
         Command::Normalize(args) => normalize::run(args),
@@ -305,7 +323,75 @@ pub fn run() -> i32 {
         Command::CodabenchBundle(args) => codabench::run_bundle(args),
     };
     match result {
+        // `check` found problems: the run may be of a kind it does not check.
+        Ok(1) if job.command == "check" => {
+            if let Some(h) = redirect::hint(&job) {
+                eprintln!("  hint: {}", fairscore::io::escape_controls(&h));
+            }
+            1
+        }
         Ok(code) => code,
-        Err(e) => report_error(&e),
+        Err(e) => {
+            let code = report_error(&e);
+            if e.class() != ErrorClass::Output {
+                if let Some(h) = redirect::hint(&job) {
+                    eprintln!("  hint: {}", fairscore::io::escape_controls(&h));
+                }
+            }
+            code
+        }
+    }
+}
+
+/// The command's name and inputs, for the hint of a failed command ([`redirect::hint`]).
+fn job_of(command: &Command) -> redirect::Job {
+    let scoring =
+        |command, gold: &args::Gold, pred: &args::Pred, format: &args::Format| redirect::Job {
+            command,
+            family: None,
+            told: format.format.is_some(),
+            inputs: std::iter::once(gold.gold.clone())
+                .chain(pred.pred.iter().cloned())
+                .collect(),
+        };
+    match command {
+        Command::Score(a) => scoring("score", &a.gold, &a.pred, &a.format),
+        Command::Check(a) => scoring("check", &a.gold, &a.pred, &a.format),
+        Command::Fair(a) => scoring("fair", &a.gold, &a.pred, &a.format),
+        Command::Muc(a) => scoring("muc", &a.gold, &a.pred, &a.format),
+        Command::Segmentation(a) => scoring("segmentation", &a.gold, &a.pred, &a.format),
+        Command::Tagging(a) => scoring("tagging", &a.gold, &a.pred, &a.format),
+        Command::Evaluate(a) => redirect::Job {
+            family: a.family.family.clone(),
+            ..scoring("evaluate", &a.gold, &a.pred, &a.format)
+        },
+        Command::Compare(a) => redirect::Job {
+            family: a.family.family.clone(),
+            ..scoring("compare", &a.gold, &a.pred, &a.format)
+        },
+        Command::Normalize(a) => redirect::Job {
+            command: "normalize",
+            inputs: vec![a.input.clone()],
+            ..Default::default()
+        },
+        Command::Leaderboard(a) => redirect::Job {
+            command: "leaderboard",
+            told: a.campaign.campaign.is_some(),
+            inputs: vec![a.gold_dir.gold_dir.clone(), a.runs_dir.clone()],
+            ..Default::default()
+        },
+        Command::Agree(a) => redirect::Job {
+            command: "agree",
+            told: a.format.format.is_some(),
+            inputs: a
+                .inputs
+                .project
+                .iter()
+                .chain(a.inputs.annotator.iter())
+                .cloned()
+                .collect(),
+            ..Default::default()
+        },
+        Command::Codabench(_) | Command::CodabenchBundle(_) => redirect::Job::default(),
     }
 }

@@ -33,7 +33,12 @@ pub struct ScoreArgs {
     pub original_nel: OriginalNel,
     /// NEL: evaluate at these cutoffs of ranked candidate lists `Q1|Q2|Q3`, e.g. 1,3,5
     /// (default 1).
-    #[arg(short = 'n', long = "n_best", alias = "n-best", value_name = "K[,K…]")]
+    #[arg(
+        short = 'n',
+        long = "n-best",
+        visible_alias = "n_best",
+        value_name = "K[,K…]"
+    )]
     pub n_best: Option<String>,
     /// Also evaluate on tokens whose OCR noise (MISC `LED<x>`) is in each range, e.g.
     /// 0.0-0.1,0.1-1.0 (lower ≤ LED < upper; tokens without LED are always kept).

@@ -45,13 +45,14 @@ impl Regime {
         let mut out = Vec::new();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let r = match part {
-                "fuzzy" => Regime::Fuzzy,
+                // `ent_type` is the word of `evaluate` (nervaluate's) for the same regime.
+                "fuzzy" | "ent_type" | "ent-type" | "type" => Regime::Fuzzy,
                 "strict" => Regime::Strict,
                 "fair" => Regime::Fair,
                 "weighted" => Regime::Weighted,
                 _ => {
                     return Err(Error::usage(format!(
-                        "--regimes: unknown regime {part:?}; use fuzzy, strict, fair, weighted"
+                        "--regimes: unknown regime {part:?}; use fuzzy (also ent_type), strict, fair, weighted"
                     )))
                 }
             };

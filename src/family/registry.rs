@@ -106,13 +106,25 @@ pub fn own_option_names() -> Vec<&'static str> {
     v
 }
 
-/// The family named `name` with `opts` (a usage error for an unknown name or an option the
-/// family does not take).
+/// Other names of the crate's families: `ner` is the NER family `spans`.
+pub const ALIASES: &[(&str, &str)] = &[("ner", "spans")];
+
+/// The registered name of `name` (itself, or the family an alias stands for).
+pub fn canonical(name: &str) -> &str {
+    ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == name)
+        .map_or(name, |(_, real)| real)
+}
+
+/// The family named `name` (or an alias of it, [`ALIASES`]) with `opts` (a usage error for
+/// an unknown name or an option the family does not take).
 pub fn build(name: &str, opts: &Options) -> Result<Box<dyn Family>> {
+    let name = canonical(name);
     let reg = registered();
     let Some(r) = reg.iter().find(|r| r.name == name) else {
         return Err(Error::usage(format!(
-            "family: unknown family {}; use one of {}",
+            "family: unknown family {}; use one of {} (ner: spans)",
             crate::error::snippet(name),
             reg.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
         )));

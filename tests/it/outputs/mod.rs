@@ -6,3 +6,4 @@ mod json_schema_refusals;
 mod json_schemas;
 mod progress;
 mod results_schema;
+mod wrong_command;
