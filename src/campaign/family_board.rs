@@ -143,7 +143,28 @@ pub fn teams_tsv(r: &TaskRanking) -> Result<String> {
     tsv(&rows)
 }
 
-/// `leaderboard.json`: `{"name", "tables": [{"task", "family", "metric", "unit", "group",
+/// The files that were not ranked, in file order within each kind: (file, `failed` or
+/// `rejected`, the one-line reason).
+fn not_scored(report: &FamilyReport) -> Vec<(&str, &'static str, &str)> {
+    let failed = report
+        .failed
+        .iter()
+        .map(|(f, e)| (f.as_str(), "failed", e.as_str()));
+    let rejected = (report.rejected.iter()).map(|(f, e)| (f.as_str(), "rejected", e.as_str()));
+    failed.chain(rejected).collect()
+}
+
+/// `rankings/not_scored.tsv`: `file`, `kind` (`failed`: its scoring failed; `rejected`: it
+/// fits no task) and `reason`, one row per file not ranked.
+fn not_scored_tsv(report: &FamilyReport) -> Result<String> {
+    let mut rows = vec![vec!["file".to_string(), "kind".into(), "reason".into()]];
+    for (file, kind, reason) in not_scored(report) {
+        rows.push(vec![file.to_string(), kind.to_string(), reason.to_string()]);
+    }
+    tsv(&rows)
+}
+
+/// `leaderboard.json`: `{"name", "not_scored": [{"file", "kind", "reason"}], "tables": [{"task", "family", "metric", "unit", "group",
 /// "gold", "resampling"?, "signature", "signature_fields", "rows": [{"rank", "system",
 /// "run_hash", "scores": {METRIC: value}, "ci":
 /// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}], "teams": [{"rank", "team",
@@ -221,7 +242,11 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
             Value::Object(t)
         })
         .collect();
-    let doc = json!({"name": cfg.name, "tables": tables});
+    let not_scored: Vec<Value> = not_scored(report)
+        .into_iter()
+        .map(|(file, kind, reason)| json!({"file": file, "kind": kind, "reason": reason}))
+        .collect();
+    let doc = json!({"name": cfg.name, "tables": tables, "not_scored": not_scored});
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
     s.push('\n');
     s
@@ -264,7 +289,8 @@ fn team_rows(r: &TaskRanking, num: &dyn Fn(f64) -> serde_json::Value) -> Vec<ser
         .collect()
 }
 
-/// Writes `rankings/*.tsv`, `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
+/// Writes `rankings/*.tsv` (with `rankings/not_scored.tsv` when a run failed or a file fit no
+/// task), `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
 /// `leaderboard.tex` and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
 /// written, relative to `outdir`.
 pub fn write_family_outputs(
@@ -282,6 +308,9 @@ pub fn write_family_outputs(
                 crate::report::table::json::render(&run.results),
             ));
         }
+    }
+    if !report.failed.is_empty() || !report.rejected.is_empty() {
+        files.push(("rankings/not_scored.tsv".into(), not_scored_tsv(report)?));
     }
     files.push(("leaderboard.json".into(), leaderboard_json(cfg, report)));
     let board = super::family_page::build(cfg, report);
