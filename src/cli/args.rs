@@ -216,9 +216,21 @@ pub struct GoldDir {
 pub struct CampaignFile {
     /// Campaign TOML file: a HIPE campaign (see presets/hipe-2022.toml) or a campaign of any
     /// family's tasks (`[[task]]` with `family`, `gold`, `runs`, `rank_by`; docs/campaigns.md).
-    /// codabench and codabench-bundle take campaigns of family tasks.
+    /// codabench and codabench-bundle take both (a HIPE campaign with --resources).
     #[arg(long, value_name = "FILE")]
     pub campaign: Option<PathBuf>,
+}
+
+/// `--preset` and `--resources`: a HIPE campaign and its tag sets and QID maps.
+#[derive(Args, Debug, Clone)]
+pub struct HipeCampaign {
+    /// Embedded HIPE campaign (leaderboard: default hipe-2022 when no --campaign is given).
+    #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
+    pub preset: Option<String>,
+    /// Directory of the tagset and QID map files (HIPE campaigns; not needed by a campaign of
+    /// family tasks).
+    #[arg(long, value_name = "DIR")]
+    pub resources: Option<PathBuf>,
 }
 
 /// `--outdir`.
