@@ -26,6 +26,10 @@ use read::{HipeOptions, PER_REGIME, REGIMES, SEP};
 
 const FORMATS: &[&str] = &["hipe"];
 
+/// The labels of one evaluation (column and filter): its key parts, and each label's index
+/// in the statistics with its name.
+type Group = (Vec<String>, Vec<(usize, String)>);
+
 /// HIPE NERC and NEL, as the official scorer counts them.
 #[derive(Debug, Clone)]
 pub struct HipeFamily {
@@ -93,7 +97,7 @@ impl Family for HipeFamily {
             Column::errors("FN", Kind::Count),
         ]);
         // The labels of one evaluation (column and filter) follow one another: group them.
-        let mut groups: Vec<(Vec<String>, Vec<(usize, String)>)> = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
         for (i, l) in stats.labels.iter().enumerate() {
             let mut parts: Vec<String> = l.split(SEP).map(str::to_string).collect();
             let label = parts.pop().unwrap_or_default();
