@@ -83,7 +83,7 @@ pub use table::{Results, Signature, TableFormat};
 
 pub use eval::options::{Regime, ScoreOptions};
 pub use hipe::{Edition, Task};
-pub use normalize::{normalize_file, normalize_text, parse_map, NormalizeOptions};
+pub use normalize::{normalize_file, normalize_text, parse_map, read_map, NormalizeOptions};
 pub use score::{
     compare_paths, score_files, score_paths, score_paths_tasks, task_columns, ScoreOutput,
 };

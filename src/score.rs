@@ -6,6 +6,8 @@ use crate::corpus::Corpus;
 use crate::error::Result;
 use crate::eval::compare::{compare, CompareOptions, CompareResult};
 use crate::eval::options::ScoreOptions;
+use crate::eval::read::read_side;
+pub use crate::eval::read::task_columns;
 use crate::eval::score::{evaluate, ColumnResult, ScoreResult};
 use crate::formats;
 use crate::hipe::{check_file_name, output_name};
@@ -93,48 +95,6 @@ pub fn score_paths_tasks(
             score_files(&gold, &pred, &pred_arg, &system, &o)
         })
         .collect()
-}
-
-/// Reads the gold (`run == false`) or a run in the options' format, HIPE files keeping only
-/// the columns `tasks` read ([`task_columns`]); with `--relaxed MAP` the links are
-/// normalized while the file is read (the run's also with `--norm-time`).
-fn read_side(
-    path: &Path,
-    opts: &ScoreOptions,
-    tasks: &[crate::hipe::Task],
-    run: bool,
-) -> Result<Corpus> {
-    let mut ropts = opts.read_options();
-    if opts.format != formats::Format::Hipe && opts.relaxed_map.is_none() {
-        return formats::read(path, Some(opts.format), &ropts);
-    }
-    if opts.format == formats::Format::Hipe {
-        ropts.columns = Some(task_columns(opts.edition, tasks));
-    }
-    if let Some(map) = &opts.relaxed_map {
-        use crate::normalize::{LinkRewrite, NormalizeOptions};
-        let mut nopts = NormalizeOptions::for_edition(opts.edition);
-        nopts.map = Some(map.clone());
-        nopts.norm_time = run;
-        ropts.rewrite = Some(std::sync::Arc::new(LinkRewrite::new(nopts)));
-    }
-    formats::hipe::read(path, &ropts)
-}
-
-/// The HIPE columns the evaluation of `tasks` reads in `edition` (scored columns and the NE
-/// columns bounding links); the reader also keeps the token column.
-pub fn task_columns(edition: crate::hipe::Edition, tasks: &[crate::hipe::Task]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for &task in tasks {
-        for &(col, ne) in edition.columns(task) {
-            for name in [col, ne] {
-                if !name.is_empty() && !out.iter().any(|c| c == name) {
-                    out.push(name.to_string());
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Reads the gold and two runs and compares the runs (`crate::eval::compare`). Run names

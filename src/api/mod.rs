@@ -23,7 +23,9 @@ use crate::check::CheckOptions;
 use crate::error::{snippet, Error, Result};
 use crate::eval::bootstrap::resampler;
 use crate::eval::compare::{CompareOptions, CompareRegime};
-use crate::eval::options::{parse_noise_levels, parse_time_periods, read_tagset, Regime};
+use crate::eval::options::{
+    parse_glue, parse_n_best, parse_noise_levels, parse_time_periods, read_tagset, Regime,
+};
 use crate::family::{Options, OPTION_NAMES};
 use crate::formats::Format;
 use crate::hipe::{check_name_part, Edition, Task};
@@ -46,19 +48,6 @@ pub fn tasks(arg: &str) -> Result<Vec<Task>> {
         out.push(task);
     }
     Ok(out)
-}
-
-fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
-    s.split(',')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.split_once('+')
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .ok_or_else(|| {
-                    Error::usage(format!("glue: {} is not a pair COL_A+COL_B", snippet(p)))
-                })
-        })
-        .collect()
 }
 
 fn edition(s: &Settings) -> Result<Edition> {
@@ -123,25 +112,7 @@ pub fn score_options(s: &Settings, task: Task) -> Result<ScoreOptions> {
     s.take("task");
     scoring_format(s, &mut opts)?;
     if let Some(n) = s.get("n_best") {
-        let mut cutoffs: Vec<usize> = Vec::new();
-        for part in n.split(',') {
-            let k = part
-                .trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&k| k >= 1)
-                .ok_or_else(|| {
-                    Error::usage(format!(
-                        "n_best: {} is not a positive whole number",
-                        snippet(part)
-                    ))
-                })?;
-            if cutoffs.contains(&k) {
-                return Err(Error::usage(format!("n_best: {k} is given twice")));
-            }
-            cutoffs.push(k);
-        }
-        opts.n_best = cutoffs;
+        opts.n_best = parse_n_best(&n)?;
     }
     if let Some(n) = s.get("noise_level") {
         opts.noise_levels = parse_noise_levels(&n)?;

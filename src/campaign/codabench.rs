@@ -239,7 +239,7 @@ fn assign(
         let name = shown.rsplit('/').next().unwrap_or(&shown).to_string();
         let mut fitted = false;
         for (k, t) in cfg.tasks.iter().enumerate() {
-            let Some(m) = t.runs.matches(&name).into_iter().next() else {
+            let Some(m) = t.fit(&name) else {
                 continue;
             };
             fitted = true;

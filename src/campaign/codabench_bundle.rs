@@ -21,6 +21,8 @@ use crate::zip::ZipWriter;
 pub const PROGRAM: &str = "fairscore";
 /// The campaign file's name in `scoring_program/`.
 pub const CAMPAIGN_FILE: &str = "campaign.toml";
+/// The folder of a HIPE campaign's tag sets and QID maps in `scoring_program/`.
+pub const RESOURCES: &str = "resources";
 /// The Docker image of the bundle when none is given (Codabench's own default).
 pub const DEFAULT_IMAGE: &str = "codalab/codalab-legacy:py3";
 /// The phase's start when none is given.
@@ -38,8 +40,12 @@ const LOGO: &[u8] = &[
 /// What the bundle is made of, besides the campaign.
 #[derive(Debug, Clone)]
 pub struct BundleOptions {
-    /// The campaign file (copied into the scoring program).
-    pub campaign_file: PathBuf,
+    /// The campaign file's bytes (copied into the scoring program as `campaign.toml`): a
+    /// campaign of family tasks, or a HIPE campaign (a preset's text).
+    pub campaign: Vec<u8>,
+    /// Whether it is a HIPE campaign: the program then reads the campaign's tag sets and QID
+    /// maps (shipped in `scoring_program/resources/`) with `--resources`.
+    pub hipe: bool,
     /// The directory of the gold files.
     pub gold_dir: PathBuf,
     /// The fairscore binary to ship (it must run on the competition's Docker image).
@@ -56,12 +62,17 @@ pub struct BundleOptions {
 /// `/tmp` with mode 755 when unpacking lost its mode, and removed after), scoring `/app/input`
 /// into `/app/output`, with the program's exit status.
 /// It uses no `$input`, `$output` or `$program`: the worker would substitute them anywhere in
-/// the text.
-pub fn command() -> String {
+/// the text. A HIPE campaign's program also gets `--resources` (its tag sets and QID maps).
+pub fn command(hipe: bool) -> String {
+    let resources = if hipe {
+        format!(" --resources /app/program/{RESOURCES}")
+    } else {
+        String::new()
+    };
     format!(
         "sh -c 'B=/app/program/{PROGRAM}; T=; if [ ! -x \"$B\" ]; then T=/tmp/{PROGRAM}.$$; \
          cp \"$B\" \"$T\" && chmod 755 \"$T\" && B=\"$T\"; fi; \"$B\" codabench \
-         --campaign /app/program/{CAMPAIGN_FILE} /app/input /app/output; R=$?; \
+         --campaign /app/program/{CAMPAIGN_FILE}{resources} /app/input /app/output; R=$?; \
          [ -z \"$T\" ] || rm -f \"$T\"; exit $R'"
     )
 }
@@ -304,15 +315,22 @@ pub fn bundle_files(
         ),
         (
             "scoring_program/metadata.yaml".into(),
-            format!("command: {}\n", q(&command())).into_bytes(),
+            format!("command: {}\n", q(&command(o.hipe))).into_bytes(),
             false,
         ),
         (
             format!("scoring_program/{CAMPAIGN_FILE}"),
-            crate::io::read_input(&o.campaign_file)?,
+            o.campaign.clone(),
             false,
         ),
     ];
+    for (name, path) in &cfg.resources {
+        files.push((
+            format!("scoring_program/{RESOURCES}/{name}"),
+            crate::io::read_input(path)?,
+            false,
+        ));
+    }
     let binary = std::fs::read(&o.binary)
         .map_err(|e| Error::input(&o.binary, 0, format!("cannot read the binary: {e}")))?;
     if !binary.starts_with(b"\x7fELF") {

@@ -23,16 +23,20 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::family::{rank_statistics, ranked_value, ranking_results, FamilyRanking};
+use super::family::{rank_statistics, ranking_results, FamilyRanking};
 use super::names::{Pattern, Placeholder};
 use crate::api::{family_options, Setting, Settings};
 use crate::error::{snippet, Error, Result};
 use crate::family::{build, Family, Headline};
 use crate::metrics::resample::Resampler;
-use crate::table::{Column, KeyKind, Kind, Results, Table, Value};
+use crate::table::Results;
 
+mod hipe;
 mod index;
 mod places;
+mod teams;
+
+pub use teams::best_per_team;
 
 use index::TaskIndex;
 use places::{key_line, option_line, plain, task_line, toml_error, KeyPlaces, Places, TaskPlaces};
@@ -63,6 +67,22 @@ pub struct FamilyTask {
     pub options: crate::family::Options,
     /// The line of the task's `rank_by` in the campaign file (else of the task).
     pub rank_by_line: usize,
+    /// Only runs of these bundles (the `{bundle}` of the run's name) are the task's (a HIPE
+    /// campaign's tasks: [`FamilyCampaign::from_hipe`]); `None`: every run its pattern fits.
+    pub bundles: Option<Vec<String>>,
+}
+
+impl FamilyTask {
+    /// How a run file's name fits the task: the first way it fits the runs pattern with a
+    /// bundle the task takes, as (placeholder, value) pairs; `None` when it is not the task's.
+    pub fn fit<'t>(&self, name: &'t str) -> Option<Vec<(Placeholder, &'t str)>> {
+        self.runs.matches(name).into_iter().find(|m| {
+            self.bundles.as_ref().is_none_or(|b| {
+                m.iter()
+                    .any(|(p, v)| *p == Placeholder::Bundle && b.iter().any(|x| x == v))
+            })
+        })
+    }
 }
 
 /// A campaign of family tasks.
@@ -75,6 +95,9 @@ pub struct FamilyCampaign {
     pub bootstrap: Option<Resampler>,
     /// The tasks, in file order.
     pub tasks: Vec<FamilyTask>,
+    /// Files the tasks read besides gold and runs (a HIPE campaign's tag sets and QID maps),
+    /// which a Codabench bundle ships; each as (name in the resources directory, path).
+    pub resources: Vec<(String, PathBuf)>,
 }
 
 fn has_family_tasks(t: &toml::Table) -> bool {
@@ -254,6 +277,7 @@ impl FamilyCampaign {
                 headline,
                 options: opts,
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
+                bundles: None,
             });
         }
         Ok(FamilyCampaign {
@@ -261,6 +285,7 @@ impl FamilyCampaign {
             file: path.to_path_buf(),
             bootstrap,
             tasks,
+            resources: Vec::new(),
         })
     }
 }
@@ -395,7 +420,7 @@ pub fn run_family_campaign(
         index.candidates(n, &mut candidates);
         for &k in &candidates {
             let t = &cfg.tasks[k];
-            let Some(m) = t.runs.matches(n).into_iter().next() else {
+            let Some(m) = t.fit(n) else {
                 continue;
             };
             fitted = true;
@@ -532,43 +557,4 @@ fn task_signature(
     sig.push("run", sign::set_hash(&items));
     sig.push("version", env!("CARGO_PKG_VERSION"));
     Ok(sig)
-}
-
-/// The best run of each team, teams ordered by it (equal values share a rank): the table
-/// `teams` with the team, its run, the team's rank, the ranked value (with its interval) and,
-/// with resampling, whether the run shares first place.
-pub fn best_per_team(r: &FamilyRanking, teams: &BTreeMap<String, String>) -> Table {
-    let mut cols = vec![Column::new("rank", Kind::Count), r.column.clone()];
-    if r.resampling.is_some() {
-        cols.push(Column::new("first", Kind::Count));
-    }
-    let mut t = Table::new(
-        "teams",
-        "Best run per team",
-        vec![KeyKind::Team, KeyKind::System],
-        cols,
-    );
-    let mut seen: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
-    let (mut rank, mut last) = (0usize, None::<f64>);
-    for run in &r.runs {
-        let team = teams
-            .get(&run.system)
-            .map_or(run.system.as_str(), String::as_str);
-        if !seen.insert(team) {
-            continue;
-        }
-        if last != Some(run.value) {
-            rank = seen.len();
-            last = Some(run.value);
-        }
-        let mut v = vec![Value::Count(rank as u64), ranked_value(r, run.value)];
-        if r.resampling.is_some() {
-            v.push(Value::Count(u64::from(run.shares_first)));
-        }
-        t.push(vec![team.to_string(), run.system.clone()], v);
-        if let (Some(ci), Some(row)) = (run.ci, t.rows.last_mut()) {
-            row.ci[1] = Some(ci);
-        }
-    }
-    t
 }

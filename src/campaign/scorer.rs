@@ -8,9 +8,10 @@ use super::job::{JobOutput, ScoreJob};
 use super::rows::rows_from_results;
 use crate::corpus::{Corpus, ReadOptions};
 use crate::eval::options::{read_tagset, ScoreOptions};
+use crate::eval::read::{read_hipe, task_columns, LinkNorm};
 use crate::hipe::Task;
-use crate::normalize::{read_map, LinkRewrite, NormalizeOptions};
-use crate::score::{score_files, task_columns};
+use crate::normalize::read_map;
+use crate::score::score_files;
 use crate::Result;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -100,16 +101,18 @@ impl JobScorer {
             opts.tagset = Some((*self.tagsets.get(ts, || read_tagset(ts))?).clone());
         }
         // Runs are shared between the tasks of a bundle: keep what any task reads.
-        let mut ropts = ReadOptions {
-            columns: Some(task_columns(
+        let columns = || {
+            Some(task_columns(
                 edition,
                 &[Task::NercCoarse, Task::NercFine, Task::Nel],
-            )),
-            ..ReadOptions::default()
+            ))
         };
-        let gold = self.golds.get(&job.gold_path, || {
-            crate::formats::hipe::read(&job.gold_path, &ropts)
-        })?;
+        let read = |path: &Path, norm: Option<LinkNorm<'_>>| {
+            read_hipe(path, edition, ReadOptions::default(), columns(), norm)
+        };
+        let gold = self
+            .golds
+            .get(&job.gold_path, || read(&job.gold_path, None))?;
         let pred_arg = job.run_path.to_string_lossy().into_owned();
         // The campaign's run pattern is the naming convention here (a campaign may name other
         // datasets than the official check knows); System is the lower-cased file stem, as
@@ -118,18 +121,16 @@ impl JobScorer {
         let pred = match &job.normalize_map {
             None => {
                 // A run is scored for several tasks: parse it once.
-                let run = self.runs.get(&job.run_path, || {
-                    crate::formats::hipe::read(&job.run_path, &ropts)
-                })?;
+                let run = self.runs.get(&job.run_path, || read(&job.run_path, None))?;
                 return self.finish(&gold, &run, &pred_arg, &system, &opts);
             }
             Some(map_path) => {
                 let map = self.maps.get(map_path, || read_map(map_path))?;
-                let mut nopts = NormalizeOptions::for_edition(edition);
-                nopts.norm_time = true;
-                nopts.map = Some((*map).clone());
-                ropts.rewrite = Some(Arc::new(LinkRewrite::new(nopts)));
-                crate::formats::hipe::read(&job.run_path, &ropts)?
+                let norm = LinkNorm {
+                    map: &map,
+                    norm_time: true,
+                };
+                read(&job.run_path, Some(norm))?
             }
         };
         self.finish(&gold, &pred, &pred_arg, &system, &opts)

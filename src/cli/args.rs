@@ -129,6 +129,47 @@ pub struct OriginalNel {
     pub original_nel: bool,
 }
 
+/// The options of a HIPE scoring beyond task, edition and tag set (`score`, and `evaluate` and
+/// `compare` with `--family hipe`).
+#[derive(Args, Debug, Clone)]
+pub struct HipeFlags {
+    /// NEL: evaluate at these cutoffs of ranked candidate lists `Q1|Q2|Q3`, e.g. 1,3,5
+    /// (default 1).
+    #[arg(
+        short = 'n',
+        long = "n-best",
+        visible_alias = "n_best",
+        value_name = "K[,K…]"
+    )]
+    pub n_best: Option<String>,
+    /// Also evaluate on tokens whose OCR noise (MISC `LED<x>`) is in each range, e.g.
+    /// 0.0-0.1,0.1-1.0 (lower ≤ LED < upper; tokens without LED are always kept).
+    #[arg(long = "noise-level", alias = "noise_level", value_name = "RANGES")]
+    pub noise_level: Option<String>,
+    /// Also evaluate on documents dated in each period, e.g. 1900-1950,1950-2000 (years) or
+    /// 1900/01/01-1950/12/31 (start included, end excluded).
+    #[arg(long = "time-period", alias = "time_period", value_name = "RANGES")]
+    pub time_period: Option<String>,
+    /// Glue the labels of two columns, e.g. NE-COARSE-LIT+NE-NESTED (comma-separated pairs).
+    #[arg(long = "glue", value_name = "A+B[,…]")]
+    pub glue: Option<String>,
+    /// NEL: relaxed evaluation in one step. Normalizes the gold (historical QIDs mapped to
+    /// their main QID with MAP) and the run (the same, plus time entities linked to NIL) in
+    /// memory before scoring; the suffix defaults to `relaxed`.
+    #[arg(long = "relaxed", value_name = "MAP")]
+    pub relaxed: Option<PathBuf>,
+}
+
+/// `--normalize-run` (`evaluate` and `compare` with `--family hipe`).
+#[derive(Args, Debug, Clone)]
+pub struct NormalizeRunFlag {
+    /// --family hipe, NEL: normalize the run alone with this QID map (historical QIDs mapped
+    /// to their main QID, time entities linked to NIL) before scoring it against a gold
+    /// normalized already (the `_histonorm` files), as a campaign's relaxed NEL does.
+    #[arg(long = "normalize-run", alias = "normalize_run", value_name = "MAP")]
+    pub normalize_run: Option<PathBuf>,
+}
+
 /// `--regimes`.
 #[derive(Args, Debug, Clone)]
 pub struct RegimesFlag {
@@ -180,9 +221,21 @@ pub struct GoldDir {
 pub struct CampaignFile {
     /// Campaign TOML file: a HIPE campaign (see presets/hipe-2022.toml) or a campaign of any
     /// family's tasks (`[[task]]` with `family`, `gold`, `runs`, `rank_by`; docs/campaigns.md).
-    /// codabench and codabench-bundle take campaigns of family tasks.
+    /// codabench and codabench-bundle take both (a HIPE campaign with --resources).
     #[arg(long, value_name = "FILE")]
     pub campaign: Option<PathBuf>,
+}
+
+/// `--preset` and `--resources`: a HIPE campaign and its tag sets and QID maps.
+#[derive(Args, Debug, Clone)]
+pub struct HipeCampaign {
+    /// Embedded HIPE campaign (leaderboard: default hipe-2022 when no --campaign is given).
+    #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
+    pub preset: Option<String>,
+    /// Directory of the tagset and QID map files (HIPE campaigns; not needed by a campaign of
+    /// family tasks).
+    #[arg(long, value_name = "DIR")]
+    pub resources: Option<PathBuf>,
 }
 
 /// `--outdir`.
@@ -322,6 +375,22 @@ put_text!(WeightsFlag, weights);
 put_text!(Resampling, bootstrap, seed, confidence);
 put_text!(Beta, beta);
 put_text!(TestFlag, test);
+
+impl Put for HipeFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("n_best", self.n_best.as_ref())
+            .text("noise_level", self.noise_level.as_ref())
+            .text("time_period", self.time_period.as_ref())
+            .text("glue", self.glue.as_ref())
+            .text("relaxed", path_text(&self.relaxed));
+    }
+}
+
+impl Put for NormalizeRunFlag {
+    fn put(&self, s: &mut Settings) {
+        s.text("normalize_run", path_text(&self.normalize_run));
+    }
+}
 
 impl Put for SkipCheck {
     fn put(&self, s: &mut Settings) {

@@ -13,6 +13,7 @@ use fairscore::campaign::FamilyCampaign;
 use fairscore::campaign::Verdict;
 use fairscore::campaign::DETAILED_FILE;
 use fairscore::campaign::SCORES_FILE;
+use fairscore::campaign::{Campaign, PRESETS};
 use fairscore::io::escape_controls;
 use fairscore::{Error, Result};
 
@@ -21,6 +22,8 @@ use fairscore::{Error, Result};
 pub struct CodabenchArgs {
     #[command(flatten)]
     pub campaign: super::args::CampaignFile,
+    #[command(flatten)]
+    pub hipe: super::args::HipeCampaign,
     /// The worker's input directory: the gold in INPUT/ref, the submission in INPUT/res (run
     /// files, possibly in folders).
     #[arg(value_name = "INPUT")]
@@ -31,11 +34,14 @@ pub struct CodabenchArgs {
     pub output: PathBuf,
 }
 
-/// Write a Codabench competition bundle (zip) of a campaign of family tasks.
+/// Write a Codabench competition bundle (zip) of a campaign: of family tasks, or a HIPE
+/// campaign (--preset, or --campaign with --resources), whose tag sets and QID maps it ships.
 #[derive(Args, Debug)]
 pub struct BundleArgs {
     #[command(flatten)]
     pub campaign: super::args::CampaignFile,
+    #[command(flatten)]
+    pub hipe: super::args::HipeCampaign,
     #[command(flatten)]
     pub gold_dir: super::args::GoldDir,
     /// The fairscore binary to put into the scoring program (default: this one). It must run
@@ -56,38 +62,88 @@ pub struct BundleArgs {
     pub out: PathBuf,
 }
 
-/// The family campaign of `--campaign` (required; HIPE campaigns are refused).
-fn campaign(c: &super::args::CampaignFile) -> Result<(PathBuf, FamilyCampaign)> {
-    let file = c
-        .campaign
+/// The campaign of `--campaign` or `--preset` as a campaign of family tasks, with the bytes
+/// of its file (a preset's text), whether it is a HIPE campaign, and the campaign file if
+/// one was given. A HIPE campaign takes its tag sets and QID maps from `--resources` and its
+/// tasks from the gold files of `gold_dir`.
+struct Loaded {
+    cfg: FamilyCampaign,
+    bytes: Vec<u8>,
+    hipe: bool,
+    file: Option<PathBuf>,
+}
+
+fn campaign(
+    c: &super::args::CampaignFile,
+    h: &super::args::HipeCampaign,
+    gold_dir: &std::path::Path,
+) -> Result<Loaded> {
+    let (file, text) = match (&c.campaign, &h.preset) {
+        (Some(file), _) => (Some(file.clone()), fairscore::io::read_text(file)?),
+        (None, Some(p)) => {
+            let text = PRESETS
+                .iter()
+                .find(|(n, _)| n == p)
+                .map(|(_, t)| t.to_string())
+                .ok_or_else(|| Error::usage(format!("preset: unknown preset {p:?}")))?;
+            (None, text)
+        }
+        (None, None) => {
+            return Err(Error::usage(
+                "campaign: required (a campaign TOML file, or --preset with --resources)",
+            ))
+        }
+    };
+    let shown = file
         .clone()
-        .ok_or_else(|| Error::usage("campaign: required (a campaign TOML file of family tasks)"))?;
-    let text = fairscore::io::read_text(&file)?;
-    if !campaign_kind(&file, &text)? {
-        return Err(Error::usage(format!(
-            "campaign: {} is not a campaign of family tasks ([[task]] with family = …); HIPE \
-             campaigns have no Codabench scoring program yet",
-            file.display()
-        )));
+        .unwrap_or_else(|| PathBuf::from(format!("preset {}", h.preset.as_deref().unwrap_or(""))));
+    if let Some(f) = file.as_deref().filter(|_| h.preset.is_none()) {
+        if campaign_kind(f, &text)? {
+            if h.resources.is_some() {
+                return Err(Error::usage(
+                    "resources: goes with a HIPE campaign; a campaign of family tasks names its files itself",
+                ));
+            }
+            let cfg = FamilyCampaign::parse(f, &text)?;
+            return Ok(Loaded {
+                cfg,
+                bytes: text.into_bytes(),
+                hipe: false,
+                file,
+            });
+        }
     }
-    let cfg = FamilyCampaign::parse(&file, &text)?;
-    Ok((file, cfg))
+    let resources = h.resources.as_deref().ok_or_else(|| {
+        Error::usage("resources: required for a HIPE campaign (the tagset and QID map files)")
+    })?;
+    let hipe = match &file {
+        Some(f) => Campaign::from_file(f)?,
+        None => Campaign::from_toml(&text, &shown)?,
+    };
+    let cfg = FamilyCampaign::from_hipe(&hipe, &shown, resources, gold_dir)?;
+    Ok(Loaded {
+        cfg,
+        bytes: text.into_bytes(),
+        hipe: true,
+        file,
+    })
 }
 
 /// Exit 0 with both outputs written; 1 when the submission is refused (its problems and the
 /// check's findings on stderr, which Codabench shows to the participant).
 pub fn run(args: CodabenchArgs) -> Result<i32> {
-    let (file, cfg) = campaign(&args.campaign)?;
+    let loaded = campaign(&args.campaign, &args.hipe, &args.input.join("ref"))?;
+    let cfg = loaded.cfg;
     // Nothing is written into the input (an OUTPUT inside INPUT, or linked to a folder of it).
     let outputs = [
         args.output.join(SCORES_FILE),
         args.output.join(DETAILED_FILE),
     ];
+    let mut inputs = vec![("INPUT", args.input.as_path())];
+    inputs.extend(loaded.file.as_deref().map(|f| ("--campaign", f)));
+    inputs.extend(args.hipe.resources.as_deref().map(|r| ("--resources", r)));
     fairscore::io::check_outputs(
-        &[
-            ("--campaign", file.as_path()),
-            ("INPUT", args.input.as_path()),
-        ],
+        &inputs,
         &[
             ("OUTPUT", outputs[0].as_path()),
             ("OUTPUT", outputs[1].as_path()),
@@ -131,7 +187,7 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
 
 /// Writes the bundle; lists what it holds on stderr.
 pub fn run_bundle(args: BundleArgs) -> Result<i32> {
-    let (file, cfg) = campaign(&args.campaign)?;
+    let loaded = campaign(&args.campaign, &args.hipe, &args.gold_dir.gold_dir)?;
     let binary = match &args.binary {
         Some(b) => b.clone(),
         None => std::env::current_exe().map_err(|e| {
@@ -140,24 +196,23 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
             ))
         })?,
     };
-    fairscore::io::check_outputs(
-        &[
-            ("--campaign", file.as_path()),
-            ("--binary", binary.as_path()),
-            ("--gold-dir", args.gold_dir.gold_dir.as_path()),
-        ],
-        &[("OUT.zip", args.out.as_path())],
-        &[],
-    )?;
+    let mut inputs = vec![
+        ("--binary", binary.as_path()),
+        ("--gold-dir", args.gold_dir.gold_dir.as_path()),
+    ];
+    inputs.extend(loaded.file.as_deref().map(|f| ("--campaign", f)));
+    inputs.extend(args.hipe.resources.as_deref().map(|r| ("--resources", r)));
+    fairscore::io::check_outputs(&inputs, &[("OUT.zip", args.out.as_path())], &[])?;
     let o = BundleOptions {
-        campaign_file: file,
+        campaign: loaded.bytes,
+        hipe: loaded.hipe,
         gold_dir: args.gold_dir.gold_dir.clone(),
         binary,
         docker_image: args.docker_image.clone(),
         start: args.phase_start.clone(),
         end: args.phase_end.clone(),
     };
-    let names = campaign::write_bundle(&cfg, &o, &args.out)?;
+    let names = campaign::write_bundle(&loaded.cfg, &o, &args.out)?;
     eprintln!(
         "fairscore: wrote {} ({} files: {})",
         args.out.display(),

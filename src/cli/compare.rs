@@ -8,9 +8,9 @@ use fairscore::{Error, Result};
 use std::path::PathBuf;
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, Json, OriginalNel,
-    Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag, TagsetFlag, TaskFlag, TestFlag,
-    WeightsFlag,
+    settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
+    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag,
+    TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.
@@ -39,6 +39,10 @@ pub struct CompareArgs {
     pub tagset: TagsetFlag,
     #[command(flatten)]
     pub original_nel: OriginalNel,
+    #[command(flatten)]
+    pub hipe: HipeFlags,
+    #[command(flatten)]
+    pub normalize_run: NormalizeRunFlag,
     #[command(flatten)]
     pub test: TestFlag,
     #[command(flatten)]
@@ -82,6 +86,11 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.beta,
         &args.resampling,
         &args.test,
+        &args.task,
+        &args.edition,
+        &args.original_nel,
+        &args.hipe,
+        &args.normalize_run,
     ]);
     let fam = fairscore::family::build(name, &api::family_options(&s)?)?;
     let rs = api::resampling(&s, "bootstrap", Some(10_000))?
@@ -152,6 +161,9 @@ pub fn run(args: CompareArgs) -> Result<i32> {
         &args.resampling,
         &args.regimes,
         &args.weights,
+        // Refused without --family hipe (`finish` names them).
+        &args.hipe,
+        &args.normalize_run,
     ]);
     let (opts, copts) = api::compare_options(&s)?;
     s.finish("compare")?;

@@ -5,22 +5,27 @@ use clap::Args;
 use fairscore::{Error, Result};
 
 use super::args::{
-    settings, Beta, ColumnFlag, FairFlags, FamilyFlag, Format, Gold, Json, Pred, RegimesFlag,
-    Resampling, SignatureFlag, TableFlag, TagsetFlag, WeightsFlag,
+    settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
+    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag,
+    TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
 #[command(
     after_long_help = "Scores a run with one metric family and prints its result table: spans \
 (CoNLL or HIPE entities in the strict, exact, partial and ent_type regimes), fair (Ortmann \
-2022), muc (MUC-7 token judgement), segmentation (Shao et al. 2017) or tagging. The units \
+2022), muc (MUC-7 token judgement), segmentation (Shao et al. 2017), tagging, or hipe (a HIPE \
+run scored as `score` scores it: --task, --hipe_edition, --tagset, --n_best, --glue, \
+--original_nel, --relaxed or --normalize-run, --noise-level, --time-period; micro P, R, F1, TP, \
+FP, FN per column, regime and label). The units \
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \
 (docs/standoff.md).\n\n\
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
-fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000"
+fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
+fairscore evaluate --family hipe --task nel --hipe_edition hipe-2022 --gold gold.tsv --pred run.tsv --json -"
 )]
 pub struct EvaluateArgs {
     #[command(flatten)]
@@ -43,6 +48,16 @@ pub struct EvaluateArgs {
     pub fair: FairFlags,
     #[command(flatten)]
     pub beta: Beta,
+    #[command(flatten)]
+    pub task: TaskFlag,
+    #[command(flatten)]
+    pub edition: Edition,
+    #[command(flatten)]
+    pub original_nel: OriginalNel,
+    #[command(flatten)]
+    pub hipe: HipeFlags,
+    #[command(flatten)]
+    pub normalize_run: NormalizeRunFlag,
     #[command(flatten)]
     pub resampling: Resampling,
     #[command(flatten)]
@@ -70,6 +85,11 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.weights,
         &args.fair,
         &args.beta,
+        &args.task,
+        &args.edition,
+        &args.original_nel,
+        &args.hipe,
+        &args.normalize_run,
         &args.resampling,
     ]);
     if args.signature.signature {
@@ -78,5 +98,8 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     let mut inputs = vec![("--gold", gold.as_path()), ("--pred", pred.as_path())];
     let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
+    inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
+    let normalize_run = args.normalize_run.normalize_run.as_deref();
+    inputs.extend(normalize_run.map(|p| ("--normalize-run", p)));
     super::run_family(&name, &s, &gold, &pred, &args.json, &args.table, &inputs)
 }

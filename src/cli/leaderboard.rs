@@ -17,15 +17,10 @@ pub struct LeaderboardArgs {
     /// Directory of the submitted runs (named by the campaign's run pattern).
     #[arg(long, value_name = "DIR")]
     pub runs_dir: PathBuf,
-    /// Directory of the tagset and QID map files (HIPE campaigns; not needed by a campaign of
-    /// family tasks).
-    #[arg(long, value_name = "DIR")]
-    pub resources: Option<PathBuf>,
+    #[command(flatten)]
+    pub hipe: super::args::HipeCampaign,
     #[command(flatten)]
     pub outdir: super::args::Outdir,
-    /// Embedded campaign (default hipe-2022).
-    #[arg(long, value_parser = ["hipe-2022", "hipe-2020"], conflicts_with = "campaign")]
-    pub preset: Option<String>,
     #[command(flatten)]
     pub campaign: super::args::CampaignFile,
     /// Worker threads (default: all cores).
@@ -69,12 +64,12 @@ pub fn run_with(
             return run_families(&args, file, &text, &outdir);
         }
     }
-    let resources = args.resources.clone().ok_or_else(|| {
+    let resources = args.hipe.resources.clone().ok_or_else(|| {
         fairscore::Error::usage(
             "resources: required for a HIPE campaign (the tagset and QID map files)",
         )
     })?;
-    let mut cfg = match (&args.campaign.campaign, &args.preset) {
+    let mut cfg = match (&args.campaign.campaign, &args.hipe.preset) {
         (Some(file), _) => Campaign::from_file(file)?,
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };

@@ -109,6 +109,7 @@ fn takes(job: &Job) -> &'static [Kind] {
     });
     match (job.command, family) {
         (_, "segmentation") => &[Kind::Text, Kind::Conllu],
+        (_, "hipe") => &[Kind::Hipe],
         (_, "tagging") => &[Kind::Conllu, Kind::Tags],
         (_, "spans" | "ner" | "fair" | "muc") => SPAN_FAMILIES,
         ("score" | "normalize" | "compare", _) => &[Kind::Hipe],

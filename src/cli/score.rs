@@ -6,8 +6,9 @@ use fairscore::{Error, Result};
 use std::path::PathBuf;
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, ErrorsFlag, Format, Gold, Json, OriginalNel, Outdir, Pred,
-    RegimesFlag, Resampling, SignatureFlag, SkipCheck, TagsetFlag, TaskFlag, WeightsFlag,
+    settings, Beta, ColumnFlag, Edition, ErrorsFlag, Format, Gold, HipeFlags, Json, OriginalNel,
+    Outdir, Pred, RegimesFlag, Resampling, SignatureFlag, SkipCheck, TagsetFlag, TaskFlag,
+    WeightsFlag,
 };
 
 /// Score one run against the gold standard and write `<run>_<task>[_<suffix>].tsv/.json`
@@ -31,26 +32,8 @@ pub struct ScoreArgs {
     pub log: Option<PathBuf>,
     #[command(flatten)]
     pub original_nel: OriginalNel,
-    /// NEL: evaluate at these cutoffs of ranked candidate lists `Q1|Q2|Q3`, e.g. 1,3,5
-    /// (default 1).
-    #[arg(
-        short = 'n',
-        long = "n-best",
-        visible_alias = "n_best",
-        value_name = "K[,K…]"
-    )]
-    pub n_best: Option<String>,
-    /// Also evaluate on tokens whose OCR noise (MISC `LED<x>`) is in each range, e.g.
-    /// 0.0-0.1,0.1-1.0 (lower ≤ LED < upper; tokens without LED are always kept).
-    #[arg(long = "noise-level", alias = "noise_level", value_name = "RANGES")]
-    pub noise_level: Option<String>,
-    /// Also evaluate on documents dated in each period, e.g. 1900-1950,1950-2000 (years) or
-    /// 1900/01/01-1950/12/31 (start included, end excluded).
-    #[arg(long = "time-period", alias = "time_period", value_name = "RANGES")]
-    pub time_period: Option<String>,
-    /// Glue the labels of two columns, e.g. NE-COARSE-LIT+NE-NESTED (comma-separated pairs).
-    #[arg(long = "glue", value_name = "A+B[,…]")]
-    pub glue: Option<String>,
+    #[command(flatten)]
+    pub hipe: HipeFlags,
     #[command(flatten)]
     pub skip_check: SkipCheck,
     #[command(flatten)]
@@ -58,11 +41,6 @@ pub struct ScoreArgs {
     /// Suffix appended to output file names and Evaluation keys.
     #[arg(long = "suffix", value_name = "SUFFIX")]
     pub suffix: Option<String>,
-    /// NEL: relaxed evaluation in one step. Normalizes the gold (historical QIDs mapped to
-    /// their main QID with MAP) and the run (the same, plus time entities linked to NIL) in
-    /// memory before scoring; the suffix defaults to `relaxed`.
-    #[arg(long = "relaxed", value_name = "MAP")]
-    pub relaxed: Option<PathBuf>,
     #[command(flatten)]
     pub regimes: RegimesFlag,
     #[command(flatten)]
@@ -102,18 +80,9 @@ impl ScoreArgs {
             &self.errors,
             &self.resampling,
             &self.beta,
+            &self.hipe,
         ]);
-        s.text("n_best", self.n_best.as_ref())
-            .text("noise_level", self.noise_level.as_ref())
-            .text("time_period", self.time_period.as_ref())
-            .text("glue", self.glue.as_ref())
-            .text("suffix", self.suffix.as_ref())
-            .text(
-                "relaxed",
-                self.relaxed
-                    .as_ref()
-                    .map(|p| p.to_string_lossy().into_owned()),
-            );
+        s.text("suffix", self.suffix.as_ref());
         s
     }
 }
@@ -170,7 +139,7 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     let mut inputs = vec![("--gold", reference.as_path()), ("--pred", pred.as_path())];
     let tagset = args.tagset.tagset.as_ref().map(PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
-    inputs.extend(args.relaxed.as_deref().map(|p| ("--relaxed", p)));
+    inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
     let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
     for (tsv_path, json_path) in &paths {
         outputs.push(("the TSV output", tsv_path.as_path()));

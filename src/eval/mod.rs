@@ -3,7 +3,7 @@
 //! `score` is the official HIPE evaluation of one run, [`fair`] Ortmann's fair evaluation of
 //! two files (MUC-7 judgement, word segmentation and tagging live whole in their families:
 //! `crate::family::muc`, `crate::family::segmentation`, `crate::family::tagging`);
-//! `options` and `weights` parse what shapes them. `labels` finds run labels a scoring
+//! `options` and `weights` parse what shapes them, `read` reads HIPE files for them. `labels` finds run labels a scoring
 //! ignores; `listing` makes the per-span records of `score --errors`. `bootstrap` adds
 //! confidence intervals to a scoring, `compare` tests the difference between two runs
 //! (issue 14). `tags` scores tag sequences held in memory (the Python package's `evaluate`
@@ -16,6 +16,7 @@ pub mod fair;
 pub(crate) mod labels;
 mod listing;
 pub(crate) mod options;
+pub(crate) mod read;
 pub(crate) mod score;
 pub(crate) mod standoff;
 pub(crate) mod tags;

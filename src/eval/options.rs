@@ -1,7 +1,7 @@
 //! The options of one scoring and the parsers of their command-line spellings.
 
 use crate::corpus::{Date, ReadOptions};
-use crate::error::{Error, Result};
+use crate::error::{snippet, Error, Result};
 use crate::hipe::{Edition, Task};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -201,6 +201,43 @@ pub fn read_tagset(path: &Path) -> Result<BTreeSet<String>> {
         .lines()
         .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
         .collect())
+}
+
+/// Parses `--n_best 1,3,5`: whole numbers ≥ 1, each once (a usage error naming the option).
+pub fn parse_n_best(s: &str) -> Result<Vec<usize>> {
+    let mut cutoffs: Vec<usize> = Vec::new();
+    for part in s.split(',') {
+        let k = part
+            .trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&k| k >= 1)
+            .ok_or_else(|| {
+                Error::usage(format!(
+                    "n_best: {} is not a positive whole number",
+                    snippet(part)
+                ))
+            })?;
+        if cutoffs.contains(&k) {
+            return Err(Error::usage(format!("n_best: {k} is given twice")));
+        }
+        cutoffs.push(k);
+    }
+    Ok(cutoffs)
+}
+
+/// Parses `--glue COL_A+COL_B,…`: pairs of columns whose labels are glued.
+pub fn parse_glue(s: &str) -> Result<Vec<(String, String)>> {
+    s.split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.split_once('+')
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .ok_or_else(|| {
+                    Error::usage(format!("glue: {} is not a pair COL_A+COL_B", snippet(p)))
+                })
+        })
+        .collect()
 }
 
 /// Parses `--noise-level 0.0-0.1,0.1-1.0`.

@@ -33,6 +33,7 @@
 //! ```
 
 mod fair;
+mod hipe;
 pub(crate) mod muc;
 pub(crate) mod options;
 mod parting;

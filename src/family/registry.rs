@@ -2,7 +2,7 @@
 //! constructor); the crate's own are there from the start, [`register`] adds one.
 
 use super::options::{Options, OPTION_NAMES};
-use super::{fair, muc, segmentation, spans, tagging, Family};
+use super::{fair, hipe, muc, segmentation, spans, tagging, Family};
 use crate::error::{Error, Result};
 
 /// How a family is made: its name, the options it declares of its own (beyond the common
@@ -21,7 +21,7 @@ pub struct Registration {
 }
 
 /// The crate's families, in the order `--help` and messages list them.
-const BUILT_IN: [Registration; 5] = [
+const BUILT_IN: [Registration; 6] = [
     Registration {
         name: "spans",
         options: &[],
@@ -46,6 +46,11 @@ const BUILT_IN: [Registration; 5] = [
         name: "tagging",
         options: &[],
         build: |o| Ok(Box::new(tagging::TaggingFamily::new(o)?)),
+    },
+    Registration {
+        name: "hipe",
+        options: hipe::OWN_OPTIONS,
+        build: |o| Ok(Box::new(hipe::HipeFamily::new(o)?)),
     },
 ];
 
@@ -117,7 +122,7 @@ pub fn canonical(name: &str) -> &str {
         .map_or(name, |(_, real)| real)
 }
 
-/// The family named `name` (or an alias of it, [`ALIASES`]) with `opts` (a usage error for
+/// The family named `name` (or an alias of it: `ner` for `spans`) with `opts` (a usage error for
 /// an unknown name or an option the family does not take).
 pub fn build(name: &str, opts: &Options) -> Result<Box<dyn Family>> {
     let name = canonical(name);

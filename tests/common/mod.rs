@@ -7,6 +7,7 @@ use std::process::{Command, Output};
 
 pub mod rss;
 pub mod schema;
+pub mod worker;
 
 /// `../shared/data` beside the crate, or None (after printing the skip notice) when absent.
 ///

@@ -2,6 +2,7 @@ mod bundled_parity;
 mod check_report;
 mod check_submissions;
 mod check_tasks_and_masked_gold;
+mod hipe_family;
 mod hipe_scorer_unittests;
 mod parity_nel;
 mod parity_nerc;

@@ -128,7 +128,8 @@ fn each_schema_refuses_malformed_documents() {
         "signature": "fairscore|family:spans", "signature_fields": {"family": "spans"},
         "rows": [{"rank": 1, "system": "a_1", "run_hash": "0123abcd", "scores": {"F1": 0.5},
             "ci": {}}],
-        "teams": [{"rank": 1, "team": "a", "system": "a_1", "score": 0.5}]}]});
+        "teams": [{"rank": 1, "team": "a", "system": "a_1", "score": 0.5}]}],
+        "not_scored": [{"file": "b_1.txt", "kind": "failed", "reason": "r"}]});
     refuses(
         "leaderboard",
         board.clone(),
@@ -140,6 +141,16 @@ fn each_schema_refuses_malformed_documents() {
             (
                 "a rank of 0",
                 broken(&board, |d| d["tables"][0]["rows"][0]["rank"] = json!(0)),
+            ),
+            (
+                "no list of the files not ranked",
+                broken(&board, |d| {
+                    d.as_object_mut().unwrap().remove("not_scored");
+                }),
+            ),
+            (
+                "a file not ranked of an unknown kind",
+                broken(&board, |d| d["not_scored"][0]["kind"] = json!("lost")),
             ),
             (
                 "a score as text",

@@ -1,0 +1,121 @@
+//! A HIPE campaign (a preset or a HIPE campaign file) as a campaign of `hipe` family tasks:
+//! what lets it run as a Codabench scoring program.
+//!
+//! Every output of the campaign (`nerc_coarse`, `nel_relaxed`, …) on every dataset and
+//! language whose gold file is in the gold directory is one task, named
+//! `OUTPUT-DATASET-LANG`, scored as the campaign's scorer scores it: the edition, the
+//! output's task, cutoffs and tag set, and for a normalized output (relaxed NEL) the run
+//! normalized with the dataset's QID map. Its runs are the files named by the campaign's run
+//! pattern for that dataset and language, of a bundle that has the output.
+
+use std::path::{Path, PathBuf};
+
+use super::{FamilyCampaign, FamilyTask, Placeholder, GOLD_PLACEHOLDERS, RUN_PLACEHOLDERS};
+use crate::campaign::config::{Campaign, Pattern};
+use crate::error::{Error, Result};
+use crate::family::{build, Options};
+
+/// A file of the resources directory a task reads: its option value (the path) and, once,
+/// its place in the campaign's resources.
+fn resource(resources: &Path, name: &str, used: &mut Vec<(String, PathBuf)>) -> Result<String> {
+    let path = resources.join(name);
+    if !path.is_file() {
+        return Err(Error::input(
+            &path,
+            0,
+            "no such file in the resources directory (the campaign names it)",
+        ));
+    }
+    if !used.iter().any(|(n, _)| n == name) {
+        used.push((name.to_string(), path.clone()));
+    }
+    Ok(path.to_string_lossy().into_owned())
+}
+
+fn pattern(text: &str, allowed: &[Placeholder], what: &str) -> Result<Pattern> {
+    Pattern::parse(text, allowed)
+        .map_err(|e| Error::usage(format!("campaign: the {what} pattern {text:?}: {e}")))
+}
+
+impl FamilyCampaign {
+    /// The campaign of `hipe` family tasks of the HIPE campaign `cfg` (see the module
+    /// documentation), its tag sets and QID maps read from `resources`, its tasks those
+    /// whose gold file is in `gold_dir`. `file` names the campaign in messages.
+    pub fn from_hipe(
+        cfg: &Campaign,
+        file: &Path,
+        resources: &Path,
+        gold_dir: &Path,
+    ) -> Result<FamilyCampaign> {
+        let mut tasks = Vec::new();
+        let mut used: Vec<(String, PathBuf)> = Vec::new();
+        for (output, spec) in &cfg.tasks {
+            let bundles: Vec<String> = cfg
+                .bundles
+                .iter()
+                .filter(|(_, outs)| outs.iter().any(|o| o.as_str() == output.as_str()))
+                .map(|(b, _)| b.as_str().to_string())
+                .collect();
+            for (dataset, ds) in &cfg.datasets {
+                for lang in &ds.languages {
+                    let gold = cfg.gold_file(spec, dataset.as_str(), lang.as_str());
+                    if !gold_dir.join(&gold).is_file() {
+                        continue;
+                    }
+                    let mut o = Options::default();
+                    o.set("task", spec.task.as_str())?;
+                    o.set("hipe_edition", cfg.edition.name())?;
+                    if spec.task == crate::hipe::Task::Nel {
+                        let n: Vec<String> = spec.n_best.iter().map(|k| k.to_string()).collect();
+                        if !n.is_empty() {
+                            o.set("n_best", &n.join(","))?;
+                        }
+                    }
+                    if let Some(t) = cfg.tagset_file(spec) {
+                        o.set("tagset", &resource(resources, t.as_str(), &mut used)?)?;
+                    }
+                    if let Some(map) = ds.map.as_ref().filter(|_| spec.normalize) {
+                        o.set(
+                            "normalize_run",
+                            &resource(resources, map.as_str(), &mut used)?,
+                        )?;
+                    }
+                    let family = build("hipe", &o)?;
+                    let values = [
+                        (Placeholder::Dataset, dataset.as_str()),
+                        (Placeholder::Lang, lang.as_str()),
+                    ];
+                    let runs = format!("{}.tsv", cfg.run_pattern.fill(&values));
+                    let headline = family.headline();
+                    tasks.push(FamilyTask {
+                        name: format!("{output}-{dataset}-{lang}"),
+                        family,
+                        gold: pattern(&gold, GOLD_PLACEHOLDERS, "gold")?,
+                        runs: pattern(&runs, RUN_PLACEHOLDERS, "run")?,
+                        headline,
+                        options: o,
+                        rank_by_line: 0,
+                        bundles: Some(bundles.clone()),
+                    });
+                }
+            }
+        }
+        if tasks.is_empty() {
+            return Err(Error::input(
+                gold_dir,
+                0,
+                format!(
+                    "no gold file of campaign {} is here (it names them as {})",
+                    cfg.name, cfg.gold_pattern
+                ),
+            ));
+        }
+        Ok(FamilyCampaign {
+            name: cfg.name.clone(),
+            file: file.to_path_buf(),
+            bootstrap: cfg.bootstrap,
+            tasks,
+            resources: used,
+        })
+    }
+}
