@@ -9,6 +9,7 @@
 
 use crate::corpus::Corpus;
 
+pub mod encoding;
 pub(crate) mod labeled;
 pub mod seqeval;
 pub(crate) mod stacked;
