@@ -117,7 +117,7 @@ pub fn read_type_map(path: &Path) -> Result<BTreeMap<String, String>> {
             if let Some(before) = map.insert(f.to_string(), to.clone()) {
                 return Err(Error::input(
                     path,
-                    line_of(f),
+                    line_of(to),
                     format!(
                         "type {} is mapped twice (to {} and {})",
                         snippet(f),
