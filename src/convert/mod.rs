@@ -6,7 +6,7 @@
 //!   `convert`, `repair` and `process` write (tab-separated cells, a blank line after every
 //!   sentence, `-DOCSTART-` lines only when there are several documents);
 //! - standoff (brat, doccano, Label Studio, Prodigy) → CoNLL: the text's whitespace tokens,
-//!   cut at every span boundary ([`tokens`]); overlapping spans are refused;
+//!   cut at every span boundary (`tokens.rs`); overlapping spans are refused;
 //! - CoNLL → standoff: the text is the tokens joined by spaces, a line a sentence;
 //! - standoff → standoff: every span kept (a discontinuous brat span cannot go into a JSON
 //!   export and is refused there).

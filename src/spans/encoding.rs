@@ -194,7 +194,7 @@ impl Encoding {
     }
 
     /// The state and type of a label.
-    fn split<'a>(self, label: &'a str) -> Result<(St, Option<&'a str>), String> {
+    fn split(self, label: &str) -> Result<(St, Option<&str>), String> {
         match label.split_once('-') {
             None if label == OUTSIDE => Ok((St::Outside, None)),
             None => Err(format!(

@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["metrics"],
     &["hipe", "table"],
     &["eval"],
+    &["convert"],
     &["family"],
     &["report"],
     &["normalize"],

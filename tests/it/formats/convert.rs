@@ -161,7 +161,10 @@ fn every_encoding_to_bio_and_back_is_the_original_on_real_data() {
 }
 
 /// (document name, text, sorted (label, fragments)) of a standoff input.
-fn spans_of(path: &Path) -> Vec<(String, String, Vec<(String, Vec<(usize, usize)>)>)> {
+/// A document's (name, text, sorted (label, fragments)).
+type DocSpans = (String, String, Vec<(String, Vec<(usize, usize)>)>);
+
+fn spans_of(path: &Path) -> Vec<DocSpans> {
     let docs = fairscore::formats::read_standoff(path, None).expect("read standoff");
     docs.into_iter()
         .map(|d| {
