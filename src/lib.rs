@@ -53,6 +53,7 @@
 pub mod api;
 pub mod campaign;
 pub mod check;
+mod convert;
 pub mod corpus;
 mod error;
 mod escape;

@@ -1,16 +1,19 @@
 //! Any family's scoring (the `evaluate`, `fair`, `muc`, `segmentation` and `tagging`
 //! commands) with resampling and listing, and the options of `normalize`, from [`Settings`]:
-//! one parser for the CLI and Python.
+//! one parser for the CLI and Python; the options of `convert`.
 
 use std::path::Path;
 
 use super::{family_options, resampling, Settings};
-use crate::error::{Error, Result};
+use crate::convert::{read_type_map, ConvertOptions, TypeChanges};
+use crate::error::{snippet, Error, Result};
 use crate::family::sign::{signature, Resampled};
 use crate::family::Family;
+use crate::formats::InputFormat;
 use crate::hipe::Edition;
 use crate::metrics::resample::Resampler;
 use crate::normalize::{read_map, NormalizeOptions};
+use crate::spans::encoding::{Encoding, Repair};
 use crate::table::{Results, Signature};
 
 /// A family scoring made ready from settings: the family, its options and resampling, and
@@ -190,4 +193,60 @@ pub fn normalize_options(s: &Settings) -> Result<NormalizeOptions> {
         (None, false) => {}
     }
     Ok(opts)
+}
+
+/// `convert`: format (input, default detected), out_format (default the input's), from and
+/// to (tag encodings), column, repair (conlleval or discard), map_types (a JSON type map
+/// file), keep_types and remove_types (comma-separated).
+pub fn convert_options(s: &Settings) -> Result<ConvertOptions> {
+    let format = |name: &str| -> Result<Option<InputFormat>> {
+        match s.get(name) {
+            None => Ok(None),
+            Some(f) if f.eq_ignore_ascii_case("auto") => Ok(None),
+            Some(f) => f.parse::<InputFormat>().map(Some).map_err(|e| match e {
+                Error::Usage(m) => {
+                    Error::usage(format!("{name}: {}", m.trim_start_matches("format: ")))
+                }
+                e => e,
+            }),
+        }
+    };
+    let encoding = |name: &str| -> Result<Option<Encoding>> {
+        match s.get(name) {
+            None => Ok(None),
+            Some(e) => Encoding::parse(&e).map(Some).ok_or_else(|| {
+                Error::usage(format!(
+                    "{name}: unknown encoding {}; use BIO (IOB2), IOB (IOB1), BIOES (IOBES), \
+                     BILOU, BMES, BMEOW or IO",
+                    snippet(&e)
+                ))
+            }),
+        }
+    };
+    let repair = match s.get("repair") {
+        None => None,
+        Some(r) => Some(Repair::parse(&r).ok_or_else(|| {
+            Error::usage(format!(
+                "repair: unknown repair {}; use conlleval or discard",
+                snippet(&r)
+            ))
+        })?),
+    };
+    let mut types = TypeChanges::default();
+    types.set_lists(
+        s.get("keep_types").as_deref(),
+        s.get("remove_types").as_deref(),
+    )?;
+    if let Some(m) = s.get("map_types") {
+        types.map = read_type_map(Path::new(&m))?;
+    }
+    Ok(ConvertOptions {
+        input_format: format("format")?,
+        output_format: format("out_format")?,
+        from: encoding("from")?,
+        to: encoding("to")?,
+        column: s.get("column"),
+        repair,
+        types,
+    })
 }

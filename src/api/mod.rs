@@ -12,10 +12,11 @@ mod commands;
 mod settings;
 
 pub use commands::{
-    family_plan, family_signature, hipe_signature, normalize_options, run_family, run_family_plan,
-    FamilyPlan, FamilyRun,
+    convert_options, family_plan, family_signature, hipe_signature, normalize_options, run_family,
+    run_family_plan, FamilyPlan, FamilyRun,
 };
 
+pub use crate::convert::{convert, write as write_converted, ConvertOptions, Converted};
 pub use crate::family::options::parse_beta;
 pub use settings::{key, Setting, Settings};
 

@@ -355,6 +355,57 @@ pub struct AgreeInputs {
     pub annotator: Vec<PathBuf>,
 }
 
+/// `--in`, `--out`.
+#[derive(Args, Debug, Clone)]
+pub struct InOut {
+    /// Input file (normalize: HIPE TSV; convert: CoNLL, a doccano, Label Studio or Prodigy
+    /// export, a brat .ann file or a brat directory).
+    #[arg(short = 'i', long = "in", value_name = "IN")]
+    pub input: PathBuf,
+    /// Output file (convert to brat: a directory, created if needed).
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+/// How tags and types are read: `--repair`, `--map-types`, `--keep-types`, `--remove-types`.
+#[derive(Args, Debug, Clone)]
+pub struct ReadChanges {
+    /// Repair invalid tag transitions as seqscore does: conlleval (BIO: an I-X that cannot
+    /// continue a chunk starts one; IOB: a B-X after no chunk of X is I-X) or discard (BIO:
+    /// such an I-X is O). Without it an invalid transition is an error naming its line.
+    #[arg(long = "repair", value_name = "conlleval|discard")]
+    pub repair: Option<String>,
+    /// Type map: a JSON object from each new type to the list of types it replaces, e.g.
+    /// {"MISC": ["EVENT", "WORK"]} (seqscore's --type-map). Applied before keep/remove.
+    #[arg(long = "map-types", visible_alias = "type-map", value_name = "FILE")]
+    pub map_types: Option<PathBuf>,
+    /// Keep only mentions of these types (comma-separated).
+    #[arg(long = "keep-types", value_name = "T,…")]
+    pub keep_types: Option<String>,
+    /// Remove mentions of these types (comma-separated).
+    #[arg(long = "remove-types", value_name = "T,…")]
+    pub remove_types: Option<String>,
+}
+
+/// `convert`'s own flags.
+#[derive(Args, Debug, Clone)]
+pub struct ConvertFlags {
+    /// Output format: conll, brat, doccano, labelstudio or prodigy (default: the input's).
+    #[arg(long = "out-format", value_name = "FORMAT")]
+    pub out_format: Option<String>,
+    /// Tag encoding of a CoNLL input: BIO (IOB2, default), IOB (IOB1), BIOES (IOBES), BILOU,
+    /// BMES, BMEOW or IO (seqscore's names).
+    #[arg(long = "from", value_name = "ENCODING")]
+    pub from: Option<String>,
+    /// Tag encoding of a CoNLL output (default: the input's, or BIO from a standoff input).
+    #[arg(long = "to", value_name = "ENCODING")]
+    pub to: Option<String>,
+    /// Write the repair log (one line per repaired tag: FILE:LINE: OLD -> NEW) to this file
+    /// instead of standard error.
+    #[arg(long = "repair-log", value_name = "FILE")]
+    pub repair_log: Option<PathBuf>,
+}
+
 macro_rules! put_text {
     ($t:ty, $($field:ident),+) => {
         impl Put for $t {
@@ -413,6 +464,23 @@ impl Put for ErrorsFlag {
 impl Put for JudgementsFlag {
     fn put(&self, s: &mut Settings) {
         s.text("judgements", path_text(&self.judgements));
+    }
+}
+
+impl Put for ReadChanges {
+    fn put(&self, s: &mut Settings) {
+        s.text("repair", self.repair.as_ref());
+        s.text("map_types", path_text(&self.map_types));
+        s.text("keep_types", self.keep_types.as_ref());
+        s.text("remove_types", self.remove_types.as_ref());
+    }
+}
+
+impl Put for ConvertFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("out_format", self.out_format.as_ref());
+        s.text("from", self.from.as_ref());
+        s.text("to", self.to.as_ref());
     }
 }
 

@@ -9,6 +9,7 @@ mod args;
 mod check;
 mod codabench;
 mod compare;
+mod convert;
 mod evaluate;
 mod fair;
 mod leaderboard;
@@ -61,6 +62,10 @@ enum Command {
     Check(check::CheckArgs),
     /// Normalize entity links for relaxed evaluation (as the official normalize_linking.py).
     Normalize(normalize::NormalizeArgs),
+    /// Convert annotations between tag encodings (BIO, IOB, BIOES, BILOU, BMES, BMEOW, IO, as
+    /// seqscore) and formats (CoNLL, brat, doccano, Label Studio, Prodigy), with repairs and
+    /// type changes.
+    Convert(convert::ConvertArgs),
     /// Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files.
     Fair(fair::FairArgs),
     /// Score every run of a campaign and write rankings, Markdown and HTML leaderboards.
@@ -310,6 +315,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Score(args) => score::run(args),
         Command::Normalize(args) => normalize::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Check(args) => check::run(args),
         Command::Fair(args) => fair::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
@@ -371,7 +377,7 @@ fn job_of(command: &Command) -> redirect::Job {
         },
         Command::Normalize(a) => redirect::Job {
             command: "normalize",
-            inputs: vec![a.input.clone()],
+            inputs: vec![a.io.input.clone()],
             ..Default::default()
         },
         Command::Leaderboard(a) => redirect::Job {
@@ -390,6 +396,12 @@ fn job_of(command: &Command) -> redirect::Job {
                 .chain(a.inputs.annotator.iter())
                 .cloned()
                 .collect(),
+            ..Default::default()
+        },
+        Command::Convert(a) => redirect::Job {
+            command: "convert",
+            told: a.format.format.is_some(),
+            inputs: vec![a.io.input.clone()],
             ..Default::default()
         },
         Command::Codabench(_) | Command::CodabenchBundle(_) => redirect::Job::default(),

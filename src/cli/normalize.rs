@@ -10,12 +10,9 @@ use std::path::PathBuf;
 /// lines and all other columns are kept unchanged.
 #[derive(Args, Debug)]
 pub struct NormalizeArgs {
-    /// Input file (HIPE TSV).
-    #[arg(short = 'i', long = "in", value_name = "IN")]
-    pub input: PathBuf,
-    /// Output file.
-    #[arg(short = 'o', long = "out", value_name = "OUT")]
-    pub output: PathBuf,
+    /// (--in: the HIPE TSV file; --out: the normalized file.)
+    #[command(flatten)]
+    pub io: super::args::InOut,
     /// Link time entities (NE-COARSE-LIT containing `time`) to NIL.
     #[arg(long = "norm-time", alias = "norm_time")]
     pub norm_time: bool,
@@ -40,10 +37,10 @@ pub struct NormalizeArgs {
 }
 
 pub fn run(args: NormalizeArgs) -> Result<i32> {
-    let mut inputs = vec![("--in", args.input.as_path())];
+    let mut inputs = vec![("--in", args.io.input.as_path())];
     inputs.extend(args.map.as_deref().map(|p| ("--map", p)));
     // Rewriting --in in place is allowed; writing over the QID map is not.
-    fairscore::io::check_outputs(&inputs, &[("--out", args.output.as_path())], &["--in"])?;
+    fairscore::io::check_outputs(&inputs, &[("--out", args.io.output.as_path())], &["--in"])?;
     if args.union_meto_lit && !args.union_interleave {
         eprintln!(
             "fairscore: warning: --union-meto-lit leaves links unchanged, as the official normalize_linking.py v2.0 does (its union step fails silently); use --union-interleave for the interleaved union"
@@ -61,7 +58,7 @@ pub fn run(args: NormalizeArgs) -> Result<i32> {
         .text("hipe_edition", args.edition.hipe_edition.as_ref());
     let opts = fairscore::api::normalize_options(&s)?;
     s.finish("normalize")?;
-    let text = normalize_file(&args.input, &opts)?;
-    write_atomic(&args.output, text.as_bytes())?;
+    let text = normalize_file(&args.io.input, &opts)?;
+    write_atomic(&args.io.output, text.as_bytes())?;
     Ok(0)
 }

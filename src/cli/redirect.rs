@@ -115,6 +115,7 @@ fn takes(job: &Job) -> &'static [Kind] {
         ("score" | "normalize" | "compare", _) => &[Kind::Hipe],
         ("check", _) => &[Kind::Hipe, Kind::Conll, Kind::Spans, Kind::Brat, Kind::Json],
         ("agree", _) => &[Kind::Brat, Kind::BratProject, Kind::Json],
+        ("convert", _) => &[Kind::Conll, Kind::Brat, Kind::Json],
         ("leaderboard", _) => &[Kind::HipeFolder],
         // Families registered elsewhere, and commands not listed: no guess.
         _ => &[],

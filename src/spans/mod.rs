@@ -9,10 +9,12 @@
 
 use crate::corpus::Corpus;
 
+pub(crate) mod encoding;
 pub(crate) mod labeled;
 pub mod seqeval;
 pub(crate) mod stacked;
 
+pub use encoding::{Decoded, Encoding, LabelError, Mention, Repair};
 pub use labeled::Span as LabeledSpan;
 
 /// A span over positions `start..=end` of a token sequence, with its candidate labels

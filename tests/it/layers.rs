@@ -22,6 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["hipe", "table"],
     &["normalize"],
     &["eval"],
+    &["convert"],
     &["family"],
     &["report"],
     &["score"],

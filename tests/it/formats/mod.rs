@@ -1,3 +1,4 @@
 mod check_codes_doc;
 mod check_formats;
+mod convert;
 mod props_readers;

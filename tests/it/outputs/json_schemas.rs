@@ -60,6 +60,10 @@ const JSON_OUTPUTS: &[(&str, &[&str], &str)] = &[
 const NO_JSON: &[(&str, &str)] = &[
     ("normalize", "a HIPE TSV file"),
     (
+        "convert",
+        "annotation files in their own formats (CoNLL, brat, the JSON exports of doccano, Label Studio and Prodigy)",
+    ),
+    (
         "codabench-bundle",
         "a zip of YAML, the program and the gold",
     ),
