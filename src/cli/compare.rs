@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, Json, OriginalNel,
-    Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag, TagsetFlag, TaskFlag, TestFlag,
-    WeightsFlag,
+    Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag,
+    TestFlag, WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.
@@ -50,6 +50,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub fair: FairFlags,
     #[command(flatten)]
+    pub spans: SpansFlags,
+    #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
@@ -79,6 +81,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.regimes,
         &args.weights,
         &args.fair,
+        &args.spans,
         &args.beta,
         &args.resampling,
         &args.test,

@@ -6,7 +6,7 @@ use fairscore::{Error, Result};
 
 use super::args::{
     settings, Beta, ColumnFlag, FairFlags, FamilyFlag, Format, Gold, Json, Pred, RegimesFlag,
-    Resampling, SignatureFlag, TableFlag, TagsetFlag, WeightsFlag,
+    Resampling, SignatureFlag, SpansFlags, TableFlag, TagsetFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -42,6 +42,8 @@ pub struct EvaluateArgs {
     #[command(flatten)]
     pub fair: FairFlags,
     #[command(flatten)]
+    pub spans: SpansFlags,
+    #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
     pub resampling: Resampling,
@@ -69,6 +71,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.regimes,
         &args.weights,
         &args.fair,
+        &args.spans,
         &args.beta,
         &args.resampling,
     ]);
