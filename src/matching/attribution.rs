@@ -23,7 +23,7 @@
 //! Besides the counts, each outcome lists which spans had it (predicted spans by index; missed:
 //! gold spans by index), as nervaluate reports them.
 
-use super::span_count::Counts;
+use super::regime::Counts;
 use super::PerRegime;
 use std::fmt;
 

@@ -48,42 +48,7 @@ impl Attribution {
     pub const NERVALUATE: Attribution = Attribution::Nervaluate { min_overlap: 1.0 };
 }
 
-pub use super::regime::{PerRegime, SpanRegime};
-
-/// The five outcome counts of one regime.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// System spans that match a gold span as the regime requires.
-    pub correct: u64,
-    /// System spans paired with a gold span that they do not match in this regime.
-    pub incorrect: u64,
-    /// System spans paired with an overlapping gold span they do not match exactly (counted in
-    /// the partial regime only).
-    pub partial: u64,
-    /// Gold spans no system span was paired with.
-    pub missed: u64,
-    /// System spans paired with no gold span.
-    pub spurious: u64,
-}
-
-impl Counts {
-    /// The official `possible` (gold side): correct + incorrect + partial + missed.
-    pub fn possible(&self) -> u64 {
-        self.correct + self.incorrect + self.partial + self.missed
-    }
-    /// The official `actual` (system side): correct + incorrect + partial + spurious.
-    pub fn actual(&self) -> u64 {
-        self.correct + self.incorrect + self.partial + self.spurious
-    }
-    /// Adds `o`'s counts to these.
-    pub fn add(&mut self, o: &Counts) {
-        self.correct += o.correct;
-        self.incorrect += o.incorrect;
-        self.partial += o.partial;
-        self.missed += o.missed;
-        self.spurious += o.spurious;
-    }
-}
+pub use super::regime::{Counts, PerRegime, SpanRegime};
 
 /// Counts of the four regimes.
 pub type RegimeCounts = PerRegime<Counts>;
