@@ -508,6 +508,16 @@ regimes = ["strict", "exact", "partial", "ent_type"]
 rank_by = "F1"
 
 [[task]]
+name = "ner-nv"
+family = "spans"
+format = "conll"
+gold = "{dataset}_{lang}.conll"
+runs = "{team}_{bundle}_{dataset}_{lang}_{run}.conll"
+regimes = ["strict", "exact", "partial", "ent_type"]
+attribution = "nervaluate"
+rank_by = "F1"
+
+[[task]]
 name = "fair"
 family = "fair"
 format = "conll"
@@ -557,6 +567,7 @@ class NerCampaign:
         self.per_unit = {}  # system -> (3, documents): strict TP, FP, FN
         self.muc_units = {}  # system -> (5, documents): COR, INC, PAR, MIS, SPU
         self.spec_h = {}  # system -> SPEC_HIPE counts (overall, per label)
+        self.nv = {}  # system -> nervaluate's results
         self.hipe_ok = False
 
     def run(self, task, system):
@@ -573,6 +584,7 @@ class NerCampaign:
         self.check_seqeval()
         self.check_hipe()
         self.check_nervaluate()
+        self.check_nervaluate_attribution()
         self.check_fair()
         self.check_muc()
         check_ranks(self.rep, "spans/strict", tables_of(self.board, "ner"),
@@ -673,6 +685,7 @@ class NerCampaign:
         for system, (gdocs, rdocs, gold_e, pred_e) in self.data.items():
             labels = sorted({e[0] for es in gold_e + pred_e for e in es})
             res = Evaluator(gdocs, rdocs, tags=labels, loader="list").evaluate()
+            self.nv[system] = (labels, res)
             tot = {r: collections.Counter() for r in REGIMES}
             per = {lab: {r: collections.Counter() for r in REGIMES} for lab in labels}
             why = collections.Counter()
@@ -731,6 +744,26 @@ class NerCampaign:
                      f"missed entity there), both sides reproduced by the specifications")
         else:
             rep.fail("spans per label vs nervaluate", f"{text}, not reproduced")
+
+    def check_nervaluate_attribution(self):
+        """The ner-nv task (spans, attribution = "nervaluate") against nervaluate: every
+        regime, overall and for every label nervaluate reports, with no difference."""
+        rep, n = self.rep, self.n
+        equal = rows = 0
+        for system, (labels, res) in self.nv.items():
+            tables = {reg: rows_of(self.run("ner-nv", system), reg) for reg in REGIMES}
+            wanted = [("ALL", reg, res["overall"][reg]) for reg in REGIMES]
+            wanted += [(lab, reg, by[reg]) for lab, by in res["entities"].items() for reg in REGIMES]
+            ok = True
+            for lab, reg, r in wanted:
+                row = tables[reg].get(lab)
+                ok = ok and row is not None and same_as_table(row, nv_counter(r), reg)
+            equal += ok
+            rows += len(wanted)
+            if not ok:
+                rep.detail(f"ner-nv {system}: differs from nervaluate")
+        rep.line(f"spans --attribution nervaluate (task ner-nv) vs nervaluate {nervaluate_version()} "
+                 f"(every regime, overall and per label; {rows} rows)", equal, n)
 
     def check_fair(self):
         """Family fair on the CoNLL runs: traditional counts = seqeval's strict counts."""

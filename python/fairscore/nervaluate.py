@@ -6,12 +6,14 @@ inputs (tag lists, a CoNLL string or span dicts), raises the same errors and its
 the four strategies ``strict``, ``partial``, ``ent_type`` and ``exact`` as
 :class:`EvaluationResult` objects, and ``"overall_indices"`` and ``"entity_indices"`` as
 :class:`EvaluationIndices`, with nervaluate's counting (docs/nervaluate.md describes it), done
-by the library (``matching::attribution``; entities of ``str`` labels and 64-bit offsets).
+by the library (``matching::attribution``, the counting of ``fairscore evaluate --family spans
+--attribution nervaluate``; entities of ``str`` labels and 64-bit offsets).
 ``results_to_csv``, ``summary_report`` and ``summary_report_indices`` give nervaluate's text.
 The names nervaluate users import (``Evaluator``, ``collect_named_entities``,
 ``conll_to_spans``, ``list_to_spans``, ``split_list``, and from its submodules ``Entity``,
 ``EvaluationResult``, ``EvaluationIndices``, the strategies and the loaders) are all here,
-in this one module.
+in this one module (the entity, the loaders and the utilities are defined in
+``fairscore._nervaluate_io``).
 
 >>> from fairscore.nervaluate import Evaluator
 >>> true = [["O", "B-PER", "I-PER", "O", "B-LOC"]]
@@ -37,7 +39,20 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
 from typing import Any, Dict, List, Optional, Tuple, Union
 
-from ._fairscore import _nervaluate_match
+from ._fairscore import _nervaluate_document
+from ._nervaluate_io import (
+    ConllLoader,
+    DataLoader,
+    DictLoader,
+    Entity,
+    ListLoader,
+    clean_entities,
+    collect_named_entities,
+    conll_to_spans,
+    find_overlap,
+    list_to_spans,
+    split_list,
+)
 
 __all__ = [
     "ConllLoader",
@@ -65,27 +80,6 @@ _SCENARIOS = ("strict", "partial", "ent_type", "exact")  # the order of the resu
 
 
 # --- result objects -------------------------------------------------------------------------
-@dataclass
-class Entity:
-    """An entity: its label and its first and last token (``end`` is inclusive).
-
-    >>> Entity("PER", 1, 2) == Entity(label="PER", start=1, end=2)
-    True
-    """
-
-    label: str
-    start: int
-    end: int
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Entity):
-            return NotImplemented
-        return (self.label, self.start, self.end) == (other.label, other.start, other.end)
-
-    def __hash__(self) -> int:
-        return hash((self.label, self.start, self.end))
-
-
 @dataclass
 class EvaluationResult:
     """The counts of one strategy (overall or for one label), with ``actual`` (correct +
@@ -146,7 +140,7 @@ class EvaluationIndices:
 
 
 # --- strategies -----------------------------------------------------------------------------
-_KINDS = {"strict": 0, "partial": 1, "ent_type": 2, "exact": 3}  # _nervaluate_match's order
+_KINDS = {"strict": 0, "partial": 1, "ent_type": 2, "exact": 3}  # _nervaluate_document's order
 
 
 def _percentage(min_pct: Any) -> float:
@@ -160,15 +154,19 @@ def _percentage(min_pct: Any) -> float:
     return as_float
 
 
-def _outcomes(golds: List[Entity], preds: List[Entity], min_pct: Any, doc: Any) -> list:
-    """The four strategies on one document, counted by the library (nervaluate's rules: each
-    predicted entity, in order, takes one gold entity not taken yet; docs/nervaluate.md): for
-    strict, partial, ent_type and exact, ``(correct, incorrect, partial, missed, spurious,
-    correct_indices, incorrect_indices, partial_indices, missed_indices, spurious_indices)``,
-    or None when the strategy divides by zero (a gold entity of length 0, ``end == start - 1``,
-    reached across: nervaluate raises ``ZeroDivisionError``). Labels must be ``str`` and
-    offsets integers of 64 bits (``ValueError`` otherwise)."""
-    return _nervaluate_match(golds, preds, _percentage(min_pct), doc)
+def _document(golds: list, preds: list, allowed: Any, used: Any, min_pct: Any, doc: Any):
+    """One document evaluated by the library as nervaluate's ``Evaluator.evaluate`` evaluates
+    it (docs/nervaluate.md; the same counting as ``fairscore evaluate --family spans
+    --attribution nervaluate``): ``(overall, per_label)``, ``overall`` the outcomes of strict,
+    partial, ent_type and exact over the entities whose label is ``in allowed`` (None: all),
+    ``per_label`` ``[(label, outcomes)]`` for each label ``in used`` (None: none) that the
+    document has, over that label's entities alone. An outcome is ``(correct, incorrect,
+    partial, missed, spurious, correct_indices, incorrect_indices, partial_indices,
+    missed_indices, spurious_indices)``, or None when the strategy divides by zero (a gold
+    entity of length 0, ``end == start - 1``, reached across: nervaluate raises
+    ``ZeroDivisionError``). Labels must be ``str`` and offsets integers of 64 bits
+    (``ValueError`` otherwise)."""
+    return _nervaluate_document(golds, preds, allowed, used, _percentage(min_pct), doc)
 
 
 def _chosen(outcomes: list, kind: str) -> tuple:
@@ -179,9 +177,10 @@ def _chosen(outcomes: list, kind: str) -> tuple:
 
 
 def _match(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, doc: Any):
-    """One document under one strategy, as :class:`EvaluationResult` (metrics computed) and
-    :class:`EvaluationIndices`."""
-    r = _chosen(_outcomes(golds, preds, min_pct, doc), kind)
+    """One document under one strategy (all its entities), as :class:`EvaluationResult`
+    (metrics computed) and :class:`EvaluationIndices`."""
+    overall, _ = _document(golds, preds, None, None, min_pct, doc)
+    r = _chosen(overall, kind)
     res, ix = EvaluationResult(*r[:5]), EvaluationIndices(*r[5:])
     res.compute_metrics(partial_or_type=kind in ("partial", "ent_type"))
     return res, ix
@@ -238,126 +237,6 @@ class ExactEvaluation(_Strategy):
     """Correct: same offsets, whatever the labels; incorrect: an overlap otherwise."""
 
     _kind = "exact"
-
-
-# --- loaders --------------------------------------------------------------------------------
-def _entities(tagged, n: int, checked: bool, typed: bool = False) -> List[Entity]:
-    """Entities of ``(offset, tag)`` pairs as nervaluate reads them: ``O`` ends an entity; any
-    other tag continues the open entity when its type (``tag[2:]``) is the same and it does
-    not begin with ``B``, and otherwise starts one (``checked``: it must begin with ``B-`` or
-    ``I-``); an entity open at the end ends at offset ``n - 1``. ``typed``: tags must be str."""
-    out = []
-    label = None
-    start = 0
-    for off, tag in tagged:
-        if typed and not isinstance(tag, str):
-            raise ValueError(f"Invalid tag type: {type(tag)}")
-        if tag == "O":
-            if label is not None:
-                out.append(Entity(label, start, off - 1))
-                label = None
-            continue
-        kind = tag[2:]
-        if label is not None:
-            if kind == label and tag[:1] != "B":
-                continue
-            out.append(Entity(label, start, off - 1))
-        if checked and not (tag.startswith("B-") or tag.startswith("I-")):
-            raise ValueError(f"Invalid tag format: {tag}")
-        label, start = kind, off
-    if label is not None:
-        out.append(Entity(label, start, n - 1))
-    return out
-
-
-class DataLoader(ABC):
-    """Reads one side (gold or predicted) into one list of :class:`Entity` per document."""
-
-    @abstractmethod
-    def load(self, data: Any) -> List[List[Entity]]:
-        """The entities of each document."""
-
-
-class ConllLoader(DataLoader):
-    """A string of ``token<TAB>tag`` lines, documents separated by a blank line. Offsets are
-    line numbers within the document (lines of white space are skipped but numbered).
-
-    >>> ConllLoader().load("a\\tB-PER\\nb\\tI-PER\\n\\nc\\tO\\n")
-    [[Entity(label='PER', start=0, end=1)], []]
-    """
-
-    def load(self, data: str) -> List[List[Entity]]:
-        if not isinstance(data, str):
-            raise ValueError("ConllLoader expects string input")
-        if not data:
-            return []
-        out = []
-        for doc in data.rstrip().split("\n\n"):
-            if not doc.strip():
-                out.append([])
-                continue
-            lines = doc.split("\n")
-            out.append(_entities(_conll_tags(lines), len(lines), checked=True))
-        return out
-
-
-def _conll_tags(lines):
-    for off, line in enumerate(lines):
-        if not line.strip():
-            continue
-        cells = line.split("\t")
-        if len(cells) < 2:
-            raise ValueError(f"Invalid CoNLL format: line '{line}' does not contain a tab separator")
-        yield off, cells[1]
-
-
-class ListLoader(DataLoader):
-    """A list of documents, each a list of tags (``O``, ``B-X``, ``I-X``).
-
-    >>> ListLoader().load([["B-PER", "I-PER", "O", "I-LOC"]])
-    [[Entity(label='PER', start=0, end=1), Entity(label='LOC', start=3, end=3)]]
-    """
-
-    def load(self, data: List[List[str]]) -> List[List[Entity]]:
-        if not isinstance(data, list):
-            raise ValueError("ListLoader expects list input")
-        out = []
-        for doc in data:
-            if not isinstance(doc, list):
-                raise ValueError("Each document must be a list of tags")
-            out.append(_entities(enumerate(doc), len(doc), checked=True, typed=True))
-        return out
-
-
-class DictLoader(DataLoader):
-    """A list of documents, each a list of ``{"label": str, "start": int, "end": int}``
-    (other keys are ignored; ``end`` is inclusive).
-
-    >>> DictLoader().load([[{"label": "PER", "start": 2, "end": 3, "text": "Ada Lovelace"}]])
-    [[Entity(label='PER', start=2, end=3)]]
-    """
-
-    def load(self, data: List[List[Dict[str, Any]]]) -> List[List[Entity]]:
-        if not isinstance(data, list):
-            raise ValueError("DictLoader expects list input")
-        out = []
-        for doc in data:
-            if not isinstance(doc, list):
-                raise ValueError("Each document must be a list of entity dictionaries")
-            ents = []
-            for span in doc:
-                if not isinstance(span, dict):
-                    raise ValueError(f"Invalid entity type: {type(span)}")
-                keys = {"label", "start", "end"}
-                if not all(k in span for k in keys):
-                    raise ValueError(f"Entity missing required keys: {keys}")
-                if not isinstance(span["label"], str):
-                    raise ValueError("Entity label must be a string")
-                if not isinstance(span["start"], int) or not isinstance(span["end"], int):
-                    raise ValueError("Entity start and end must be integers")
-                ents.append(Entity(span["label"], span["start"], span["end"]))
-            out.append(ents)
-        return out
 
 
 # --- the evaluator --------------------------------------------------------------------------
@@ -443,18 +322,13 @@ class Evaluator:
                     per[t][name], per_ix[t][name] = EvaluationResult(), EvaluationIndices()
 
         for d, (golds, preds) in enumerate(zip(self.true, self.pred)):
-            golds = [e for e in golds if e.label in allowed]
-            preds = [e for e in preds if e.label in allowed]
-            by_label: Dict[str, Tuple[list, list]] = {}
-            for side, ents in ((0, golds), (1, preds)):
-                for e in ents:
-                    if e.label in used:
-                        by_label.setdefault(e.label, ([], []))[side].append(e)
-            for name, r in _each(self.strategies, golds, preds, tags, d):
-                _add(overall[name], overall_ix[name], r)
-            for t, (g, p) in by_label.items():
-                for name, r in _each(self.strategies, g, p, [t], d):
-                    _add(per[t][name], per_ix[t][name], r)
+            counted = _Counted(self.strategies, golds, preds, allowed, used, tags, d)
+            # In nervaluate's order: every strategy overall, then per label.
+            for name in self.strategies:
+                _add(overall[name], overall_ix[name], counted.outcome(name, None))
+            for t in counted.labels():
+                for name in self.strategies:
+                    _add(per[t][name], per_ix[t][name], counted.outcome(name, t))
 
         for name in self.strategies:
             half = name in ("partial", "ent_type")
@@ -570,21 +444,63 @@ class Evaluator:
         return out
 
 
-def _each(strategies: Dict[str, EvaluationStrategy], golds: list, preds: list, tags: Any, d: int):
-    """``(name, outcome)`` of each strategy on one document (the outcome as :func:`_outcomes`
-    gives it): fairscore's strategies counted by the library, once for all those of one
-    ``min_overlap_percentage``; any other strategy by its own ``evaluate``."""
-    done: Dict[Any, list] = {}
-    for name, strategy in strategies.items():
-        if isinstance(strategy, _Strategy) and type(strategy).evaluate is _Strategy.evaluate:
-            m = strategy.min_overlap_percentage
-            if m not in done:
-                done[m] = _outcomes(golds, preds, m, d)
-            yield name, _chosen(done[m], strategy._kind)
+def _native(strategy: EvaluationStrategy) -> bool:
+    """Whether the library counts ``strategy``: one of this module's four, not overridden."""
+    return isinstance(strategy, _Strategy) and type(strategy).evaluate is _Strategy.evaluate
+
+
+class _Counted:
+    """The outcomes of one document for every strategy, overall and per label (each as
+    :func:`_document` gives it): this module's strategies counted by the library, once for
+    all those of one ``min_overlap_percentage``; a strategy of one's own by its ``evaluate``,
+    called when its outcome is asked for, on the entities nervaluate would give it."""
+
+    def __init__(self, strategies, golds, preds, allowed, used, tags, d):
+        self.strategies, self.golds, self.preds = strategies, golds, preds
+        self.allowed, self.used, self.tags, self.d = allowed, used, tags, d
+        self.done: Dict[Any, tuple] = {}
+        self.groups: Optional[tuple] = None
+
+    def _library(self, min_pct: Any) -> tuple:
+        if min_pct not in self.done:
+            overall, per = _document(self.golds, self.preds, self.allowed, self.used, min_pct, self.d)
+            self.done[min_pct] = (overall, dict(per))
+        return self.done[min_pct]
+
+    def _grouped(self) -> tuple:
+        """For strategies of one's own: the document's entities of the listed labels, and
+        those of each used label, by label in order of appearance (gold first)."""
+        if self.groups is None:
+            golds = [e for e in self.golds if e.label in self.allowed]
+            preds = [e for e in self.preds if e.label in self.allowed]
+            by_label: Dict[str, Tuple[list, list]] = {}
+            for side, ents in ((0, golds), (1, preds)):
+                for e in ents:
+                    if e.label in self.used:
+                        by_label.setdefault(e.label, ([], []))[side].append(e)
+            self.groups = (golds, preds, by_label)
+        return self.groups
+
+    def labels(self) -> list:
+        """The used labels the document has, in order of appearance (gold first)."""
+        for strategy in self.strategies.values():
+            if _native(strategy):
+                return list(self._library(strategy.min_overlap_percentage)[1])
+        return list(self._grouped()[2]) if self.strategies else []
+
+    def outcome(self, name: str, label: Optional[str]) -> tuple:
+        """The outcome of strategy ``name`` overall (``label`` None) or for ``label``."""
+        strategy = self.strategies[name]
+        if _native(strategy):
+            overall, per = self._library(strategy.min_overlap_percentage)
+            return _chosen(overall if label is None else per[label], strategy._kind)
+        golds, preds, by_label = self._grouped()
+        if label is None:
+            res, ix = strategy.evaluate(golds, preds, self.tags, self.d)
         else:
-            res, ix = strategy.evaluate(golds, preds, tags, d)
-            yield name, (res.correct, res.incorrect, res.partial, res.missed, res.spurious,
-                         *(getattr(ix, f.name) for f in fields(ix)))
+            res, ix = strategy.evaluate(*by_label[label], [label], self.d)
+        return (res.correct, res.incorrect, res.partial, res.missed, res.spurious,
+                *(getattr(ix, f.name) for f in fields(ix)))
 
 
 def _add(total: EvaluationResult, total_ix: EvaluationIndices, r: tuple) -> None:
@@ -622,76 +538,3 @@ _CATEGORY_COLORS = {
     "Missed": "magenta",
     "Spurious": "blue",
 }
-
-
-# --- utilities ------------------------------------------------------------------------------
-def split_list(token: List[str], split_chars: Optional[List[str]] = None) -> List[List[str]]:
-    """Splits a list at the items in ``split_chars`` (default ``[""]``); as nervaluate's, a
-    split item at the very end opens no further (empty) part.
-
-    >>> split_list(["a", "b", "", "c"])
-    [['a', 'b'], ['c']]
-    >>> split_list(["a", "", "b", ""])
-    [['a'], ['b']]
-    """
-    seps = [""] if split_chars is None else split_chars
-    out: List[List[str]] = []
-    part: List[str] = []
-    last = len(token) - 1
-    for i, item in enumerate(token):
-        if item in seps:
-            out.append(part)
-            part = []
-        else:
-            part.append(item)
-            if i == last:
-                out.append(part)
-    return out
-
-
-def collect_named_entities(tokens: List[str]) -> List[Dict[str, Any]]:
-    """The entities of one list of tags as ``{"label", "start", "end"}`` dicts, read as the
-    loaders read them but without checking the prefixes (``X`` starts an entity of label ``""``).
-
-    >>> collect_named_entities(["O", "B-PER", "I-PER", "B-LOC"])
-    [{'label': 'PER', 'start': 1, 'end': 2}, {'label': 'LOC', 'start': 3, 'end': 3}]
-    """
-    ents = _entities(enumerate(tokens), len(tokens), checked=False)
-    return [{"label": e.label, "start": e.start, "end": e.end} for e in ents]
-
-
-def list_to_spans(doc: List[List[str]]) -> List[List[Dict[str, Any]]]:
-    """:func:`collect_named_entities` of each list of tags.
-
-    >>> list_to_spans([["B-PER"], ["O", "I-LOC"]])
-    [[{'label': 'PER', 'start': 0, 'end': 0}], [{'label': 'LOC', 'start': 1, 'end': 1}]]
-    """
-    return [collect_named_entities(tokens) for tokens in doc]
-
-
-def conll_to_spans(doc: str) -> List[List[Dict[str, Any]]]:
-    """The spans of a CoNLL string (``token<TAB>tag`` lines, an empty line between documents),
-    as :func:`list_to_spans` reads the tags.
-
-    >>> conll_to_spans("a\\tB-PER\\nb\\tO\\n\\nc\\tB-LOC")
-    [[{'label': 'PER', 'start': 0, 'end': 0}], [{'label': 'LOC', 'start': 0, 'end': 0}]]
-    """
-    return list_to_spans([[line.split("\t")[1] for line in part] for part in split_list(doc.split("\n"))])
-
-
-def find_overlap(true_range: range, pred_range: range) -> set:
-    """The values two ranges share.
-
-    >>> find_overlap(range(1, 3), range(2, 4))
-    {2}
-    """
-    return set(true_range) & set(pred_range)
-
-
-def clean_entities(ent: dict) -> dict:
-    """Only ``start``, ``end`` and ``label`` of a span dict (as Prodigy's carry more keys).
-
-    >>> clean_entities({"label": "PER", "start": 0, "end": 1, "token_start": 0})
-    {'start': 0, 'end': 1, 'label': 'PER'}
-    """
-    return {"start": ent["start"], "end": ent["end"], "label": ent["label"]}

@@ -349,7 +349,11 @@ def test_csv_file(tmp_path):
 
 
 def test_docstring_examples():
+    from fairscore import _nervaluate_io
+
     failed, attempted = doctest.testmod(ours, optionflags=doctest.ELLIPSIS)
+    assert attempted >= 10 and failed == 0
+    failed, attempted = doctest.testmod(_nervaluate_io, optionflags=doctest.ELLIPSIS)
     assert attempted >= 10 and failed == 0
 
 

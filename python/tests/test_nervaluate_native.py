@@ -1,8 +1,9 @@
 """fairscore.nervaluate's matching, done by the library (``matching::attribution`` through
-``_nervaluate_match``), against the pure-Python oracle it replaced
+``_nervaluate_document``), against the pure-Python oracle it replaced
 (``oracles/nervaluate_matching.py``, nervaluate 1.2.1's rules): random spans overlapping one
 another, degenerate ones (``end < start``, length 0) and offsets near the ends of 64 bits,
-where the overlap share needs Python's correctly rounded integer division. Inputs the library
+where the overlap share needs Python's correctly rounded integer division; one document's
+overall and per-label outcomes (the grouping ``Evaluator.evaluate`` did in Python before). Inputs the library
 does not take (offsets beyond 64 bits, non-integer offsets, non-``str`` labels, a threshold
 that is not a double) are a ValueError."""
 
@@ -82,6 +83,38 @@ def test_native_matching_equals_the_python_oracle(seed):
             mine = outcome(ours._match, kind, golds, preds, min_pct, seed)
             theirs = outcome(oracle._match, kind, golds, preds, min_pct, seed)
             assert mine == theirs, (kind, min_pct)
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_a_document_overall_and_per_label_equals_the_python_oracle(seed):
+    """Each label's entities attributed on their own (a predicted entity that takes a gold
+    entity of another label overall takes one of its own label, or none, in its label's
+    pass): labels evaluated (``allowed``: a set, or a str as nervaluate's substring test) and
+    labels with results of their own (``used``) vary; indices count among each pass's
+    entities."""
+    rng = random.Random(7000 + seed)
+    golds = gen(rng, rng.randint(0, 25), huge=False)
+    preds = jitter(rng, golds, huge=False)
+    allowed = rng.choice([set(LABELS), {"PER", "LOC"}, {"ORG"}, "PERLOC", set()])
+    used = {t for t in LABELS if t in allowed and rng.random() < 0.8}
+    for min_pct in (1.0, 50, 100.0, rng.uniform(1, 100)):
+        mine = ours._document(golds, preds, allowed, used, min_pct, seed)
+        theirs = oracle.document(golds, preds, allowed, used, min_pct, seed)
+        assert mine == theirs, min_pct
+    assert [t for t, _ in mine[1]] == list(dict.fromkeys(e.label for e in golds + preds if e.label in used))
+
+
+def test_per_label_passes_can_differ_from_the_overall_one():
+    # gold LOC 0-0, PER 1-2; predicted PER 0-2. Overall, strict: the PER takes no gold entity
+    # with its offsets, and the first it overlaps, LOC 0-0 -> incorrect, PER 1-2 missed. In the
+    # PER pass the LOC is not there: the PER takes PER 1-2 -> incorrect, nothing missed.
+    golds = [ours.Entity("LOC", 0, 0), ours.Entity("PER", 1, 2)]
+    preds = [ours.Entity("PER", 0, 2)]
+    overall, per = ours._document(golds, preds, {"PER", "LOC"}, {"PER", "LOC"}, 1.0, 0)
+    per = dict(per)
+    assert overall[0][:5] == (0, 1, 0, 1, 0)
+    assert per["PER"][0][:5] == (0, 1, 0, 0, 0)
+    assert per["LOC"][0][:5] == (0, 0, 0, 1, 0)
 
 
 def test_the_overlap_share_is_rounded_as_python_divides():

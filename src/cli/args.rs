@@ -341,6 +341,22 @@ pub struct FairFlags {
     pub continuation: Option<String>,
 }
 
+/// The spans family's own flags.
+#[derive(Args, Debug, Clone)]
+pub struct SpansFlags {
+    /// spans: how a run entity is paired with gold entities: hipe (default; the first gold
+    /// entity it overlaps, as the HIPE scorer counts) or nervaluate (nervaluate 1.2.x: each
+    /// regime and each label on its own, the closest overlapping gold entity;
+    /// docs/compatibility.md).
+    #[arg(long = "attribution", value_name = "hipe|nervaluate")]
+    pub attribution: Option<String>,
+    /// spans with --attribution nervaluate: the share of a gold entity a run entity must
+    /// cover to be paired with it, in percent, 1 to 100 (default 1; nervaluate's
+    /// min_overlap_percentage).
+    #[arg(long = "min-overlap", alias = "min_overlap", value_name = "PCT")]
+    pub min_overlap: Option<String>,
+}
+
 /// The inputs of `agree`: a brat project or one annotation file per annotator.
 #[derive(Args, Debug, Clone)]
 pub struct AgreeInputs {
@@ -426,6 +442,7 @@ put_text!(WeightsFlag, weights);
 put_text!(Resampling, bootstrap, seed, confidence);
 put_text!(Beta, beta);
 put_text!(TestFlag, test);
+put_text!(SpansFlags, attribution, min_overlap);
 
 impl Put for HipeFlags {
     fn put(&self, s: &mut Settings) {

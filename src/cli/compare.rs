@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag,
-    TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags,
+    TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.
@@ -54,6 +54,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub fair: FairFlags,
     #[command(flatten)]
+    pub spans: SpansFlags,
+    #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
@@ -83,6 +85,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.regimes,
         &args.weights,
         &args.fair,
+        &args.spans,
         &args.beta,
         &args.resampling,
         &args.test,

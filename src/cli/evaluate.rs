@@ -6,8 +6,8 @@ use fairscore::{Error, Result};
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag,
-    TagsetFlag, TaskFlag, WeightsFlag,
+    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags,
+    TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -25,7 +25,7 @@ against each other or against a CoNLL or HIPE TSV side aligned through the text 
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
-fairscore evaluate --family hipe --task nel --hipe_edition hipe-2022 --gold gold.tsv --pred run.tsv --json -"
+fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -"
 )]
 pub struct EvaluateArgs {
     #[command(flatten)]
@@ -46,6 +46,8 @@ pub struct EvaluateArgs {
     pub weights: WeightsFlag,
     #[command(flatten)]
     pub fair: FairFlags,
+    #[command(flatten)]
+    pub spans: SpansFlags,
     #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
@@ -84,6 +86,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.regimes,
         &args.weights,
         &args.fair,
+        &args.spans,
         &args.beta,
         &args.task,
         &args.edition,

@@ -110,6 +110,9 @@ pub struct ScoreOptions {
     /// `--beta B`: also give `F<β>_micro` beside every `F1_micro` of the JSON (never in the
     /// official TSV); `None` (or 1) leaves the outputs as they are.
     pub beta: Option<f64>,
+    /// How run spans are paired with gold spans: the HIPE scorer's first overlap (the
+    /// official outputs) or nervaluate's closest overlap (the spans family's `attribution`).
+    pub attribution: crate::matching::span_count::Attribution,
 }
 
 impl ScoreOptions {
@@ -135,6 +138,7 @@ impl ScoreOptions {
             errors: false,
             bootstrap: None,
             beta: None,
+            attribution: crate::matching::span_count::Attribution::Hipe,
         }
     }
 

@@ -131,6 +131,8 @@ struct EvalParams<'w> {
     merge_lines: bool,
     /// Count the fair regime too (with these weights for `weighted`).
     fair: Option<&'w Option<crate::matching::fair::Weights>>,
+    /// How run spans are paired with gold spans.
+    attribution: span_count::Attribution,
 }
 
 /// The scored column of CoNLL input: `TAG` (the last) unless `--column` names another, by
@@ -264,13 +266,15 @@ fn evaluate_column(
                     psp_cut.cut_from(&psp, n.max(1));
                     &psp_cut
                 };
-                let unit = span_count::count(
+                let unit = span_count::count_attributed(
                     &gsp,
                     psp_n,
                     &spec.tags,
                     |s, e| spans::same_text(gold, &gseq, pred, &pseq, s, e),
+                    params.attribution,
                     &mut scratch,
-                );
+                )
+                .map_err(|e| Error::input(&gold.path, 0, e.to_string()))?;
                 docs[k].add(&unit);
                 // The error listing covers the first cutoff.
                 let sink = if k == 0 { errors.as_deref_mut() } else { None };
@@ -347,6 +351,7 @@ pub fn evaluate_one(
         time: None,
         merge_lines,
         fair: None,
+        attribution: span_count::Attribution::Hipe,
     };
     evaluate_column(gold, pred, &al, &spec, &params, None)?
         .pop()
@@ -500,6 +505,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
                     // sequence (the official `merge_lines`).
                     merge_lines: !conll,
                     fair: wants_fair.then_some(&weights),
+                    attribution: opts.attribution,
                 };
                 // The error listing covers the all-data evaluation at the first cutoff.
                 let sink = if noise.is_none() && time.is_none() {

@@ -24,7 +24,7 @@ pub struct Registration {
 const BUILT_IN: [Registration; 6] = [
     Registration {
         name: "spans",
-        options: &[],
+        options: spans::OWN_OPTIONS,
         build: |o| Ok(Box::new(spans::SpanFamily::new(o)?)),
     },
     Registration {

@@ -3,6 +3,12 @@
 //! ent_type), per label and over all labels. Every run label is evaluated (a run entity of a
 //! label the gold lacks is a false positive), as conlleval and seqeval count. Unit: the
 //! document (`-DOCSTART-`, `# document_id`), or the sentence for a file without documents.
+//!
+//! Options of its own: `attribution` (`hipe`, the default: a run entity overlapping several
+//! gold entities takes the first, as the HIPE scorer counts; `nervaluate`: nervaluate 1.2.x's
+//! closest overlap, each regime and each label attributed on its own) and `min-overlap` (with
+//! `nervaluate`: the share of a gold entity a run entity must cover, in percent, 1 to 100;
+//! default 1, nervaluate's `min_overlap_percentage`).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -14,6 +20,7 @@ use crate::eval::options::{Regime, ScoreOptions};
 use crate::eval::score::evaluate;
 use crate::formats::{Format, InputFormat};
 use crate::hipe::{Edition, Task};
+use crate::matching::span_count::Attribution;
 use crate::matching::PerRegime;
 use crate::matching::SpanRegime;
 use crate::metrics::resample::DocCounts;
@@ -30,13 +37,68 @@ pub struct SpanFamily {
     column: Option<String>,
     regimes: Vec<SpanRegime>,
     beta: f64,
+    attribution: Attribution,
     options: Options,
 }
 
+/// The options the spans family declares of its own.
+pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap"];
+
+/// The `attribution` and `min-overlap` options: `hipe` (default) or `nervaluate`, and with
+/// `nervaluate` a minimum overlap from 1 to 100 (percent; default 1).
+fn attribution(opts: &Options) -> Result<Attribution> {
+    let nervaluate = match opts
+        .own("attribution")
+        .map(|v| v.trim().to_ascii_lowercase())
+    {
+        None => false,
+        Some(v) if v == "hipe" => false,
+        Some(v) if v == "nervaluate" => true,
+        Some(_) => {
+            return Err(Error::usage(format!(
+                "attribution {}: use hipe or nervaluate",
+                super::options::shown(opts.own("attribution").unwrap_or_default())
+            )))
+        }
+    };
+    let min_overlap = match opts.own("min-overlap") {
+        None => 1.0,
+        Some(_) if !nervaluate => {
+            return Err(Error::usage(
+                "min-overlap: a minimum overlap applies to attribution nervaluate only",
+            ))
+        }
+        Some(v) => match v.trim().parse::<f64>() {
+            Ok(x) if (1.0..=100.0).contains(&x) => x,
+            _ => {
+                return Err(Error::usage(format!(
+                    "min-overlap {}: expected a percentage from 1 to 100, as nervaluate's min_overlap_percentage",
+                    super::options::shown(v)
+                )))
+            }
+        },
+    };
+    Ok(if nervaluate {
+        Attribution::Nervaluate { min_overlap }
+    } else {
+        Attribution::Hipe
+    })
+}
+
 impl SpanFamily {
-    /// The family with `opts` (format, column, regimes, beta).
+    /// The family with `opts` (format, column, regimes, beta, attribution, min-overlap).
     pub fn new(opts: &Options) -> Result<Self> {
-        opts.refuse_except("spans", &["format", "column", "regimes", "beta"])?;
+        opts.refuse_except(
+            "spans",
+            &[
+                "format",
+                "column",
+                "regimes",
+                "beta",
+                "attribution",
+                "min-overlap",
+            ],
+        )?;
         let input_format = opts.format_of("spans", FORMATS)?;
         Ok(SpanFamily {
             input_format,
@@ -47,6 +109,7 @@ impl SpanFamily {
                 .clone()
                 .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
+            attribution: attribution(opts)?,
             options: opts.clone(),
         })
     }
@@ -70,7 +133,15 @@ impl Family for SpanFamily {
         // The regimes written out: all four when none were chosen.
         let mut o = self.options.clone();
         o.regimes = Some(self.regimes.clone());
-        super::sign::option_fields(&o, Vec::new())
+        // Named only when not the default: hipe, and 1 % with nervaluate.
+        let mut own = Vec::new();
+        if let Attribution::Nervaluate { min_overlap } = self.attribution {
+            own.push(("attribution".to_string(), "nervaluate".to_string()));
+            if min_overlap != 1.0 {
+                own.push(("min-overlap".to_string(), format!("{min_overlap}")));
+            }
+        }
+        super::sign::option_fields(&o, own)
     }
 
     fn name(&self) -> &str {
@@ -83,6 +154,11 @@ impl Family for SpanFamily {
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
         if crate::eval::standoff::applies(gold, pred, self.input_format) {
+            if self.attribution != Attribution::Hipe {
+                return Err(Error::usage(
+                    "attribution nervaluate: the spans family attributes nervaluate's way entities read from tags (conll or hipe), not standoff files",
+                ));
+            }
             let read = crate::eval::standoff::StandoffRead {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
@@ -151,6 +227,7 @@ impl Family for SpanFamily {
         };
         o.skip_check = true;
         o.regimes = vec![Regime::Strict];
+        o.attribution = self.attribution;
         // Every run label is evaluated, as conlleval and seqeval do.
         let col = match format {
             Format::Conll => None,
@@ -257,7 +334,13 @@ impl Family for SpanFamily {
     }
 
     fn notes(&self) -> Vec<String> {
-        vec!["regimes as nervaluate names them, counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first); partial: half credit for overlaps; every run label is evaluated".into()]
+        let how = match self.attribution {
+            Attribution::Hipe => "counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first)".to_string(),
+            Attribution::Nervaluate { min_overlap } => format!(
+                "counted as nervaluate 1.2.x counts (each regime and each label attributed on its own; ent_type takes the closest overlapping gold entity of the same label; an overlap covers at least {min_overlap} % of the gold entity)"
+            ),
+        };
+        vec![format!("regimes as nervaluate names them, {how}; partial: half credit for overlaps; every run label is evaluated")]
     }
 }
 

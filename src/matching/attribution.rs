@@ -23,7 +23,7 @@
 //! Besides the counts, each outcome lists which spans had it (predicted spans by index; missed:
 //! gold spans by index), as nervaluate reports them.
 
-use super::span_count::Counts;
+use super::regime::Counts;
 use super::PerRegime;
 use std::fmt;
 
@@ -57,6 +57,22 @@ pub struct Outcomes {
     pub spurious: Vec<usize>,
 }
 
+impl Outcomes {
+    /// No outcome (the lists keep their capacity).
+    pub fn clear(&mut self) {
+        self.counts = Counts::default();
+        for v in [
+            &mut self.correct,
+            &mut self.incorrect,
+            &mut self.partial,
+            &mut self.missed,
+            &mut self.spurious,
+        ] {
+            v.clear();
+        }
+    }
+}
+
 /// Why a pass could not count: a gold span of length 0 that a predicted span reaches across
 /// (the overlap share divides by zero; nervaluate raises `ZeroDivisionError`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,56 +100,144 @@ impl std::error::Error for AttributionError {}
 pub type Attributed = PerRegime<Result<Outcomes, AttributionError>>;
 
 /// Attributes `preds` to `golds` by closest overlap, each regime in its own pass (the module's
-/// documentation has the rules). `min_pct` is the share of a gold span's positions a predicted
-/// span must cover (nervaluate's `min_overlap_percentage`; any value, NaN included, compares
-/// as in Python).
+/// documentation has the rules), listing the spans of each outcome. `min_pct` is the share of
+/// a gold span's positions a predicted span must cover (nervaluate's
+/// `min_overlap_percentage`; any value, NaN included, compares as in Python).
 pub fn closest_overlap(golds: &[Entity], preds: &[Entity], min_pct: f64) -> Attributed {
-    let window = Window::new(golds, preds, min_pct);
-    let mut scratch = Scratch::default();
-    super::PerRegime::from_fn(|r| pass(r, golds, preds, min_pct, window.as_ref(), &mut scratch))
+    let mut a = Attributor::default();
+    let mut out = PerRegime::from_fn(|_| Ok(Outcomes::default()));
+    a.each_regime(golds, preds, min_pct, true, |r, o| out[r] = o.cloned());
+    out
 }
 
 use super::SpanRegime;
 
-#[derive(Default)]
-struct Scratch {
+/// Reusable buffers: attributes document after document without allocating once they have
+/// grown (index lists aside, when asked for).
+#[derive(Debug, Default)]
+pub struct Attributor {
     taken: Vec<bool>,
     near: Vec<usize>,
-}
-
-/// The gold spans sorted by start, when every span of both sides is well formed (start ≤
-/// end) and `min_pct > 0`: the only gold spans a predicted span can overlap or equal then
-/// start in `[p.start - longest, p.end]` (the others never overlap enough, as 0 % is not
-/// enough, and never divide by zero).
-struct Window {
+    /// Gold spans by start (the window), and their starts.
     order: Vec<usize>,
     starts: Vec<i64>,
-    longest: i128,
+    /// One label's spans (per-label passes), and the labels of a document.
+    golds: Vec<Entity>,
+    preds: Vec<Entity>,
+    labels: Vec<u32>,
+    out: Outcomes,
 }
 
-impl Window {
-    fn new(golds: &[Entity], preds: &[Entity], min_pct: f64) -> Option<Window> {
-        let well_formed = |e: &Entity| e.start <= e.end;
-        // (False for NaN too, as Python's `min_pct > 0` is.)
-        let positive = min_pct > 0.0;
-        if !positive || !golds.iter().chain(preds).all(well_formed) {
-            return None;
+impl Attributor {
+    /// Every regime's pass of `preds` against `golds`, in [`SpanRegime::ALL`] order, each
+    /// outcome handed to `visit`; the index lists are filled only when `indices` is set.
+    pub fn each_regime(
+        &mut self,
+        golds: &[Entity],
+        preds: &[Entity],
+        min_pct: f64,
+        indices: bool,
+        mut visit: impl FnMut(SpanRegime, Result<&Outcomes, AttributionError>),
+    ) {
+        let longest = window(golds, preds, min_pct, &mut self.order, &mut self.starts);
+        for r in SpanRegime::ALL {
+            let w = longest.map(|l| Window {
+                order: &self.order,
+                starts: &self.starts,
+                longest: l,
+            });
+            let res = pass(
+                r,
+                golds,
+                preds,
+                min_pct,
+                w.as_ref(),
+                indices,
+                &mut self.taken,
+                &mut self.near,
+                &mut self.out,
+            );
+            visit(r, res.map(|()| &self.out));
         }
-        let mut order: Vec<usize> = (0..golds.len()).collect();
-        order.sort_by_key(|&i| golds[i].start);
-        let starts = order.iter().map(|&i| golds[i].start).collect();
-        let longest = golds
+    }
+
+    /// nervaluate's `Evaluator.evaluate` on one document: every regime over all the entities
+    /// given (`visit(None, …)`), then, for each label that some entity of either side has and
+    /// `per_label` accepts, every regime over that label's entities alone (`visit(Some(label),
+    /// …)`, indices counted among that label's entities). As in nervaluate, the per-label
+    /// counts are their own attributions, not a breakdown of the overall ones: a predicted
+    /// span that takes a gold span of another label overall may take one of its own label
+    /// (or none) in its label's pass.
+    pub fn document(
+        &mut self,
+        golds: &[Entity],
+        preds: &[Entity],
+        min_pct: f64,
+        indices: bool,
+        per_label: impl Fn(u32) -> bool,
+        mut visit: impl FnMut(Option<u32>, SpanRegime, Result<&Outcomes, AttributionError>),
+    ) {
+        self.each_regime(golds, preds, min_pct, indices, |r, o| visit(None, r, o));
+        let mut labels = std::mem::take(&mut self.labels);
+        labels.clear();
+        labels.extend(golds.iter().chain(preds).map(|e| e.label));
+        labels.sort_unstable();
+        labels.dedup();
+        let (mut g, mut p) = (
+            std::mem::take(&mut self.golds),
+            std::mem::take(&mut self.preds),
+        );
+        for &label in labels.iter().filter(|&&l| per_label(l)) {
+            g.clear();
+            g.extend(golds.iter().filter(|e| e.label == label));
+            p.clear();
+            p.extend(preds.iter().filter(|e| e.label == label));
+            self.each_regime(&g, &p, min_pct, indices, |r, o| visit(Some(label), r, o));
+        }
+        (self.golds, self.preds, self.labels) = (g, p, labels);
+    }
+}
+
+/// The gold spans sorted by start (into `order`, their starts into `starts`) and the longest
+/// gold span's length less one, when every span of both sides is well formed (start ≤ end)
+/// and `min_pct > 0`: the only gold spans a predicted span can overlap or equal then start in
+/// `[p.start - longest, p.end]` (the others never overlap enough, as 0 % is not enough, and
+/// never divide by zero). None otherwise: every gold span is looked at.
+fn window(
+    golds: &[Entity],
+    preds: &[Entity],
+    min_pct: f64,
+    order: &mut Vec<usize>,
+    starts: &mut Vec<i64>,
+) -> Option<i128> {
+    let well_formed = |e: &Entity| e.start <= e.end;
+    // (False for NaN too, as Python's `min_pct > 0` is.)
+    let positive = min_pct > 0.0;
+    if !positive || !golds.iter().chain(preds).all(well_formed) {
+        return None;
+    }
+    order.clear();
+    order.extend(0..golds.len());
+    order.sort_by_key(|&i| golds[i].start);
+    starts.clear();
+    starts.extend(order.iter().map(|&i| golds[i].start));
+    Some(
+        golds
             .iter()
             .map(|g| i128::from(g.end) - i128::from(g.start))
             .max()
-            .unwrap_or(0);
-        Some(Window {
-            order,
-            starts,
-            longest,
-        })
-    }
+            .unwrap_or(0),
+    )
+}
 
+/// A built [`window`].
+struct Window<'w> {
+    order: &'w [usize],
+    starts: &'w [i64],
+    longest: i128,
+}
+
+impl Window<'_> {
     /// The gold spans `p` may overlap, in gold order, into `out`.
     fn near(&self, p: &Entity, out: &mut Vec<usize>) {
         let from = i128::from(p.start) - self.longest;
@@ -181,20 +285,27 @@ fn true_div(a: i128, b: i128) -> Option<f64> {
     Some(sign * (q as f64) * 2f64.powi(-shift))
 }
 
-/// One regime's pass.
+/// One regime's pass into `out` (cleared first; its index lists filled when `indices`).
+#[allow(clippy::too_many_arguments)]
 fn pass(
     regime: SpanRegime,
     golds: &[Entity],
     preds: &[Entity],
     min_pct: f64,
-    window: Option<&Window>,
-    scratch: &mut Scratch,
-) -> Result<Outcomes, AttributionError> {
-    let mut out = Outcomes::default();
-    let taken = &mut scratch.taken;
+    window: Option<&Window<'_>>,
+    indices: bool,
+    taken: &mut Vec<bool>,
+    near: &mut Vec<usize>,
+    out: &mut Outcomes,
+) -> Result<(), AttributionError> {
+    out.clear();
     taken.clear();
     taken.resize(golds.len(), false);
-    let near = &mut scratch.near;
+    let note = |list: &mut Vec<usize>, k: usize| {
+        if indices {
+            list.push(k);
+        }
+    };
     for (j, p) in preds.iter().enumerate() {
         match window {
             Some(w) => w.near(p, near),
@@ -264,28 +375,28 @@ fn pass(
         if let Some(i) = hit {
             taken[i] = true;
             out.counts.correct += 1;
-            out.correct.push(j);
+            note(&mut out.correct, j);
         } else if let Some(i) = alt {
             taken[i] = true;
             if regime == SpanRegime::Partial {
                 out.counts.partial += 1;
-                out.partial.push(j);
+                note(&mut out.partial, j);
             } else {
                 out.counts.incorrect += 1;
-                out.incorrect.push(j);
+                note(&mut out.incorrect, j);
             }
         } else {
             out.counts.spurious += 1;
-            out.spurious.push(j);
+            note(&mut out.spurious, j);
         }
     }
     for (i, &t) in taken.iter().enumerate() {
         if !t {
             out.counts.missed += 1;
-            out.missed.push(i);
+            note(&mut out.missed, i);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -391,7 +502,9 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((state >> 33) % n) as i64
         };
-        let mut s = Scratch::default();
+        let (mut order, mut starts) = (Vec::new(), Vec::new());
+        let (mut taken, mut near) = (Vec::new(), Vec::new());
+        let (mut a, mut b) = (Outcomes::default(), Outcomes::default());
         for case in 0..400 {
             let side = |next: &mut dyn FnMut(u64) -> i64| -> Vec<Entity> {
                 let k = next(25);
@@ -404,12 +517,29 @@ mod tests {
             };
             let (golds, preds) = (side(&mut next), side(&mut next));
             for min in [1.0, 30.0, 50.0, 100.0] {
-                let w = Window::new(&golds, &preds, min);
+                let longest = window(&golds, &preds, min, &mut order, &mut starts);
+                let w = longest.map(|longest| Window {
+                    order: &order,
+                    starts: &starts,
+                    longest,
+                });
                 assert!(w.is_some());
                 for r in SpanRegime::ALL {
-                    let near = pass(r, &golds, &preds, min, w.as_ref(), &mut s);
-                    let all = pass(r, &golds, &preds, min, None, &mut s);
-                    assert_eq!(near, all, "case {case}, {r:?}, {min}");
+                    let near_ok = pass(
+                        r,
+                        &golds,
+                        &preds,
+                        min,
+                        w.as_ref(),
+                        true,
+                        &mut taken,
+                        &mut near,
+                        &mut a,
+                    );
+                    let all_ok = pass(
+                        r, &golds, &preds, min, None, true, &mut taken, &mut near, &mut b,
+                    );
+                    assert_eq!((near_ok, &a), (all_ok, &b), "case {case}, {r:?}, {min}");
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! The four span regimes (nervaluate's names, counted as the official HIPE scorer counts), as a
 //! type: [`SpanRegime`] names one,
-//! [`PerRegime`] holds one value for each. Names are only strings at the edges (JSON keys,
-//! `--regimes`, TSV rows).
+//! [`PerRegime`] holds one value for each; [`Counts`] are the five outcome counts of one
+//! regime, whichever attribution pairs the spans. Names are only strings at the edges (JSON
+//! keys, `--regimes`, TSV rows).
 
 use std::ops::{Index, IndexMut};
 
@@ -99,5 +100,40 @@ impl<T> IndexMut<SpanRegime> for PerRegime<T> {
             SpanRegime::Partial => &mut self.partial,
             SpanRegime::Exact => &mut self.exact,
         }
+    }
+}
+
+/// The five outcome counts of one regime.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// System spans that match a gold span as the regime requires.
+    pub correct: u64,
+    /// System spans paired with a gold span that they do not match in this regime.
+    pub incorrect: u64,
+    /// System spans paired with an overlapping gold span they do not match exactly (counted in
+    /// the partial regime only).
+    pub partial: u64,
+    /// Gold spans no system span was paired with.
+    pub missed: u64,
+    /// System spans paired with no gold span.
+    pub spurious: u64,
+}
+
+impl Counts {
+    /// The official `possible` (gold side): correct + incorrect + partial + missed.
+    pub fn possible(&self) -> u64 {
+        self.correct + self.incorrect + self.partial + self.missed
+    }
+    /// The official `actual` (system side): correct + incorrect + partial + spurious.
+    pub fn actual(&self) -> u64 {
+        self.correct + self.incorrect + self.partial + self.spurious
+    }
+    /// Adds `o`'s counts to these.
+    pub fn add(&mut self, o: &Counts) {
+        self.correct += o.correct;
+        self.incorrect += o.incorrect;
+        self.partial += o.partial;
+        self.missed += o.missed;
+        self.spurious += o.spurious;
     }
 }

@@ -13,47 +13,42 @@
 //!    and otherwise for every evaluated label.
 //!
 //! Gold spans never matched are `missed`.
+//!
+//! That is [`Attribution::Hipe`]; [`Attribution::Nervaluate`] counts the same four regimes
+//! by nervaluate 1.2.x's rules instead ([`super::attribution`]: each regime its own pass, the
+//! closest overlapping gold span, a minimum overlap; per label, a pass over that label's
+//! spans alone), through [`count_attributed`].
 
+use super::attribution::{AttributionError, Attributor, Entity};
 use crate::spans::{Span, Spans};
 use indexmap::IndexMap;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
-pub use super::regime::{PerRegime, SpanRegime};
-
-/// The five outcome counts of one regime.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// System spans that match a gold span as the regime requires.
-    pub correct: u64,
-    /// System spans paired with a gold span that they do not match in this regime.
-    pub incorrect: u64,
-    /// System spans paired with an overlapping gold span they do not match exactly (counted in
-    /// the partial regime only).
-    pub partial: u64,
-    /// Gold spans no system span was paired with.
-    pub missed: u64,
-    /// System spans paired with no gold span.
-    pub spurious: u64,
+/// How run spans are paired with gold spans when counting the four regimes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum Attribution {
+    /// The official HIPE scorer's (the module's rules): one pass for the four regimes, a run
+    /// span takes the first gold span it overlaps; per-label counts are a breakdown of the
+    /// overall ones.
+    #[default]
+    Hipe,
+    /// nervaluate 1.2.x's ([`super::attribution`]): each regime its own pass; a run span
+    /// takes, among the gold spans not taken yet that it covers at least `min_overlap` % of,
+    /// the one with its offsets (strict, exact, partial) or the closest one of its label
+    /// (ent_type); per label, the spans of that label alone are attributed anew.
+    Nervaluate {
+        /// The share of a gold span's positions a run span must cover, in percent
+        /// (nervaluate's `min_overlap_percentage`, 1 by default).
+        min_overlap: f64,
+    },
 }
 
-impl Counts {
-    /// The official `possible` (gold side): correct + incorrect + partial + missed.
-    pub fn possible(&self) -> u64 {
-        self.correct + self.incorrect + self.partial + self.missed
-    }
-    /// The official `actual` (system side): correct + incorrect + partial + spurious.
-    pub fn actual(&self) -> u64 {
-        self.correct + self.incorrect + self.partial + self.spurious
-    }
-    /// Adds `o`'s counts to these.
-    pub fn add(&mut self, o: &Counts) {
-        self.correct += o.correct;
-        self.incorrect += o.incorrect;
-        self.partial += o.partial;
-        self.missed += o.missed;
-        self.spurious += o.spurious;
-    }
+impl Attribution {
+    /// nervaluate's attribution with its default minimum overlap (1 %).
+    pub const NERVALUATE: Attribution = Attribution::Nervaluate { min_overlap: 1.0 };
 }
+
+pub use super::regime::{Counts, PerRegime, SpanRegime};
 
 /// Counts of the four regimes.
 pub type RegimeCounts = PerRegime<Counts>;
@@ -124,12 +119,96 @@ const OVERLAP_OTHER_LABEL: [Outcome; 4] = [Incorrect, Incorrect, Partial, Incorr
 const ALL_MISSED: [Outcome; 4] = [Missed, Missed, Missed, Missed];
 const ALL_SPURIOUS: [Outcome; 4] = [Spurious, Spurious, Spurious, Spurious];
 
-/// Reusable buffers for [`count`].
+/// Reusable buffers for [`count`] and [`count_attributed`].
 #[derive(Default)]
 pub struct Scratch {
     gold: Vec<Span>,
     pred: Vec<Span>,
     matched: Vec<bool>,
+    /// nervaluate's attribution: the spans as entities, labels numbered by `ids`.
+    attributor: Attributor,
+    entities: (Vec<Entity>, Vec<Entity>),
+    ids: HashMap<String, u32>,
+    names: Vec<String>,
+}
+
+/// Counts one unit by `attribution`: [`count`] for [`Attribution::Hipe`]; for
+/// [`Attribution::Nervaluate`], the gold spans of the evaluated labels against the run spans
+/// whose first alternative is evaluated (nervaluate has no alternatives, nor looks at the
+/// covered text), the overall counts by one attribution and each label's by its own over its
+/// spans alone. An error only for a gold span of length 0, which spans of tokens never have.
+pub fn count_attributed<'a>(
+    gold: &Spans<'_>,
+    pred: &Spans<'_>,
+    tags: &'a BTreeSet<String>,
+    same_text: impl Fn(u32, u32) -> bool,
+    attribution: Attribution,
+    scratch: &mut Scratch,
+) -> Result<UnitCounts<'a>, AttributionError> {
+    let min_overlap = match attribution {
+        Attribution::Hipe => return Ok(count(gold, pred, tags, same_text, scratch)),
+        Attribution::Nervaluate { min_overlap } => min_overlap,
+    };
+    let Scratch {
+        attributor,
+        entities: (golds, preds),
+        ids,
+        names,
+        ..
+    } = scratch;
+    let mut id = |label: &str| -> u32 {
+        if let Some(&k) = ids.get(label) {
+            return k;
+        }
+        let k = names.len() as u32;
+        ids.insert(label.to_string(), k);
+        names.push(label.to_string());
+        k
+    };
+    let entity = |label: u32, s: &Span| Entity {
+        label,
+        start: i64::from(s.start),
+        end: i64::from(s.end),
+    };
+    golds.clear();
+    preds.clear();
+    for s in &gold.spans {
+        let label = gold.label(s);
+        if tags.contains(label) {
+            golds.push(entity(id(label), s));
+        }
+    }
+    for s in &pred.spans {
+        let label = pred.label(s);
+        if tags.contains(label) {
+            preds.push(entity(id(label), s));
+        }
+    }
+    let mut out = UnitCounts::default();
+    let mut failed = None;
+    attributor.document(
+        golds,
+        preds,
+        min_overlap,
+        false,
+        |_| true,
+        |label, regime, outcome| match outcome {
+            Err(e) => failed = failed.or(Some(e)),
+            Ok(o) => match label {
+                None => out.all[regime].add(&o.counts),
+                Some(k) => {
+                    let key = names.get(k as usize).and_then(|n| tags.get(n.as_str()));
+                    if let Some(key) = key {
+                        out.per_label.entry(key.as_str()).or_default()[regime].add(&o.counts);
+                    }
+                }
+            },
+        },
+    );
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// Counts one unit. `tags` are the evaluated labels; `same_text(start, end)` tells whether the

@@ -107,3 +107,34 @@ def _candidates(golds: List[Entity], preds: List[Entity]):
         return sorted(order[lo:hi])
 
     return near
+
+
+KINDS = ("strict", "partial", "ent_type", "exact")  # the order of _document's outcomes
+
+
+def _outcome(kind: str, golds: List[Entity], preds: List[Entity], min_pct: float, doc):
+    """``_match`` as a tuple (counts, then index lists), None where it divides by zero."""
+    try:
+        res, ix = _match(kind, golds, preds, min_pct, doc)
+    except ZeroDivisionError:
+        return None
+    return (res.correct, res.incorrect, res.partial, res.missed, res.spurious, ix.correct_indices,
+            ix.incorrect_indices, ix.partial_indices, ix.missed_indices, ix.spurious_indices)
+
+
+def document(golds: List[Entity], preds: List[Entity], allowed, used, min_pct: float, doc):
+    """nervaluate's ``Evaluator.evaluate`` on one document, as ``fairscore.nervaluate._document``
+    gives it: the four strategies over the entities whose label is ``in allowed``, then, for each
+    label ``in used`` that the document has (in order of appearance, gold first), over that
+    label's entities alone. It was ``Evaluator.evaluate``'s own grouping before the library
+    had it."""
+    golds = [e for e in golds if e.label in allowed]
+    preds = [e for e in preds if e.label in allowed]
+    by_label = {}
+    for side, ents in ((0, golds), (1, preds)):
+        for e in ents:
+            if e.label in used:
+                by_label.setdefault(e.label, ([], []))[side].append(e)
+    overall = [_outcome(k, golds, preds, min_pct, doc) for k in KINDS]
+    per = [(t, [_outcome(k, g, p, min_pct, doc) for k in KINDS]) for t, (g, p) in by_label.items()]
+    return overall, per

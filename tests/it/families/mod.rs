@@ -11,4 +11,5 @@ mod muc;
 mod resample;
 mod resample_shared;
 mod segmentation;
+mod spans_attribution;
 mod tagging;
