@@ -172,6 +172,10 @@ pub fn sniff(path: &Path) -> Option<Kind> {
     if meta.is_dir() {
         return sniff_dir(path);
     }
+    // A FIFO or a device could block or never end: only regular files are opened.
+    if !meta.is_file() {
+        return None;
+    }
     let ext = path
         .extension()
         .and_then(|e| e.to_str())

@@ -247,3 +247,37 @@ fn agree_given_conll_names_evaluate() {
         "evaluate --family spans",
     );
 }
+
+/// A FIFO given as input is never opened to guess its kind (it could block for ever): the
+/// usage error comes at once, without a hint.
+#[cfg(unix)]
+#[test]
+fn a_fifo_input_is_not_opened_for_a_hint() {
+    let dir = temp_dir("wrong_fifo");
+    let fifo = dir.join("gold.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: mkfifo is not available");
+        return;
+    }
+    let f = fifo.to_str().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
+        .args(["score", "--gold", f, "--pred", f])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("score hung on a FIFO input");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
