@@ -5,9 +5,9 @@ use clap::Args;
 use fairscore::{Error, Result};
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags,
-    TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
+    settings, Beta, ColumnFlag, Edition, ErrorsFlag, FairFlags, FamilyFlag, Format, Gold,
+    HipeFlags, Json, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag,
+    SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -17,7 +17,8 @@ use super::args::{
 2022), muc (MUC-7 token judgement), segmentation (Shao et al. 2017), tagging, or hipe (a HIPE \
 run scored as `score` scores it: --task, --hipe_edition, --tagset, --n_best, --glue, \
 --original_nel, --relaxed or --normalize-run, --noise-level, --time-period; micro P, R, F1, TP, \
-FP, FN per column, regime and label). The units \
+FP, FN per column, regime and label), or nel (neleval's entity-linking measures of a HIPE run, \
+micro and per document, F@k with --n_best, error labels; --errors lists every mention). The units \
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \
@@ -25,7 +26,8 @@ against each other or against a CoNLL or HIPE TSV side aligned through the text 
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
-fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -"
+fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -\n  \
+fairscore evaluate --family nel --n-best 1,3 --gold gold.tsv --pred run.tsv --errors mentions.tsv"
 )]
 pub struct EvaluateArgs {
     #[command(flatten)]
@@ -63,6 +65,8 @@ pub struct EvaluateArgs {
     #[command(flatten)]
     pub resampling: Resampling,
     #[command(flatten)]
+    pub errors: ErrorsFlag,
+    #[command(flatten)]
     pub json: Json,
     #[command(flatten)]
     pub table: TableFlag,
@@ -94,6 +98,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.hipe,
         &args.normalize_run,
         &args.resampling,
+        &args.errors,
     ]);
     if args.signature.signature {
         return super::print_signature(&name, &s, &gold, &[pred.as_path()], None, None);

@@ -35,6 +35,7 @@
 mod fair;
 mod hipe;
 pub(crate) mod muc;
+mod nel;
 pub(crate) mod options;
 mod parting;
 mod registry;
@@ -47,6 +48,7 @@ pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
     JUDGEMENTS_HEADER,
 };
+pub use nel::{LABELS as NEL_LABELS, MEASURES as NEL_MEASURES};
 pub use options::{Options, OPTION_NAMES};
 pub use registry::{build, names, own_option_names, register, Registration};
 pub use segmentation::SegmentationFormat;

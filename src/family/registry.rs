@@ -2,7 +2,7 @@
 //! constructor); the crate's own are there from the start, [`register`] adds one.
 
 use super::options::{Options, OPTION_NAMES};
-use super::{fair, hipe, muc, segmentation, spans, tagging, Family};
+use super::{fair, hipe, muc, nel, segmentation, spans, tagging, Family};
 use crate::error::{Error, Result};
 
 /// How a family is made: its name, the options it declares of its own (beyond the common
@@ -21,7 +21,7 @@ pub struct Registration {
 }
 
 /// The crate's families, in the order `--help` and messages list them.
-const BUILT_IN: [Registration; 6] = [
+const BUILT_IN: [Registration; 7] = [
     Registration {
         name: "spans",
         options: spans::OWN_OPTIONS,
@@ -51,6 +51,11 @@ const BUILT_IN: [Registration; 6] = [
         name: "hipe",
         options: hipe::OWN_OPTIONS,
         build: |o| Ok(Box::new(hipe::HipeFamily::new(o)?)),
+    },
+    Registration {
+        name: "nel",
+        options: nel::OWN_OPTIONS,
+        build: |o| Ok(Box::new(nel::NelFamily::new(o)?)),
     },
 ];
 

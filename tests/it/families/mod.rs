@@ -8,6 +8,7 @@ mod fair_reference;
 mod family_interface;
 mod hardening_weights;
 mod muc;
+mod nel;
 mod resample;
 mod resample_shared;
 mod segmentation;

@@ -154,6 +154,10 @@ fn every_result_table_output_validates() {
         fixture("data/brat-tiny/ann2"),
         fixture("data/brat-tiny/ann3"),
     );
+    let (ng, nr) = (
+        fixture("fixtures/nel/gold.tsv"),
+        fixture("fixtures/nel/run.tsv"),
+    );
     let weights = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
     let cases: Vec<Vec<&str>> = vec![
         vec![
@@ -196,6 +200,19 @@ fn every_result_table_output_validates() {
         vec!["fair", "--gold", &b1, "--pred", &b2],
         vec![
             "evaluate", "--family", "spans", "--gold", &b1, "--pred", &b2,
+        ],
+        vec![
+            "evaluate",
+            "--family",
+            "nel",
+            "--gold",
+            &ng,
+            "--pred",
+            &nr,
+            "--n-best",
+            "1,2",
+            "--bootstrap",
+            "50",
         ],
         vec!["muc", "--gold", &mg, "--pred", &mp],
         vec!["muc", "--gold", &mg, "--pred", &mp, "--beta", "0.5"],
