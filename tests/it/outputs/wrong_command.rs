@@ -94,9 +94,13 @@ fn score_given_conll_or_brat_names_evaluate() {
         &i.brat_dir,
         "--format brat",
     );
-    // Told how to read: `score --format conll` takes CoNLL.
+    // Told how to read: `score --format conll` takes CoNLL (its outputs in a folder of
+    // the test's, not in the working directory).
+    let out = temp_dir("wrong_score_out");
     no_hint(&[
         "score",
+        "--outdir",
+        out.to_str().unwrap(),
         "--gold",
         &i.conll,
         "--pred",
