@@ -36,7 +36,7 @@ pub use files::submission_files;
 use files::Found;
 
 use super::families::{FamilyCampaign, FamilyTask};
-use super::names::{Placeholder, GOLD_PLACEHOLDERS};
+use super::names::{run_stem, Placeholder, GOLD_PLACEHOLDERS};
 use crate::check::{CheckReport, ColumnCheck};
 use crate::error::{Error, Result};
 use crate::formats::InputFormat;
@@ -95,13 +95,18 @@ pub fn column_key(task: &str, group: &[(Placeholder, String)], metric: &str) -> 
     k
 }
 
-/// The names of the regular, not hidden files directly in `dir`, sorted.
-pub fn file_names(dir: &Path) -> Result<Vec<String>> {
+/// The names of what can be a gold directly in `dir`, sorted: the regular, not hidden files
+/// and the brat folders (folders with `.ann` files), as `leaderboard --campaign` takes them.
+pub fn gold_names(dir: &Path) -> Result<Vec<String>> {
     let list = std::fs::read_dir(dir)
         .map_err(|e| Error::input(dir, 0, format!("cannot list the directory: {e}")))?;
     let mut names: Vec<String> = list
         .flatten()
-        .filter(|e| e.path().is_file())
+        .filter(|e| {
+            let p = e.path();
+            p.is_file()
+                || (p.is_dir() && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()))
+        })
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .filter(|n| !n.starts_with('.'))
         .collect();
@@ -113,7 +118,7 @@ pub fn file_names(dir: &Path) -> Result<Vec<String>> {
 /// order, one column per gold file its pattern fits (in name order). A task no gold file fits,
 /// or two columns of the same key, are input errors.
 pub fn columns(cfg: &FamilyCampaign, gold_dir: &Path) -> Result<Vec<LeaderboardColumn>> {
-    let files = file_names(gold_dir)?;
+    let files = gold_names(gold_dir)?;
     let mut out: Vec<LeaderboardColumn> = Vec::new();
     for (k, t) in cfg.tasks.iter().enumerate() {
         let before = out.len();
@@ -212,10 +217,9 @@ pub struct Scored {
     pub notes: Vec<String>,
 }
 
-/// The extension of a run pattern (`.txt`), if any.
-fn extension(p: &str) -> Option<String> {
-    let last = p.rsplit('}').next().unwrap_or("");
-    last.rfind('.').map(|i| last[i..].to_ascii_lowercase())
+/// The extension of a run pattern (`.txt`), if any, in lower case.
+fn extension(p: &super::names::Pattern) -> Option<String> {
+    super::names::pattern_extension(p).map(str::to_ascii_lowercase)
 }
 
 /// The runs of the submission per column (`None`: no run), the ignored files, or what is
@@ -226,20 +230,25 @@ fn assign(
     cfg: &FamilyCampaign,
     cols: &[LeaderboardColumn],
     files: Vec<Found>,
+    folders: Vec<Found>,
 ) -> std::result::Result<Assignment, Vec<String>> {
     let mut per: Vec<Vec<Found>> = vec![Vec::new(); cols.len()];
     let (mut problems, mut unfit, mut ignored) = (Vec::new(), Vec::new(), Vec::new());
     let exts: Vec<String> = cfg
         .tasks
         .iter()
-        .filter_map(|t| extension(t.runs.as_str()))
+        .filter_map(|t| extension(&t.runs))
         .collect();
-    let n_files = files.len();
-    for (shown, path) in files {
+    let n_files = files.len() + folders.len();
+    let items = files
+        .into_iter()
+        .map(|f| (f, false))
+        .chain(folders.into_iter().map(|f| (f, true)));
+    for ((shown, path), folder) in items {
         let name = shown.rsplit('/').next().unwrap_or(&shown).to_string();
         let mut fitted = false;
         for (k, t) in cfg.tasks.iter().enumerate() {
-            let Some(m) = t.fit(&name) else {
+            let Some(m) = t.fit(run_stem(&t.runs, &name, folder).0) else {
                 continue;
             };
             fitted = true;
@@ -268,10 +277,11 @@ fn assign(
         }
         if !fitted {
             let lower = name.to_ascii_lowercase();
-            if exts.iter().any(|e| lower.ends_with(e.as_str())) {
+            if !folder && exts.iter().any(|e| lower.ends_with(e.as_str())) {
                 unfit.push((shown, path));
             } else {
-                ignored.push((shown, path));
+                // A folder is shown as one (`notes/`).
+                ignored.push((if folder { format!("{shown}/") } else { shown }, path));
             }
         }
     }
@@ -291,7 +301,7 @@ fn assign(
         })
         .collect();
     if per.iter().all(Vec::is_empty) && problems.is_empty() {
-        // One column and one file: the file is the run, whatever its name.
+        // One column and one file (or brat folder): the run, whatever its name.
         if cols.len() == 1 && n_files == 1 {
             if let Some(f) = unfit.pop().or_else(|| ignored.pop()) {
                 return Ok((vec![Some(f)], Vec::new()));
@@ -303,7 +313,7 @@ fn assign(
             .map(|(s, _)| s.as_str())
             .collect();
         problems.push(format!(
-            "no run found in the submission ({}); name each run file as {}",
+            "no run found in the submission ({}); name each run file (a brat run: its folder of .ann and .txt files) as {}",
             if listed.is_empty() {
                 "it holds no file".to_string()
             } else {
@@ -453,9 +463,10 @@ fn detected_format(t: &FamilyTask, gold: &Path) -> Option<InputFormat> {
     }
 }
 
-/// Whether `e` is about the file `run` (what the participant sent), not the gold.
+/// Whether `e` is about the file `run` (what the participant sent), or a file in it (a brat
+/// run's folder), not the gold.
 fn about(e: &Error, run: &Path) -> bool {
-    matches!(e, Error::Input { path, .. } if path == run)
+    matches!(e, Error::Input { path, .. } if path.starts_with(run))
 }
 
 /// Scores the submission in `input/res` against the gold in `input/ref` (see the module
@@ -480,7 +491,7 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
             reports: Vec::new(),
         }));
     }
-    let (runs, ignored) = match assign(cfg, &cols, listing.files) {
+    let (runs, ignored) = match assign(cfg, &cols, listing.files, listing.folders) {
         Ok(a) => a,
         Err(problems) => {
             return Ok(Verdict::Refused(Refusal {

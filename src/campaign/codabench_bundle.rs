@@ -345,13 +345,50 @@ pub fn bundle_files(
     golds.sort_unstable();
     golds.dedup();
     for g in golds {
-        files.push((
-            format!("reference_data/{g}"),
-            crate::io::read_input(&o.gold_dir.join(g))?,
-            false,
-        ));
+        for (inside, path) in gold_files(&o.gold_dir.join(g), g)? {
+            files.push((
+                format!("reference_data/{inside}"),
+                crate::io::read_input(&path)?,
+                false,
+            ));
+        }
     }
     Ok(files)
+}
+
+/// The files of one gold, `name` in the gold directory: the file itself, or every file of a
+/// brat folder (sub-folders included; hidden files and folders left out; links to folders not
+/// followed), as (path inside `reference_data/`, path), in name order.
+fn gold_files(path: &Path, name: &str) -> Result<Vec<(String, PathBuf)>> {
+    if !path.is_dir() {
+        return Ok(vec![(name.to_string(), path.to_path_buf())]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![(path.to_path_buf(), name.to_string())];
+    while let Some((dir, inside)) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| Error::input(&dir, 0, crate::io::io_reason(&e)))?;
+        for e in entries.flatten() {
+            let Some(n) = e.file_name().to_str().map(str::to_string) else {
+                return Err(Error::input(
+                    &e.path(),
+                    0,
+                    "a gold file's name is not UTF-8; rename it in UTF-8",
+                ));
+            };
+            if n.starts_with('.') {
+                continue;
+            }
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push((p, format!("{inside}/{n}")));
+            } else if p.is_file() {
+                out.push((format!("{inside}/{n}"), p));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Writes the bundle to `out` (atomically); returns the paths in the zip.
