@@ -14,8 +14,11 @@
 //!
 //! **Runs.** Every file under `INPUT/res` (hidden files, `__MACOSX/` and the worker's own
 //! `metadata` left out) whose name fits a task's `runs` pattern is that task's run for the
-//! gold its `{dataset}`/`{lang}` name; a campaign of one column also takes a submission of
-//! exactly one file whatever its name. A column without a run scores 0, or the largest number
+//! gold its `{dataset}`/`{lang}` name, and so is every brat folder (one holding `.ann` files,
+//! at any depth; its files are its run's); names are matched as `leaderboard --campaign`
+//! matches them ([`super::names::run_stem`]: a pattern without an extension takes a file of
+//! any extension). A campaign of one column also takes a submission of exactly one file or
+//! brat folder (the top of the submission included) whatever its name. A column without a run scores 0, or the largest number
 //! for a metric that counts errors, so it ranks last (Codabench needs a
 //! number for every column), and the page says so; a submission with no run at all, two runs
 //! for one column, or a file with a run extension that fits no pattern is refused. The
@@ -24,12 +27,14 @@
 //! ([`submission_files`]).
 //!
 //! **Check.** Each run is checked as `fairscore check --format F` checks it (formats conll,
-//! conllu, tsv and text, given or as the family detects them); a run that fails (errors or
-//! warnings) refuses the submission with the check's findings. Other formats are refused only
+//! conllu, tsv and text, given or as the family detects them, and standoff runs of span
+//! families: `codabench/check.rs`); a run that fails (errors or warnings) refuses the submission with
+//! the check's findings. Other formats are refused only
 //! when they cannot be scored.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod check;
 mod files;
 
 pub use files::submission_files;
@@ -37,10 +42,10 @@ use files::Found;
 
 use super::families::{FamilyCampaign, FamilyTask};
 use super::names::{run_stem, Placeholder, GOLD_PLACEHOLDERS};
-use crate::check::{CheckReport, ColumnCheck};
+use crate::check::CheckReport;
 use crate::error::{Error, Result};
-use crate::formats::InputFormat;
 use crate::table::Results;
+use check::{about, check_run, CheckKey};
 
 /// The file names of the scoring program's outputs.
 pub const SCORES_FILE: &str = "scores.json";
@@ -347,41 +352,6 @@ fn assign(
     Ok((runs, ignored.into_iter().map(|(s, _)| s).collect()))
 }
 
-/// What makes two checks of a run the same: gold, run, format, column and tag set.
-type CheckKey = (
-    PathBuf,
-    PathBuf,
-    Option<InputFormat>,
-    Option<String>,
-    Option<String>,
-);
-
-/// The participants' check of a run, for the formats `check` reads as columns and for
-/// standoff runs (given or detected) of the spans, fair and muc families.
-fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
-    let spans = matches!(t.family.name(), "spans" | "fair" | "muc");
-    if spans && crate::eval::standoff::applies(gold, run, t.options.format) {
-        let read = crate::eval::standoff::StandoffRead {
-            format: t.options.format.and_then(InputFormat::standoff),
-            column: t.options.column.clone(),
-        };
-        let name = t.options.format.map_or("auto", InputFormat::name);
-        return crate::check::check_standoff(gold, run, &read, name).map(Some);
-    }
-    match t.options.format.or_else(|| detected_format(t, gold)) {
-        Some(
-            f @ (InputFormat::Conll | InputFormat::Conllu | InputFormat::Tsv | InputFormat::Text),
-        ) => {
-            let opts = ColumnCheck {
-                column: t.options.column.clone(),
-                tagset: t.options.tagset.clone(),
-            };
-            crate::check::check_columns(gold, run, f, &opts).map(Some)
-        }
-        _ => Ok(None),
-    }
-}
-
 /// Refuses a task whose `rank_by` names no column of its family's headline table (an input
 /// error at the line of `rank_by`, listing the columns there are).
 fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Result<()> {
@@ -435,38 +405,6 @@ pub fn check_rank_by(
 /// its family have it.
 fn lower_is_better(t: &FamilyTask, results: &Results) -> bool {
     crate::family::headline_column(results, &t.headline).is_some_and(|c| c.lower_is_better)
-}
-
-/// The format a task without `format` reads its gold and runs in, as the family tells it:
-/// from the gold's first line (spans, fair, muc: CoNLL, HIPE or span files) or the gold's
-/// extension (segmentation, tagging). `None` when it is none of the column formats.
-fn detected_format(t: &FamilyTask, gold: &Path) -> Option<InputFormat> {
-    use crate::family::segmentation::SegmentationFormat;
-    use crate::family::tagging::TaggingFormat;
-    match t.family.name() {
-        "spans" | "fair" | "muc" => {
-            let text = crate::io::read_text(gold).ok()?;
-            match crate::formats::detect(gold, &text).ok()? {
-                crate::formats::Format::Conll => Some(InputFormat::Conll),
-                _ => None,
-            }
-        }
-        "segmentation" => Some(match SegmentationFormat::from_path(gold) {
-            SegmentationFormat::Conllu => InputFormat::Conllu,
-            _ => InputFormat::Text,
-        }),
-        "tagging" => Some(match TaggingFormat::from_path(gold) {
-            TaggingFormat::Conllu => InputFormat::Conllu,
-            _ => InputFormat::Tsv,
-        }),
-        _ => None,
-    }
-}
-
-/// Whether `e` is about the file `run` (what the participant sent), or a file in it (a brat
-/// run's folder), not the gold.
-fn about(e: &Error, run: &Path) -> bool {
-    matches!(e, Error::Input { path, .. } if path.starts_with(run))
 }
 
 /// Scores the submission in `input/res` against the gold in `input/ref` (see the module

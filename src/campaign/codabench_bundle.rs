@@ -252,6 +252,12 @@ fn overview(cfg: &FamilyCampaign) -> String {
         ));
     }
     s.push_str("\n`{team}` is your team's name, `{run}` the run's number; `{lang}` and `{dataset}` name the gold the run is for.\n");
+    if cfg.tasks.iter().any(|t| {
+        matches!(t.family.name(), "spans" | "fair" | "muc")
+            && super::names::pattern_extension(&t.runs).is_none()
+    }) {
+        s.push_str("\nA pattern without an extension takes a run in any format the task reads, the file's extension added (`alpha_1.conll`, `alpha_1.jsonl`); a brat run is a folder of `.ann` and `.txt` files named by the pattern (`alpha_1/`) inside the zip.\n");
+    }
     s
 }
 
@@ -278,7 +284,7 @@ fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
         ));
     }
     s.push_str("\nA column for which the submission has no run scores 0, or the largest number where the metric counts errors, and ranks last (the submission's detailed results say so). ");
-    s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text are first checked as `fairscore check` checks them: ");
+    s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text, and the standoff runs of span tasks (brat folders, doccano, Label Studio and Prodigy exports), are first checked as `fairscore check` checks them: ");
     s.push_str("a run with errors or warnings fails the submission, and the check's findings are in its error log. ");
     s.push_str("You can run the same check before submitting: `fairscore check --format FORMAT --gold GOLD --pred RUN`.\n");
     s

@@ -293,3 +293,73 @@ fn runs_named_alike_but_for_the_extension_are_refused() {
     assert_eq!(not[1].0, "bravo_1.jsonl");
     assert!(not[1].1.contains("bravo_1.conll"), "{not:?}");
 }
+
+/// A campaign of one column takes a zip of `.ann` and `.txt` files alone (the submission's
+/// top is the brat run), scored as `evaluate` scores the folder; a link inside a brat folder
+/// refuses the submission, never followed.
+#[test]
+fn a_one_column_campaign_takes_a_brat_run_at_the_top_of_the_zip() {
+    let Some(data) = shared_data("codabench_formats") else {
+        return;
+    };
+    let project = data.join("brat/bratiaa-example/example-project");
+    let dir = temp_dir("codabench_formats_top");
+    let campaign = dir.join("campaign.toml");
+    std::fs::write(
+        &campaign,
+        "name = \"one\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\ngold = \"test\"\nruns = \"{team}_{run}\"\n",
+    )
+    .unwrap();
+    let score = |name: &str, lay: &dyn Fn(&Path)| {
+        let input = dir.join(name).join("input");
+        copy_dir(&project.join("Lisa"), &input.join("ref/test"));
+        lay(&input.join("res"));
+        let output = dir.join(name).join("output");
+        std::fs::create_dir_all(&output).unwrap();
+        let out = fairscore(&[
+            "codabench",
+            "--campaign",
+            campaign.to_str().unwrap(),
+            input.to_str().unwrap(),
+            output.to_str().unwrap(),
+        ]);
+        let scores: Option<serde_json::Value> = std::fs::read_to_string(output.join("scores.json"))
+            .ok()
+            .map(|t| serde_json::from_str(&t).unwrap());
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            scores,
+        )
+    };
+    let (code, stderr, scores) = score("top", &|res| copy_dir(&project.join("Maria"), res));
+    assert_eq!(code, Some(0), "{stderr}");
+    let v = crate::common::fairscore_json(&[
+        "evaluate",
+        "--family",
+        "spans",
+        "--gold",
+        project.join("Lisa").to_str().unwrap(),
+        "--pred",
+        project.join("Maria").to_str().unwrap(),
+        "--table",
+        "json",
+    ]);
+    let want = v["tables"][0]["rows"][0]["scores"]["F1"].as_f64().unwrap();
+    assert!(want > 0.5 && want < 1.0, "{v}");
+    assert_eq!(scores.unwrap()["ner__F1"].as_f64(), Some(want));
+
+    let (code, stderr, scores) = score("link", &|res| {
+        let run = res.join("team_1");
+        copy_dir(&project.join("Maria"), &run);
+        let doc = "esp.train-doc-100.ann";
+        std::fs::remove_file(run.join(doc)).unwrap();
+        std::os::unix::fs::symlink(project.join("Lisa").join(doc), run.join(doc)).unwrap();
+    });
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(scores.is_none());
+    assert!(
+        stderr.contains("team_1/esp.train-doc-100.ann: a symbolic link"),
+        "{stderr}"
+    );
+}
