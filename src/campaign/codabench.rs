@@ -14,8 +14,11 @@
 //!
 //! **Runs.** Every file under `INPUT/res` (hidden files, `__MACOSX/` and the worker's own
 //! `metadata` left out) whose name fits a task's `runs` pattern is that task's run for the
-//! gold its `{dataset}`/`{lang}` name; a campaign of one column also takes a submission of
-//! exactly one file whatever its name. A column without a run scores 0, or the largest number
+//! gold its `{dataset}`/`{lang}` name, and so is every brat folder (one holding `.ann` files,
+//! at any depth; its files are its run's); names are matched as `leaderboard --campaign`
+//! matches them ([`super::names::run_stem`]: a pattern without an extension takes a file of
+//! any extension). A campaign of one column also takes a submission of exactly one file or
+//! brat folder (the top of the submission included) whatever its name. A column without a run scores 0, or the largest number
 //! for a metric that counts errors, so it ranks last (Codabench needs a
 //! number for every column), and the page says so; a submission with no run at all, two runs
 //! for one column, or a file with a run extension that fits no pattern is refused. The
@@ -24,23 +27,25 @@
 //! ([`submission_files`]).
 //!
 //! **Check.** Each run is checked as `fairscore check --format F` checks it (formats conll,
-//! conllu, tsv and text, given or as the family detects them); a run that fails (errors or
-//! warnings) refuses the submission with the check's findings. Other formats are refused only
+//! conllu, tsv and text, given or as the family detects them, and standoff runs of span
+//! families: `codabench/check.rs`); a run that fails (errors or warnings) refuses the submission with
+//! the check's findings. Other formats are refused only
 //! when they cannot be scored.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+mod check;
 mod files;
 
 pub use files::submission_files;
 use files::Found;
 
 use super::families::{FamilyCampaign, FamilyTask};
-use super::names::{Placeholder, GOLD_PLACEHOLDERS};
-use crate::check::{CheckReport, ColumnCheck};
+use super::names::{run_stem, Placeholder, GOLD_PLACEHOLDERS};
+use crate::check::CheckReport;
 use crate::error::{Error, Result};
-use crate::formats::InputFormat;
 use crate::table::Results;
+use check::{about, check_run, CheckKey};
 
 /// The file names of the scoring program's outputs.
 pub const SCORES_FILE: &str = "scores.json";
@@ -95,13 +100,18 @@ pub fn column_key(task: &str, group: &[(Placeholder, String)], metric: &str) -> 
     k
 }
 
-/// The names of the regular, not hidden files directly in `dir`, sorted.
-pub fn file_names(dir: &Path) -> Result<Vec<String>> {
+/// The names of what can be a gold directly in `dir`, sorted: the regular, not hidden files
+/// and the brat folders (folders with `.ann` files), as `leaderboard --campaign` takes them.
+pub fn gold_names(dir: &Path) -> Result<Vec<String>> {
     let list = std::fs::read_dir(dir)
         .map_err(|e| Error::input(dir, 0, format!("cannot list the directory: {e}")))?;
     let mut names: Vec<String> = list
         .flatten()
-        .filter(|e| e.path().is_file())
+        .filter(|e| {
+            let p = e.path();
+            p.is_file()
+                || (p.is_dir() && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()))
+        })
         .filter_map(|e| e.file_name().to_str().map(str::to_string))
         .filter(|n| !n.starts_with('.'))
         .collect();
@@ -113,7 +123,7 @@ pub fn file_names(dir: &Path) -> Result<Vec<String>> {
 /// order, one column per gold file its pattern fits (in name order). A task no gold file fits,
 /// or two columns of the same key, are input errors.
 pub fn columns(cfg: &FamilyCampaign, gold_dir: &Path) -> Result<Vec<LeaderboardColumn>> {
-    let files = file_names(gold_dir)?;
+    let files = gold_names(gold_dir)?;
     let mut out: Vec<LeaderboardColumn> = Vec::new();
     for (k, t) in cfg.tasks.iter().enumerate() {
         let before = out.len();
@@ -212,10 +222,9 @@ pub struct Scored {
     pub notes: Vec<String>,
 }
 
-/// The extension of a run pattern (`.txt`), if any.
-fn extension(p: &str) -> Option<String> {
-    let last = p.rsplit('}').next().unwrap_or("");
-    last.rfind('.').map(|i| last[i..].to_ascii_lowercase())
+/// The extension of a run pattern (`.txt`), if any, in lower case.
+fn extension(p: &super::names::Pattern) -> Option<String> {
+    super::names::pattern_extension(p).map(str::to_ascii_lowercase)
 }
 
 /// The runs of the submission per column (`None`: no run), the ignored files, or what is
@@ -226,20 +235,25 @@ fn assign(
     cfg: &FamilyCampaign,
     cols: &[LeaderboardColumn],
     files: Vec<Found>,
+    folders: Vec<Found>,
 ) -> std::result::Result<Assignment, Vec<String>> {
     let mut per: Vec<Vec<Found>> = vec![Vec::new(); cols.len()];
     let (mut problems, mut unfit, mut ignored) = (Vec::new(), Vec::new(), Vec::new());
     let exts: Vec<String> = cfg
         .tasks
         .iter()
-        .filter_map(|t| extension(t.runs.as_str()))
+        .filter_map(|t| extension(&t.runs))
         .collect();
-    let n_files = files.len();
-    for (shown, path) in files {
+    let n_files = files.len() + folders.len();
+    let items = files
+        .into_iter()
+        .map(|f| (f, false))
+        .chain(folders.into_iter().map(|f| (f, true)));
+    for ((shown, path), folder) in items {
         let name = shown.rsplit('/').next().unwrap_or(&shown).to_string();
         let mut fitted = false;
         for (k, t) in cfg.tasks.iter().enumerate() {
-            let Some(m) = t.fit(&name) else {
+            let Some(m) = t.fit(run_stem(&t.runs, &name, folder).0) else {
                 continue;
             };
             fitted = true;
@@ -268,10 +282,11 @@ fn assign(
         }
         if !fitted {
             let lower = name.to_ascii_lowercase();
-            if exts.iter().any(|e| lower.ends_with(e.as_str())) {
+            if !folder && exts.iter().any(|e| lower.ends_with(e.as_str())) {
                 unfit.push((shown, path));
             } else {
-                ignored.push((shown, path));
+                // A folder is shown as one (`notes/`).
+                ignored.push((if folder { format!("{shown}/") } else { shown }, path));
             }
         }
     }
@@ -291,7 +306,7 @@ fn assign(
         })
         .collect();
     if per.iter().all(Vec::is_empty) && problems.is_empty() {
-        // One column and one file: the file is the run, whatever its name.
+        // One column and one file (or brat folder): the run, whatever its name.
         if cols.len() == 1 && n_files == 1 {
             if let Some(f) = unfit.pop().or_else(|| ignored.pop()) {
                 return Ok((vec![Some(f)], Vec::new()));
@@ -303,7 +318,7 @@ fn assign(
             .map(|(s, _)| s.as_str())
             .collect();
         problems.push(format!(
-            "no run found in the submission ({}); name each run file as {}",
+            "no run found in the submission ({}); name each run file (a brat run: its folder of .ann and .txt files) as {}",
             if listed.is_empty() {
                 "it holds no file".to_string()
             } else {
@@ -335,41 +350,6 @@ fn assign(
     }
     let runs = per.into_iter().map(|mut v| v.pop()).collect();
     Ok((runs, ignored.into_iter().map(|(s, _)| s).collect()))
-}
-
-/// What makes two checks of a run the same: gold, run, format, column and tag set.
-type CheckKey = (
-    PathBuf,
-    PathBuf,
-    Option<InputFormat>,
-    Option<String>,
-    Option<String>,
-);
-
-/// The participants' check of a run, for the formats `check` reads as columns and for
-/// standoff runs (given or detected) of the spans, fair and muc families.
-fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
-    let spans = matches!(t.family.name(), "spans" | "fair" | "muc");
-    if spans && crate::eval::standoff::applies(gold, run, t.options.format) {
-        let read = crate::eval::standoff::StandoffRead {
-            format: t.options.format.and_then(InputFormat::standoff),
-            column: t.options.column.clone(),
-        };
-        let name = t.options.format.map_or("auto", InputFormat::name);
-        return crate::check::check_standoff(gold, run, &read, name).map(Some);
-    }
-    match t.options.format.or_else(|| detected_format(t, gold)) {
-        Some(
-            f @ (InputFormat::Conll | InputFormat::Conllu | InputFormat::Tsv | InputFormat::Text),
-        ) => {
-            let opts = ColumnCheck {
-                column: t.options.column.clone(),
-                tagset: t.options.tagset.clone(),
-            };
-            crate::check::check_columns(gold, run, f, &opts).map(Some)
-        }
-        _ => Ok(None),
-    }
 }
 
 /// Refuses a task whose `rank_by` names no column of its family's headline table (an input
@@ -427,37 +407,6 @@ fn lower_is_better(t: &FamilyTask, results: &Results) -> bool {
     crate::family::headline_column(results, &t.headline).is_some_and(|c| c.lower_is_better)
 }
 
-/// The format a task without `format` reads its gold and runs in, as the family tells it:
-/// from the gold's first line (spans, fair, muc: CoNLL, HIPE or span files) or the gold's
-/// extension (segmentation, tagging). `None` when it is none of the column formats.
-fn detected_format(t: &FamilyTask, gold: &Path) -> Option<InputFormat> {
-    use crate::family::segmentation::SegmentationFormat;
-    use crate::family::tagging::TaggingFormat;
-    match t.family.name() {
-        "spans" | "fair" | "muc" => {
-            let text = crate::io::read_text(gold).ok()?;
-            match crate::formats::detect(gold, &text).ok()? {
-                crate::formats::Format::Conll => Some(InputFormat::Conll),
-                _ => None,
-            }
-        }
-        "segmentation" => Some(match SegmentationFormat::from_path(gold) {
-            SegmentationFormat::Conllu => InputFormat::Conllu,
-            _ => InputFormat::Text,
-        }),
-        "tagging" => Some(match TaggingFormat::from_path(gold) {
-            TaggingFormat::Conllu => InputFormat::Conllu,
-            _ => InputFormat::Tsv,
-        }),
-        _ => None,
-    }
-}
-
-/// Whether `e` is about the file `run` (what the participant sent), not the gold.
-fn about(e: &Error, run: &Path) -> bool {
-    matches!(e, Error::Input { path, .. } if path == run)
-}
-
 /// Scores the submission in `input/res` against the gold in `input/ref` (see the module
 /// documentation). Errors of the gold or the campaign are errors; what is wrong with the
 /// submission is a [`Verdict::Refused`].
@@ -480,7 +429,7 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
             reports: Vec::new(),
         }));
     }
-    let (runs, ignored) = match assign(cfg, &cols, listing.files) {
+    let (runs, ignored) = match assign(cfg, &cols, listing.files, listing.folders) {
         Ok(a) => a,
         Err(problems) => {
             return Ok(Verdict::Refused(Refusal {

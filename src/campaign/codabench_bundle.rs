@@ -252,6 +252,12 @@ fn overview(cfg: &FamilyCampaign) -> String {
         ));
     }
     s.push_str("\n`{team}` is your team's name, `{run}` the run's number; `{lang}` and `{dataset}` name the gold the run is for.\n");
+    if cfg.tasks.iter().any(|t| {
+        matches!(t.family.name(), "spans" | "fair" | "muc")
+            && super::names::pattern_extension(&t.runs).is_none()
+    }) {
+        s.push_str("\nA pattern without an extension takes a run in any format the task reads, the file's extension added (`alpha_1.conll`, `alpha_1.jsonl`); a brat run is a folder of `.ann` and `.txt` files named by the pattern (`alpha_1/`) inside the zip.\n");
+    }
     s
 }
 
@@ -278,7 +284,7 @@ fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
         ));
     }
     s.push_str("\nA column for which the submission has no run scores 0, or the largest number where the metric counts errors, and ranks last (the submission's detailed results say so). ");
-    s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text are first checked as `fairscore check` checks them: ");
+    s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text, and the standoff runs of span tasks (brat folders, doccano, Label Studio and Prodigy exports), are first checked as `fairscore check` checks them: ");
     s.push_str("a run with errors or warnings fails the submission, and the check's findings are in its error log. ");
     s.push_str("You can run the same check before submitting: `fairscore check --format FORMAT --gold GOLD --pred RUN`.\n");
     s
@@ -345,13 +351,50 @@ pub fn bundle_files(
     golds.sort_unstable();
     golds.dedup();
     for g in golds {
-        files.push((
-            format!("reference_data/{g}"),
-            crate::io::read_input(&o.gold_dir.join(g))?,
-            false,
-        ));
+        for (inside, path) in gold_files(&o.gold_dir.join(g), g)? {
+            files.push((
+                format!("reference_data/{inside}"),
+                crate::io::read_input(&path)?,
+                false,
+            ));
+        }
     }
     Ok(files)
+}
+
+/// The files of one gold, `name` in the gold directory: the file itself, or every file of a
+/// brat folder (sub-folders included; hidden files and folders left out; links to folders not
+/// followed), as (path inside `reference_data/`, path), in name order.
+fn gold_files(path: &Path, name: &str) -> Result<Vec<(String, PathBuf)>> {
+    if !path.is_dir() {
+        return Ok(vec![(name.to_string(), path.to_path_buf())]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![(path.to_path_buf(), name.to_string())];
+    while let Some((dir, inside)) = stack.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(|e| Error::input(&dir, 0, crate::io::io_reason(&e)))?;
+        for e in entries.flatten() {
+            let Some(n) = e.file_name().to_str().map(str::to_string) else {
+                return Err(Error::input(
+                    &e.path(),
+                    0,
+                    "a gold file's name is not UTF-8; rename it in UTF-8",
+                ));
+            };
+            if n.starts_with('.') {
+                continue;
+            }
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push((p, format!("{inside}/{n}")));
+            } else if p.is_file() {
+                out.push((format!("{inside}/{n}"), p));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Writes the bundle to `out` (atomically); returns the paths in the zip.

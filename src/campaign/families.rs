@@ -24,13 +24,14 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::family::{rank_statistics, ranking_results, FamilyRanking};
-use super::names::{Pattern, Placeholder};
+use super::names::{pattern_extension, run_stem, Pattern, Placeholder};
 use crate::api::{family_options, Setting, Settings};
 use crate::error::{snippet, Error, Result};
 use crate::family::{build, Family, Headline};
 use crate::metrics::resample::Resampler;
 use crate::table::Results;
 
+mod clash;
 mod hipe;
 mod index;
 mod places;
@@ -290,8 +291,6 @@ impl FamilyCampaign {
     }
 }
 
-/// The runs of one task by group (the placeholder values the gold pattern uses): (system,
-/// file) pairs.
 /// Per group (placeholder values shared with the gold): the runs as (system, file, team).
 type Groups = BTreeMap<Vec<(String, String)>, Vec<(String, PathBuf, String)>>;
 
@@ -344,12 +343,6 @@ pub struct FamilyReport {
     pub failed: Vec<(String, String)>,
 }
 
-fn extension(p: &Pattern) -> Option<String> {
-    let s = p.as_str();
-    let last = s.rsplit(['}', '/']).next().unwrap_or("");
-    last.rfind('.').map(|i| last[i..].to_string())
-}
-
 /// Scores every task of `cfg` on the runs of `runs_dir` against the gold files of `gold_dir`.
 /// A run that fails to score is reported and left out of its ranking.
 ///
@@ -381,19 +374,21 @@ pub fn run_family_campaign(
     runs_dir: &Path,
 ) -> Result<FamilyReport> {
     let mut odd: Vec<String> = Vec::new();
-    let mut names: Vec<String> = std::fs::read_dir(runs_dir)
+    // Each entry: its name and whether it is a folder (a brat run).
+    let mut names: Vec<(String, bool)> = std::fs::read_dir(runs_dir)
         .map_err(|e| Error::input(runs_dir, 0, format!("cannot list the runs directory: {e}")))?
         .flatten()
         // A run is a file, or a directory of brat `.ann` files (a standoff run).
-        .filter(|e| {
+        .filter_map(|e| {
             let p = e.path();
-            p.is_file()
-                || (p.is_dir() && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()))
+            let folder = p.is_dir();
+            let run = p.is_file()
+                || (folder && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()));
+            run.then(|| (e.file_name(), folder))
         })
-        .map(|e| e.file_name())
-        .filter(|n| !n.to_string_lossy().starts_with('.'))
-        .filter_map(|n| match n.into_string() {
-            Ok(n) => Some(n),
+        .filter(|(n, _)| !n.to_string_lossy().starts_with('.'))
+        .filter_map(|(n, folder)| match n.into_string() {
+            Ok(n) => Some((n, folder)),
             Err(raw) => {
                 // Named (lossily), never dropped without a word.
                 odd.push(raw.to_string_lossy().into_owned());
@@ -410,17 +405,22 @@ pub fn run_family_campaign(
             "the file name is not UTF-8 (shown with \u{fffd}); rename it in UTF-8".into(),
         ));
     }
-    let exts: Vec<Option<String>> = cfg.tasks.iter().map(|t| extension(&t.runs)).collect();
+    let exts: Vec<Option<&str>> = cfg
+        .tasks
+        .iter()
+        .map(|t| pattern_extension(&t.runs))
+        .collect();
     // Which files belong to which task (and group).
     let mut per_task: Vec<Groups> = vec![BTreeMap::new(); cfg.tasks.len()];
     let index = TaskIndex::new(cfg.tasks.iter().map(|t| &t.runs));
     let mut candidates = Vec::new();
-    for n in &names {
+    for (n, folder) in &names {
         let mut fitted = false;
         index.candidates(n, &mut candidates);
         for &k in &candidates {
             let t = &cfg.tasks[k];
-            let Some(m) = t.fit(n) else {
+            let (stem, system) = run_stem(&t.runs, n, *folder);
+            let Some(m) = t.fit(stem) else {
                 continue;
             };
             fitted = true;
@@ -429,10 +429,7 @@ pub fn run_family_campaign(
                 .filter(|(p, _)| t.gold.has(*p))
                 .map(|(p, v)| (p.as_str().to_string(), v.to_string()))
                 .collect();
-            let system = n
-                .strip_suffix(exts[k].as_deref().unwrap_or(""))
-                .unwrap_or(n)
-                .to_string();
+            let system = system.to_string();
             let team = m
                 .iter()
                 .find(|(p, _)| *p == Placeholder::Team)
@@ -459,7 +456,15 @@ pub fn run_family_campaign(
         }
     }
     for (k, t) in cfg.tasks.iter().enumerate() {
-        for (group, runs) in &per_task[k] {
+        for runs in per_task[k].values_mut() {
+            for r in clash::same_systems(runs, &t.name) {
+                // A file once, though it is a run of several tasks.
+                if !report.rejected.iter().any(|(f, _)| *f == r.0) {
+                    report.rejected.push(r);
+                }
+            }
+        }
+        for (group, runs) in per_task[k].iter().filter(|(_, r)| !r.is_empty()) {
             let values: Vec<(Placeholder, &str)> = GOLD_PLACEHOLDERS
                 .iter()
                 .filter_map(|p| {

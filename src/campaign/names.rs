@@ -294,6 +294,46 @@ fn match_parts<'t>(
     }
 }
 
+/// The extension of a file's name as run names drop it: the text from the last `.`, when
+/// it is 1 to 16 ASCII letters and digits starting with a letter (`.conll`, `.jsonl`, `.txt`)
+/// and leaves a non-empty stem; `None` otherwise (`v1.5` keeps its `.5`).
+pub fn file_extension(name: &str) -> Option<&str> {
+    let dot = name.rfind('.')?;
+    let ext = &name[dot + 1..];
+    let ok = dot > 0
+        && (1..=16).contains(&ext.len())
+        && ext.starts_with(|c: char| c.is_ascii_alphabetic())
+        && ext.chars().all(|c| c.is_ascii_alphanumeric());
+    ok.then_some(&name[dot..])
+}
+
+/// The extension of a run pattern (`.conll` of `{team}_{run}.conll`): the literal text after
+/// its last placeholder, from its last `.`; `None` when the pattern ends without one.
+pub fn pattern_extension(p: &Pattern) -> Option<&str> {
+    match p.parts.last()? {
+        Part::Lit(l) => l.rfind('.').map(|i| &l[i..]),
+        Part::Var(_) => None,
+    }
+}
+
+/// What a run pattern is matched against, and what names the system: a name matched by a
+/// pattern with an extension is the name without it (`alpha_1.conll` for
+/// `{team}_{run}.conll`: the system `alpha_1`), a file for a pattern without one is matched
+/// without its own extension ([`file_extension`]: `bravo_1.jsonl` for `{team}_{run}` is
+/// `bravo_1`, run `1`), and a folder (a brat run) by its whole name. The text matched,
+/// then the system name: the same function for `leaderboard --campaign` and the Codabench
+/// scoring program, so that the two name runs alike.
+pub fn run_stem<'n>(pattern: &Pattern, name: &'n str, folder: bool) -> (&'n str, &'n str) {
+    match pattern_extension(pattern) {
+        Some(ext) => (name, name.strip_suffix(ext).unwrap_or(name)),
+        None if folder => (name, name),
+        None => {
+            let stem = file_extension(name).map_or(name, |e| &name[..name.len() - e.len()]);
+            (stem, stem)
+        }
+    }
+}
+
 /// The pieces of a pattern as written: literal text and `{name}` placeholders, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece<'a> {
@@ -371,5 +411,27 @@ mod tests {
             ]
         );
         assert_eq!(fill("a-{lang}-{x}", &[("lang", "de")]), "a-de-{x}");
+    }
+
+    #[test]
+    fn run_names_drop_extensions_and_keep_folders() {
+        let bare = Pattern::parse("{team}_{run}", RUN_PLACEHOLDERS).unwrap();
+        let conll = Pattern::parse("{team}_{run}.conll", RUN_PLACEHOLDERS).unwrap();
+        assert_eq!(pattern_extension(&bare), None);
+        assert_eq!(pattern_extension(&conll), Some(".conll"));
+        assert_eq!(
+            run_stem(&bare, "bravo_1.jsonl", false),
+            ("bravo_1", "bravo_1")
+        );
+        assert_eq!(run_stem(&bare, "alpha_1", true), ("alpha_1", "alpha_1"));
+        assert_eq!(
+            run_stem(&bare, "alpha_1.brat", true),
+            ("alpha_1.brat", "alpha_1.brat")
+        );
+        assert_eq!(run_stem(&bare, "t_v1.5", false), ("t_v1.5", "t_v1.5"));
+        assert_eq!(run_stem(&bare, ".conll", false), (".conll", ".conll"));
+        assert_eq!(run_stem(&conll, "a_1.conll", false), ("a_1.conll", "a_1"));
+        assert_eq!(file_extension("x.tar_gz"), None);
+        assert_eq!(file_extension("x.json"), Some(".json"));
     }
 }

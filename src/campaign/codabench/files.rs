@@ -20,8 +20,12 @@ pub type Found = (String, PathBuf);
 
 /// The submission's files and what is wrong with it (one line each; empty: nothing).
 pub struct Listing {
-    /// Every regular file, in path order.
+    /// Every regular file outside the brat folders, in path order.
     pub files: Vec<Found>,
+    /// The brat folders, in path order: each folder holding `.ann` files itself, but for one
+    /// inside another (whose run it is part of); the top of the submission is `.`. Their
+    /// files are not in [`Listing::files`].
+    pub folders: Vec<Found>,
     /// Problems of the participant's making, in path order.
     pub problems: Vec<String>,
 }
@@ -34,6 +38,8 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
     let mut files: Vec<Found> = Vec::new();
     let mut problems: Vec<(String, String)> = Vec::new();
     let mut stack: Vec<(PathBuf, String, usize)> = vec![(res.to_path_buf(), String::new(), 0)];
+    // Folders holding `.ann` files themselves: brat runs.
+    let mut folders: Vec<Found> = Vec::new();
     while let Some((dir, rel, depth)) = stack.pop() {
         let list = match std::fs::read_dir(&dir) {
             Ok(l) => l,
@@ -86,6 +92,9 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
             } else if e.metadata().is_ok_and(|m| m.len() > crate::io::MAX_INPUT) {
                 refuse("over 2 GiB, the largest file fairscore reads");
             } else {
+                if lossy.ends_with(".ann") && folders.last().is_none_or(|(_, d)| *d != dir) {
+                    folders.push((rel.clone(), dir.clone()));
+                }
                 files.push((shown, e.path()));
                 if files.len() > MAX_FILES {
                     problems.push((
@@ -97,17 +106,53 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
                     ));
                     return Ok(Listing {
                         files: Vec::new(),
+                        folders: Vec::new(),
                         problems: sorted(problems),
                     });
                 }
             }
         }
     }
-    files.sort();
+    let (files, folders) = brat_runs(files, folders);
     Ok(Listing {
         files,
+        folders,
         problems: sorted(problems),
     })
+}
+
+/// The outermost of the folders holding `.ann` files (sorted; the top shown as `.`), and the
+/// files outside them, sorted.
+fn brat_runs(mut files: Vec<Found>, mut folders: Vec<Found>) -> (Vec<Found>, Vec<Found>) {
+    folders.sort();
+    let mut outer: Vec<Found> = Vec::new();
+    for f in folders {
+        let inside = outer.iter().any(|(o, _)| {
+            o.is_empty()
+                || f.0
+                    .strip_prefix(o.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        });
+        if !inside {
+            outer.push(f);
+        }
+    }
+    let within = |shown: &str| {
+        outer.iter().any(|(o, _)| {
+            o.is_empty()
+                || shown
+                    .strip_prefix(o.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+        })
+    };
+    files.retain(|(shown, _)| !within(shown));
+    files.sort();
+    for (shown, _) in &mut outer {
+        if shown.is_empty() {
+            *shown = ".".into();
+        }
+    }
+    (files, outer)
 }
 
 fn sorted(mut p: Vec<(String, String)>) -> Vec<String> {

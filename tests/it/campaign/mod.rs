@@ -1,5 +1,6 @@
 mod campaign_families;
 mod codabench;
+mod codabench_formats;
 mod codabench_hipe;
 mod failed_runs;
 mod leaderboard_board;
