@@ -35,7 +35,7 @@ case "${1:-}" in
     "") ;;
     --binary-only) wheel=0 ;;
     --check-only) build=0 ;;
-    *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    *) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2; exit 2 ;;
 esac
 say() { echo "prebuilt: $*" >&2; }
 

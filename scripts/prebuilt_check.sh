@@ -9,7 +9,7 @@
 # glibc above 2.17, and it installs with pip (no index, no build) into a fresh venv under
 # `env -i PATH=/usr/bin:/bin` (no cargo or rustc there), where `import fairscore` scores: the
 # seqeval drop-in on small lists, `evaluate`, `check` and `score` on the bundled example
-# (the same F1 as the binary's JSON when both are checked).
+# (the same JSON as the binary writes, when both are checked).
 # Works in a temporary directory, removed at the end; prints "prebuilt_check: OK" last.
 set -euo pipefail
 
@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --binary) bin=$2; shift 2 ;;
         --wheel) wheel=$2; shift 2 ;;
-        *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+        *) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2; exit 2 ;;
     esac
 done
 if [ -z "$bin" ] && [ -z "$wheel" ]; then
