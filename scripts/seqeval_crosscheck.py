@@ -1,6 +1,6 @@
 """Cross-check `fairscore score --format conll` against seqeval (an independent scorer).
 
-For every directory under DIR holding gold.conll, run.conll and conll/run.conll_nerc_coarse.json
+For every directory under DIR holding gold.conll, run.conll and conll/run_nerc_coarse.json
 (as tests/it/families/conll_parity.rs leaves them in target/tmp/conll_parity), computes seqeval's default
 (conlleval-style) entity micro precision, recall and F1 per document block and compares them
 with fairscore's strict micro scores. seqeval counts every run entity; the HIPE counting leaves
@@ -36,7 +36,7 @@ def read(path):
 def main(root):
     same, total, label_only = 0, 0, []
     for d in sorted(Path(root).iterdir()):
-        j = d / "conll" / "run.conll_nerc_coarse.json"
+        j = d / "conll" / "run_nerc_coarse.json"
         if not j.is_file():
             continue
         gold, run = read(d / "gold.conll"), read(d / "run.conll")

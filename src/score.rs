@@ -113,14 +113,25 @@ pub fn compare_paths(
     compare(&gold, &a, &b, opts, copts)
 }
 
-/// The System cell for a run: the file-name check's System name for HIPE input, else (or with
-/// `skip_check`) `pred_arg` as given.
+/// The System cell for a run: the file-name check's System name for HIPE input (with
+/// `skip_check`, `pred_arg` as given, as the official scorer writes it); for other formats the
+/// file's name without its folders and extension (`runs/delta_1.conll` → `delta_1`), as
+/// campaigns name runs.
 pub fn system_name(pred_arg: &str, opts: &ScoreOptions) -> Result<String> {
-    if opts.skip_check || opts.format != formats::Format::Hipe {
+    if opts.format != formats::Format::Hipe {
+        Ok(plain_stem(pred_arg))
+    } else if opts.skip_check {
         Ok(pred_arg.to_string())
     } else {
         check_file_name(pred_arg, opts.edition)
     }
+}
+
+/// The file name of `path` without its folders and its last extension.
+fn plain_stem(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map_or_else(|| path.to_string(), |s| s.to_string_lossy().into_owned())
 }
 
 /// Scores parsed files.
@@ -137,6 +148,12 @@ pub fn score_files(
         errors,
     } = evaluate(gold, pred, opts)?;
     let suffix = opts.suffix.as_deref().filter(|s| !s.is_empty());
+    // The official names replace `.tsv` in a HIPE run's name; another format's run is named
+    // by its stem (`delta_1.conll` → `delta_1_nerc_coarse.tsv`).
+    let base = match opts.format {
+        formats::Format::Hipe => pred_arg.to_string(),
+        _ => plain_stem(pred_arg),
+    };
     let (tsv, json) = official::outputs_beta(
         system,
         &results,
@@ -147,8 +164,8 @@ pub fn score_files(
     );
     Ok(ScoreOutput {
         system: system.to_string(),
-        tsv_name: output_name(pred_arg, opts.task, suffix, "tsv"),
-        json_name: output_name(pred_arg, opts.task, suffix, "json"),
+        tsv_name: output_name(&base, opts.task, suffix, "tsv"),
+        json_name: output_name(&base, opts.task, suffix, "json"),
         tsv,
         json,
         results,

@@ -115,7 +115,9 @@ pub struct TagsetFlag {
 /// `--skip-check`.
 #[derive(Args, Debug, Clone)]
 pub struct SkipCheck {
-    /// Do not check the run's file name; System is then the --pred argument as given.
+    /// Do not check the run's file name; System is then the --pred argument as given (a
+    /// run in another format than HIPE TSV is named by its file name without folders and
+    /// extension, checked or not).
     #[arg(long = "skip-check", alias = "skip_check")]
     pub skip_check: bool,
 }

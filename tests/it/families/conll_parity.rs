@@ -128,7 +128,7 @@ fn conll_input_gives_the_hipe_counts() {
             "{run}: {a:?} {b:?}"
         );
         let ja = json(&hipe_out.join(run.replace(".tsv", "_nerc_coarse.json")));
-        let jb = json(&conll_out.join("run.conll_nerc_coarse.json"));
+        let jb = json(&conll_out.join("run_nerc_coarse.json"));
         let (ca, cb) = (counts(&ja, "NE-COARSE-LIT"), counts(&jb, "TAG"));
         assert!(
             ca.iter().all(|(_, v)| !v.contains(&u64::MAX)),

@@ -52,7 +52,7 @@ fn score_json(dir: &Path, gold: &str, run: &str) -> (Value, String) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let json = std::fs::read_to_string(dir.join("run.conll_nerc_coarse.json")).unwrap();
+    let json = std::fs::read_to_string(dir.join("run_nerc_coarse.json")).unwrap();
     (
         serde_json::from_str(&json).unwrap(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
