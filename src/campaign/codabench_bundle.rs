@@ -56,6 +56,27 @@ pub struct BundleOptions {
     pub start: String,
     /// The phase's end, if any.
     pub end: Option<String>,
+    /// The terms page (Markdown); `None`: a placeholder that says so ([`placeholders`]).
+    pub terms: Option<Vec<u8>>,
+    /// The competition's logo (PNG); `None`: a one-pixel placeholder.
+    pub logo: Option<Vec<u8>>,
+}
+
+/// The placeholder text of the terms page: it says what it is on the published page too.
+const TERMS_PLACEHOLDER: &[u8] = b"# Terms\n\n**PLACEHOLDER: the organisers have not written the \
+terms of participation yet** (`fairscore codabench-bundle --terms FILE.md` puts them here).\n";
+
+/// The files of the bundle that are placeholders the organiser has not replaced (`--terms`,
+/// `--logo`): each must be replaced before the competition is published.
+pub fn placeholders(o: &BundleOptions) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if o.logo.is_none() {
+        v.push("logo.png");
+    }
+    if o.terms.is_none() {
+        v.push("pages/terms.md");
+    }
+    v
 }
 
 /// The command of `scoring_program/metadata.yaml`: the binary run through `sh` (copied to
@@ -303,10 +324,16 @@ pub fn bundle_files(
             competition_yaml(cfg, &cols, o)?.into_bytes(),
             false,
         ),
-        ("logo.png".into(), LOGO.to_vec(), false),
+        (
+            "logo.png".into(),
+            o.logo.clone().unwrap_or_else(|| LOGO.to_vec()),
+            false,
+        ),
         (
             "pages/terms.md".into(),
-            b"# Terms\n\nThe organisers' terms of participation go here.\n".to_vec(),
+            o.terms
+                .clone()
+                .unwrap_or_else(|| TERMS_PLACEHOLDER.to_vec()),
             false,
         ),
         (

@@ -46,7 +46,9 @@ pub use runner::{run_campaign, run_campaign_with, Progress, RunOptions};
 pub use crate::hipe::{Edition, Task};
 pub use board::{build as build_board, no_run_fits, InputNames};
 pub use codabench::{score_submission, Verdict, DETAILED_FILE, SCORES_FILE};
-pub use codabench_bundle::{write_bundle, BundleOptions, DEFAULT_IMAGE, DEFAULT_START};
+pub use codabench_bundle::{
+    placeholders, write_bundle, BundleOptions, DEFAULT_IMAGE, DEFAULT_START,
+};
 pub use codabench_outputs::write_outputs as write_codabench_outputs;
 pub use config::PRESETS;
 pub use families::{campaign_kind, run_family_campaign, FamilyCampaign, FamilyReport};

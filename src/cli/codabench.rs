@@ -57,6 +57,13 @@ pub struct BundleArgs {
     /// End of the submission phase (default: none, the phase stays open).
     #[arg(long, value_name = "DATE")]
     pub phase_end: Option<String>,
+    /// The competition's terms of participation (Markdown), as pages/terms.md. Without it
+    /// the page is a placeholder that says so, and a warning says it must be replaced.
+    #[arg(long, value_name = "FILE.md")]
+    pub terms: Option<PathBuf>,
+    /// The competition's logo (PNG). Without it a one-pixel placeholder, with a warning.
+    #[arg(long, value_name = "FILE.png")]
+    pub logo: Option<PathBuf>,
     /// The bundle to write (a zip to upload to Codabench).
     #[arg(value_name = "OUT.zip")]
     pub out: PathBuf,
@@ -202,7 +209,27 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
     ];
     inputs.extend(loaded.file.as_deref().map(|f| ("--campaign", f)));
     inputs.extend(args.hipe.resources.as_deref().map(|r| ("--resources", r)));
+    inputs.extend(args.terms.as_deref().map(|f| ("--terms", f)));
+    inputs.extend(args.logo.as_deref().map(|f| ("--logo", f)));
     fairscore::io::check_outputs(&inputs, &[("OUT.zip", args.out.as_path())], &[])?;
+    let terms = match &args.terms {
+        Some(f) => Some(fairscore::io::read_text(f)?.into_bytes()),
+        None => None,
+    };
+    let logo = match &args.logo {
+        Some(f) => {
+            let bytes = fairscore::io::read_input(f)?;
+            if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+                return Err(Error::input(
+                    f,
+                    0,
+                    "not a PNG image (Codabench shows the logo as PNG)",
+                ));
+            }
+            Some(bytes)
+        }
+        None => None,
+    };
     let o = BundleOptions {
         campaign: loaded.bytes,
         hipe: loaded.hipe,
@@ -211,6 +238,8 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
         docker_image: args.docker_image.clone(),
         start: args.phase_start.clone(),
         end: args.phase_end.clone(),
+        terms,
+        logo,
     };
     let names = campaign::write_bundle(&loaded.cfg, &o, &args.out)?;
     eprintln!(
@@ -219,5 +248,16 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
         names.len(),
         escape_controls(&names.join(", "))
     );
+    for p in campaign::placeholders(&o) {
+        let flag = if p == "logo.png" {
+            "--logo FILE.png"
+        } else {
+            "--terms FILE.md"
+        };
+        eprintln!(
+            "fairscore: warning: {p} in the bundle is a PLACEHOLDER; replace it before the \
+             competition is published ({flag})"
+        );
+    }
     Ok(0)
 }

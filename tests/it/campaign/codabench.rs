@@ -474,3 +474,72 @@ fn standoff_submissions_are_checked_and_scored() {
         "{stderr}"
     );
 }
+
+/// Issue 34: the terms page and the logo are the organiser's (`--terms`, `--logo`); without
+/// them the bundle's are placeholders that say so on the page, and a warning names each.
+#[test]
+fn placeholders_are_flagged_until_the_organiser_gives_terms_and_logo() {
+    let dir = temp_dir("codabench_placeholders");
+    let (gold, campaign, _) = fixture(&dir);
+    let bundle = |name: &str, extra: &[String]| {
+        let zip = dir.join(name);
+        let mut args = vec![
+            "codabench-bundle".to_string(),
+            "--campaign".into(),
+            campaign.display().to_string(),
+            "--gold-dir".into(),
+            gold.display().to_string(),
+            "--binary".into(),
+            env!("CARGO_BIN_EXE_fairscore").into(),
+        ];
+        args.extend(extra.iter().cloned());
+        args.push(zip.display().to_string());
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = fairscore(&refs);
+        let unpacked = dir.join(format!("{name}.d"));
+        if out.status.success() {
+            unzip(&zip, &unpacked);
+        }
+        (out, unpacked)
+    };
+    let (out, d) = bundle("plain.zip", &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    for f in ["logo.png", "pages/terms.md"] {
+        assert!(
+            err.lines()
+                .any(|l| l.contains("warning") && l.contains(f) && l.contains("PLACEHOLDER")),
+            "no warning for {f}: {err}"
+        );
+    }
+    let terms = std::fs::read_to_string(d.join("pages/terms.md")).unwrap();
+    assert!(terms.contains("PLACEHOLDER"), "{terms}");
+
+    let terms_file = dir.join("terms.md");
+    std::fs::write(&terms_file, "# Terms\n\nRuns may be published.\n").unwrap();
+    let logo_file = dir.join("logo.png");
+    let png = [&b"\x89PNG\r\n\x1a\n"[..], &[0u8; 16]].concat();
+    std::fs::write(&logo_file, &png).unwrap();
+    let given = [
+        "--terms".to_string(),
+        terms_file.display().to_string(),
+        "--logo".into(),
+        logo_file.display().to_string(),
+    ];
+    let (out, d) = bundle("given.zip", &given);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(!err.contains("PLACEHOLDER"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(d.join("pages/terms.md")).unwrap(),
+        "# Terms\n\nRuns may be published.\n"
+    );
+    assert_eq!(std::fs::read(d.join("logo.png")).unwrap(), png);
+
+    // A logo that is not a PNG is refused, naming the file.
+    std::fs::write(&logo_file, "GIF89a").unwrap();
+    let (out, _) = bundle("bad.zip", &given);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("logo.png"));
+    assert!(!dir.join("bad.zip").exists());
+}
