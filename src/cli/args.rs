@@ -112,6 +112,17 @@ pub struct TagsetFlag {
     pub tagset: Option<String>,
 }
 
+/// `--labels FILE` of `check`.
+#[derive(Args, Debug, Clone)]
+pub struct LabelListFlag {
+    /// A label list, one label a line (the campaign's labels): the run's labels are checked
+    /// against it instead of the gold's, and against a blind gold (texts without
+    /// annotations). Every format; for HIPE, CoNLL and standoff runs `--tagset FILE` is the
+    /// same list.
+    #[arg(long = "labels", value_name = "FILE")]
+    pub labels: Option<String>,
+}
+
 /// `--skip-check`.
 #[derive(Args, Debug, Clone)]
 pub struct SkipCheck {
@@ -437,6 +448,7 @@ put_text!(ColumnFlag, column);
 put_text!(TaskFlag, task);
 put_text!(Edition, hipe_edition);
 put_text!(TagsetFlag, tagset);
+put_text!(LabelListFlag, labels);
 put_text!(RegimesFlag, regimes);
 put_text!(WeightsFlag, weights);
 put_text!(Resampling, bootstrap, seed, confidence);
