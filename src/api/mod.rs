@@ -256,7 +256,7 @@ pub fn check_plan(
     }
     if auto && is_conll(gold) && is_conll(pred) {
         s.take("format");
-        return check_format(s, "conll");
+        return check_format(s, "conll", true);
     }
     check_request(s)
 }
@@ -304,18 +304,25 @@ pub fn run_check(
 pub fn check_request(s: &Settings) -> Result<CheckRequest> {
     match s.get("format").as_deref().map(str::trim) {
         None | Some("hipe") | Some("auto") => Ok(CheckRequest::Hipe(check_options(s)?)),
-        Some(f) => check_format(s, f),
+        Some(f) => check_format(s, f, false),
     }
 }
 
-/// The options of `check` of a run in format `f` (not HIPE).
-fn check_format(s: &Settings, f: &str) -> Result<CheckRequest> {
+/// The options of `check` of a run in format `f` (not HIPE); `detected`: the format was not
+/// given but detected (the edition, which has a default in Python, is then not refused).
+fn check_format(s: &Settings, f: &str, detected: bool) -> Result<CheckRequest> {
     use crate::formats::InputFormat;
+    let hipe_only: &[&str] = if detected {
+        s.take("hipe_edition");
+        &["task", "skip_check"]
+    } else {
+        &["task", "hipe_edition", "skip_check"]
+    };
     {
         {
             let format: InputFormat = f.parse()?;
             if let Some(standoff) = format.standoff() {
-                for k in ["task", "hipe_edition", "skip_check"] {
+                for &k in hipe_only {
                     if s.has(k) {
                         return Err(Error::usage(format!(
                             "{k}: goes with HIPE runs, not format {f}"
@@ -336,7 +343,7 @@ fn check_format(s: &Settings, f: &str) -> Result<CheckRequest> {
                     "format spans: check reads hipe, conll, conllu, tsv or text",
                 ));
             }
-            for k in ["task", "hipe_edition", "skip_check"] {
+            for &k in hipe_only {
                 if s.has(k) {
                     return Err(Error::usage(format!(
                         "{k}: goes with HIPE runs, not format {f}"

@@ -218,7 +218,7 @@ mod tests {
         );
         assert_eq!(codes(&["B-ORG", "I-ORG"], &Known::Unchecked), vec![]);
         assert_eq!(
-            codes(&["B-PER", "I-PER", "S-LOC", "E-LOC", "O"], &gold),
+            codes(&["B-PER", "I-PER", "S-LOC", "I-LOC", "O"], &gold),
             vec![("i-without-b", 4, 1)]
         );
     }

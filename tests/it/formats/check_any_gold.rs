@@ -8,8 +8,11 @@ use std::path::Path;
 
 use crate::common::{fairscore, temp_dir};
 
-/// Exit status and the findings of `check --json` as (code, severity, line), sorted.
-fn check(gold: &Path, run: &Path, extra: &[&str]) -> (i32, Vec<(String, String, u64)>, String) {
+/// A finding as (code, severity, line).
+type Found = (String, String, u64);
+
+/// Exit status, the findings of `check --json` (sorted) and its output.
+fn check(gold: &Path, run: &Path, extra: &[&str]) -> (i32, Vec<Found>, String) {
     let (g, r) = (gold.display().to_string(), run.display().to_string());
     let o = fairscore(&[&["check", "--gold", &g, "--pred", &r, "--json"], extra].concat());
     let code = o.status.code().unwrap_or(-1);
@@ -20,7 +23,7 @@ fn check(gold: &Path, run: &Path, extra: &[&str]) -> (i32, Vec<(String, String, 
             String::from_utf8_lossy(&o.stderr)
         )
     });
-    let mut found: Vec<(String, String, u64)> = v["findings"]
+    let mut found: Vec<Found> = v["findings"]
         .as_array()
         .expect("findings")
         .iter()
@@ -133,7 +136,7 @@ fn a_conll_run_gets_one_verdict_against_brat_doccano_and_conll_gold() {
     for (name, text) in &runs {
         let run = dir.join(format!("{name}.conll"));
         std::fs::write(&run, text).unwrap();
-        let results: Vec<(i32, Vec<(String, String, u64)>, String)> =
+        let results: Vec<(i32, Vec<Found>, String)> =
             golds.iter().map(|g| check(g, &run, &[])).collect();
         for (g, r) in golds.iter().zip(&results).skip(1) {
             assert_eq!(
@@ -192,7 +195,7 @@ fn a_conll_run_gets_one_verdict_against_brat_doccano_and_conll_gold() {
         let (with_list, found_list, out_list) = check(&blind, &run, &["--labels", &s(&labels)]);
         let (with_tagset, found_tagset, _) = check(&blind, &run, &["--tagset", &s(&labels)]);
         assert_eq!((with_list, &found_list), (with_tagset, &found_tagset));
-        let unknown_label = |f: &[(String, String, u64)]| f.iter().any(|x| x.0 == "unknown-label");
+        let unknown_label = |f: &[Found]| f.iter().any(|x| x.0 == "unknown-label");
         match *name {
             "unknown" => {
                 assert_eq!(
