@@ -212,13 +212,19 @@ pub enum CheckRequest {
     /// A run in a column format.
     Columns(crate::formats::InputFormat, crate::check::ColumnCheck),
     /// A standoff run (brat, doccano, Label Studio, Prodigy), or a token run against a
-    /// standoff gold: the format's name and how the files are read.
-    Standoff(String, crate::eval::standoff::StandoffRead),
+    /// standoff gold: the format's name, how the files are read and the label list.
+    Standoff(
+        String,
+        crate::eval::standoff::StandoffRead,
+        Option<std::path::PathBuf>,
+    ),
 }
 
 /// The check of `gold` and `pred` that `s` asks for: with the format left at `auto` (or not
 /// given), files holding standoff annotation are checked as standoff (`column`: a token
-/// side's scored column), anything else as a HIPE run.
+/// side's scored column), a CoNLL run against a CoNLL gold as CoNLL, anything else as a HIPE
+/// run. `labels` (a label list, one label a line) goes with every format; `tagset` is that
+/// list too but for CoNLL-U and TSV files (a tag set).
 pub fn check_plan(
     s: &Settings,
     gold: &std::path::Path,
@@ -228,27 +234,53 @@ pub fn check_plan(
         s.get("format").as_deref().map(str::trim),
         None | Some("auto")
     );
-    Ok(match check_request(s)? {
-        CheckRequest::Hipe(_) if auto && crate::eval::standoff::applies(gold, pred, None) => {
-            // The edition has a default in Python; the others are given on purpose.
-            s.take("hipe_edition");
-            for k in ["task", "skip_check", "tagset"] {
-                if s.has(k) {
-                    return Err(Error::usage(format!(
-                        "{k}: goes with HIPE runs, not standoff files"
-                    )));
-                }
+    if auto && crate::eval::standoff::applies(gold, pred, None) {
+        // The edition has a default in Python; the others are given on purpose.
+        s.take("hipe_edition");
+        for k in ["task", "skip_check"] {
+            if s.has(k) {
+                return Err(Error::usage(format!(
+                    "{k}: goes with HIPE runs, not standoff files"
+                )));
             }
-            CheckRequest::Standoff(
-                "auto".into(),
-                crate::eval::standoff::StandoffRead {
-                    format: None,
-                    column: s.get("column"),
-                },
-            )
         }
-        other => other,
-    })
+        s.take("format");
+        return Ok(CheckRequest::Standoff(
+            "auto".into(),
+            crate::eval::standoff::StandoffRead {
+                format: None,
+                column: s.get("column"),
+            },
+            label_list(s)?,
+        ));
+    }
+    if auto && is_conll(gold) && is_conll(pred) {
+        s.take("format");
+        return check_format(s, "conll", true);
+    }
+    check_request(s)
+}
+
+/// Whether `path` is a regular file whose first line is CoNLL (not HIPE TSV, not a span file).
+fn is_conll(path: &std::path::Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    crate::io::read_text(path)
+        .ok()
+        .and_then(|t| crate::formats::detect(path, &t).ok())
+        == Some(Format::Conll)
+}
+
+/// The label list of `check`: `labels`, or `tagset` for the formats whose tagset is a label
+/// list (given both: a usage error).
+fn label_list(s: &Settings) -> Result<Option<std::path::PathBuf>> {
+    match (s.get("labels"), s.get("tagset")) {
+        (Some(_), Some(_)) => Err(Error::usage(
+            "labels: give the label list once, with --labels (or --tagset), not both",
+        )),
+        (l, t) => Ok(l.or(t).map(std::path::PathBuf::from)),
+    }
 }
 
 /// Runs a check ([`check_plan`]).
@@ -262,21 +294,35 @@ pub fn run_check(
         CheckRequest::Columns(format, opts) => {
             crate::check::check_columns(gold, pred, format, &opts)
         }
-        CheckRequest::Standoff(name, read) => {
-            crate::check::check_standoff(gold, pred, &read, &name)
+        CheckRequest::Standoff(name, read, labels) => {
+            crate::check::check_standoff(gold, pred, &read, &name, labels.as_deref())
         }
     }
 }
 
 /// The options of `check`.
 pub fn check_request(s: &Settings) -> Result<CheckRequest> {
-    use crate::formats::InputFormat;
     match s.get("format").as_deref().map(str::trim) {
         None | Some("hipe") | Some("auto") => Ok(CheckRequest::Hipe(check_options(s)?)),
-        Some(f) => {
+        Some(f) => check_format(s, f, false),
+    }
+}
+
+/// The options of `check` of a run in format `f` (not HIPE); `detected`: the format was not
+/// given but detected (the edition, which has a default in Python, is then not refused).
+fn check_format(s: &Settings, f: &str, detected: bool) -> Result<CheckRequest> {
+    use crate::formats::InputFormat;
+    let hipe_only: &[&str] = if detected {
+        s.take("hipe_edition");
+        &["task", "skip_check"]
+    } else {
+        &["task", "hipe_edition", "skip_check"]
+    };
+    {
+        {
             let format: InputFormat = f.parse()?;
             if let Some(standoff) = format.standoff() {
-                for k in ["task", "hipe_edition", "skip_check", "tagset"] {
+                for &k in hipe_only {
                     if s.has(k) {
                         return Err(Error::usage(format!(
                             "{k}: goes with HIPE runs, not format {f}"
@@ -289,6 +335,7 @@ pub fn check_request(s: &Settings) -> Result<CheckRequest> {
                         format: Some(standoff),
                         column: s.get("column"),
                     },
+                    label_list(s)?,
                 ));
             }
             if format == InputFormat::Spans {
@@ -296,37 +343,46 @@ pub fn check_request(s: &Settings) -> Result<CheckRequest> {
                     "format spans: check reads hipe, conll, conllu, tsv or text",
                 ));
             }
-            for k in ["task", "hipe_edition", "skip_check"] {
+            for &k in hipe_only {
                 if s.has(k) {
                     return Err(Error::usage(format!(
                         "{k}: goes with HIPE runs, not format {f}"
                     )));
                 }
             }
-            let tagset = s.get("tagset");
-            if tagset.is_some() && !matches!(format, InputFormat::Conllu | InputFormat::Tsv) {
-                return Err(Error::usage(format!(
-                    "tagset: a tag set goes with format conllu or tsv, not {f}"
-                )));
-            }
+            // CoNLL: the tag set is the label list; CoNLL-U and TSV: a tag set (its own
+            // layout), the label list apart.
+            let (tagset, labels) = match format {
+                InputFormat::Conllu | InputFormat::Tsv => (s.get("tagset"), s.get("labels")),
+                InputFormat::Text => {
+                    if let Some(k) = ["labels", "tagset"].into_iter().find(|&k| s.has(k)) {
+                        return Err(Error::usage(format!(
+                            "{k}: format text has no labels to check"
+                        )));
+                    }
+                    (None, None)
+                }
+                _ => (None, label_list(s)?.map(|p| p.display().to_string())),
+            };
             Ok(CheckRequest::Columns(
                 format,
                 crate::check::ColumnCheck {
                     column: s.get("column"),
                     tagset,
+                    labels: labels.map(std::path::PathBuf::from),
                 },
             ))
         }
     }
 }
 
-/// The options of `check` of a HIPE run.
+/// The options of `check` of a HIPE run: `labels` is `tagset` (a label list).
 pub fn check_options(s: &Settings) -> Result<CheckOptions> {
     let mut opts = CheckOptions::new(edition(s)?);
     opts.task = s.get("task").as_deref().map(Task::parse).transpose()?;
     opts.skip_name_check = s.switch("skip_check")?;
-    if let Some(ts) = s.get("tagset") {
-        opts.tagset = Some(read_tagset(std::path::Path::new(&ts))?);
+    if let Some(ts) = label_list(s)? {
+        opts.tagset = Some(read_tagset(&ts)?);
     }
     s.take("format");
     Ok(opts)

@@ -137,7 +137,7 @@ codes! {
         "check --task (or the bundle in the file name); fill tag columns with `O` for tokens outside entities";
     /// A run entity type that the gold (and the tagset) does not know.
     UnknownLabel = "unknown-label", Warning,
-        "use the campaign's labels; pass the campaign's --tagset to check against it";
+        "use the campaign's labels; pass the campaign's label list (--labels FILE) to check against it";
     /// A link candidate that is not a QID, `NIL` or `_`.
     LinkSyntax = "link-syntax", Warning,
         "write bare QIDs like Q42, NIL for entities without a Wikidata entry, `_` for no link";
@@ -163,7 +163,7 @@ codes! {
     /// The gold carries no annotations (a masked test file): only structure and syntax are
     /// checked.
     MaskedGold = "masked-gold", Note,
-        "check again against the annotated gold once it is published; pass the campaign's --tagset to check labels now";
+        "check again against the annotated gold once it is published; pass the campaign's label list (--labels FILE) to check labels now";
     /// Standoff runs: whitespace at the start or end of a span (not scored: `Anna ` is
     /// `Anna`).
     SpanWhitespace = "span-whitespace", Note, "trim whitespace from span edges";

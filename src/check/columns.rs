@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::findings::{at, Findings};
+use super::labels::{check_tags, iob_type, read_label_list, Known};
 use super::{CheckReport, Code};
 use crate::error::{snippet, Error, Result};
 use crate::eval::labels::closest;
@@ -21,6 +22,9 @@ pub struct ColumnCheck {
     pub column: Option<String>,
     /// A tag set (file or `nkjp`) whose values run tags must use.
     pub tagset: Option<String>,
+    /// A label list (one label a line): CoNLL entity types, or whole tags of CoNLL-U and TSV
+    /// files, checked instead of the gold's (and against a blind gold).
+    pub labels: Option<std::path::PathBuf>,
 }
 
 mod alignment;
@@ -135,7 +139,7 @@ fn read<'a>(
     Ok(Seq { sentences })
 }
 
-fn conll_column(c: &crate::corpus::Corpus, column: Option<&str>) -> Result<usize> {
+pub(super) fn conll_column(c: &crate::corpus::Corpus, column: Option<&str>) -> Result<usize> {
     let name = column.unwrap_or("TAG");
     let by_number = name
         .parse::<usize>()
@@ -180,9 +184,19 @@ pub fn check_columns(
         Err(e) => return Ok(unreadable(gold, pred, format, e)),
     };
     let tagset = opts.tagset.as_deref().map(Tagset::load).transpose()?;
+    let list = opts
+        .labels
+        .as_deref()
+        .map(|p| read_label_list(p).map(|l| (p, l)))
+        .transpose()?;
     alignment(gold, pred, format, &g, &p, &mut f);
     if format != InputFormat::Text {
-        tags(pred, format, &g, &p, tagset.as_ref(), &mut f);
+        let against = Against {
+            gold,
+            tagset: tagset.as_ref(),
+            list: list.as_ref().map(|(p, l)| (*p, l)),
+        };
+        tags(pred, format, &g, &p, &against, &mut f);
     }
     Ok(CheckReport {
         gold: gold.to_path_buf(),
@@ -213,30 +227,17 @@ fn unreadable(gold: &Path, pred: &Path, format: InputFormat, e: Error) -> CheckR
     }
 }
 
-fn iob_type(tag: &str) -> Option<Option<&str>> {
-    if tag == "O" {
-        return Some(None);
-    }
-    let (prefix, ty) = tag.split_at_checked(2)?;
-    if matches!(prefix, "B-" | "I-" | "E-" | "S-")
-        && !ty.is_empty()
-        && !ty.contains(char::is_whitespace)
-    {
-        Some(Some(ty))
-    } else {
-        None
-    }
+/// What the run's tags are checked against besides the gold's.
+struct Against<'a> {
+    gold: &'a Path,
+    tagset: Option<&'a Tagset>,
+    list: Option<(&'a Path, &'a BTreeSet<String>)>,
 }
 
-/// Tag syntax (CoNLL: IOB), labels the gold does not know, values outside the tag set.
-fn tags(
-    pred: &Path,
-    format: InputFormat,
-    g: &Seq,
-    p: &Seq,
-    tagset: Option<&Tagset>,
-    f: &mut Findings,
-) {
+/// Tag syntax, transitions and labels of CoNLL runs (as against any gold: `labels`), tags the
+/// gold (or the label list) does not know, values outside the tag set.
+fn tags(pred: &Path, format: InputFormat, g: &Seq, p: &Seq, against: &Against, f: &mut Findings) {
+    let Against { gold, tagset, list } = *against;
     let all = |s: &Seq| -> Vec<(String, usize)> {
         s.sentences
             .iter()
@@ -250,38 +251,18 @@ fn tags(
             .iter()
             .filter_map(|(t, _)| iob_type(t).flatten().map(str::to_string))
             .collect();
-        let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        for (t, line) in &pt {
-            match iob_type(t) {
-                None => f.push(
-                    Code::TagSyntax,
-                    at(pred, *line)
-                        .key("syntax")
-                        .message(format!("tag {} is not O or B-/I-/E-/S-TYPE", snippet(t))),
-                ),
-                Some(Some(ty)) if !labels.contains(ty) => {
-                    let e = unknown.entry(ty.to_string()).or_insert((*line, 0));
-                    e.1 += 1;
-                }
-                _ => {}
-            }
-        }
-        for (ty, (line, n)) in unknown {
-            let hint = match closest(&ty, &labels) {
-                Some(c) => format!("did you mean {c}? the gold's labels are {}", join(&labels)),
-                None => format!("the gold's labels are {}", join(&labels)),
-            };
-            f.push(
-                Code::UnknownLabel,
-                at(pred, line)
-                    .key(ty.clone())
-                    .message(format!(
-                        "label {} is not a gold label ({n} tokens)",
-                        snippet(&ty)
-                    ))
-                    .hint(hint),
-            );
-        }
+        let known = Known::of(list, labels);
+        known.blind_note(f, gold);
+        let sentences: Vec<Vec<(&str, usize)>> = p
+            .sentences
+            .iter()
+            .map(|s| {
+                s.iter()
+                    .filter_map(|t| t.tag.map(|x| (x, t.line)))
+                    .collect()
+            })
+            .collect();
+        check_tags(pred, &sentences, &known, f);
         return;
     }
     // Tagging files: values outside the tag set, or tags the gold never uses.
@@ -340,10 +321,17 @@ fn tags(
             }
         }
         None => {
-            let known: BTreeSet<String> = gt
-                .iter()
-                .flat_map(|(c, _)| c.split('|').map(str::to_string))
-                .collect();
+            let known: BTreeSet<String> = match list {
+                Some((_, l)) => l.clone(),
+                None => gt
+                    .iter()
+                    .flat_map(|(c, _)| c.split('|').map(str::to_string))
+                    .collect(),
+            };
+            let whose = match list {
+                Some((p, _)) => format!("the label list {}", p.display()),
+                None => "the gold".to_string(),
+            };
             let mut unknown: BTreeMap<String, (usize, usize)> = BTreeMap::new();
             for (cell, line) in &pt {
                 for tag in cell.split('|') {
@@ -356,7 +344,7 @@ fn tags(
             for (tag, (line, n)) in unknown {
                 let hint = match closest(&tag, &known) {
                     Some(c) => format!(
-                        "the closest gold tag is {c}; pass --tagset to check against the tag set"
+                        "the closest tag of {whose} is {c}; pass --tagset to check against the tag set"
                     ),
                     None => "pass --tagset to check against the tag set".to_string(),
                 };
@@ -365,7 +353,7 @@ fn tags(
                     at(pred, line)
                         .key(tag.clone())
                         .message(format!(
-                            "tag {} never occurs in the gold ({n} tokens)",
+                            "tag {} never occurs in {whose} ({n} tokens)",
                             snippet(&tag)
                         ))
                         .hint(hint),
@@ -377,8 +365,4 @@ fn tags(
 
 fn ts_values(ts: &Tagset) -> BTreeSet<String> {
     ts.values().map(str::to_string).collect()
-}
-
-fn join(labels: &BTreeSet<String>) -> String {
-    labels.iter().cloned().collect::<Vec<_>>().join(", ")
 }

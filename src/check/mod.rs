@@ -22,8 +22,10 @@
 mod code;
 mod columns;
 mod findings;
+mod labels;
 mod lexical;
 mod names;
+mod onto;
 mod read;
 mod standoff;
 mod structural;
@@ -31,6 +33,7 @@ mod structural;
 pub use code::{Code, Severity};
 pub use columns::{check_columns, ColumnCheck};
 pub use findings::Finding;
+pub use labels::read_label_list;
 pub use standoff::check_standoff;
 
 use crate::corpus::{Corpus, ReadOptions};

@@ -112,6 +112,17 @@ pub struct TagsetFlag {
     pub tagset: Option<String>,
 }
 
+/// `--labels`: fair's selection of labels, check's label list.
+#[derive(Args, Debug, Clone)]
+pub struct LabelListFlag {
+    /// fair: evaluate only these labels (comma-separated). check: a label list FILE, one label
+    /// a line (the campaign's labels): the run's labels are checked against it instead of the
+    /// gold's, and against a blind gold (texts without annotations); every format (for HIPE,
+    /// CoNLL and standoff runs `--tagset FILE` is the same list).
+    #[arg(long = "labels", value_name = "L,…|FILE")]
+    pub labels: Option<String>,
+}
+
 /// `--skip-check`.
 #[derive(Args, Debug, Clone)]
 pub struct SkipCheck {
@@ -327,9 +338,8 @@ pub struct FairFlags {
     /// target (default) or system.
     #[arg(long = "focus", value_name = "target|system")]
     pub focus: Option<String>,
-    /// Evaluate only these labels (comma-separated).
-    #[arg(long = "labels", value_name = "L,…")]
-    pub labels: Option<String>,
+    #[command(flatten)]
+    pub labels: LabelListFlag,
     /// Leave out these labels (comma-separated); NONE and EMPTY are always left out.
     #[arg(long = "exclude", value_name = "L,…")]
     pub exclude: Option<String>,
@@ -439,6 +449,7 @@ put_text!(ColumnFlag, column);
 put_text!(TaskFlag, task);
 put_text!(Edition, hipe_edition);
 put_text!(TagsetFlag, tagset);
+put_text!(LabelListFlag, labels);
 put_text!(RegimesFlag, regimes);
 put_text!(WeightsFlag, weights);
 put_text!(Resampling, bootstrap, seed, confidence);
@@ -506,7 +517,7 @@ impl Put for ConvertFlags {
 impl Put for FairFlags {
     fn put(&self, s: &mut Settings) {
         s.text("focus", self.focus.as_ref());
-        s.text("labels", self.labels.as_ref());
+        self.labels.put(s);
         s.text("exclude", self.exclude.as_ref());
         s.flag("ignore_punct", self.ignore_punct);
         s.text("continuation", self.continuation.as_ref());

@@ -7,7 +7,8 @@ use fairscore::api;
 use fairscore::{Error, Result};
 
 use super::args::{
-    settings, ColumnFlag, Edition, Format, Gold, Json, Pred, SkipCheck, TagsetFlag, TaskFlag,
+    settings, ColumnFlag, Edition, Format, Gold, Json, LabelListFlag, Pred, SkipCheck, TagsetFlag,
+    TaskFlag,
 };
 
 /// Check a run against the gold before submitting: header and columns, documents and tokens,
@@ -19,7 +20,11 @@ formats brat, doccano, labelstudio and prodigy, which are also detected when the
 at auto: a standoff run (or a CoNLL or HIPE TSV run against a standoff gold) is read and paired \
 with the gold as scoring reads it (offsets, texts, documents), then its spans are checked: labels \
 the gold lacks, spans covering no text, whitespace at span edges, spans given twice \
-(docs/errors.md, docs/standoff.md). Exit status 0 when there is no error and no warning."
+(docs/errors.md, docs/standoff.md). A CoNLL run is checked the same way whatever the gold's \
+format (CoNLL, detected without --format, or standoff): tag syntax, invalid transitions, labels, \
+tokens against the gold's tokens or texts. Labels are checked against the gold's, or against \
+--labels FILE (one label a line) when given; against a blind gold (texts without annotations) \
+only with --labels. Exit status 0 when there is no error and no warning."
 )]
 pub struct CheckArgs {
     #[command(flatten)]
@@ -32,6 +37,8 @@ pub struct CheckArgs {
     pub edition: Edition,
     #[command(flatten)]
     pub tagset: TagsetFlag,
+    #[command(flatten)]
+    pub labels: LabelListFlag,
     #[command(flatten)]
     pub skip_check: SkipCheck,
     #[command(flatten)]
@@ -48,6 +55,7 @@ pub fn run(args: CheckArgs) -> Result<i32> {
         &args.task,
         &args.edition,
         &args.tagset,
+        &args.labels,
         &args.skip_check,
         &args.format,
         &args.column,

@@ -27,7 +27,7 @@ pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Optio
             column: t.options.column.clone(),
         };
         let name = t.options.format.map_or("auto", InputFormat::name);
-        return crate::check::check_standoff(gold, run, &read, name).map(Some);
+        return crate::check::check_standoff(gold, run, &read, name, None).map(Some);
     }
     match t.options.format.or_else(|| detected_format(t, gold)) {
         Some(
@@ -36,6 +36,7 @@ pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Optio
             let opts = ColumnCheck {
                 column: t.options.column.clone(),
                 tagset: t.options.tagset.clone(),
+                labels: None,
             };
             crate::check::check_columns(gold, run, f, &opts).map(Some)
         }

@@ -1,3 +1,4 @@
+mod check_any_gold;
 mod check_codes_doc;
 mod check_formats;
 mod convert;

@@ -127,13 +127,23 @@ fn unreadable_and_unpaired_runs_are_findings() {
     assert_eq!(code, Some(1));
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].0, "alignment");
-    // A CoNLL run whose tokens do not reproduce the gold's text: unreadable, at its line.
+    // A CoNLL run whose tokens do not reproduce the gold's text: the codes a CoNLL gold of
+    // the same text gives (a token that differs, the gold's tokens after the run's end), at
+    // its line.
     let conll = dir.join("run.conll");
     std::fs::write(&conll, "Anna B-PER\nmet O\nKarl B-PER\n").unwrap();
-    assert_eq!(
-        check(&dir.join("gold"), &conll, &[]),
-        (Some(1), vec![("unreadable".into(), "run.conll".into(), 3)])
+    let expected = (
+        Some(1),
+        vec![
+            ("alignment".into(), "run.conll".into(), 3),
+            ("missing-tokens".into(), "run.conll".into(), 3),
+        ],
     );
+    assert_eq!(check(&dir.join("gold"), &conll, &[]), expected);
+    let conll_gold = dir.join("gold.conll");
+    let gold_tokens: String = TEXT.split(' ').map(|t| format!("{t} O\n")).collect();
+    std::fs::write(&conll_gold, gold_tokens.replacen(" O\n", " B-PER\n", 1)).unwrap();
+    assert_eq!(check(&conll_gold, &conll, &[]), expected);
     // A gold that cannot be read is an error of the command (exit 3), naming it.
     brat(&dir.join("badgold"), "T1\tPER 0 99\tAnna\n");
     let out = fairscore(&[
