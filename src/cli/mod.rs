@@ -41,7 +41,9 @@ Which command:
   many runs, a leaderboard               leaderboard (--campaign FILE for any task and format)
   word segmentation / tagging            segmentation / tagging
   annotators against each other          agree
+  entity linking, where a linker fails   evaluate --family nel
   a Codabench competition                codabench-bundle
+  another format or tag encoding         convert
 
 Set-up: `cargo run --release -- score --ref reference_runs/HIPE-2022-demo-test-en.tsv --pred \
 reference_runs/demo_bundle4_newseye_en_1.tsv --task nerc_coarse --hipe-edition hipe-2022 --outdir \
