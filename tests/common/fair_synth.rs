@@ -240,7 +240,9 @@ pub fn pair(copies: usize, seed: u64) -> Pair {
                     target.push(make("PX", b, e, 1));
                 }
             }
-            target.sort_by_key(|s| (s.begin, s.level));
+            // A span given twice in a unit is refused by the readers (it would count twice):
+            // the nested spans made above may repeat one, so each is kept once.
+            unique(&mut target);
             // System: the real system spans in copy 0, perturbations otherwise.
             let mut system = Vec::new();
             let mut i = 0;
@@ -266,13 +268,21 @@ pub fn pair(copies: usize, seed: u64) -> Pair {
             if copy == 0 {
                 system.extend(bs.iter().cloned());
             }
-            system.sort_by_key(|s| (s.begin, s.level));
+            unique(&mut system);
             out.target.push(target);
             out.system.push(system);
             out.lens.push(len);
         }
     }
     out
+}
+
+/// Sorts spans by begin and level and keeps each (label, begin, end) once, whatever its
+/// level: a span file has no levels, so two such spans would be one span given twice.
+fn unique(spans: &mut Vec<Span>) {
+    spans.sort_by_key(|s| (s.begin, s.level));
+    let mut seen = std::collections::HashSet::new();
+    spans.retain(|s| seen.insert((s.label.clone(), s.begin, s.end)));
 }
 
 /// All sentences as one unit: each sentence's positions offset by the lengths before it.
