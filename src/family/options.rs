@@ -185,18 +185,7 @@ impl Options {
                     }
                 })
             }
-            "ignore-punct" => {
-                self.ignore_punct = match value.trim().to_ascii_lowercase().as_str() {
-                    "" | "true" | "yes" | "1" => true,
-                    "false" | "no" | "0" => false,
-                    _ => {
-                        return Err(Error::usage(format!(
-                            "ignore-punct: {}: use true or false",
-                            snippet(value)
-                        )))
-                    }
-                }
-            }
+            "ignore-punct" => self.ignore_punct = switch("ignore-punct", value)?,
             _ => {
                 let own = super::own_option_names();
                 match own.iter().find(|n| n.replace('_', "-") == key) {
@@ -279,6 +268,19 @@ impl Options {
             ))),
             f => Ok(f),
         }
+    }
+}
+
+/// An on/off option's value: empty, `true`, `yes` or `1` is on; `false`, `no` or `0` off
+/// (any case); anything else a usage error naming the option. Every family's switches.
+pub(crate) fn switch(name: &str, value: &str) -> Result<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "" | "true" | "yes" | "1" => Ok(true),
+        "false" | "no" | "0" => Ok(false),
+        _ => Err(Error::usage(format!(
+            "{name}: {}: use true or false",
+            snippet(value)
+        ))),
     }
 }
 

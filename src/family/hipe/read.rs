@@ -6,8 +6,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
+use super::super::options::switch;
 use super::super::{Options, Statistics};
-use crate::error::{snippet, Error, Result};
+use crate::error::{Error, Result};
 use crate::eval::options::{
     parse_glue, parse_n_best, parse_noise_levels, parse_time_periods, read_tagset, ScoreOptions,
 };
@@ -64,17 +65,6 @@ pub struct HipeOptions {
     /// `normalize_run`: only the run is normalized (`--norm-time --norm-histo`), as a
     /// campaign's relaxed NEL scores runs against a normalized gold.
     pub normalize_run: Option<Map>,
-}
-
-fn switch(name: &str, value: &str) -> Result<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "" | "true" | "yes" | "1" => Ok(true),
-        "false" | "no" | "0" => Ok(false),
-        _ => Err(Error::usage(format!(
-            "{name}: {}: use true or false",
-            snippet(value)
-        ))),
-    }
 }
 
 fn map(name: &str, value: &str) -> Result<Map> {

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::super::options::switch;
 use super::super::{Options, Statistics};
 use crate::corpus::{align, Corpus};
 use crate::error::{snippet, Error, Result};
@@ -58,17 +59,6 @@ pub struct NelOptions {
     pub original_nel: bool,
     /// Make the mention listing.
     pub listing: bool,
-}
-
-fn switch(name: &str, value: &str) -> Result<bool> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "" | "true" | "yes" | "1" => Ok(true),
-        "false" | "no" | "0" => Ok(false),
-        _ => Err(Error::usage(format!(
-            "{name}: {}: use true or false",
-            snippet(value)
-        ))),
-    }
 }
 
 impl NelOptions {
