@@ -24,28 +24,21 @@
 # tabulate and, oddly, pytest at run time), and its code runs unchanged on current releases:
 # checked on Python 3.11 with numpy 2.4.6, scipy 1.17.1, matplotlib 3.11.2, tabulate 0.10.0
 # (it needs no old numpy/pandas pin). It imports matplotlib.pyplot, hence MPLBACKEND=Agg.
-# Skips with a notice when the packages cannot be installed (fails instead under
-# FAIRSCORE_REQUIRE_SHARED). Builds the release binary. Exit status 1 on any mismatch (the
+# Skips with a notice when the packages cannot be installed (fails instead under CI;
+# scripts/lib.sh). Builds the release binary. Exit status 1 on any mismatch (the
 # generated projects are then kept under $CARGO_TARGET_DIR/bratiaa-crosscheck for inspection).
 # A few seconds once the venv and the binary exist.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-target="${CARGO_TARGET_DIR:-target}"
-case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
-venv="$target/bratiaa-venv"
-have() {
-  "$venv/bin/python" -c "import importlib.metadata as m, bratiaa, numpy, nltk, krippendorff; assert m.version('bratiaa') == '0.1.4'" 2>/dev/null
-}
-if [ ! -x "$venv/bin/python" ] || ! have; then
-  { python3 -m venv "$venv" && "$venv/bin/pip" install -q --disable-pip-version-check bratiaa==0.1.4 nltk krippendorff && have; } \
-    || { echo "bratiaa_crosscheck: skipped: bratiaa 0.1.4 could not be installed";
-         [ -z "${FAIRSCORE_REQUIRE_SHARED:-}" ]; exit $?; }
-fi
-CARGO_TARGET_DIR="$target" cargo build --release --bin fairscore -q
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+xc_init bratiaa_crosscheck
+xc_venv bratiaa-venv \
+  "import importlib.metadata as m, bratiaa, numpy, nltk, krippendorff; assert m.version('bratiaa') == '0.1.4'" \
+  bratiaa==0.1.4 nltk krippendorff
+xc_binary
 work="$target/bratiaa-crosscheck"
-MPLBACKEND=Agg "$venv/bin/python" scripts/bratiaa_crosscheck.py "$target/release/fairscore" \
+MPLBACKEND=Agg "$venv/bin/python" scripts/bratiaa_crosscheck.py "$bin" \
   "$work" --seed "${SEED:-20240611}" --projects "${PROJECTS:-30}" --keep "$@"
-"$venv/bin/python" scripts/agreement_crosscheck.py "$target/release/fairscore" "$work"/project* \
+"$venv/bin/python" scripts/agreement_crosscheck.py "$bin" "$work"/project* \
   > "$work.coefficients.log" || { grep -v '^OK' "$work.coefficients.log"; exit 1; }
 echo "bratiaa_crosscheck: coefficients on the same projects: $(grep -c '^OK' "$work.coefficients.log") equal to NLTK/krippendorff, $(grep -c '^--' "$work.coefficients.log") undefined in NLTK (fairscore null)"
 rm -rf "$work" "$work.coefficients.log"

@@ -11,56 +11,26 @@
 #
 # Builds the release binary, writes the HIPE-2022 runs as CoNLL with
 # `cargo test --release --test it families::conll_parity` when $CARGO_TARGET_DIR/tmp/conll_parity is absent,
-# makes or completes .venv (seqeval, nervaluate 1.x, SciPy, NumPy) and builds the campaigns in
+# makes or completes $CARGO_TARGET_DIR/campaign-venv (seqeval, nervaluate 1.x, 1.2.1 installed; SciPy, NumPy) and builds the campaigns in
 # $CARGO_TARGET_DIR/tmp/campaign_crosscheck. Exit status 1 on any unexplained difference.
 # Without ../shared or the Python packages: skip (exit 0) with a notice, or fail when CI or
 # FAIRSCORE_REQUIRE_SHARED is set.
 set -euo pipefail
-
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-target="${CARGO_TARGET_DIR:-$root/target}"
-shared="$root/../shared"
-
-skip() {
-    if [ -n "${CI:-}" ] || [ -n "${FAIRSCORE_REQUIRE_SHARED:-}" ]; then
-        echo "campaign_crosscheck: $1 (required: CI or FAIRSCORE_REQUIRE_SHARED is set)" >&2
-        exit 1
-    fi
-    echo "campaign_crosscheck: skipped: $1"
-    exit 0
-}
-
-for d in data/hipe2022 data/faireval/ner data/ud data/peers/conll18; do
-    [ -d "$shared/$d" ] || skip "../shared/$d is absent"
-done
-
-venv="$root/.venv"
-want_nervaluate="nervaluate==1.2.1"
-have_packages() {
-    "$venv/bin/python" -c "import seqeval, scipy, numpy, importlib.metadata as m
-assert m.version('nervaluate').startswith('1.')" 2>/dev/null
-}
-if ! have_packages; then
-    echo "campaign_crosscheck: installing seqeval, nervaluate, SciPy and NumPy into $venv" >&2
-    { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } || skip "python3 -m venv failed"
-    "$venv/bin/pip" install --quiet seqeval "scipy>=1.11" "numpy>=1.26" \
-        || skip "seqeval, SciPy or NumPy could not be installed"
-    "$venv/bin/pip" install --quiet "$want_nervaluate" \
-        || "$venv/bin/pip" install --quiet "nervaluate>=1,<2" \
-        || skip "nervaluate 1.x could not be installed"
-fi
-
-cargo build --release --quiet --bin fairscore
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+xc_init campaign_crosscheck
+xc_need_shared data/hipe2022 data/faireval/ner data/ud data/peers/conll18
+xc_venv campaign-venv "import seqeval, scipy, numpy, importlib.metadata as m
+assert m.version('nervaluate').startswith('1.')" seqeval "scipy>=1.11" "numpy>=1.26" nervaluate==1.2.1
+xc_binary
 if [ ! -d "$target/tmp/conll_parity" ]; then
     echo "campaign_crosscheck: writing the CoNLL runs (test conll_parity)" >&2
-    cargo test --release --quiet --test it families::conll_parity >/dev/null
+    CARGO_TARGET_DIR="$target" cargo test --release --quiet --test it families::conll_parity >/dev/null
 fi
 
 "$venv/bin/python" -c 'import importlib.metadata as m
 print("campaign_crosscheck: " + ", ".join(
     f"{p} {m.version(p)}" for p in ("seqeval", "nervaluate", "scipy", "numpy")))'
 exec "$venv/bin/python" scripts/campaign_crosscheck.py \
-    --fairscore "$target/release/fairscore" --shared "$shared" \
+    --fairscore "$bin" --shared "$shared" \
     --conll "$target/tmp/conll_parity" --workdir "$target/tmp/campaign_crosscheck" \
     --bootstrap "${BOOTSTRAP:-10000}" --seed "${SEED:-2026}"

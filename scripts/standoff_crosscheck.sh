@@ -21,30 +21,12 @@
 # Builds the release binary (CARGO_TARGET_DIR, default target/) unless FAIRSCORE is given,
 # works in a mktemp directory removed on exit. Exit status 1 when a comparison that must be
 # equal is not, 2 when fairscore fails. Without ../shared: skip (exit 0) with a notice, or fail
-# when FAIRSCORE_REQUIRE_SHARED is set. About a minute and a half on two cores.
+# under CI (scripts/lib.sh). About a minute and a half on two cores.
 set -euo pipefail
-
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-shared="$root/../shared"
-
-if [ ! -d "$shared/data/hipe2022/gold" ] || [ ! -d "$shared/data/hipe2022/submissions" ]; then
-    if [ -n "${FAIRSCORE_REQUIRE_SHARED:-}" ]; then
-        echo "standoff_crosscheck: ../shared/data/hipe2022 is absent (required: FAIRSCORE_REQUIRE_SHARED is set)" >&2
-        exit 1
-    fi
-    echo "standoff_crosscheck: skipped: ../shared/data/hipe2022 is absent"
-    exit 0
-fi
-
-if [ -n "${FAIRSCORE:-}" ]; then
-    bin="$FAIRSCORE"
-else
-    target="${CARGO_TARGET_DIR:-target}"
-    case "$target" in /*) ;; *) target="$root/$target" ;; esac
-    CARGO_TARGET_DIR="$target" cargo build --release --bin fairscore -q
-    bin="$target/release/fairscore"
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+xc_init standoff_crosscheck
+xc_need_shared data/hipe2022/gold data/hipe2022/submissions
+xc_binary
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,40 +5,22 @@
 #   scripts/stats_crosscheck.sh            # 10,000 resamples (informative) and 100,000 (gate)
 #   SAMPLES="10000" scripts/stats_crosscheck.sh
 #
-# Makes a virtual environment in .venv with SciPy and NumPy when it is missing, runs
+# Makes a virtual environment ($CARGO_TARGET_DIR/stats-venv) with SciPy and NumPy, runs
 # `cargo test --test it families::resample_shared` (which writes per-document counts and fairscore's results
 # as JSON into the target directory), then scripts/stats_crosscheck.py. At 100,000 resamples
 # interval bounds must agree within 0.005 and p-values within 0.01; at 10,000 those tolerances
 # are reported only (Monte-Carlo error of two independent estimates can exceed them), and at
 # every size a difference over 5 Monte-Carlo standard errors fails. Exit status 1 on
-# disagreement. Without ../shared: skip (exit 0), or fail when CI is set.
+# disagreement. Without ../shared: skip (exit 0), or fail under CI (scripts/lib.sh).
 # It also runs `fairscore leaderboard --bootstrap N` on the campaign and checks the marks of its
 # strict NE-COARSE-LIT tables (rankings/*.ci.tsv) the same way (LEADERBOARD=0 skips that).
 # Extra cargo flags (e.g. --release) can be passed in CARGO_FLAGS.
 set -euo pipefail
-
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$root"
-
-if [ ! -d ../shared/data/hipe2022 ]; then
-    if [ -n "${CI:-}" ]; then
-        echo "stats_crosscheck: ../shared/data/hipe2022 is absent and CI is set" >&2
-        exit 1
-    fi
-    echo "stats_crosscheck: skipped: ../shared absent" >&2
-    exit 0
-fi
-
-venv="$root/.venv"
-if ! "$venv/bin/python" -c "import scipy, numpy" 2>/dev/null; then
-    echo "stats_crosscheck: creating $venv with SciPy and NumPy" >&2
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet "scipy>=1.15" "numpy>=1.26"
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+xc_init stats_crosscheck
+xc_need_shared data/hipe2022
+xc_venv stats-venv "import scipy, numpy" "scipy>=1.15" "numpy>=1.26"
 "$venv/bin/python" -c 'import scipy, numpy; print(f"SciPy {scipy.__version__}, NumPy {numpy.__version__}")'
-
-target="$(cargo metadata --format-version 1 --no-deps |
-    "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 
 status=0
 for n in ${SAMPLES:-10000 100000}; do
