@@ -58,7 +58,23 @@ pub struct Labels {
 impl Labels {
     /// Every label of `spans`.
     pub fn new<'a>(spans: impl IntoIterator<Item = &'a StandoffSpan>) -> Self {
-        let set: BTreeSet<&str> = spans.into_iter().map(|s| s.label.as_str()).collect();
+        // A short list searched in order while there are few labels (projects have a
+        // handful), a set beyond.
+        const LIST_MAX: usize = 16;
+        let mut list: Vec<&str> = Vec::new();
+        let mut set: BTreeSet<&str> = BTreeSet::new();
+        for s in spans {
+            let l = s.label.as_str();
+            if !set.is_empty() {
+                set.insert(l);
+            } else if !list.contains(&l) {
+                list.push(l);
+                if list.len() > LIST_MAX {
+                    set.extend(list.drain(..));
+                }
+            }
+        }
+        set.extend(list);
         Labels {
             names: set.into_iter().map(str::to_string).collect(),
         }
@@ -97,11 +113,29 @@ impl<'a> Pieces<'a> {
     /// `spans` must be in `labels`.
     pub fn new(spans: &'a [StandoffSpan], tokens: &[(usize, usize)], labels: &Labels) -> Self {
         let id = |s: &StandoffSpan| labels.id(&s.label).unwrap_or(u32::MAX);
-        let mut instances: Vec<(u32, &[(usize, usize)])> = spans
+        // Sorted by (label, fragments): as plain tuples of the label and the first fragment,
+        // then by every fragment within a run of equal keys holding a span of another number
+        // of fragments than one (rare).
+        let mut keyed: Vec<(u32, (usize, usize), usize)> = spans
             .iter()
-            .map(|s| (id(s), s.fragments.as_slice()))
+            .enumerate()
+            .map(|(k, s)| (id(s), s.fragments.first().copied().unwrap_or((0, 0)), k))
             .collect();
-        instances.sort_unstable();
+        keyed.sort_unstable();
+        let mut instances: Vec<(u32, &[(usize, usize)])> = keyed
+            .iter()
+            .map(|&(l, _, k)| (l, spans[k].fragments.as_slice()))
+            .collect();
+        let mut i = 0;
+        while i < keyed.len() {
+            let head = (keyed[i].0, keyed[i].1);
+            let run = keyed[i..].iter().take_while(|x| (x.0, x.1) == head).count();
+            let group = &mut instances[i..i + run];
+            if group.iter().any(|x| x.1.len() != 1) {
+                group.sort_unstable();
+            }
+            i += run;
+        }
         instances.dedup();
         // From the instances: a span entered twice (same label and fragments) is cut into
         // tokens once, as bratiaa reads a set of annotations.
@@ -111,7 +145,10 @@ impl<'a> Pieces<'a> {
                 raw.extend(overlapping(tokens, a, b).map(|t| (l, t)));
             }
         }
-        raw.sort_unstable();
+        // Already in order unless spans of one label overlap.
+        if !raw.is_sorted() {
+            raw.sort_unstable();
+        }
         let mut pieces: Vec<(u32, usize, u64)> = Vec::with_capacity(raw.len());
         for (l, t) in raw {
             match pieces.last_mut() {

@@ -85,8 +85,34 @@ impl Run {
             // Both sides sorted by value, then by position: within a group of identical spans
             // the k-th target takes the k-th system span, as the greedy walk does.
             let sorted = |items: &[Item]| {
-                let mut ids: Vec<usize> = (0..items.len()).collect();
-                ids.sort_unstable_by(|&a, &b| items[a].key().cmp(&items[b].key()).then(a.cmp(&b)));
+                // By (label, begin, end, position) as plain tuples; then, within a run of
+                // equal (label, begin, end) whose token sets differ (discontinuous spans),
+                // by (tokens, position): the order of (value, position).
+                let mut keyed: Vec<(u32, usize, usize, usize)> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(k, x)| (x.label, x.begin, x.end, k))
+                    .collect();
+                keyed.sort_unstable();
+                let mut ids: Vec<usize> = keyed.iter().map(|x| x.3).collect();
+                let mut i = 0;
+                while i < keyed.len() {
+                    let head = (keyed[i].0, keyed[i].1, keyed[i].2);
+                    let run = keyed[i..]
+                        .iter()
+                        .take_while(|x| (x.0, x.1, x.2) == head)
+                        .count();
+                    let group = &mut ids[i..i + run];
+                    if group
+                        .windows(2)
+                        .any(|w| items[w[0]].toks != items[w[1]].toks)
+                    {
+                        group.sort_unstable_by(|&a, &b| {
+                            items[a].toks.cmp(&items[b].toks).then(a.cmp(&b))
+                        });
+                    }
+                    i += run;
+                }
                 ids
             };
             let (ts, ss) = (sorted(t), sorted(s));
@@ -144,8 +170,12 @@ impl Run {
         let mut pairs = Vec::new();
         if indexed {
             // Remaining system spans by range, then position.
-            let mut by_range: Vec<usize> = (0..s.len()).filter(|&si| s_left[si]).collect();
-            by_range.sort_unstable_by_key(|&si| (s[si].range(), si));
+            let mut keyed: Vec<(usize, usize, usize)> = (0..s.len())
+                .filter(|&si| s_left[si])
+                .map(|si| (s[si].begin, s[si].end, si))
+                .collect();
+            keyed.sort_unstable();
+            let by_range: Vec<usize> = keyed.into_iter().map(|x| x.2).collect();
             for (ti, x) in t.iter().enumerate().filter(|&(ti, _)| t_left[ti]) {
                 let from = by_range.partition_point(|&si| s[si].range() < x.range());
                 let found = by_range[from..]

@@ -103,6 +103,36 @@ impl<'a> Labeller<'a> {
     }
 }
 
+/// The items in order of range length, then position (stable): by counting when the lengths
+/// are short (as they are: at most a few times the number of spans), by sorting pairs
+/// otherwise; either way no comparison goes through the items.
+fn by_length(items: &[Item]) -> Vec<usize> {
+    let n = items.len();
+    let len = |it: &Item| it.end - it.begin;
+    let max = items.iter().map(len).max().unwrap_or(0);
+    if max <= 4 * n + 64 {
+        // Where each length's items start, then each item in place.
+        let mut start = vec![0usize; max + 2];
+        for it in items {
+            start[len(it) + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut order = vec![0usize; n];
+        for (k, it) in items.iter().enumerate() {
+            let slot = &mut start[len(it)];
+            order[*slot] = k;
+            *slot += 1;
+        }
+        order
+    } else {
+        let mut keyed: Vec<(usize, usize)> = items.iter().map(len).zip(0..n).collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, k)| k).collect()
+    }
+}
+
 /// How similar a candidate is to the span being matched, best first (the reference's
 /// `_max_sim` sort key): most shared tokens, fewest tokens only in the span, fewest only in the
 /// candidate, shortest range, then its position in the searched list.
@@ -141,9 +171,7 @@ impl Side {
     /// Sorts the input list by span length for steps 2 and 3; with `index`, builds the interval
     /// index: an empty counted pool and, with `fresh`, the remaining spans as the fresh pool.
     pub(super) fn prepare(&mut self, index: bool, fresh: bool) {
-        let items = &self.items;
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_unstable_by_key(|&k| (items[k].end - items[k].begin, k));
+        let order = by_length(&self.items);
         let mut rank = vec![0; order.len()];
         for (pos, &k) in order.iter().enumerate() {
             rank[k] = pos;
