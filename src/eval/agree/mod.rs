@@ -234,13 +234,16 @@ pub fn label_matrix(
     let mut order: Vec<TokenKey> = Vec::new();
     let mut rows =
         Vec::with_capacity(tokens.iter().map(Vec::len).sum::<usize>() * p.annotators.len());
-    for (d, toks) in tokens.iter().enumerate() {
-        let per: Vec<Option<TokenCodes>> = (0..p.annotators.len())
-            .into_par_iter()
-            .map(|a| spans_of(p, d, a).map(|s| token_label_codes(s, toks, labels)))
-            .collect();
+    // Every document's codes side by side, then ids in order of first appearance; the codes
+    // take 4 bytes a token and annotator, the rows they become 8.
+    let n = p.annotators.len();
+    let all: Vec<Option<TokenCodes>> = (0..tokens.len() * n)
+        .into_par_iter()
+        .map(|i| spans_of(p, i / n, i % n).map(|s| token_label_codes(s, &tokens[i / n], labels)))
+        .collect();
+    for (toks, per) in tokens.iter().zip(all.chunks_exact(n.max(1))) {
         for t in 0..toks.len() {
-            for codes in &per {
+            for codes in per {
                 let Some(codes) = codes else {
                     rows.push(None);
                     continue;
@@ -473,6 +476,7 @@ fn error_counts(p: &Project) -> Vec<[u64; 8]> {
 /// Every agreement table of a project.
 pub fn agreement(p: &Project) -> Results {
     let tokens: Vec<Vec<(usize, usize)>> = (0..p.documents.len())
+        .into_par_iter()
         .map(|d| whitespace_tokens(p.text(d)))
         .collect();
     let mut r = Results::new("agree", Unit::Document, p.documents.len());
