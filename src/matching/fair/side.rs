@@ -152,6 +152,8 @@ pub(super) struct Side {
     /// Position of each span in `counted` (`usize::MAX` while not counted).
     pub(super) seq: Vec<usize>,
     pub(super) index: Option<IntervalIndex>,
+    /// With the index: the span ids by (begin, end, id), sorted once for every step.
+    pub(super) by_range: Vec<usize>,
 }
 
 impl Side {
@@ -165,7 +167,18 @@ impl Side {
             counted: Vec::new(),
             seq: vec![usize::MAX; n],
             index: None,
+            by_range: Vec::new(),
         }
+    }
+
+    /// Sorts the span ids by (begin, end, id) for the indexed steps ([`Side::by_range`]).
+    pub(super) fn sort_by_range(&mut self) {
+        let mut keyed: Vec<(usize, usize, usize)> = (self.items.iter())
+            .enumerate()
+            .map(|(k, x)| (x.begin, x.end, k))
+            .collect();
+        keyed.sort_unstable();
+        self.by_range = keyed.into_iter().map(|x| x.2).collect();
     }
 
     /// Sorts the input list by span length for steps 2 and 3; with `index`, builds the interval
@@ -178,7 +191,8 @@ impl Side {
         }
         (self.order, self.rank) = (order, rank);
         if index {
-            let mut ix = IntervalIndex::new(self.items.iter().map(Item::range));
+            let ranges: Vec<(usize, usize)> = self.items.iter().map(Item::range).collect();
+            let mut ix = IntervalIndex::in_order(&ranges, &self.by_range);
             if fresh {
                 ix.fill(Pool::Fresh, |k| self.remaining[k]);
             }
