@@ -18,7 +18,7 @@ pub(super) enum Pool {
 }
 
 pub(super) struct IntervalIndex {
-    /// Span ids in order of begin (ties by id).
+    /// Span ids in order of begin (ties as the constructor's order gives them).
     ids: Vec<usize>,
     /// Begins in that order (ascending).
     begins: Vec<usize>,
@@ -42,8 +42,8 @@ impl IntervalIndex {
     }
 
     /// An index over spans with these `(begin, end)` ranges (`begin <= end`), `order` the span
-    /// ids sorted by begin (ties in any order: the candidates a query visits do not depend on
-    /// it), with no pool yet.
+    /// ids sorted by begin (ties in any order: a query visits the same candidates, and
+    /// `Side::most_similar` picks among them by a key of their own), with no pool yet.
     pub(super) fn in_order(ranges: &[(usize, usize)], order: &[usize]) -> Self {
         let spans: Vec<(usize, usize, usize)> = order
             .iter()
