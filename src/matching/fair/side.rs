@@ -103,14 +103,14 @@ impl<'a> Labeller<'a> {
     }
 }
 
-/// The items in order of range length, then position (stable): by counting when the lengths
-/// are short (as they are: at most a few times the number of spans), by sorting pairs
-/// otherwise; either way no comparison goes through the items.
+/// The items in order of range length, then position (stable): by counting in a large unit
+/// whose lengths are short (at most four times the number of spans), by sorting otherwise (a
+/// sentence's few spans).
 fn by_length(items: &[Item]) -> Vec<usize> {
     let n = items.len();
     let len = |it: &Item| it.end - it.begin;
     let max = items.iter().map(len).max().unwrap_or(0);
-    if max <= 4 * n + 64 {
+    if n >= 64 && max <= 4 * n {
         // Where each length's items start, then each item in place.
         let mut start = vec![0usize; max + 2];
         for it in items {
@@ -127,9 +127,9 @@ fn by_length(items: &[Item]) -> Vec<usize> {
         }
         order
     } else {
-        let mut keyed: Vec<(usize, usize)> = items.iter().map(len).zip(0..n).collect();
-        keyed.sort_unstable();
-        keyed.into_iter().map(|(_, k)| k).collect()
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_unstable_by_key(|&k| (len(&items[k]), k));
+        order
     }
 }
 
