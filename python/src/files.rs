@@ -205,9 +205,7 @@ fn normalize(
         )?;
     }
     let src = input.clone();
-    let text = crate::interruptible(py, move || {
-        fairscore::normalize_file(&src, &opts)
-    })?;
+    let text = crate::interruptible(py, move || fairscore::normalize_file(&src, &opts))?;
     let text = lift(py, text)?;
     if let Some(out) = &output {
         lift(py, fairscore::io::write_atomic(out, text.as_bytes()))?;

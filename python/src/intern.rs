@@ -5,6 +5,7 @@
 //! lists) are mapped through `id2label` with an ignore index, as Hugging Face's
 //! `compute_metrics` boilerplate does.
 
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 use std::collections::HashMap;
@@ -110,19 +111,53 @@ impl Seqs {
 /// else (another container, a tag that is not a string, a string that is not valid UTF-8):
 /// the caller then hands the input to the Python code that raises the right error.
 pub(crate) fn read_lists(obj: &Bound<'_, PyAny>, vocab: &mut Vocab) -> Option<Seqs> {
+    let out = read_lists_raw(obj, vocab);
+    // The addresses are valid only while the lists are alive: forget them.
+    vocab.recent.fill((0, 0));
+    out
+}
+
+/// [`read_lists`] without the cache's clearing. The items are read as borrowed references
+/// (`PyList_GetItem`: no reference count touched, the list's length read once per list): the
+/// GIL is held and nothing here runs Python code, so no list changes meanwhile.
+fn read_lists_raw(obj: &Bound<'_, PyAny>, vocab: &mut Vocab) -> Option<Seqs> {
+    let py = obj.py();
     let outer = obj.downcast_exact::<PyList>().ok()?;
+    let n = outer.len();
+    // SAFETY (every block below): `outer` and its items are valid list objects (type checked
+    // exactly) held alive by the caller's references; indices are below the lengths read.
+    let seq_ptr = |k: usize| unsafe { ffi::PyList_GetItem(outer.as_ptr(), k as ffi::Py_ssize_t) };
+    let mut total = 0usize;
+    for k in 0..n {
+        let seq = seq_ptr(k);
+        if seq.is_null() {
+            drop(PyErr::take(py));
+            return None;
+        }
+        if unsafe { ffi::PyList_CheckExact(seq) } == 0 {
+            return None;
+        }
+        total += unsafe { ffi::PyList_Size(seq) }.max(0) as usize;
+    }
     let mut out = Seqs::default();
-    out.ends.reserve(outer.len());
-    for seq in outer.iter() {
-        let seq = seq.downcast_exact::<PyList>().ok()?;
-        out.tags.reserve(seq.len());
-        for tag in seq.iter() {
-            let key = tag.as_ptr() as usize;
+    out.ends.reserve_exact(n);
+    out.tags.reserve_exact(total);
+    for k in 0..n {
+        let seq = seq_ptr(k);
+        let len = unsafe { ffi::PyList_Size(seq) }.max(0);
+        for j in 0..len {
+            let tag = unsafe { ffi::PyList_GetItem(seq, j) };
+            if tag.is_null() {
+                drop(PyErr::take(py));
+                return None;
+            }
+            let key = tag as usize;
             let slot = (key >> 4) % RECENT;
             let (seen, k) = vocab.recent[slot];
             let id = if seen == key {
                 k
             } else {
+                let tag = unsafe { Bound::from_borrowed_ptr(py, tag) };
                 let s = tag.downcast::<PyString>().ok()?;
                 let k = vocab.id(s.to_str().ok()?);
                 vocab.recent[slot] = (key, k);
@@ -132,8 +167,6 @@ pub(crate) fn read_lists(obj: &Bound<'_, PyAny>, vocab: &mut Vocab) -> Option<Se
         }
         out.ends.push(out.tags.len());
     }
-    // The addresses are valid only while the lists are alive: forget them.
-    vocab.recent.fill((0, 0));
     Some(out)
 }
 

@@ -58,7 +58,23 @@ pub struct Labels {
 impl Labels {
     /// Every label of `spans`.
     pub fn new<'a>(spans: impl IntoIterator<Item = &'a StandoffSpan>) -> Self {
-        let set: BTreeSet<&str> = spans.into_iter().map(|s| s.label.as_str()).collect();
+        // A short list searched in order while there are few labels (projects have a
+        // handful), a set beyond.
+        const LIST_MAX: usize = 16;
+        let mut list: Vec<&str> = Vec::new();
+        let mut set: BTreeSet<&str> = BTreeSet::new();
+        for s in spans {
+            let l = s.label.as_str();
+            if !set.is_empty() {
+                set.insert(l);
+            } else if !list.contains(&l) {
+                list.push(l);
+                if list.len() > LIST_MAX {
+                    set.extend(list.drain(..));
+                }
+            }
+        }
+        set.extend(list);
         Labels {
             names: set.into_iter().map(str::to_string).collect(),
         }
@@ -97,11 +113,29 @@ impl<'a> Pieces<'a> {
     /// `spans` must be in `labels`.
     pub fn new(spans: &'a [StandoffSpan], tokens: &[(usize, usize)], labels: &Labels) -> Self {
         let id = |s: &StandoffSpan| labels.id(&s.label).unwrap_or(u32::MAX);
-        let mut instances: Vec<(u32, &[(usize, usize)])> = spans
+        // Sorted by (label, fragments): as plain tuples of the label and the first fragment,
+        // then by every fragment within a run of equal keys holding a span of another number
+        // of fragments than one (rare).
+        let mut keyed: Vec<(u32, (usize, usize), usize)> = spans
             .iter()
-            .map(|s| (id(s), s.fragments.as_slice()))
+            .enumerate()
+            .map(|(k, s)| (id(s), s.fragments.first().copied().unwrap_or((0, 0)), k))
             .collect();
-        instances.sort_unstable();
+        keyed.sort_unstable();
+        let mut instances: Vec<(u32, &[(usize, usize)])> = keyed
+            .iter()
+            .map(|&(l, _, k)| (l, spans[k].fragments.as_slice()))
+            .collect();
+        let mut i = 0;
+        while i < keyed.len() {
+            let head = (keyed[i].0, keyed[i].1);
+            let run = keyed[i..].iter().take_while(|x| (x.0, x.1) == head).count();
+            let group = &mut instances[i..i + run];
+            if group.iter().any(|x| x.1.len() != 1) {
+                group.sort_unstable();
+            }
+            i += run;
+        }
         instances.dedup();
         // From the instances: a span entered twice (same label and fragments) is cut into
         // tokens once, as bratiaa reads a set of annotations.
@@ -111,7 +145,10 @@ impl<'a> Pieces<'a> {
                 raw.extend(overlapping(tokens, a, b).map(|t| (l, t)));
             }
         }
-        raw.sort_unstable();
+        // Already in order unless spans of one label overlap.
+        if !raw.is_sorted() {
+            raw.sort_unstable();
+        }
         let mut pieces: Vec<(u32, usize, u64)> = Vec::with_capacity(raw.len());
         for (l, t) in raw {
             match pieces.last_mut() {
@@ -230,9 +267,9 @@ pub fn pair_counts(
 pub fn token_labels(spans: &[StandoffSpan], tokens: &[(usize, usize)]) -> Vec<String> {
     let labels = Labels::new(spans);
     let mut names = TokenLabelNames::new(&labels);
-    token_label_keys(spans, tokens, &labels)
-        .iter()
-        .map(|k| names.name(k).to_string())
+    let codes = token_label_codes(spans, tokens, &labels);
+    (0..tokens.len())
+        .map(|t| names.name(&codes.key(t)).to_string())
         .collect()
 }
 
@@ -247,36 +284,74 @@ pub enum TokenKey {
     Many(Vec<u32>),
 }
 
-/// The label set of each token for one annotator's `spans` (labels as ids of `labels`).
-pub fn token_label_keys(
+/// The label set of each token for one annotator, as one `u32` per token (see
+/// [`token_label_codes`]): `0` for `O`, `1 + id` for one label, and `1 + labels + k` for a
+/// token under several labels, whose ids are `many[k]` (ascending; one entry per such token,
+/// rare). Four bytes a token, no allocation but for the tokens under several labels.
+#[derive(Debug, Clone, Default)]
+pub struct TokenCodes {
+    /// One code per token.
+    pub codes: Vec<u32>,
+    /// The label ids of the tokens under several labels, by code (less `1 + labels`).
+    pub many: Vec<Vec<u32>>,
+    /// How many labels (codes of single labels are `1..=labels`).
+    pub labels: u32,
+}
+
+impl TokenCodes {
+    /// The key of token `t` (`O` for a token out of range).
+    pub fn key(&self, t: usize) -> TokenKey {
+        match self.codes.get(t).copied().unwrap_or(0) {
+            0 => TokenKey::O,
+            c if c <= self.labels => TokenKey::One(c - 1),
+            c => self
+                .many
+                .get((c - self.labels - 1) as usize)
+                .map_or(TokenKey::O, |v| TokenKey::Many(v.clone())),
+        }
+    }
+}
+
+/// The label set of each token for one annotator's `spans` (labels as ids of `labels`; a
+/// span whose label `labels` lacks is left out: every label of `spans` should be there).
+pub fn token_label_codes(
     spans: &[StandoffSpan],
     tokens: &[(usize, usize)],
     labels: &Labels,
-) -> Vec<TokenKey> {
-    let mut keys = vec![TokenKey::O; tokens.len()];
+) -> TokenCodes {
+    // Codes stay below 2^32: labels and tokens of an input under the 2 GiB cap are fewer.
+    let n_labels = u32::try_from(labels.len()).unwrap_or(u32::MAX / 2);
+    let mut out = TokenCodes {
+        codes: vec![0; tokens.len()],
+        many: Vec::new(),
+        labels: n_labels,
+    };
     for s in spans {
-        let l = labels.id(&s.label).unwrap_or(u32::MAX);
+        let Some(l) = labels.id(&s.label) else {
+            continue;
+        };
         for &(a, b) in &s.fragments {
             for t in overlapping(tokens, a, b) {
-                let k = &mut keys[t];
-                match k {
-                    TokenKey::O => *k = TokenKey::One(l),
-                    TokenKey::One(x) if *x == l => {}
-                    TokenKey::One(x) => {
-                        let mut v = vec![*x, l];
-                        v.sort_unstable();
-                        *k = TokenKey::Many(v);
+                match out.codes[t] {
+                    0 => out.codes[t] = l + 1,
+                    c if c == l + 1 => {}
+                    c if c <= n_labels => {
+                        let x = c - 1;
+                        out.codes[t] = n_labels + 1 + out.many.len() as u32;
+                        out.many.push(vec![x.min(l), x.max(l)]);
                     }
-                    TokenKey::Many(v) => {
-                        if let Err(i) = v.binary_search(&l) {
-                            v.insert(i, l);
+                    c => {
+                        if let Some(v) = out.many.get_mut((c - n_labels - 1) as usize) {
+                            if let Err(i) = v.binary_search(&l) {
+                                v.insert(i, l);
+                            }
                         }
                     }
                 }
             }
         }
     }
-    keys
+    out
 }
 
 /// Names of token label sets: `O`, the label, or the labels joined with `|`, made once each.

@@ -70,62 +70,96 @@ fn chance_corrected(observed: f64, expected: f64) -> Option<f64> {
 /// `matrix[i * n_coders..(i + 1) * n_coders]`), each a label index or `None`. Label
 /// indexes should be small (they index count tables): those of a label list.
 pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
-    let rows = || matrix.chunks_exact(n_coders.max(1));
+    let width = n_coders.max(1);
     let k = matrix.iter().flatten().max().map_or(0, |&m| m as usize + 1);
-    let complete: Vec<&[Option<u32>]> = rows()
-        .filter(|r| n_coders > 0 && r.iter().all(Option::is_some))
+    // One pass over the complete items (every coder labelled them): per-coder and overall
+    // label counts, and per pair of coders the items they agree on. Counts are integers, so
+    // their sums are exact in any order.
+    let coder_pairs: Vec<(usize, usize)> = (0..n_coders)
+        .flat_map(|a| (a + 1..n_coders).map(move |b| (a, b)))
         .collect();
-    let n_items = complete.len() as f64;
-    // Per-coder label counts on complete items (integers: exact in any order), only the
-    // labels each coder used, in index order (coders × labels would not be linear in the
-    // input when many coders use few of many labels).
-    let mut per_coder: Vec<std::collections::HashMap<u32, f64>> =
-        vec![std::collections::HashMap::new(); n_coders];
-    let mut overall: Vec<f64> = vec![0.0; k];
-    for r in &complete {
-        for (c, l) in r.iter().enumerate() {
-            if let Some(l) = l {
-                *per_coder[c].entry(*l).or_default() += 1.0;
-                overall[*l as usize] += 1.0;
+    let mut agree = vec![0u64; coder_pairs.len()];
+    let mut overall: Vec<u64> = vec![0; k];
+    let mut complete_items = 0usize;
+    let mut labels: Vec<u32> = vec![0; n_coders];
+    // Per coder: a dense count table while coders × labels stays within the matrix's size
+    // (linear in the input), else only the labels each coder used (sorted below).
+    let dense = n_coders.saturating_mul(k) <= matrix.len();
+    let mut table: Vec<u64> = if dense {
+        vec![0; n_coders * k]
+    } else {
+        Vec::new()
+    };
+    let mut sparse: Vec<Vec<u32>> = vec![Vec::new(); if dense { 0 } else { n_coders }];
+    for r in matrix.chunks_exact(width) {
+        if n_coders == 0 || r.iter().any(Option::is_none) {
+            continue;
+        }
+        complete_items += 1;
+        for (c, l) in r.iter().flatten().enumerate() {
+            labels[c] = *l;
+            overall[*l as usize] += 1;
+            if dense {
+                table[c * k + *l as usize] += 1;
+            } else {
+                sparse[c].push(*l);
             }
         }
+        for (n, &(a, b)) in agree.iter_mut().zip(&coder_pairs) {
+            *n += u64::from(labels[a] == labels[b]);
+        }
     }
-    let per_coder: Vec<Vec<(u32, f64)>> = per_coder
-        .into_iter()
-        .map(|m| {
-            let mut v: Vec<(u32, f64)> = m.into_iter().collect();
-            v.sort_unstable_by_key(|&(l, _)| l);
-            v
+    let n_items = complete_items as f64;
+    // Each coder's (label, count) in label order, the labels it used only.
+    let per_coder: Vec<Vec<(u32, f64)>> = (0..n_coders)
+        .map(|c| {
+            if dense {
+                table[c * k..(c + 1) * k]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &n)| n > 0)
+                    .map(|(l, &n)| (l as u32, n as f64))
+                    .collect()
+            } else {
+                let mut ls = std::mem::take(&mut sparse[c]);
+                ls.sort_unstable();
+                let mut out: Vec<(u32, f64)> = Vec::new();
+                for l in ls {
+                    match out.last_mut() {
+                        Some((x, n)) if *x == l => *n += 1.0,
+                        _ => out.push((l, 1.0)),
+                    }
+                }
+                out
+            }
         })
         .collect();
+    let overall: Vec<f64> = overall.into_iter().map(|n| n as f64).collect();
     let mut ao_sum = 0.0;
     let mut ae_sum = 0.0;
     let mut kappa_sum = 0.0;
     let mut kappa_ok = true;
     let mut pairs = 0.0;
-    for a in 0..n_coders {
-        for b in a + 1..n_coders {
-            let agree = complete.iter().filter(|r| r[a] == r[b]).count() as f64;
-            let ao = agree / n_items;
-            // Labels in index order, those the first coder used (as a sum over its counts).
-            let pb = &per_coder[b];
-            let ae: f64 = per_coder[a]
-                .iter()
-                .map(|&(l, na)| {
-                    let nb = pb
-                        .binary_search_by_key(&l, |&(x, _)| x)
-                        .map_or(0.0, |i| pb[i].1);
-                    (na / n_items) * (nb / n_items)
-                })
-                .sum();
-            match chance_corrected(ao, ae) {
-                Some(k) => kappa_sum += k,
-                None => kappa_ok = false,
-            }
-            ao_sum += ao;
-            ae_sum += ae;
-            pairs += 1.0;
+    for (&(a, b), &agreed) in coder_pairs.iter().zip(&agree) {
+        let ao = agreed as f64 / n_items;
+        // Labels in index order, those the first coder used (as a sum over its counts).
+        let pb = &per_coder[b];
+        let ae: f64 = per_coder[a]
+            .iter()
+            .map(|&(l, na)| {
+                let nb = pb
+                    .binary_search_by_key(&l, |&(x, _)| x)
+                    .map_or(0.0, |i| pb[i].1);
+                (na / n_items) * (nb / n_items)
+            })
+            .sum();
+        match chance_corrected(ao, ae) {
+            Some(k) => kappa_sum += k,
+            None => kappa_ok = false,
         }
+        ao_sum += ao;
+        ae_sum += ae;
+        pairs += 1.0;
     }
     let defined = n_items > 0.0 && pairs > 0.0;
     let avg_ao = ao_sum / pairs;
@@ -134,7 +168,7 @@ pub fn coefficients(matrix: &[Option<u32>], n_coders: usize) -> Coefficients {
     let ae_df = ae_sum / pairs;
     let (pairable, alpha) = alpha(matrix, n_coders, k);
     Coefficients {
-        complete_items: complete.len(),
+        complete_items,
         pairable_items: pairable,
         observed: defined.then_some(avg_ao).filter(|x| x.is_finite()),
         cohen: (defined && kappa_ok)

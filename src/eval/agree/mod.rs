@@ -16,7 +16,8 @@ use rayon::prelude::*;
 
 use crate::corpus::standoff::{whitespace_tokens, StandoffSpan};
 use crate::matching::agreement::{
-    counts, token_label_keys, Agreement, LabelCounts, Labels, Pieces, TokenKey, TokenLabelNames,
+    counts, token_label_codes, Agreement, LabelCounts, Labels, Pieces, TokenCodes, TokenKey,
+    TokenLabelNames,
 };
 use crate::matching::fair::{evaluate, ErrorType, Focus};
 use crate::metrics::agreement::{coefficients, f1, mean_sd, Coefficients};
@@ -225,42 +226,51 @@ pub fn label_matrix(
     tokens: &[Vec<(usize, usize)>],
     labels: &Labels,
 ) -> (Vec<String>, Vec<Option<u32>>) {
-    // Ids of `O` and of single labels in a table (most tokens), of label sets in a map.
-    let mut o_id: Option<u32> = None;
-    let mut one_ids: Vec<Option<u32>> = vec![None; labels.len()];
+    // Ids of `O` and of single labels by code in a table (most tokens), of label sets in a
+    // map; `NEW`: no id yet.
+    const NEW: u32 = u32::MAX;
+    let mut one_ids: Vec<u32> = vec![NEW; labels.len() + 1];
     let mut many_ids: HashMap<Vec<u32>, u32> = HashMap::new();
     let mut order: Vec<TokenKey> = Vec::new();
-    let mut id_of = |key: &TokenKey| {
-        let next = order.len() as u32;
-        let slot = match key {
-            TokenKey::O => &mut o_id,
-            TokenKey::One(l) => match one_ids.get_mut(*l as usize) {
-                Some(slot) => slot,
-                None => return u32::MAX,
-            },
-            TokenKey::Many(v) => {
-                let id = *many_ids.entry(v.clone()).or_insert(next);
-                if id == next {
-                    order.push(key.clone());
-                }
-                return id;
-            }
-        };
-        *slot.get_or_insert_with(|| {
-            order.push(key.clone());
-            next
-        })
-    };
     let mut rows =
         Vec::with_capacity(tokens.iter().map(Vec::len).sum::<usize>() * p.annotators.len());
-    for (d, toks) in tokens.iter().enumerate() {
-        let per: Vec<Option<Vec<TokenKey>>> = (0..p.annotators.len())
-            .into_par_iter()
-            .map(|a| spans_of(p, d, a).map(|s| token_label_keys(s, toks, labels)))
-            .collect();
+    // Every document's codes side by side, then ids in order of first appearance; the codes
+    // take 4 bytes a token and annotator, the rows they become 8.
+    let n = p.annotators.len();
+    let all: Vec<Option<TokenCodes>> = (0..tokens.len() * n)
+        .into_par_iter()
+        .map(|i| spans_of(p, i / n, i % n).map(|s| token_label_codes(s, &tokens[i / n], labels)))
+        .collect();
+    for (toks, per) in tokens.iter().zip(all.chunks_exact(n.max(1))) {
         for t in 0..toks.len() {
-            for keys in &per {
-                rows.push(keys.as_ref().map(|k| id_of(&k[t])));
+            for codes in per {
+                let Some(codes) = codes else {
+                    rows.push(None);
+                    continue;
+                };
+                let c = codes.codes[t] as usize;
+                let id = match one_ids.get_mut(c) {
+                    Some(&mut id) if id != NEW => id,
+                    Some(slot) => {
+                        *slot = order.len() as u32;
+                        order.push(codes.key(t));
+                        *slot
+                    }
+                    None => {
+                        let key = codes.key(t);
+                        let TokenKey::Many(set) = &key else {
+                            rows.push(None);
+                            continue;
+                        };
+                        let next = order.len() as u32;
+                        let id = *many_ids.entry(set.clone()).or_insert(next);
+                        if id == next {
+                            order.push(key);
+                        }
+                        id
+                    }
+                };
+                rows.push(Some(id));
             }
         }
     }
@@ -328,22 +338,39 @@ impl std::hash::Hasher for PairHasher {
 /// not with the square of the labels (a dense matrix of 4,000 labels took 3.4 GB).
 fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
     // Unordered pairs of labels, counted once (the ordered pairs are then (x, y) and (y, x)
-    // with that count each; (x, x) twice), keyed by one integer.
+    // with that count each; (x, x) twice): in a dense table while labels × labels stays
+    // within the matrix's size (linear in the input), else keyed by one integer.
+    let k = labels.len();
+    let dense = k.saturating_mul(k) <= m.len();
+    let mut table: Vec<u64> = if dense { vec![0; k * k] } else { Vec::new() };
     let mut once: HashMap<u64, u64, std::hash::BuildHasherDefault<PairHasher>> = HashMap::default();
     let pairs = pairs(n);
     for row in m.chunks_exact(n.max(1)) {
         for &(a, b) in &pairs {
             if let (Some(x), Some(y)) = (row[a], row[b]) {
                 let (lo, hi) = (x.min(y), x.max(y));
-                *once
-                    .entry((u64::from(lo) << 32) | u64::from(hi))
-                    .or_default() += 1;
+                match table.get_mut(lo as usize * k + hi as usize) {
+                    Some(c) if dense && (hi as usize) < k => *c += 1,
+                    _ => {
+                        *once
+                            .entry((u64::from(lo) << 32) | u64::from(hi))
+                            .or_default() += 1
+                    }
+                }
             }
         }
     }
+    let dense_cells = table
+        .iter()
+        .enumerate()
+        .filter(|&(_, &c)| c > 0)
+        .map(|(i, &c)| {
+            let (lo, hi) = ((i / k.max(1)) as u32, (i % k.max(1)) as u32);
+            ((u64::from(lo) << 32) | u64::from(hi), c)
+        });
     let mut cells: Vec<((u32, u32), u64)> = Vec::with_capacity(2 * once.len());
-    for (k, c) in once {
-        let (lo, hi) = ((k >> 32) as u32, k as u32);
+    for (key, c) in once.into_iter().chain(dense_cells) {
+        let (lo, hi) = ((key >> 32) as u32, key as u32);
         if lo == hi {
             cells.push(((lo, lo), 2 * c));
         } else {
@@ -399,10 +426,7 @@ fn error_table(p: &Project) -> Table {
         vec![KeyKind::Annotator, KeyKind::OtherAnnotator],
         cols,
     );
-    let counts: Vec<[u64; 8]> = pairs(p.annotators.len())
-        .into_par_iter()
-        .map(|(a, b)| error_counts(p, a, b))
-        .collect();
+    let counts = error_counts(p);
     for ((a, b), n) in pairs(p.annotators.len()).into_iter().zip(counts) {
         let mut v: Vec<Value> = n.iter().map(|&c| Value::Count(c)).collect();
         v.push(Value::Count(n[1..].iter().sum()));
@@ -411,27 +435,48 @@ fn error_table(p: &Project) -> Table {
     t
 }
 
-/// Ortmann's error counts between annotators `a` (as target) and `b` over every document.
-fn error_counts(p: &Project, a: usize, b: usize) -> [u64; 8] {
-    let mut n = [0u64; 8];
-    for d in 0..p.documents.len() {
-        let (Some(x), Some(y)) = (spans_of(p, d, a), spans_of(p, d, b)) else {
-            continue;
-        };
-        let xs: Vec<Span> = x.iter().map(char_span).collect();
-        let ys: Vec<Span> = y.iter().map(char_span).collect();
-        for asg in evaluate(&xs, &ys, Focus::Target).assignments {
-            if let Some(i) = ErrorType::ALL.iter().position(|e| *e == asg.kind) {
-                n[i] += 1;
+/// Ortmann's error counts between each pair of annotators (the first as target), in the order
+/// of [`pairs`], over every document. Each annotator's spans of a document are made once for
+/// the pairs it is in, one document at a time (memory of one document's spans).
+fn error_counts(p: &Project) -> Vec<[u64; 8]> {
+    let pairs = pairs(p.annotators.len());
+    let per_doc: Vec<Vec<[u64; 8]>> = (0..p.documents.len())
+        .into_par_iter()
+        .map(|d| {
+            let spans: Vec<Option<Vec<Span>>> = (0..p.annotators.len())
+                .map(|a| spans_of(p, d, a).map(|x| x.iter().map(char_span).collect()))
+                .collect();
+            pairs
+                .par_iter()
+                .map(|&(a, b)| {
+                    let mut n = [0u64; 8];
+                    if let (Some(xs), Some(ys)) = (&spans[a], &spans[b]) {
+                        for asg in evaluate(xs, ys, Focus::Target).assignments {
+                            if let Some(i) = ErrorType::ALL.iter().position(|e| *e == asg.kind) {
+                                n[i] += 1;
+                            }
+                        }
+                    }
+                    n
+                })
+                .collect()
+        })
+        .collect();
+    let mut total = vec![[0u64; 8]; pairs.len()];
+    for doc in per_doc {
+        for (t, n) in total.iter_mut().zip(doc) {
+            for (x, y) in t.iter_mut().zip(n) {
+                *x += y;
             }
         }
     }
-    n
+    total
 }
 
 /// Every agreement table of a project.
 pub fn agreement(p: &Project) -> Results {
     let tokens: Vec<Vec<(usize, usize)>> = (0..p.documents.len())
+        .into_par_iter()
         .map(|d| whitespace_tokens(p.text(d)))
         .collect();
     let mut r = Results::new("agree", Unit::Document, p.documents.len());

@@ -84,12 +84,50 @@ impl Run {
         if indexed {
             // Both sides sorted by value, then by position: within a group of identical spans
             // the k-th target takes the k-th system span, as the greedy walk does.
-            let sorted = |items: &[Item]| {
-                let mut ids: Vec<usize> = (0..items.len()).collect();
-                ids.sort_unstable_by(|&a, &b| items[a].key().cmp(&items[b].key()).then(a.cmp(&b)));
+            // By (label, begin, end, position): the (begin, end, position) order bucketed
+            // by label (stable, labels are few ids); then, within a run of equal (label,
+            // begin, end) whose token sets differ (discontinuous spans), by (tokens,
+            // position): the order of (value, position).
+            let sorted = |items: &[Item], by_range: &[usize]| {
+                let labels = items
+                    .iter()
+                    .map(|x| x.label as usize + 1)
+                    .max()
+                    .unwrap_or(0);
+                let mut start = vec![0usize; labels + 1];
+                for x in items {
+                    start[x.label as usize + 1] += 1;
+                }
+                for i in 1..start.len() {
+                    start[i] += start[i - 1];
+                }
+                let mut ids = vec![0usize; items.len()];
+                for &k in by_range {
+                    let slot = &mut start[items[k].label as usize];
+                    ids[*slot] = k;
+                    *slot += 1;
+                }
+                let mut i = 0;
+                while i < ids.len() {
+                    let head = &items[ids[i]];
+                    let run = ids[i..]
+                        .iter()
+                        .take_while(|&&k| items[k].label == head.label && items[k].same_range(head))
+                        .count();
+                    let group = &mut ids[i..i + run];
+                    if group
+                        .windows(2)
+                        .any(|w| items[w[0]].toks != items[w[1]].toks)
+                    {
+                        group.sort_unstable_by(|&a, &b| {
+                            items[a].toks.cmp(&items[b].toks).then(a.cmp(&b))
+                        });
+                    }
+                    i += run;
+                }
                 ids
             };
-            let (ts, ss) = (sorted(t), sorted(s));
+            let (ts, ss) = (sorted(t, &self.t.by_range), sorted(s, &self.s.by_range));
             let (mut i, mut j) = (0, 0);
             while i < ts.len() && j < ss.len() {
                 let key = t[ts[i]].key();
@@ -144,8 +182,10 @@ impl Run {
         let mut pairs = Vec::new();
         if indexed {
             // Remaining system spans by range, then position.
-            let mut by_range: Vec<usize> = (0..s.len()).filter(|&si| s_left[si]).collect();
-            by_range.sort_unstable_by_key(|&si| (s[si].range(), si));
+            let by_range: Vec<usize> = (self.s.by_range.iter())
+                .copied()
+                .filter(|&si| s_left[si])
+                .collect();
             for (ti, x) in t.iter().enumerate().filter(|&(ti, _)| t_left[ti]) {
                 let from = by_range.partition_point(|&si| s[si].range() < x.range());
                 let found = by_range[from..]
@@ -271,6 +311,11 @@ pub fn evaluate_with(
         s: Side::new(s),
         assignments: Vec::new(),
     };
+
+    if indexed {
+        run.t.sort_by_range();
+        run.s.sort_by_range();
+    }
 
     // Traditional evaluation and step 1: TP, then LE.
     let (target_traditional_tp, system_traditional_tp) = run.identical(indexed);

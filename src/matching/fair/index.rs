@@ -18,7 +18,7 @@ pub(super) enum Pool {
 }
 
 pub(super) struct IntervalIndex {
-    /// Span ids in order of begin (ties by id).
+    /// Span ids in order of begin (ties as the constructor's order gives them).
     ids: Vec<usize>,
     /// Begins in that order (ascending).
     begins: Vec<usize>,
@@ -33,10 +33,22 @@ pub(super) struct IntervalIndex {
 
 impl IntervalIndex {
     /// An index over spans with these `(begin, end)` ranges (`begin <= end`), with no pool yet.
+    #[cfg(test)]
     pub(super) fn new(ranges: impl ExactSizeIterator<Item = (usize, usize)>) -> Self {
-        let mut spans: Vec<(usize, usize, usize)> =
-            ranges.enumerate().map(|(id, (b, e))| (b, id, e)).collect();
-        spans.sort_unstable();
+        let ranges: Vec<(usize, usize)> = ranges.collect();
+        let mut order: Vec<usize> = (0..ranges.len()).collect();
+        order.sort_unstable_by_key(|&id| (ranges[id], id));
+        Self::in_order(&ranges, &order)
+    }
+
+    /// An index over spans with these `(begin, end)` ranges (`begin <= end`), `order` the span
+    /// ids sorted by begin (ties in any order: a query visits the same candidates, and
+    /// `Side::most_similar` picks among them by a key of their own), with no pool yet.
+    pub(super) fn in_order(ranges: &[(usize, usize)], order: &[usize]) -> Self {
+        let spans: Vec<(usize, usize, usize)> = order
+            .iter()
+            .map(|&id| (ranges[id].0, id, ranges[id].1))
+            .collect();
         let n = spans.len();
         let mut leaf_of = vec![0; n];
         for (pos, &(_, id, _)) in spans.iter().enumerate() {

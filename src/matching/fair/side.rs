@@ -103,6 +103,36 @@ impl<'a> Labeller<'a> {
     }
 }
 
+/// The items in order of range length, then position (stable): by counting in a large unit
+/// whose lengths are short (at most four times the number of spans), by sorting otherwise (a
+/// sentence's few spans).
+fn by_length(items: &[Item]) -> Vec<usize> {
+    let n = items.len();
+    let len = |it: &Item| it.end - it.begin;
+    let max = items.iter().map(len).max().unwrap_or(0);
+    if n >= 64 && max <= 4 * n {
+        // Where each length's items start, then each item in place.
+        let mut start = vec![0usize; max + 2];
+        for it in items {
+            start[len(it) + 1] += 1;
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut order = vec![0usize; n];
+        for (k, it) in items.iter().enumerate() {
+            let slot = &mut start[len(it)];
+            order[*slot] = k;
+            *slot += 1;
+        }
+        order
+    } else {
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_unstable_by_key(|&k| (len(&items[k]), k));
+        order
+    }
+}
+
 /// How similar a candidate is to the span being matched, best first (the reference's
 /// `_max_sim` sort key): most shared tokens, fewest tokens only in the span, fewest only in the
 /// candidate, shortest range, then its position in the searched list.
@@ -122,6 +152,8 @@ pub(super) struct Side {
     /// Position of each span in `counted` (`usize::MAX` while not counted).
     pub(super) seq: Vec<usize>,
     pub(super) index: Option<IntervalIndex>,
+    /// With the index: the span ids by (begin, end, id), sorted once for every step.
+    pub(super) by_range: Vec<usize>,
 }
 
 impl Side {
@@ -135,22 +167,32 @@ impl Side {
             counted: Vec::new(),
             seq: vec![usize::MAX; n],
             index: None,
+            by_range: Vec::new(),
         }
+    }
+
+    /// Sorts the span ids by (begin, end, id) for the indexed steps ([`Side::by_range`]).
+    pub(super) fn sort_by_range(&mut self) {
+        let mut keyed: Vec<(usize, usize, usize)> = (self.items.iter())
+            .enumerate()
+            .map(|(k, x)| (x.begin, x.end, k))
+            .collect();
+        keyed.sort_unstable();
+        self.by_range = keyed.into_iter().map(|x| x.2).collect();
     }
 
     /// Sorts the input list by span length for steps 2 and 3; with `index`, builds the interval
     /// index: an empty counted pool and, with `fresh`, the remaining spans as the fresh pool.
     pub(super) fn prepare(&mut self, index: bool, fresh: bool) {
-        let items = &self.items;
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_unstable_by_key(|&k| (items[k].end - items[k].begin, k));
+        let order = by_length(&self.items);
         let mut rank = vec![0; order.len()];
         for (pos, &k) in order.iter().enumerate() {
             rank[k] = pos;
         }
         (self.order, self.rank) = (order, rank);
         if index {
-            let mut ix = IntervalIndex::new(self.items.iter().map(Item::range));
+            let ranges: Vec<(usize, usize)> = self.items.iter().map(Item::range).collect();
+            let mut ix = IntervalIndex::in_order(&ranges, &self.by_range);
             if fresh {
                 ix.fill(Pool::Fresh, |k| self.remaining[k]);
             }
