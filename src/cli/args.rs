@@ -379,7 +379,11 @@ pub struct NelFlags {
     pub ne_column: Option<String>,
     /// nel, brat input: the T labels that are mentions, comma-separated (default: every
     /// label); a mention without an N line is NIL.
-    #[arg(long = "link-labels", alias = "link_labels", value_name = "LABEL[,LABEL…]")]
+    #[arg(
+        long = "link-labels",
+        alias = "link_labels",
+        value_name = "LABEL[,LABEL…]"
+    )]
     pub link_labels: Option<String>,
 }
 

@@ -6,8 +6,8 @@ use fairscore::{Error, Result};
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, ErrorsFlag, FairFlags, FamilyFlag, Format, Gold,
-    HipeFlags, Json, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag,
-    NelFlags, SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
+    HipeFlags, Json, NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling,
+    SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]

@@ -427,7 +427,12 @@ mod tests {
         let n = &d.norms[0];
         assert_eq!(d.norms.len(), 1);
         assert_eq!(
-            (n.id.as_str(), n.target.as_str(), n.reference.as_str(), n.line),
+            (
+                n.id.as_str(),
+                n.target.as_str(),
+                n.reference.as_str(),
+                n.line
+            ),
             ("N1", "T1", "Wiki:1", 4)
         );
     }

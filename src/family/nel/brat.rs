@@ -75,8 +75,7 @@ fn read_side<'a>(
     }
     let mut order: Vec<(usize, usize)> = Vec::with_capacity(doc.spans.len());
     for (i, s) in doc.spans.iter().enumerate() {
-        if o
-            .link_labels
+        if o.link_labels
             .as_ref()
             .is_some_and(|l| !l.iter().any(|x| *x == s.label))
         {

@@ -180,7 +180,11 @@ impl Family for NelFamily {
         let mentions = if self.nel.format == Some(InputFormat::Brat) {
             "mentions are the T spans, linked by their N lines (a span without one is NIL), matched by exact character span".to_string()
         } else {
-            let column = self.nel.column.as_deref().unwrap_or("NEL-LIT (HIPE) or the last column (CoNLL)");
+            let column = self
+                .nel
+                .column
+                .as_deref()
+                .unwrap_or("NEL-LIT (HIPE) or the last column (CoNLL)");
             format!(
                 "links of {column}; mentions are the official HIPE scorer's link objects ({}), a mention whose link is _ or - is left out",
                 if self.nel.original_nel {

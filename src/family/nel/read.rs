@@ -319,7 +319,6 @@ fn count<'a>(
     }
 }
 
-
 /// A scoring under way: one unit of statistics per gold document, the listing, and the most
 /// candidates a run mention gave.
 pub(super) struct Tally {

@@ -207,10 +207,13 @@ pub fn statistics(
         let (link, ne) = o.hipe_columns()?;
         let columns = Some(vec![link.clone(), ne.clone()]);
         // The edition only matters to link normalization, which the family does not do.
-        let read = |f: &Path, columns| {
-            read_hipe(f, Edition::Hipe2022, Default::default(), columns, None)
-        };
-        (read(gold, columns.clone())?, read(pred, columns)?, (link, ne))
+        let read =
+            |f: &Path, columns| read_hipe(f, Edition::Hipe2022, Default::default(), columns, None);
+        (
+            read(gold, columns.clone())?,
+            read(pred, columns)?,
+            (link, ne),
+        )
     };
     let gcols = (column_of(&g, &cols.0)?, column_of(&g, &cols.1)?);
     let pcols = (column_of(&p, &cols.0)?, column_of(&p, &cols.1)?);
