@@ -77,7 +77,7 @@ fn read_side<'a>(
     for (i, s) in doc.spans.iter().enumerate() {
         if o.link_labels
             .as_ref()
-            .is_some_and(|l| !l.iter().any(|x| *x == s.label))
+            .is_some_and(|l| !l.contains(&s.label))
         {
             continue;
         }

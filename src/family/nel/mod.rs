@@ -211,11 +211,11 @@ impl Family for NelFamily {
         if let Some(l) = &self.nel.link_labels {
             own.push(("link_labels".into(), l.join(",")));
         }
+        // The format as given (`auto` when told from the gold); HIPE's default link column
+        // named.
         let mut o = self.options.clone();
-        let format = self.nel.format.unwrap_or(InputFormat::Hipe);
-        o.format = Some(format);
-        if format == InputFormat::Hipe {
-            o.column = Some(self.nel.column.clone().unwrap_or_else(|| "NEL-LIT".into()));
+        if o.format == Some(InputFormat::Hipe) && o.column.is_none() {
+            o.column = Some("NEL-LIT".into());
         }
         super::sign::option_fields(&o, own)
     }
