@@ -433,7 +433,7 @@ mod tests {
                 n.reference.as_str(),
                 n.line
             ),
-            ("N1", "T1", "Wiki:1", 4)
+            ("N1", "T1", "Wiki:1", 8)
         );
     }
 

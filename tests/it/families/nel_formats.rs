@@ -123,10 +123,10 @@ fn mentions(d: &Doc, gold: bool) -> Vec<(usize, usize, String, String)> {
         match cur.take() {
             None => cur = Some((link, ty, i)),
             Some(c) => {
-                if c.1 == ty && ne.starts_with('I') && c.0 != link && !gold {
-                    push(&mut out, c, i - 1);
-                    cur = Some((link, ty, i));
-                } else if c.1 != ty || ne.starts_with('B') {
+                // A run's entity is cut where an I- token changes the link; any entity
+                // ends at B- or a change of type.
+                let cut = c.1 == ty && ne.starts_with('I') && c.0 != link && !gold;
+                if cut || c.1 != ty || ne.starts_with('B') {
                     push(&mut out, c, i - 1);
                     cur = Some((link, ty, i));
                 } else {
