@@ -20,8 +20,11 @@ It then runs neleval's own command line (`neleval evaluate`, overall and `--by-d
 `neleval analyze --summary`) in this process and compares with fairscore's JSON: P, R, F1, TP,
 FP, FN of the five measures micro and per document at every K, and the seven error-label
 counts. neleval lists a document only when the gold has a mention in it; fairscore's other
-documents must then have TP = FN = 0. Prints the runs and numbers compared; exit 1 on a
-difference.
+documents must then have TP = FN = 0. The first FORMAT_RUNS runs (default 3) are also
+written as CoNLL with a link column (`w NE LINK`, `-DOCSTART-` documents) and as brat (text
+`w w …`, a T line per mention, an N line per candidate, NIL as no N line; docs/nel.md, "Formats")
+and fairscore's tables of those compared with the same neleval numbers. Prints the runs and
+numbers compared; exit 1 on a difference.
 
     python scripts/neleval_crosscheck.py FAIRSCORE SHARED_DIR
 """
@@ -33,6 +36,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -145,16 +149,73 @@ def neleval(args):
     return buf.getvalue()
 
 
-def fairscore_tables(fairscore, gold, run):
+def fairscore_tables(fairscore, gold, run, extra=()):
     out = subprocess.run(
         [fairscore, "evaluate", "--family", "nel", "--gold", gold, "--pred", run,
-         "--n-best", ",".join(map(str, CUTOFFS)), "--json", "-"],
+         "--n-best", ",".join(map(str, CUTOFFS)), *extra, "--json", "-"],
         check=True, capture_output=True, text=True,
     ).stdout
     return {t["name"]: t for t in json.loads(out)["tables"]}
 
 
-def check_pair(fairscore, gold, run, tmp, diffs):
+# The runs also scored as CoNLL and brat.
+FORMATTED = []
+
+
+def write_conll(path, docs):
+    """The documents as CoNLL `TOKEN NE LINK` (docs/nel.md), tokens `w`, no link as `O`."""
+    with open(path, "w", encoding="utf-8") as f:
+        for _, rows in docs:
+            f.write("-DOCSTART- O O\n\n")
+            for ne, link in rows:
+                f.write(f"w {ne} {'O' if link in ('_', '-') else link}\n")
+            f.write("\n")
+
+
+def write_brat(dirname, docs, ms):
+    """The mentions `ms` (per document) as brat: text `w w w …`, a T line per mention, an N
+    line per candidate, NIL as no N line (docs/nel.md)."""
+    os.makedirs(dirname, exist_ok=True)
+    for (doc, rows), (_, mentions_) in zip(docs, ms):
+        with open(os.path.join(dirname, doc + ".txt"), "w", encoding="utf-8") as f:
+            f.write(" ".join("w" for _ in rows))
+        with open(os.path.join(dirname, doc + ".ann"), "w", encoding="utf-8") as f:
+            n = 0
+            for t, (s, e, ty, cands) in enumerate(mentions_, 1):
+                f.write(f"T{t}\t{ty} {2 * s} {2 * e + 1}\t{' '.join('w' for _ in range(s, e + 1))}\n")
+                for c in cands:
+                    if not c.startswith("NIL"):
+                        n += 1
+                        f.write(f"N{n}\tReference T{t} KB:{c}\t{c}\n")
+
+
+def other_formats(fairscore, g_docs, r_list, tmp):
+    """fairscore's tables of the same links written as CoNLL and as brat, documents named as
+    in HIPE TSV (CoNLL names them by line: renamed in order)."""
+    out = []
+    gc, rc = os.path.join(tmp, "gold.conll"), os.path.join(tmp, "run.conll")
+    write_conll(gc, g_docs)
+    write_conll(rc, r_list)
+    t = fairscore_tables(fairscore, gc, rc, ["--format", "conll"])
+    for name, table in t.items():
+        if name.startswith("documents"):
+            names = {}
+            for r in table["rows"]:
+                d = r["key"]["document"]
+                if d not in names:
+                    names[d] = g_docs[len(names)][0]
+                r["key"]["document"] = names[d]
+    out.append(("conll", t))
+    gb, rb = os.path.join(tmp, "gold_brat"), os.path.join(tmp, "run_brat")
+    shutil.rmtree(gb, ignore_errors=True)
+    shutil.rmtree(rb, ignore_errors=True)
+    write_brat(gb, g_docs, [(d, mentions(rows, True)) for d, rows in g_docs])
+    write_brat(rb, g_docs, [(d, mentions(rows, False)) for d, rows in r_list])
+    out.append(("brat", fairscore_tables(fairscore, gb, rb)))
+    return out
+
+
+def check_pair(fairscore, gold, run, tmp, diffs, formats=False):
     g_docs = read_hipe(gold)
     r_list = read_hipe(run)
     if len(r_list) == 1 and len(g_docs) > 1:
@@ -164,7 +225,11 @@ def check_pair(fairscore, gold, run, tmp, diffs):
             r_list.append((doc, rows[at:at + len(grows)]))
             at += len(grows)
     r_docs = dict(r_list)
-    tables = fairscore_tables(fairscore, gold, run)
+    variants = [("", fairscore_tables(fairscore, gold, run))]
+    if formats and all(len(r_docs.get(d, [])) == len(rows) for d, rows in g_docs):
+        r_in_gold_order = [(d, r_docs.get(d, [])) for d, _ in g_docs]
+        variants += [(f" ({f})", t) for f, t in other_formats(fairscore, g_docs, r_in_gold_order, tmp)]
+        FORMATTED.append(run)
     gold_m, run_m = [], []
     for doc, rows in g_docs:
         rrows = r_docs.get(doc, [])
@@ -190,36 +255,37 @@ def check_pair(fairscore, gold, run, tmp, diffs):
         margs = [a for m in MEASURES for a in ("-m", m)]
         overall = json.loads(neleval(["evaluate", "-f", "json", "-g", gpath, *margs, rpath]))
         by_doc = json.loads(neleval(["evaluate", "-f", "json", "--by-doc", "-g", gpath, *margs, rpath]))
-        sfx = "" if k == CUTOFFS[0] else f"@{k}"
-        micro = {r["key"]["level"]: r["scores"] for r in tables["micro" + sfx]["rows"]}
-        docs = {(r["key"]["document"], r["key"]["level"]): r["scores"] for r in tables["documents" + sfx]["rows"]}
-        for m in MEASURES:
-            n += compare(f"{run} {m}{sfx}", overall[m], micro[m], diffs)
-        reported = set()
-        for name, res in by_doc.items():
-            m, _, doc = name.partition(";docid=")
-            doc = json.loads(doc) if doc.startswith('"') else None
-            if doc is None:
-                continue  # <micro>, <macro>
-            reported.add(doc)
-            n += compare(f"{run} {doc} {m}{sfx}", res, docs[(doc, m)], diffs)
-        for (doc, m), s in docs.items():
-            if doc not in reported:
-                n += 2
-                if s["TP"] != 0 or s["FN"] != 0:
-                    diffs.append(f"{run} {doc} {m}{sfx}: no gold mention, fairscore TP {s['TP']} FN {s['FN']}")
-        if k == 1:
-            summary = neleval(["analyze", "-s", "-g", gpath, rpath])
-            counts = {lab: 0 for lab in LABELS}
-            for line in summary.splitlines():
-                if line.strip():
-                    c, lab = line.split("\t")
-                    counts[lab] = int(c)
-            ours = {r["key"]["label"]: r["scores"]["count"] for r in tables["errors"]["rows"]}
-            for lab in LABELS:
-                n += 1
-                if counts[lab] != ours[lab]:
-                    diffs.append(f"{run} error label {lab}: neleval {counts[lab]}, fairscore {ours[lab]}")
+        for fmt, tables in variants:
+            sfx = "" if k == CUTOFFS[0] else f"@{k}"
+            micro = {r["key"]["level"]: r["scores"] for r in tables["micro" + sfx]["rows"]}
+            docs = {(r["key"]["document"], r["key"]["level"]): r["scores"] for r in tables["documents" + sfx]["rows"]}
+            for m in MEASURES:
+                n += compare(f"{run}{fmt} {m}{sfx}", overall[m], micro[m], diffs)
+            reported = set()
+            for name, res in by_doc.items():
+                m, _, doc = name.partition(";docid=")
+                doc = json.loads(doc) if doc.startswith('"') else None
+                if doc is None:
+                    continue  # <micro>, <macro>
+                reported.add(doc)
+                n += compare(f"{run}{fmt} {doc} {m}{sfx}", res, docs[(doc, m)], diffs)
+            for (doc, m), s in docs.items():
+                if doc not in reported:
+                    n += 2
+                    if s["TP"] != 0 or s["FN"] != 0:
+                        diffs.append(f"{run}{fmt} {doc} {m}{sfx}: no gold mention, fairscore TP {s['TP']} FN {s['FN']}")
+            if k == 1:
+                summary = neleval(["analyze", "-s", "-g", gpath, rpath])
+                counts = {lab: 0 for lab in LABELS}
+                for line in summary.splitlines():
+                    if line.strip():
+                        c, lab = line.split("\t")
+                        counts[lab] = int(c)
+                ours = {r["key"]["label"]: r["scores"]["count"] for r in tables["errors"]["rows"]}
+                for lab in LABELS:
+                    n += 1
+                    if counts[lab] != ours[lab]:
+                        diffs.append(f"{run}{fmt} error label {lab}: neleval {counts[lab]}, fairscore {ours[lab]}")
     return n
 
 
@@ -262,12 +328,14 @@ def main():
         pairs = pairs[:limit]
     diffs = []
     numbers = 0
+    # The first runs are also written as CoNLL with a link column and as brat with N lines.
+    n_formats = int(os.environ.get("FORMAT_RUNS", "3") or 0)
     with tempfile.TemporaryDirectory() as tmp:
-        for gold, run in pairs:
-            numbers += check_pair(fairscore, gold, run, tmp, diffs)
+        for i, (gold, run) in enumerate(pairs):
+            numbers += check_pair(fairscore, gold, run, tmp, diffs, i < n_formats)
     for d in diffs[:40]:
         print("DIFF", d)
-    print(f"neleval_crosscheck: {len(pairs)} runs, {numbers} numbers compared with neleval 3.1.1, {len(diffs)} different")
+    print(f"neleval_crosscheck: {len(pairs)} runs ({len(FORMATTED)} also as CoNLL and brat), {numbers} numbers compared with neleval 3.1.1, {len(diffs)} different")
     if not pairs:
         print("neleval_crosscheck: no NEL run found", file=sys.stderr)
         return 1

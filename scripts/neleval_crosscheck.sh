@@ -3,7 +3,8 @@
 # against neleval"): every HIPE-2022 NEL run of ../shared (plain and relaxed) converted to
 # neleval's annotation format by scripts/neleval_crosscheck.py itself, `neleval evaluate`
 # (overall and --by-doc) and `neleval analyze --summary` compared with fairscore's JSON: five
-# measures micro and per document at n-best 1, 3 and 5, and the seven error-label counts.
+# measures micro and per document at n-best 1, 3 and 5, and the seven error-label counts;
+# the first three runs also written as CoNLL with a link column and as brat with N lines.
 #
 #   scripts/neleval_crosscheck.sh
 #   FAIRSCORE=/path/to/fairscore scripts/neleval_crosscheck.sh   # no build

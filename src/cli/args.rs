@@ -369,6 +369,24 @@ pub struct SpansFlags {
     pub min_overlap: Option<String>,
 }
 
+/// The nel family's flags of its own.
+#[derive(Args, Debug, Clone)]
+pub struct NelFlags {
+    /// nel, CoNLL input: the NE tag column (IOB or IOBES), a name (POS, COL3, …) or a 1-based
+    /// number (default: the column before the link column, which `--column` names; default
+    /// the last).
+    #[arg(long = "ne-column", alias = "ne_column", value_name = "NAME")]
+    pub ne_column: Option<String>,
+    /// nel, brat input: the T labels that are mentions, comma-separated (default: every
+    /// label); a mention without an N line is NIL.
+    #[arg(
+        long = "link-labels",
+        alias = "link_labels",
+        value_name = "LABEL[,LABEL…]"
+    )]
+    pub link_labels: Option<String>,
+}
+
 /// The inputs of `agree`: a brat project or one annotation file per annotator.
 #[derive(Args, Debug, Clone)]
 pub struct AgreeInputs {
@@ -456,6 +474,7 @@ put_text!(Resampling, bootstrap, seed, confidence);
 put_text!(Beta, beta);
 put_text!(TestFlag, test);
 put_text!(SpansFlags, attribution, min_overlap);
+put_text!(NelFlags, ne_column, link_labels);
 
 impl Put for HipeFlags {
     fn put(&self, s: &mut Settings) {

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags,
-    TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag,
+    SpansFlags, TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.
@@ -56,6 +56,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub spans: SpansFlags,
     #[command(flatten)]
+    pub nel: NelFlags,
+    #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
@@ -86,6 +88,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.weights,
         &args.fair,
         &args.spans,
+        &args.nel,
         &args.beta,
         &args.resampling,
         &args.test,

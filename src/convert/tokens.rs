@@ -209,6 +209,7 @@ pub fn to_standoff(path: &Path, t: &Tagged) -> Vec<StandoffDoc> {
             path: path.to_path_buf(),
             text,
             spans,
+            norms: Vec::new(),
         });
     }
     out

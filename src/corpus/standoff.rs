@@ -35,6 +35,26 @@ pub struct StandoffDoc {
     pub text: String,
     /// The spans, in file order.
     pub spans: Vec<StandoffSpan>,
+    /// The normalizations (brat's `N` lines: a knowledge-base id attached to an
+    /// annotation), in file order; empty for the formats without them. Only the nel family
+    /// reads them.
+    pub norms: Vec<StandoffNorm>,
+}
+
+/// A normalization, brat's `N1<TAB>Reference T3 Wikidata:Q42<TAB>Douglas Adams`: the
+/// knowledge-base reference `Wikidata:Q42` attached to the annotation `T3`. The reader keeps
+/// the line as written (a part missing is an empty string); the reader of the links checks
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandoffNorm {
+    /// The normalization's id (`N1`).
+    pub id: String,
+    /// The annotation it refers to (`T3`).
+    pub target: String,
+    /// The reference, `DB:ID` (`Wikidata:Q42`).
+    pub reference: String,
+    /// The 1-based line of the file that holds it.
+    pub line: usize,
 }
 
 impl StandoffDoc {
@@ -324,6 +344,7 @@ mod tests {
                 span("T4", "PER", &[(0, 4), (9, 13)], 4),
                 span("T5", "PER", &[(0, 4)], 5),
             ],
+            norms: Vec::new(),
         };
         let dups = d.remove_duplicates();
         let ids: Vec<&str> = d.spans.iter().map(|s| s.id.as_str()).collect();

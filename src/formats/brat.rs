@@ -10,8 +10,11 @@
 //!   fragments are then kept sorted by position, as brat compares them.
 //! - `E` events: read; the trigger of an event (`E1<TAB>TYPE:T4 …`) is a `T` line of the
 //!   event's type (brat refuses any other), and is not counted as an entity.
-//! - `R` relations, `A`/`M` attributes, `N` normalizations, `*` equivalences, `#` notes: read
-//!   for their id and skipped; they are never entities.
+//! - `N` normalizations, `N1<TAB>Reference T3 Wikidata:Q42<TAB>Douglas Adams`: kept beside
+//!   the spans (`StandoffDoc::norms`: id, target, reference, line) as written; the nel family
+//!   reads them as links and checks them (the other readers of brat files ignore them).
+//! - `R` relations, `A`/`M` attributes, `*` equivalences, `#` notes: read for their id and
+//!   skipped; they are never entities.
 //!
 //! Any other line, a `T` line of the wrong shape, an event without its trigger and an id given
 //! twice are errors naming the file and line; so is an `.ann` file without its `.txt`, and a
@@ -22,7 +25,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::corpus::standoff::{
-    same_words, CharSlicer, OffsetIndex, OffsetUnit, StandoffDoc, StandoffSpan,
+    same_words, CharSlicer, OffsetIndex, OffsetUnit, StandoffDoc, StandoffNorm, StandoffSpan,
 };
 use crate::error::{snippet, Error, Result};
 
@@ -57,6 +60,7 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
     // Events: (line, id, type, trigger id).
     let mut events: Vec<(usize, &str, &str, &str)> = Vec::new();
     let mut spans = Vec::new();
+    let mut norms = Vec::new();
     for (i, raw) in ann.split('\n').enumerate() {
         let ln = i + 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
@@ -88,6 +92,17 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
         }
         match kind {
             'T' => spans.push(text_bound(ann_path, ln, &fields, &slicer, &index)?),
+            'N' => {
+                // `Reference T3 Wikidata:Q42`: kept as written, checked by its reader.
+                let mut parts = fields[1].split_whitespace().skip(1);
+                let mut next = || parts.next().unwrap_or("").to_string();
+                norms.push(StandoffNorm {
+                    id: id.to_string(),
+                    target: next(),
+                    reference: next(),
+                    line: ln,
+                });
+            }
             'E' => {
                 // `TYPE:TRIGGER Role:ARG …`: the trigger is the first argument.
                 let trigger = fields[1]
@@ -149,6 +164,7 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
         path: ann_path.to_path_buf(),
         text,
         spans,
+        norms,
     })
 }
 
@@ -407,6 +423,17 @@ mod tests {
                 ("PER", &[(9, 12)][..]),
                 ("LOC", &[(16, 18), (19, 21)][..])
             ]
+        );
+        let n = &d.norms[0];
+        assert_eq!(d.norms.len(), 1);
+        assert_eq!(
+            (
+                n.id.as_str(),
+                n.target.as_str(),
+                n.reference.as_str(),
+                n.line
+            ),
+            ("N1", "T1", "Wiki:1", 8)
         );
     }
 

@@ -210,6 +210,7 @@ fn document(
         path: path.to_path_buf(),
         text: text.to_string(),
         spans,
+        norms: Vec::new(),
     })
 }
 

@@ -90,6 +90,12 @@ impl<'a> Spans<'a> {
         self.push(start, end, std::iter::once(label));
     }
 
+    /// Appends a span over `start..=end` with its candidate labels, best first (callers
+    /// keep the spans in the order they start).
+    pub fn push_alts(&mut self, start: usize, end: usize, alts: impl Iterator<Item = &'a str>) {
+        self.push(start, end, alts);
+    }
+
     fn push(&mut self, start: usize, end: usize, alts: impl Iterator<Item = &'a str>) {
         let alt_start = self.labels.len() as u32;
         self.labels.extend(alts);

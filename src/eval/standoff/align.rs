@@ -77,6 +77,7 @@ pub fn tokens_onto(path: &Path, texts: &[StandoffDoc], column: Option<&str>) -> 
             path: path.to_path_buf(),
             text: x.text.clone(),
             spans: Vec::new(),
+            norms: Vec::new(),
         })
         .collect();
     let hipe = c.format == Format::Hipe.as_str();

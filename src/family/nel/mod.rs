@@ -1,7 +1,10 @@
-//! The nel family: entity-linking diagnostics of a HIPE run as neleval 3.1.1 defines them
-//! (`docs/nel.md`). Links are grouped into mentions as the official HIPE scorer groups them
-//! (bounded by the NE column, or consecutive tokens with `original_nel`); the link column is
-//! `NEL-LIT` unless `column` says `NEL-METO`.
+//! The nel family: entity-linking diagnostics of a run as neleval 3.1.1 defines them
+//! (`docs/nel.md`). In HIPE TSV and CoNLL with a link column (`tokens.rs`) links are grouped
+//! into mentions as the official HIPE scorer groups them (bounded by the NE column, or
+//! consecutive tokens with `original_nel`); the HIPE link column is `NEL-LIT` unless `column`
+//! says `NEL-METO`, the CoNLL one the last unless `column` names it (its NE tags the column
+//! before, or `ne_column`). In brat (`brat.rs`) a mention is a `T` span, linked by its `N`
+//! lines.
 //!
 //! Tables: `micro` (and `micro@K` for each further `n_best` cutoff K) with neleval's
 //! `strong_link_match` (KB mentions only), `strong_nil_match` (NIL detection),
@@ -12,19 +15,22 @@
 //! gold and run mention with its label. Unit: the gold's documents. The official HIPE NEL
 //! scores stay those of the `hipe` family and `fairscore score`.
 
+mod brat;
 mod read;
+mod tokens;
 
 use std::path::Path;
 
 use super::{Family, Headline, Options, Statistics};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::formats::InputFormat;
 use crate::metrics::resample::{micro, DocCounts};
 use crate::table::{Column, KeyKind, Kind, Table, Value};
 
 use read::{NelOptions, PER_CUTOFF};
 pub use read::{LABELS, MEASURES, OWN_OPTIONS};
 
-const FORMATS: &[&str] = &["hipe"];
+const FORMATS: &[&str] = &["hipe", "conll", "brat"];
 
 /// neleval's measures and error labels of entity linking.
 #[derive(Debug, Clone)]
@@ -35,14 +41,15 @@ pub struct NelFamily {
 }
 
 impl NelFamily {
-    /// The family with `opts` (its own options, `column`, `beta`, `format` hipe).
+    /// The family with `opts` (its own options, `column`, `beta`, `format` hipe, conll or
+    /// brat).
     pub fn new(opts: &Options) -> Result<Self> {
         let mut allowed: Vec<&str> = vec!["format", "column", "beta"];
         allowed.extend_from_slice(OWN_OPTIONS);
         opts.refuse_except("nel", &allowed)?;
-        opts.format_of("nel", FORMATS)?;
+        let format = opts.format_of("nel", FORMATS)?;
         Ok(NelFamily {
-            nel: NelOptions::parse(opts)?,
+            nel: NelOptions::parse(opts, format)?,
             beta: opts.beta(),
             options: opts.clone(),
         })
@@ -115,7 +122,15 @@ impl Family for NelFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let (mut st, ids) = read::statistics(&self.nel, gold, pred)?;
+        let format = match self.nel.format {
+            Some(f) => f,
+            None => detect(gold)?,
+        };
+        self.nel.check_for(format)?;
+        let (mut st, ids) = match format {
+            InputFormat::Brat => brat::statistics(&self.nel, gold, pred)?,
+            f => tokens::statistics(&self.nel, f, gold, pred)?,
+        };
         st.details = self.documents(&st, &ids);
         Ok(st)
     }
@@ -162,30 +177,68 @@ impl Family for NelFamily {
     }
 
     fn notes(&self) -> Vec<String> {
+        let mentions = if self.nel.format == Some(InputFormat::Brat) {
+            "mentions are the T spans, linked by their N lines (a span without one is NIL), matched by exact character span".to_string()
+        } else {
+            let column = self
+                .nel
+                .column
+                .as_deref()
+                .unwrap_or("NEL-LIT (HIPE) or the last column (CoNLL)");
+            format!(
+                "links of {column}; mentions are the official HIPE scorer's link objects ({}), a mention whose link is _ or - is left out",
+                if self.nel.original_nel {
+                    "consecutive tokens with the same link"
+                } else {
+                    "bounded by the NE column"
+                }
+            )
+        };
         vec![format!(
-            "entity linking of {} as neleval 3.1.1 measures it: mentions are the official HIPE scorer's link objects ({}), a mention whose link is _ or - is left out, NIL is a link beginning with NIL; at n-best K a run mention takes the gold's link when one of its first K candidates has it",
-            self.nel.column,
-            if self.nel.original_nel {
-                "consecutive tokens with the same link".to_string()
-            } else {
-                format!("bounded by {}", self.nel.ne_column)
-            }
+            "entity linking as neleval 3.1.1 measures it: {mentions}; NIL is a link beginning with NIL; at n-best K a run mention takes the gold's link when one of its first K candidates has it"
         )]
     }
 
     fn signature_fields(&self) -> Vec<(String, String)> {
         let n: Vec<String> = self.nel.cutoffs.iter().map(|n| n.to_string()).collect();
-        let own = vec![
+        let mut own = vec![
             ("n_best".into(), n.join(",")),
             ("original_nel".into(), self.nel.original_nel.to_string()),
         ];
+        if let Some(c) = &self.nel.ne_column {
+            own.push(("ne_column".into(), c.clone()));
+        }
+        if let Some(l) = &self.nel.link_labels {
+            own.push(("link_labels".into(), l.join(",")));
+        }
+        // The format as given (`auto` when told from the gold); HIPE's default link column
+        // named.
         let mut o = self.options.clone();
-        o.format = Some(crate::formats::InputFormat::Hipe);
-        o.column = Some(self.nel.column.clone());
+        if o.format == Some(InputFormat::Hipe) && o.column.is_none() {
+            o.column = Some("NEL-LIT".into());
+        }
         super::sign::option_fields(&o, own)
     }
 
     fn listing_name(&self) -> Option<&'static str> {
         Some("errors")
+    }
+}
+
+/// The format of a gold file given without `format`: brat when it is standoff annotation,
+/// else HIPE TSV or CoNLL as its first line tells.
+fn detect(gold: &Path) -> Result<InputFormat> {
+    if crate::eval::standoff::is_standoff(gold) {
+        return Ok(InputFormat::Brat);
+    }
+    let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
+    match crate::formats::detect(gold, &text)? {
+        crate::formats::Format::Hipe => Ok(InputFormat::Hipe),
+        crate::formats::Format::Conll => Ok(InputFormat::Conll),
+        crate::formats::Format::Spans => Err(Error::usage(format!(
+            "{}: a span file; the nel family reads {}",
+            gold.display(),
+            FORMATS.join(", ")
+        ))),
     }
 }

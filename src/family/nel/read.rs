@@ -1,24 +1,20 @@
-//! The nel family's options, its reading of HIPE TSV into link mentions (grouped as the
-//! official HIPE scorer groups links), and the per-document counts of neleval's measures and
-//! error labels (`docs/nel.md`).
+//! The nel family's options, its link mentions and the per-document counts of neleval's
+//! measures and error labels (`docs/nel.md`), shared by its readers: HIPE TSV and CoNLL with
+//! a link column (`tokens.rs`), brat with normalizations (`brat.rs`).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use super::super::options::switch;
 use super::super::{Options, Statistics};
-use crate::corpus::{align, Corpus};
 use crate::error::{snippet, Error, Result};
 use crate::eval::options::parse_n_best;
-use crate::eval::read::read_hipe;
-use crate::hipe::Edition;
-use crate::spans::{links_consecutive, links_ne_bounded, skip_chars, Span, Spans};
+use crate::formats::InputFormat;
+use crate::spans::{Span, Spans};
 use crate::table::Unit;
 
 /// The options the nel family declares of its own (beside the common `column`, `format` and
-/// `beta`), named as the hipe family names them.
-pub const OWN_OPTIONS: &[&str] = &["n_best", "original_nel"];
-
+/// `beta`), named as the hipe family names them where it has them.
+pub const OWN_OPTIONS: &[&str] = &["n_best", "original_nel", "ne_column", "link_labels"];
 /// neleval's measures, in the order of the tables (`neleval/configs.py`, `MEASURES`).
 pub const MEASURES: [&str; 5] = [
     "strong_link_match",
@@ -49,10 +45,16 @@ pub const LISTING_HEADER: &str =
 /// The nel family's settings, parsed.
 #[derive(Debug, Clone)]
 pub struct NelOptions {
-    /// The link column (`NEL-LIT`, or `NEL-METO`).
-    pub column: String,
-    /// The NE column bounding its links and giving the mentions' types.
-    pub ne_column: String,
+    /// The format given (`None`: told from the gold file).
+    pub format: Option<InputFormat>,
+    /// The link column as given: HIPE `NEL-LIT` (default) or `NEL-METO`; CoNLL a name or a
+    /// 1-based number (default the last column).
+    pub column: Option<String>,
+    /// CoNLL: the NE tag column, a name or a 1-based number (default the one before the link
+    /// column).
+    pub ne_column: Option<String>,
+    /// brat: the labels of the `T` spans that are mentions (`None`: every label).
+    pub link_labels: Option<Vec<String>>,
     /// The n-best cutoffs (1 unless `n_best` says otherwise), in the order given.
     pub cutoffs: Vec<usize>,
     /// Links grouped as consecutive tokens with the same link (`--original_nel`).
@@ -63,18 +65,7 @@ pub struct NelOptions {
 
 impl NelOptions {
     /// Parses the family's options.
-    pub fn parse(opts: &Options) -> Result<NelOptions> {
-        let column = opts.column.as_deref().unwrap_or("NEL-LIT").trim();
-        let ne_column = match column {
-            "NEL-LIT" => "NE-COARSE-LIT",
-            "NEL-METO" => "NE-COARSE-METO",
-            other => {
-                return Err(Error::usage(format!(
-                    "column {}: the nel family scores NEL-LIT (bounded by NE-COARSE-LIT) or NEL-METO (by NE-COARSE-METO)",
-                    snippet(other)
-                )))
-            }
-        };
+    pub fn parse(opts: &Options, format: Option<InputFormat>) -> Result<NelOptions> {
         let cutoffs = match opts.own("n_best") {
             Some(n) => parse_n_best(n)?,
             None => vec![1],
@@ -83,19 +74,82 @@ impl NelOptions {
             Some(v) => switch("original_nel", v)?,
             None => false,
         };
-        Ok(NelOptions {
-            column: column.to_string(),
-            ne_column: ne_column.to_string(),
+        let link_labels = opts.own("link_labels").map(|v| {
+            v.split(',')
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty())
+                .collect()
+        });
+        let o = NelOptions {
+            format,
+            column: opts.column.as_deref().map(|c| c.trim().to_string()),
+            ne_column: opts.own("ne_column").map(|c| c.trim().to_string()),
+            link_labels,
             cutoffs,
             original_nel,
             listing: opts.listing,
-        })
+        };
+        if let Some(f) = format {
+            o.check_for(f)?;
+        }
+        Ok(o)
+    }
+
+    /// Refuses the options that `format` does not take.
+    pub fn check_for(&self, format: InputFormat) -> Result<()> {
+        let name = format.name();
+        if format == InputFormat::Hipe {
+            self.hipe_columns()?;
+        }
+        if format != InputFormat::Conll && self.ne_column.is_some() {
+            return Err(Error::usage(format!(
+                "ne_column: names the NE tag column of a CoNLL file; in {name} input the mentions' types come from {}",
+                if format == InputFormat::Brat { "the T labels" } else { "the NE column of the link column (NE-COARSE-LIT for NEL-LIT, NE-COARSE-METO for NEL-METO)" }
+            )));
+        }
+        if format != InputFormat::Brat && self.link_labels.is_some() {
+            return Err(Error::usage(format!(
+                "link_labels: chooses the T labels of brat files that are mentions; {name} input has none"
+            )));
+        }
+        if format == InputFormat::Brat && self.column.is_some() {
+            return Err(Error::usage(
+                "column: brat files give links in N lines, not in a column",
+            ));
+        }
+        if format == InputFormat::Brat && self.original_nel {
+            return Err(Error::usage(
+                "original_nel: groups the links of token files; a brat mention is a T span",
+            ));
+        }
+        Ok(())
+    }
+
+    /// HIPE TSV: the link column and the NE column bounding its links.
+    pub fn hipe_columns(&self) -> Result<(String, String)> {
+        let column = self.column.as_deref().unwrap_or("NEL-LIT");
+        let ne = match column {
+            "NEL-LIT" => "NE-COARSE-LIT",
+            "NEL-METO" => "NE-COARSE-METO",
+            other => {
+                return Err(Error::usage(format!(
+                    "column {}: the nel family scores NEL-LIT (bounded by NE-COARSE-LIT) or NEL-METO (by NE-COARSE-METO) of HIPE TSV",
+                    snippet(other)
+                )))
+            }
+        };
+        Ok((column.to_string(), ne.to_string()))
+    }
+
+    /// The largest cutoff.
+    pub fn max_n(&self) -> usize {
+        self.cutoffs.iter().copied().max().unwrap_or(1).max(1)
     }
 }
 
 /// Whether a link is neleval's NIL (`Candidate.is_nil`: the id begins with `NIL`).
 #[inline]
-fn is_nil(link: &str) -> bool {
+pub(super) fn is_nil(link: &str) -> bool {
     link.starts_with("NIL")
 }
 
@@ -107,61 +161,34 @@ fn kbid(link: &str) -> Option<&str> {
 
 /// A cell that gives no link: the mention is not a linking mention.
 #[inline]
-fn no_link(link: &str) -> bool {
+pub(super) fn no_link(link: &str) -> bool {
     matches!(link, "_" | "-" | "")
 }
 
-/// A link mention: its span and the type of its first token in the NE column (`O` outside
-/// entities).
+/// A link mention: its span (token positions of a document; for brat, the rank of its
+/// fragments among both sides' mentions), its type (the NE tag of its first token without
+/// `B-`/`I-`, `O` outside entities; brat: the T label) and, for brat, the index of its span
+/// in the document.
 #[derive(Debug, Clone, Copy)]
-struct Mention<'a> {
-    span: Span,
-    ty: &'a str,
+pub(super) struct Mention<'a> {
+    pub span: Span,
+    pub ty: &'a str,
+    pub at: u32,
 }
 
 /// The reusable buffers of one side.
 #[derive(Default)]
-struct Side<'a> {
-    seq: Vec<usize>,
-    spans: Spans<'a>,
-    mentions: Vec<Mention<'a>>,
+pub(super) struct Side<'a> {
+    /// The token positions of the document (token files).
+    pub seq: Vec<usize>,
+    pub spans: Spans<'a>,
+    pub mentions: Vec<Mention<'a>>,
     kbids: Vec<&'a str>,
 }
 
 impl<'a> Side<'a> {
-    /// The link mentions of `range` in `file`.
-    fn read(
-        &mut self,
-        file: &'a Corpus,
-        (link, ne): (usize, usize),
-        range: std::ops::Range<usize>,
-        o: &NelOptions,
-        max_n: usize,
-        gold: bool,
-    ) {
-        self.seq.clear();
-        self.seq.extend(range);
-        if o.original_nel {
-            links_consecutive(file, link, &self.seq, max_n, &mut self.spans);
-        } else {
-            links_ne_bounded(file, link, ne, &self.seq, max_n, gold, &mut self.spans);
-        }
-        self.mentions.clear();
-        for s in &self.spans.spans {
-            if no_link(self.spans.label(s)) {
-                continue;
-            }
-            let tag = file.cell(self.seq[s.start as usize], ne);
-            let ty = if matches!(tag, "O" | "_" | "-") {
-                "O"
-            } else {
-                skip_chars(tag, 2)
-            };
-            self.mentions.push(Mention { span: *s, ty });
-        }
-    }
-
-    fn top(&self, m: &Mention<'a>) -> &'a str {
+    /// The first candidate of a mention.
+    pub fn top(&self, m: &Mention<'a>) -> &'a str {
         self.spans.label(&m.span)
     }
 }
@@ -292,113 +319,98 @@ fn count<'a>(
     }
 }
 
-fn column_of(f: &Corpus, name: &str) -> Result<usize> {
-    f.column(name).ok_or_else(|| {
-        Error::input(
-            &f.path,
-            1,
-            format!(
-                "column {name} is missing from the header ({}); the nel family needs it",
-                f.columns.join(", ")
-            ),
-        )
-    })
+/// A scoring under way: one unit of statistics per gold document, the listing, and the most
+/// candidates a run mention gave.
+pub(super) struct Tally {
+    st: Statistics,
+    ids: Vec<String>,
+    listing: Option<String>,
+    pairs: Vec<(Option<usize>, Option<usize>)>,
+    most: usize,
 }
 
-/// A mention's place and text in the listing: first line, last line, covered tokens.
-fn place(file: &Corpus, side: &Side, m: &Mention, out: &mut String) {
-    let (s, e) = (m.span.start as usize, m.span.end as usize);
-    let _ = write!(
-        out,
-        "{}\t{}\t",
-        file.line(side.seq[s]),
-        file.line(side.seq[e])
-    );
-    for (n, &t) in side.seq[s..=e].iter().enumerate() {
-        if n > 0 {
-            out.push(' ');
+impl Tally {
+    /// An empty scoring with `o`'s cutoffs.
+    pub fn new(o: &NelOptions) -> Tally {
+        let width = o.cutoffs.len() * PER_CUTOFF + LABELS.len();
+        Tally {
+            st: Statistics::new(Unit::Document, width, 0, vec![]),
+            ids: Vec::new(),
+            listing: o.listing.then(|| String::from(LISTING_HEADER)),
+            pairs: Vec::new(),
+            most: 0,
         }
-        out.push_str(file.token_text(t));
     }
-}
 
-/// Reads and counts `gold` and `pred`: per gold document, [`PER_CUTOFF`] numbers per cutoff,
-/// then the counts of the [`LABELS`] (at the first candidate).
-pub fn statistics(o: &NelOptions, gold: &Path, pred: &Path) -> Result<(Statistics, Vec<String>)> {
-    let columns = Some(vec![o.column.clone(), o.ne_column.clone()]);
-    // The edition only matters to link normalization, which the family does not do.
-    let g = read_hipe(
-        gold,
-        Edition::Hipe2022,
-        Default::default(),
-        columns.clone(),
-        None,
-    )?;
-    let p = read_hipe(pred, Edition::Hipe2022, Default::default(), columns, None)?;
-    let gcols = (column_of(&g, &o.column)?, column_of(&g, &o.ne_column)?);
-    let pcols = (column_of(&p, &o.column)?, column_of(&p, &o.ne_column)?);
-    let al = align(&g, &p)?;
-    let max_n = o.cutoffs.iter().copied().max().unwrap_or(1).max(1);
-    let n_cut = o.cutoffs.len();
-    let mut st = Statistics::new(Unit::Document, n_cut * PER_CUTOFF + LABELS.len(), 0, vec![]);
-    st.warnings = al.scoring_warnings(&p, "mentions are matched by position only");
-    let mut ids = Vec::with_capacity(g.docs.len());
-    let mut listing = o.listing.then(|| String::from(LISTING_HEADER));
-    let (mut gs, mut rs) = (Side::default(), Side::default());
-    let mut pairs = Vec::new();
-    let mut most = 0usize;
-    for (gd, pd) in g.docs.iter().zip(&al.pred_docs) {
-        let id = gd
-            .id
-            .clone()
-            .unwrap_or_else(|| format!("#{}", gd.first_line));
-        gs.read(&g, gcols, gd.range(), o, 1, true);
-        rs.read(&p, pcols, pd.range(), o, max_n, false);
+    /// Adds a warning.
+    pub fn warn(&mut self, w: String) {
+        self.st.warnings.push(w);
+    }
+
+    /// Counts one document `id` of gold mentions `gs` and run mentions `rs` (each in span
+    /// order); `place` writes a listed mention's first line, last line and text (its side
+    /// named by the flag: gold when true).
+    pub fn document<'a>(
+        &mut self,
+        o: &NelOptions,
+        id: String,
+        gs: &mut Side<'a>,
+        rs: &mut Side<'a>,
+        place: impl Fn(bool, &Side<'a>, &Mention<'a>, &mut String),
+    ) {
         for m in &rs.mentions {
-            most = most.max(rs.spans.alts(&m.span).len());
+            self.most = self.most.max(rs.spans.alts(&m.span).len());
         }
-        pair(&gs.mentions, &rs.mentions, &mut pairs);
-        let mut unit = vec![0.0; st.width()];
+        pair(&gs.mentions, &rs.mentions, &mut self.pairs);
+        let n_cut = o.cutoffs.len();
+        let mut unit = vec![0.0; self.st.width()];
         for (ki, &k) in o.cutoffs.iter().enumerate() {
             count(
-                &mut gs,
-                &mut rs,
-                &pairs,
+                gs,
+                rs,
+                &self.pairs,
                 k,
                 &mut unit[ki * PER_CUTOFF..][..PER_CUTOFF],
             );
         }
-        for &(gi, ri) in &pairs {
+        for &(gi, ri) in &self.pairs {
             let gl = gi.map(|i| gs.top(&gs.mentions[i]));
             let rl = ri.map(|j| rs.top(&rs.mentions[j]));
             let label = label_of(gl, rl);
             unit[n_cut * PER_CUTOFF + label] += 1.0;
-            if let Some(out) = listing.as_mut() {
-                out.push_str(&id);
+            if let Some(out) = self.listing.as_mut() {
+                out.push_str(&crate::escape::terminal(&id));
                 out.push('\t');
                 match (gi, ri) {
-                    (Some(i), _) => place(&g, &gs, &gs.mentions[i], out),
-                    (None, Some(j)) => place(&p, &rs, &rs.mentions[j], out),
+                    (Some(i), _) => place(true, gs, &gs.mentions[i], out),
+                    (None, Some(j)) => place(false, rs, &rs.mentions[j], out),
                     (None, None) => {}
                 }
                 for (m, l) in [
                     (gi.map(|i| gs.mentions[i]), gl),
                     (ri.map(|j| rs.mentions[j]), rl),
                 ] {
-                    let _ = write!(out, "\t{}\t{}", m.map_or("", |m| m.ty), l.unwrap_or(""));
+                    let (ty, l) = (m.map_or("", |m| m.ty), l.unwrap_or(""));
+                    let (ty, l) = (crate::escape::terminal(ty), crate::escape::terminal(l));
+                    let _ = write!(out, "\t{ty}\t{l}");
                 }
                 let _ = writeln!(out, "\t{}", LABELS[label]);
             }
         }
-        st.push_unit(unit);
-        ids.push(id);
+        self.st.push_unit(unit);
+        self.ids.push(id);
     }
-    if most > 1 && o.cutoffs == [1] {
-        st.warnings.push(format!(
-            "{}: the run gives up to {most} candidates per mention; n_best 1,{most} also scores them at {most}",
-            p.path.display()
-        ));
+
+    /// The statistics and the documents' ids; a warning when the run (`run`, as messages name
+    /// it) gives candidates that only cutoff 1 is asked of.
+    pub fn finish(mut self, o: &NelOptions, run: &str) -> (Statistics, Vec<String>) {
+        if self.most > 1 && o.cutoffs == [1] {
+            let most = self.most;
+            self.st.warnings.push(format!(
+                "{run}: the run gives up to {most} candidates per mention; n_best 1,{most} also scores them at {most}"
+            ));
+        }
+        self.st.listing = self.listing;
+        (self.st, self.ids)
     }
-    st.listing = listing;
-    Ok((st, ids))
 }

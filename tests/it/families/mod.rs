@@ -9,6 +9,7 @@ mod family_interface;
 mod hardening_weights;
 mod muc;
 mod nel;
+mod nel_formats;
 mod resample;
 mod resample_shared;
 mod segmentation;
