@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags,
+    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags, MentionsFlags,
     TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
 
@@ -56,6 +56,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub spans: SpansFlags,
     #[command(flatten)]
+    pub mentions: MentionsFlags,
+    #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
@@ -86,6 +88,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.weights,
         &args.fair,
         &args.spans,
+        &args.mentions,
         &args.beta,
         &args.resampling,
         &args.test,

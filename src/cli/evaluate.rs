@@ -7,7 +7,7 @@ use fairscore::{Error, Result};
 use super::args::{
     settings, Beta, ColumnFlag, Edition, ErrorsFlag, FairFlags, FamilyFlag, Format, Gold,
     HipeFlags, Json, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag,
-    SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
+    SpansFlags, MentionsFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -51,6 +51,8 @@ pub struct EvaluateArgs {
     #[command(flatten)]
     pub spans: SpansFlags,
     #[command(flatten)]
+    pub mentions: MentionsFlags,
+    #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
     pub task: TaskFlag,
@@ -91,6 +93,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.weights,
         &args.fair,
         &args.spans,
+        &args.mentions,
         &args.beta,
         &args.task,
         &args.edition,
