@@ -189,8 +189,9 @@ fn pairs(text: &str, query: Option<&str>) -> Answer {
     a
 }
 
-/// JSON as a whole; else the JSON list inside prose (from the first `[` to the last `]`);
-/// else `type: name` items, or one name a line for a query. Answers saying there is nothing
+/// JSON as a whole; else, when the answer holds a `[` or `{`, the JSON inside prose (from the
+/// first `[` or `{` to the last `]` or `}`; malformed when that is no JSON); else `type: name`
+/// items, or one name a line for a query. Answers saying there is nothing
 /// (`None`, `[]`, `no entities`) are empty.
 fn auto(text: &str, query: Option<&str>) -> Answer {
     let t = text.trim();
@@ -202,21 +203,19 @@ fn auto(text: &str, query: Option<&str>) -> Answer {
             return entities(&v, query, Parser::Auto);
         }
     }
-    if let (Some(open), Some(close)) = (t.find(['[', '{']), t.rfind([']', '}'])) {
-        if open < close {
-            let mut a = match serde_json::from_str::<Value>(&t[open..=close]) {
-                Ok(v) => entities(&v, query, Parser::Auto),
-                Err(_) => Answer {
-                    malformed: true,
-                    ..Answer::default()
-                },
-            };
-            a.prose = !a.malformed;
-            return a;
-        }
-        return Answer {
-            malformed: true,
-            ..Answer::default()
+    if let Some(open) = t.find(['[', '{']) {
+        let close = t.rfind([']', '}']).filter(|&c| c > open);
+        let parsed = close.and_then(|c| serde_json::from_str::<Value>(&t[open..=c]).ok());
+        return match parsed {
+            Some(v) => {
+                let mut a = entities(&v, query, Parser::Auto);
+                a.prose = true;
+                a
+            }
+            None => Answer {
+                malformed: true,
+                ..Answer::default()
+            },
         };
     }
     if t.contains(':') || query.is_none() {

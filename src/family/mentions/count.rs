@@ -4,10 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::answer::Mention;
+use super::answer::{self, Mention};
 use super::norm::{format_item, instructuie_items, normalize};
 use super::read::{GoldUnit, Record};
-use super::settings::{Align, Norm, Settings, Unfound, UnitKind};
+use super::settings::{Align, Norm, Parser, Settings, Unfound, UnitKind};
 use crate::corpus::standoff::is_py_space;
 
 /// The diagnostics, in the order of the fixed numbers after TP, FP, FN.
@@ -142,9 +142,27 @@ impl<'a> Counter<'a> {
                 t.to_lowercase()
             }
         });
+        // UniversalNER reads a query's gold with its answer parser (a `]` in a gold string
+        // empties it): the gold strings as the JSON list it stores, read back.
+        let reparsed: Vec<Mention>;
+        let gold_refs: Vec<&Mention>;
+        let gold: &[&Mention] = if self.s.unit == UnitKind::SentenceType
+            && self.s.parser == Parser::JsonList
+            && self.s.align == Align::Off
+        {
+            let texts: Vec<&str> = gold.iter().map(|m| m.text.as_str()).collect();
+            let label = gold.first().and_then(|m| m.label.as_deref());
+            let list = serde_json::to_string(&texts).unwrap_or_default();
+            reparsed = answer::raw(&list, label, Parser::JsonList).mentions;
+            gold_refs = reparsed.iter().collect();
+            &gold_refs
+        } else {
+            gold
+        };
         // The gold's items.
         let mut g_items: Vec<Item> = Vec::new();
         let mut g_used: HashSet<(usize, usize)> = HashSet::new();
+        let mut g_from = 0usize;
         if instructuie {
             for it in instructuie_items(&render(gold)) {
                 let label = it.split_once(':').map(|(l, _)| self.id(l));
@@ -155,7 +173,11 @@ impl<'a> Counter<'a> {
                 let pos = match (self.s.align, m.offsets) {
                     (Align::Off, _) => None,
                     (_, Some(o)) => Some(Some(o)),
-                    (_, None) => Some(text.and_then(|t| place(t, &m.text, false, &mut g_used))),
+                    (_, None) => {
+                        let p = text.and_then(|t| place(t, &m.text, false, &mut g_used, g_from));
+                        g_from = p.map_or(g_from, |x| x.1);
+                        Some(p)
+                    }
                 };
                 let label = m.label.as_deref().map(|l| self.id(l));
                 let key = self.key(m, pos, label, g_items.len());
@@ -166,6 +188,7 @@ impl<'a> Counter<'a> {
         let mut p_items: Vec<Item> = Vec::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut used: HashSet<(usize, usize)> = HashSet::new();
+        let mut from = 0usize;
         for r in answers {
             let a = &r.answer;
             f[ANSWERS] += 1.0;
@@ -224,7 +247,11 @@ impl<'a> Counter<'a> {
                     Some(m) => {
                         let pos = match self.s.align {
                             Align::Off => None,
-                            al => Some(text.and_then(|t| place(t, &m.text, al == Align::Case, &mut used))),
+                            al => {
+                                let p = text.and_then(|t| place(t, &m.text, al == Align::Case, &mut used, from));
+                                from = p.map_or(from, |x| x.1);
+                                Some(p)
+                            }
                         };
                         if pos == Some(None) {
                             f[UNALIGNED] += 1.0;
@@ -314,9 +341,16 @@ fn is_word(c: char) -> bool {
 }
 
 /// Places `needle` (outer white space stripped) in `text`: the first occurrence, left to
-/// right, that begins and ends at word boundaries and is not `used` yet (exactly, or ignoring
-/// case); `None` when there is none. Offsets in characters.
-pub fn place(text: &str, needle: &str, ignore_case: bool, used: &mut HashSet<(usize, usize)>) -> Option<(usize, usize)> {
+/// right from character `from` (then from the text's start), that begins and ends at word
+/// boundaries and is not `used` yet (exactly, or ignoring case); `None` when there is none.
+/// Offsets in characters.
+pub fn place(
+    text: &str,
+    needle: &str,
+    ignore_case: bool,
+    used: &mut HashSet<(usize, usize)>,
+    from: usize,
+) -> Option<(usize, usize)> {
     let needle: Vec<char> = needle.trim_matches(is_py_space).chars().collect();
     let hay: Vec<char> = text.chars().collect();
     let (n, m) = (hay.len(), needle.len());
@@ -324,7 +358,8 @@ pub fn place(text: &str, needle: &str, ignore_case: bool, used: &mut HashSet<(us
         return None;
     }
     let same = |a: char, b: char| a == b || (ignore_case && a.to_lowercase().eq(b.to_lowercase()));
-    for start in 0..=n - m {
+    let last = n - m;
+    for start in (from.min(last + 1)..=last).chain(0..from.min(last + 1)) {
         let end = start + m;
         if !hay[start..end].iter().zip(&needle).all(|(&a, &b)| same(a, b)) {
             continue;
