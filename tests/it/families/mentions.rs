@@ -18,6 +18,8 @@ struct Unit {
     id: String,
     text: String,
     mentions: Vec<(String, String, usize, usize)>,
+    /// The 0-based file lines of each mention's first and last token.
+    lines: Vec<(usize, usize)>,
 }
 
 /// The units of a HIPE TSV file's NE-COARSE-LIT column: documents, or sentences (a token
@@ -35,16 +37,19 @@ fn hipe_units(path: &Path, segments: bool) -> Vec<Unit> {
         id: String::new(),
         text: String::new(),
         mentions: Vec::new(),
+        lines: Vec::new(),
     };
-    let mut open: Option<(String, usize, usize)> = None; // type, first char, end char
+    // type, first char, end char, first line, last line
+    let mut open: Option<(String, usize, usize, usize, usize)> = None;
     let (mut doc, mut k) = (String::new(), 0);
-    let mut close = |cur: &mut Unit, open: &mut Option<(String, usize, usize)>| {
-        if let Some((ty, a, b)) = open.take() {
+    let close = |cur: &mut Unit, open: &mut Option<(String, usize, usize, usize, usize)>| {
+        if let Some((ty, a, b, la, lb)) = open.take() {
             let t: String = cur.text.chars().skip(a).take(b - a).collect();
             cur.mentions.push((t, ty, a, b));
+            cur.lines.push((la, lb));
         }
     };
-    let mut flush = |cur: &mut Unit, units: &mut Vec<Unit>, id: String| {
+    let flush = |cur: &mut Unit, units: &mut Vec<Unit>, id: String| {
         if !cur.text.is_empty() {
             let done = std::mem::replace(
                 cur,
@@ -52,6 +57,7 @@ fn hipe_units(path: &Path, segments: bool) -> Vec<Unit> {
                     id,
                     text: String::new(),
                     mentions: Vec::new(),
+                    lines: Vec::new(),
                 },
             );
             units.push(done);
@@ -59,7 +65,8 @@ fn hipe_units(path: &Path, segments: bool) -> Vec<Unit> {
             cur.id = id;
         }
     };
-    for line in lines {
+    for (no, line) in lines.enumerate() {
+        let no = no + 1;
         if let Some(c) = line.strip_prefix('#') {
             if c.contains("document_id") {
                 close(&mut cur, &mut open);
@@ -83,10 +90,10 @@ fn hipe_units(path: &Path, segments: bool) -> Vec<Unit> {
         let end = cur.text.chars().count();
         let ty = tag.get(2..).unwrap_or("");
         match (tag.chars().next(), &mut open) {
-            (Some('I'), Some((t, _, e))) if t == ty => *e = end,
+            (Some('I'), Some((t, _, e, _, le))) if t == ty => (*e, *le) = (end, no),
             (Some('B' | 'I'), _) if !ty.is_empty() => {
                 close(&mut cur, &mut open);
-                open = Some((ty.to_string(), start, end));
+                open = Some((ty.to_string(), start, end, no, no));
             }
             _ => close(&mut cur, &mut open),
         }
@@ -358,4 +365,155 @@ fn diagnostics_equal_an_independent_count() {
             assert!(want[k].as_f64().unwrap_or(0.0) > 0.0, "{name}: no {k} to count");
         }
     }
+}
+
+/// A run TSV with the gold's lines and these spans (type, first line, last line) in
+/// NE-COARSE-LIT, every other token `O`.
+fn run_tsv(gold: &str, spans: &[(String, usize, usize)]) -> String {
+    let mut lines: Vec<String> = gold.lines().map(str::to_string).collect();
+    let col = lines[0].split('\t').position(|c| c == "NE-COARSE-LIT").unwrap();
+    let mut tag: Vec<Option<String>> = vec![None; lines.len()];
+    for (ty, a, b) in spans {
+        for (k, t) in tag.iter_mut().enumerate().take(b + 1).skip(*a) {
+            *t = Some(format!("{}-{ty}", if k == *a { "B" } else { "I" }));
+        }
+    }
+    for (k, l) in lines.iter_mut().enumerate().skip(1) {
+        if l.starts_with('#') || l.trim().is_empty() {
+            continue;
+        }
+        let mut cells: Vec<String> = l.split('\t').map(str::to_string).collect();
+        if let Some(c) = cells.get_mut(col) {
+            *c = tag[k].clone().unwrap_or_else(|| "O".into());
+        }
+        *l = cells.join("\t");
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
+    let Some(data) = shared_data("mentions alignment") else { return };
+    let dir = temp_dir("mentions-align");
+    for (n, name) in ["ajmc-test-en", "newseye-test-fi", "newseye-test-sv"].iter().enumerate() {
+        let gold = data.join(format!("hipe2022/gold/HIPE-2022-v2.1-{name}.tsv"));
+        let units = hipe_units(&gold, false);
+        // The HIPE reader upper-cases the types of the NE columns.
+        let types: Vec<String> = schema(&units).iter().map(|t| t.to_uppercase()).collect();
+        let mut rng = Rng(0x51_7CC1_B727_220A + n as u64);
+        for hallucinate in [false, true] {
+            let (mut spans, mut rows, mut extra) = (Vec::new(), Vec::new(), 0.0);
+            for u in &units {
+                let mut ents = Vec::new();
+                for ((t, ty, _, _), (la, lb)) in u.mentions.iter().zip(&u.lines) {
+                    // A string the text holds once, holding no other mention's string, may
+                    // be left out (else the next one's place could move into it); a retyped
+                    // one stays.
+                    let alone = u.text.matches(t.as_str()).count() == 1
+                        && u.mentions.iter().all(|m| m.0 == *t || !t.contains(m.0.as_str()));
+                    if alone && rng.chance(0.1) {
+                        continue;
+                    }
+                    let ty = if rng.chance(0.15) {
+                        types[rng.below(types.len())].clone()
+                    } else {
+                        ty.to_uppercase()
+                    };
+                    spans.push((ty.clone(), *la, *lb));
+                    ents.push(json!([t, ty]));
+                }
+                if hallucinate && rng.chance(0.3) {
+                    ents.push(json!(["Zorglub of Xantippe", types[0]]));
+                    extra += 1.0;
+                }
+                rows.push(json!({"id": u.id, "entities": ents}));
+            }
+            let run = dir.join(format!("{name}-{hallucinate}-run.tsv"));
+            let text = std::fs::read_to_string(&gold).unwrap();
+            std::fs::write(&run, run_tsv(&text, &spans)).unwrap();
+            let pred = dir.join(format!("{name}-{hallucinate}-run.jsonl"));
+            write_jsonl(&pred, &rows);
+            let (g, r) = (gold.to_string_lossy(), run.to_string_lossy());
+            let want = fairscore_json(&["evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json"]);
+            let got = scored(&gold, &pred, &["--unit", "document", "--align", "exact"]);
+            let what = format!("{name} hallucinations {hallucinate}");
+            assert_eq!(cell(&got, "diagnostics", "unaligned", "n"), extra, "{what}");
+            // Per type, TP and FN are the gold's and agree; a retyped prediction is a false
+            // positive of the type it was given here (as conlleval and seqeval count), of the
+            // gold's type in the HIPE scorer's regimes: FP agrees over all types only.
+            for l in std::iter::once("ALL").chain(types.iter().map(String::as_str)) {
+                let s = |c: &str| json_cell(&want, "strict", &[l], c).unwrap_or(0.0);
+                let m = |c: &str| json_cell(&got, "micro", &[l], c).unwrap_or(0.0);
+                assert_eq!(m("TP"), s("TP"), "{what} {l} TP");
+                assert_eq!(m("FN"), s("FN"), "{what} {l} FN");
+                if l == "ALL" && !hallucinate {
+                    for c in ["FP", "P", "R", "F1"] {
+                        assert_eq!(m(c), s(c), "{what} {l} {c}");
+                    }
+                }
+            }
+            if hallucinate {
+                let fp = |v: &Value, t: &str| json_cell(v, t, &["ALL"], "FP").unwrap_or(0.0);
+                assert_eq!(fp(&got, "micro"), fp(&want, "strict") + extra, "{what}");
+            }
+            assert!(cell(&want, "strict", "ALL", "FP") > 10.0, "{what}: too little noise");
+        }
+    }
+}
+
+#[test]
+fn a_string_occurring_twice_is_placed_as_documented() {
+    let dir = temp_dir("mentions-twice");
+    let gold = dir.join("gold.jsonl");
+    let text = "Paris and Parisian Paris met Lyon in Paris";
+    // Offsets: Paris 0-5, Paris 19-24, Lyon 29-33, Paris 37-42.
+    let ents = json!([
+        {"text": "Paris", "type": "LOC", "start": 19, "end": 24},
+        {"text": "Lyon", "type": "LOC", "start": 29, "end": 33},
+        {"text": "Paris", "type": "LOC", "start": 37, "end": 42}
+    ]);
+    write_jsonl(&gold, &[json!({"id": "1", "text": text, "entities": ents})]);
+    let cases: [(Value, [f64; 3]); 4] = [
+        // The first occurrence (0-5), not the gold's: one FP, three FN less one.
+        (json!([["Paris", "LOC"]]), [0.0, 1.0, 3.0]),
+        // First 0-5, then the next unused after it at a word boundary (19-24, not Parisian).
+        (json!([["Paris", "LOC"], ["Paris", "LOC"]]), [1.0, 1.0, 2.0]),
+        // After Lyon (29-33) the search goes on from 33: Paris 37-42.
+        (json!([["Lyon", "LOC"], ["Paris", "LOC"]]), [2.0, 0.0, 1.0]),
+        // Ignoring case only with --align case; a fourth Paris has no place left.
+        // paris unplaced, Paris 0-5, 19-24, 37-42, then Lyon from 42 on, then from the start.
+        (json!([["paris", "LOC"], ["Paris", "LOC"], ["Paris", "LOC"], ["Paris", "LOC"], ["Lyon", "LOC"]]), [3.0, 2.0, 0.0]),
+    ];
+    for (k, (ents, want)) in cases.into_iter().enumerate() {
+        let pred = dir.join(format!("pred{k}.jsonl"));
+        write_jsonl(&pred, &[json!({"id": "1", "entities": ents})]);
+        let got = scored(&gold, &pred, &["--align", "exact"]);
+        let row = [cell(&got, "micro", "ALL", "TP"), cell(&got, "micro", "ALL", "FP"), cell(&got, "micro", "ALL", "FN")];
+        assert_eq!(row, want, "case {k}");
+    }
+    let pred = dir.join("pred3.jsonl");
+    let got = scored(&gold, &pred, &["--align", "case"]);
+    // paris 0-5, Paris 19-24, Paris 37-42, the fourth unplaced, Lyon 29-33.
+    assert_eq!(cell(&got, "micro", "ALL", "TP"), 3.0);
+    assert_eq!(cell(&got, "diagnostics", "unaligned", "n"), 1.0);
+}
+
+#[test]
+fn bad_records_are_errors_naming_the_line_and_bad_options_name_the_option() {
+    let dir = temp_dir("mentions-errors");
+    let gold = dir.join("gold.jsonl");
+    write_jsonl(&gold, &[json!({"id": "1", "text": "Anna sings", "entities": [["Anna", "PER"]]})]);
+    let pred = dir.join("pred.jsonl");
+    std::fs::write(&pred, "{\"id\": \"1\", \"entities\": []}\n[1, 2]\n").unwrap();
+    let (g, p) = (gold.to_string_lossy(), pred.to_string_lossy());
+    let out = fairscore(&["evaluate", "--family", "mentions", "--gold", &g, "--pred", &p]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("pred.jsonl") && err.contains('2'), "{err}");
+    std::fs::write(&pred, "{\"id\": \"1\", \"output\": \"[[\\\"Anna\\\", \"}\n").unwrap();
+    let v = scored(&gold, &pred, &[]);
+    assert_eq!(cell(&v, "diagnostics", "malformed", "n"), 1.0);
+    assert_eq!(cell(&v, "micro", "ALL", "FN"), 1.0);
+    let out = fairscore(&["evaluate", "--family", "mentions", "--gold", &g, "--pred", &p, "--match", "bag"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("match"), "{err}");
 }
