@@ -114,9 +114,9 @@ impl<'a> Counter<'a> {
                 .filter(|r| !r.query.as_deref().is_some_and(|q| schema.iter().any(|x| x == q)))
                 .collect();
             if !stray.is_empty() {
+                // Queries of types outside the schema (or of none): their mentions are
+                // scored against no gold.
                 self.group(g.text.as_deref(), &[], &stray, &mut out);
-                // A query outside the schema is no missing answer of one inside.
-                out.fixed[MISSING] -= 1.0;
             }
         } else {
             let gold: Vec<&Mention> = g.mentions.iter().collect();
@@ -184,8 +184,15 @@ impl<'a> Counter<'a> {
                 g_items.push(Item { label, key });
             }
         }
-        // The answers' items, filtered.
+        // The answers' items, filtered. InstructUIE reads a missing answer as an empty
+        // output (its one item is the empty string).
         let mut p_items: Vec<Item> = Vec::new();
+        if instructuie && answers.is_empty() {
+            for it in instructuie_items("") {
+                p_items.push(Item { label: None, key: it });
+            }
+            f[PREDICTED] += p_items.len() as f64;
+        }
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut used: HashSet<(usize, usize)> = HashSet::new();
         let mut from = 0usize;

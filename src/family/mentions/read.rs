@@ -72,16 +72,18 @@ fn is_mentions_jsonl(path: &Path) -> bool {
 
 const ANSWER_KEYS: [&str; 4] = ["output", "answer", "prediction", "response"];
 
-/// The JSON objects of a JSONL file, with their 1-based lines.
-fn jsonl(path: &Path) -> Result<Vec<(usize, serde_json::Map<String, Value>)>> {
+/// Hands each JSON object of a JSONL file to `f` with its 1-based line, one at a time.
+fn jsonl(
+    path: &Path,
+    mut f: impl FnMut(usize, serde_json::Map<String, Value>) -> Result<()>,
+) -> Result<()> {
     let text = crate::io::read_text(path)?;
-    let mut out = Vec::new();
     for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str::<Value>(line) {
-            Ok(Value::Object(m)) => out.push((i + 1, m)),
+            Ok(Value::Object(m)) => f(i + 1, m)?,
             Ok(_) => {
                 return Err(Error::input(
                     path,
@@ -98,7 +100,7 @@ fn jsonl(path: &Path) -> Result<Vec<(usize, serde_json::Map<String, Value>)>> {
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 fn id_of(m: &serde_json::Map<String, Value>) -> Option<String> {
@@ -112,7 +114,7 @@ fn id_of(m: &serde_json::Map<String, Value>) -> Option<String> {
 /// Reads the run's records.
 pub fn records(path: &Path, parser: Parser) -> Result<Vec<Record>> {
     let mut out = Vec::new();
-    for (line, m) in jsonl(path)? {
+    jsonl(path, |line, m| {
         let query = m.get("type").and_then(Value::as_str);
         let answer = if let Some(v) = m.get("entities") {
             answer::entities(v, query, parser)
@@ -133,7 +135,8 @@ pub fn records(path: &Path, parser: Parser) -> Result<Vec<Record>> {
             query: query.map(str::to_string),
             answer,
         });
-    }
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -179,7 +182,7 @@ pub fn gold(path: &Path, s: &Settings, format: Option<InputFormat>, column: Opti
 
 fn gold_jsonl(path: &Path) -> Result<Gold> {
     let mut units = Vec::new();
-    for (k, (line, m)) in jsonl(path)?.into_iter().enumerate() {
+    jsonl(path, |line, m| {
         let text = m.get("text").and_then(Value::as_str).map(str::to_string);
         let v = m.get("entities").unwrap_or(&Value::Null);
         let a = answer::entities(v, m.get("type").and_then(Value::as_str), Parser::Auto);
@@ -190,12 +193,14 @@ fn gold_jsonl(path: &Path) -> Result<Gold> {
                 "gold entities: expected a list of strings, of [text, type] pairs or of objects with text and type",
             ));
         }
+        let id = id_of(&m).unwrap_or_else(|| (units.len() + 1).to_string());
         units.push(GoldUnit {
-            id: id_of(&m).unwrap_or_else(|| (k + 1).to_string()),
+            id,
             text,
             mentions: a.mentions,
         });
-    }
+        Ok(())
+    })?;
     Ok(Gold {
         units,
         documents: false,
