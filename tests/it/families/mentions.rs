@@ -517,3 +517,48 @@ fn bad_records_are_errors_naming_the_line_and_bad_options_name_the_option() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("match"), "{err}");
 }
+
+#[test]
+fn aligned_brat_annotations_score_as_the_spans_family() {
+    let Some(data) = shared_data("mentions brat") else { return };
+    let project = data.join("brat/bratiaa-example/example-project");
+    let dir = temp_dir("mentions-brat");
+    let gold = project.join("Lisa");
+    for who in ["Maria", "Max", "Peter"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(project.join(who))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ann"))
+            .collect();
+        files.sort();
+        let mut rows = Vec::new();
+        for f in &files {
+            // T lines: id, `LABEL start end`, text; in text order.
+            let mut ents: Vec<(usize, String, String)> = std::fs::read_to_string(f)
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with('T'))
+                .filter_map(|l| {
+                    let cells: Vec<&str> = l.split('\t').collect();
+                    let head: Vec<&str> = cells.get(1)?.split(' ').collect();
+                    let start = head.get(1)?.parse().ok()?;
+                    Some((start, cells.get(2)?.to_string(), head[0].to_string()))
+                })
+                .collect();
+            ents.sort();
+            let list: Vec<Value> = ents.iter().map(|(_, t, l)| json!([t, l])).collect();
+            let id = f.file_name().unwrap().to_string_lossy().into_owned();
+            rows.push(json!({"id": id, "entities": list}));
+        }
+        let pred = dir.join(format!("{who}.jsonl"));
+        write_jsonl(&pred, &rows);
+        let (g, r) = (gold.to_string_lossy(), project.join(who).to_string_lossy().into_owned());
+        let want = fairscore_json(&["evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json"]);
+        let got = scored(&gold, &pred, &["--align", "exact"]);
+        for c in ["TP", "FP", "FN", "P", "R", "F1"] {
+            assert_eq!(cell(&got, "micro", "ALL", c), cell(&want, "strict", "ALL", c), "{who} {c}");
+        }
+        assert!(cell(&got, "micro", "ALL", "FP") > 0.0, "{who}: the annotators agree fully");
+    }
+}
