@@ -196,6 +196,7 @@ impl<'a> Counter<'a> {
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut used: HashSet<(usize, usize)> = HashSet::new();
         let mut from = 0usize;
+        let mut placed: HashSet<(Option<u32>, String)> = HashSet::new();
         for r in answers {
             let a = &r.answer;
             f[ANSWERS] += 1.0;
@@ -260,8 +261,19 @@ impl<'a> Counter<'a> {
                                 Some(p)
                             }
                         };
-                        if pos == Some(None) {
-                            f[UNALIGNED] += 1.0;
+                        let said = (lid, m.text.trim_matches(is_py_space).to_string());
+                        match pos {
+                            // With sets, a string said again after its places ran out is a
+                            // duplicate, not a mention placed nowhere.
+                            Some(None) if !self.s.multiset && placed.contains(&said) => {
+                                f[DUPLICATES] += 1.0;
+                                continue;
+                            }
+                            Some(None) => f[UNALIGNED] += 1.0,
+                            Some(Some(_)) => {
+                                placed.insert(said);
+                            }
+                            None => {}
                         }
                         self.key(m, pos, lid, k)
                     }
