@@ -326,7 +326,7 @@ pub struct TestFlag {
 #[derive(Args, Debug, Clone)]
 pub struct FamilyFlag {
     /// The metric family: spans (also `ner`: named entities, labeled spans), fair, muc,
-    /// segmentation or tagging.
+    /// segmentation, tagging, hipe, nel or mentions (entity lists of generative NER).
     #[arg(long = "family", value_name = "FAMILY")]
     pub family: Option<String>,
 }
@@ -495,7 +495,6 @@ put_text!(Resampling, bootstrap, seed, confidence);
 put_text!(Beta, beta);
 put_text!(TestFlag, test);
 put_text!(SpansFlags, attribution, min_overlap);
-
 
 impl Put for HipeFlags {
     fn put(&self, s: &mut Settings) {

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, SpansFlags, MentionsFlags,
-    TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    MentionsFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag,
+    SpansFlags, TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.

@@ -195,7 +195,12 @@ fn pairs(text: &str, query: Option<&str>) -> Answer {
 /// (`None`, `[]`, `no entities`) are empty.
 fn auto(text: &str, query: Option<&str>) -> Answer {
     let t = text.trim();
-    if t.is_empty() || matches!(t.to_ascii_lowercase().as_str(), "none" | "null" | "n/a" | "no entities" | "no entity") {
+    if t.is_empty()
+        || matches!(
+            t.to_ascii_lowercase().as_str(),
+            "none" | "null" | "n/a" | "no entities" | "no entity"
+        )
+    {
         return Answer::default();
     }
     if let Ok(v) = serde_json::from_str::<Value>(t) {
@@ -360,10 +365,16 @@ mod tests {
 
     #[test]
     fn universalner_reads_only_a_leading_one_line_list() {
-        let a = raw("[\"Obama\", \"Hawaii\"] and more", Some("person"), Parser::JsonList);
+        let a = raw(
+            "[\"Obama\", \"Hawaii\"] and more",
+            Some("person"),
+            Parser::JsonList,
+        );
         assert_eq!(a.mentions.len(), 2);
         assert!(a.prose && !a.malformed);
-        assert!(raw("Sure: [\"Obama\"]", None, Parser::JsonList).mentions.is_empty());
+        assert!(raw("Sure: [\"Obama\"]", None, Parser::JsonList)
+            .mentions
+            .is_empty());
         assert!(raw("[\n\"Obama\"]", None, Parser::JsonList).malformed);
         assert!(raw("[\"a]b\"]", None, Parser::JsonList).malformed);
         let b = raw("[\"x\", 3]", None, Parser::JsonList);
@@ -388,7 +399,11 @@ mod tests {
 
     #[test]
     fn gollie_reads_calls_and_refuses_truncation() {
-        let a = raw("[Person(span=\"Obama\"), Location(span='Hawaii'),]", None, Parser::Python);
+        let a = raw(
+            "[Person(span=\"Obama\"), Location(span='Hawaii'),]",
+            None,
+            Parser::Python,
+        );
         assert_eq!(a.mentions.len(), 2);
         assert_eq!(a.mentions[1].label.as_deref(), Some("Location"));
         assert!(raw("[Person(span=\"Obama\"), Loc", None, Parser::Python).malformed);

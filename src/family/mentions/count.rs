@@ -105,13 +105,24 @@ impl<'a> Counter<'a> {
         if self.s.unit == UnitKind::SentenceType {
             let schema = self.schema.clone();
             for q in &schema {
-                let gold: Vec<&Mention> = g.mentions.iter().filter(|m| m.label.as_deref() == Some(q)).collect();
-                let answers: Vec<&Record> = recs.iter().filter(|r| r.query.as_deref() == Some(q)).collect();
+                let gold: Vec<&Mention> = g
+                    .mentions
+                    .iter()
+                    .filter(|m| m.label.as_deref() == Some(q))
+                    .collect();
+                let answers: Vec<&Record> = recs
+                    .iter()
+                    .filter(|r| r.query.as_deref() == Some(q))
+                    .collect();
                 self.group(g.text.as_deref(), &gold, &answers, &mut out);
             }
             let stray: Vec<&Record> = recs
                 .iter()
-                .filter(|r| !r.query.as_deref().is_some_and(|q| schema.iter().any(|x| x == q)))
+                .filter(|r| {
+                    !r.query
+                        .as_deref()
+                        .is_some_and(|q| schema.iter().any(|x| x == q))
+                })
                 .collect();
             if !stray.is_empty() {
                 // Queries of types outside the schema (or of none): their mentions are
@@ -127,7 +138,13 @@ impl<'a> Counter<'a> {
     }
 
     /// One set of gold mentions against the answers given for it.
-    fn group(&mut self, text: Option<&str>, gold: &[&Mention], answers: &[&Record], out: &mut UnitCounts) {
+    fn group(
+        &mut self,
+        text: Option<&str>,
+        gold: &[&Mention],
+        answers: &[&Record],
+        out: &mut UnitCounts,
+    ) {
         let f = &mut out.fixed;
         if answers.is_empty() {
             f[MISSING] += 1.0;
@@ -189,7 +206,10 @@ impl<'a> Counter<'a> {
         let mut p_items: Vec<Item> = Vec::new();
         if instructuie && answers.is_empty() {
             for it in instructuie_items("") {
-                p_items.push(Item { label: None, key: it });
+                p_items.push(Item {
+                    label: None,
+                    key: it,
+                });
             }
             f[PREDICTED] += p_items.len() as f64;
         }
@@ -205,7 +225,10 @@ impl<'a> Counter<'a> {
             f[EMPTY] += f64::from(u8::from(a.mentions.is_empty() && !a.malformed));
             // (label, probe for the text, mention) of every prediction.
             let preds: Vec<(Option<String>, String, Option<&Mention>)> = if instructuie {
-                let raw = a.raw.clone().unwrap_or_else(|| render(&a.mentions.iter().collect::<Vec<_>>()));
+                let raw = a
+                    .raw
+                    .clone()
+                    .unwrap_or_else(|| render(&a.mentions.iter().collect::<Vec<_>>()));
                 instructuie_items(&raw)
                     .into_iter()
                     .map(|it| match it.split_once(':') {
@@ -225,7 +248,10 @@ impl<'a> Counter<'a> {
             for (k, (label, probe, m)) in preds.into_iter().enumerate() {
                 f[PREDICTED] += 1.0;
                 let tuple = m.is_some_and(|m| m.tuple);
-                let oos = self.s.typed && label.as_deref().is_some_and(|l| !self.schema_set.contains(&schema_key(self.s, l)));
+                let oos = self.s.typed
+                    && label
+                        .as_deref()
+                        .is_some_and(|l| !self.schema_set.contains(&schema_key(self.s, l)));
                 f[OUT_OF_SCHEMA] += f64::from(u8::from(oos));
                 let found = match (&haystack, tuple) {
                     (Some(h), false) => Some(h.contains(probe.as_str())),
@@ -256,7 +282,9 @@ impl<'a> Counter<'a> {
                         let pos = match self.s.align {
                             Align::Off => None,
                             al => {
-                                let p = text.and_then(|t| place(t, &m.text, al == Align::Case, &mut used, from));
+                                let p = text.and_then(|t| {
+                                    place(t, &m.text, al == Align::Case, &mut used, from)
+                                });
                                 from = p.map_or(from, |x| x.1);
                                 Some(p)
                             }
@@ -297,7 +325,13 @@ impl<'a> Counter<'a> {
 
     /// The matching key of a mention: its normalised text (with its type when typed), or its
     /// placement (`Some(None)`: not placed, a key of its own).
-    fn key(&mut self, m: &Mention, pos: Option<Option<(usize, usize)>>, label: Option<u32>, k: usize) -> String {
+    fn key(
+        &mut self,
+        m: &Mention,
+        pos: Option<Option<(usize, usize)>>,
+        label: Option<u32>,
+        k: usize,
+    ) -> String {
         let body = match pos {
             Some(Some((a, b))) => format!("{a}:{b}"),
             Some(None) => format!("\u{3}{k}:{}", m.text),
@@ -380,7 +414,11 @@ pub fn place(
     let last = n - m;
     for start in (from.min(last + 1)..=last).chain(0..from.min(last + 1)) {
         let end = start + m;
-        if !hay[start..end].iter().zip(&needle).all(|(&a, &b)| same(a, b)) {
+        if !hay[start..end]
+            .iter()
+            .zip(&needle)
+            .all(|(&a, &b)| same(a, b))
+        {
             continue;
         }
         let left = start == 0 || !(is_word(hay[start - 1]) && is_word(needle[0]));
@@ -411,7 +449,11 @@ fn merge(gold: &[Item], pred: &[Item], typed: bool, out: &mut UnitCounts) {
         }
         let (cg, cp) = (i - gi, j - pj);
         let tp = cg.min(cp);
-        let label = if cg > 0 { gold[gi].label } else { pred[pj].label };
+        let label = if cg > 0 {
+            gold[gi].label
+        } else {
+            pred[pj].label
+        };
         let counts = [tp, cp - tp, cg - tp];
         for (k, n) in counts.into_iter().enumerate() {
             out.fixed[k] += n as f64;

@@ -25,8 +25,8 @@ use crate::error::Result;
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
 use count::{Counter, DIAGNOSTICS, FIXED};
-use settings::{Formula, Settings};
 pub use settings::OWN_OPTIONS;
+use settings::{Formula, Settings};
 
 const FORMATS: &[&str] = &["conll", "hipe", "brat", "doccano", "labelstudio", "prodigy"];
 
@@ -102,7 +102,12 @@ impl Family for MentionsFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let g = read::gold(gold, &self.s, self.options.format, self.options.column.as_deref())?;
+        let g = read::gold(
+            gold,
+            &self.s,
+            self.options.format,
+            self.options.column.as_deref(),
+        )?;
         let recs = read::records(pred, self.s.parser)?;
         let (paired, warnings) = read::pair(&g, recs, pred)?;
         // The schema: the labels asked for, else the gold's types.
@@ -134,7 +139,11 @@ impl Family for MentionsFamily {
         } else {
             Vec::new()
         };
-        let unit = if g.documents { Unit::Document } else { Unit::Sentence };
+        let unit = if g.documents {
+            Unit::Document
+        } else {
+            Unit::Sentence
+        };
         let mut st = Statistics::new(unit, FIXED, 3, labels);
         let width = st.width();
         for c in counts {
@@ -168,7 +177,10 @@ impl Family for MentionsFamily {
             "diagnostics",
             "Answers and mentions: malformed, empty, dropped, duplicated, found nowhere",
             vec![KeyKind::Measure],
-            vec![Column::new("n", Kind::Count), Column::new("share", Kind::Ratio)],
+            vec![
+                Column::new("n", Kind::Count),
+                Column::new("share", Kind::Ratio),
+            ],
         );
         let of = |name: &str| sums[3 + DIAGNOSTICS.iter().position(|x| *x == name).unwrap_or(0)];
         for (k, name) in DIAGNOSTICS.iter().enumerate() {
@@ -181,8 +193,15 @@ impl Family for MentionsFamily {
                 "gold" | "gold_duplicates" => of("gold"),
                 _ => of("predicted"),
             };
-            let share = if base > 0.0 { Value::ratio(n / base) } else { Value::Missing };
-            d.push(vec![(*name).to_string()], vec![Value::Count(n as u64), share]);
+            let share = if base > 0.0 {
+                Value::ratio(n / base)
+            } else {
+                Value::Missing
+            };
+            d.push(
+                vec![(*name).to_string()],
+                vec![Value::Count(n as u64), share],
+            );
         }
         vec![t, d]
     }
@@ -201,7 +220,11 @@ impl Family for MentionsFamily {
         vec![format!(
             "entity mentions compared as {} of {} per {}: {}",
             if self.s.multiset { "multisets" } else { "sets" },
-            if self.s.align == settings::Align::Off { "normalised strings" } else { "aligned offsets" },
+            if self.s.align == settings::Align::Off {
+                "normalised strings"
+            } else {
+                "aligned offsets"
+            },
             match self.s.unit {
                 settings::UnitKind::SentenceType => "sentence and type",
                 settings::UnitKind::Document => "document",

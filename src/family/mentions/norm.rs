@@ -10,7 +10,11 @@ pub fn normalize(norm: Norm, text: &str, out: &mut String) {
     out.clear();
     match norm {
         Norm::None => out.push_str(text),
-        Norm::Case => out.extend(text.trim_matches(is_py_space).chars().flat_map(char::to_lowercase)),
+        Norm::Case => out.extend(
+            text.trim_matches(is_py_space)
+                .chars()
+                .flat_map(char::to_lowercase),
+        ),
         Norm::Whitespace => collapse(text, out),
         Norm::Squad => squad(text, out),
         Norm::Instructuie => format_item(text, out),

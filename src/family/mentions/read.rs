@@ -65,7 +65,9 @@ fn is_mentions_jsonl(path: &Path) -> bool {
         return false;
     };
     match serde_json::from_str::<Value>(first) {
-        Ok(Value::Object(m)) => m.contains_key("entities") || ANSWER_KEYS.iter().any(|k| m.contains_key(*k)),
+        Ok(Value::Object(m)) => {
+            m.contains_key("entities") || ANSWER_KEYS.iter().any(|k| m.contains_key(*k))
+        }
         _ => false,
     }
 }
@@ -141,7 +143,12 @@ pub fn records(path: &Path, parser: Parser) -> Result<Vec<Record>> {
 }
 
 /// Reads the gold: a mentions JSONL file, standoff annotation, or a token file (CoNLL, HIPE).
-pub fn gold(path: &Path, s: &Settings, format: Option<InputFormat>, column: Option<&str>) -> Result<Gold> {
+pub fn gold(
+    path: &Path,
+    s: &Settings,
+    format: Option<InputFormat>,
+    column: Option<&str>,
+) -> Result<Gold> {
     if format.is_none() && is_mentions_jsonl(path) {
         return gold_jsonl(path);
     }
@@ -152,14 +159,17 @@ pub fn gold(path: &Path, s: &Settings, format: Option<InputFormat>, column: Opti
             .map(|d| {
                 let chars: Vec<char> = d.text.chars().collect();
                 let slice = |a: usize, b: usize| -> String {
-                    chars.get(a..b.min(chars.len())).map_or(String::new(), |c| c.iter().collect())
+                    chars
+                        .get(a..b.min(chars.len()))
+                        .map_or(String::new(), |c| c.iter().collect())
                 };
                 let mentions = d
                     .spans
                     .iter()
                     .filter_map(|sp| {
                         let (first, last) = (sp.fragments.first()?, sp.fragments.last()?);
-                        let text: Vec<String> = sp.fragments.iter().map(|&(a, b)| slice(a, b)).collect();
+                        let text: Vec<String> =
+                            sp.fragments.iter().map(|&(a, b)| slice(a, b)).collect();
                         let mut m = Mention::new(&text.join(" "), Some(&sp.label));
                         m.offsets = Some((first.0, last.1));
                         Some(m)
@@ -207,7 +217,12 @@ fn gold_jsonl(path: &Path) -> Result<Gold> {
     })
 }
 
-fn gold_tokens(path: &Path, s: &Settings, format: Option<InputFormat>, column: Option<&str>) -> Result<Gold> {
+fn gold_tokens(
+    path: &Path,
+    s: &Settings,
+    format: Option<InputFormat>,
+    column: Option<&str>,
+) -> Result<Gold> {
     let c = crate::formats::read(
         path,
         format.and_then(InputFormat::corpus_format),
@@ -217,9 +232,18 @@ fn gold_tokens(path: &Path, s: &Settings, format: Option<InputFormat>, column: O
     let name = column.unwrap_or(if hipe { "NE-COARSE-LIT" } else { "TAG" });
     let col = c
         .column(name)
-        .or_else(|| name.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).filter(|&i| i < c.columns.len()))
+        .or_else(|| {
+            name.parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .filter(|&i| i < c.columns.len())
+        })
         .ok_or_else(|| {
-            Error::input(path, 1, format!("expected a column {} of entity tags", snippet(name)))
+            Error::input(
+                path,
+                1,
+                format!("expected a column {} of entity tags", snippet(name)),
+            )
         })?;
     let documents = s.unit == UnitKind::Document;
     let mut units = Vec::new();
@@ -285,7 +309,11 @@ fn gold_tokens(path: &Path, s: &Settings, format: Option<InputFormat>, column: O
 
 /// The records of each gold unit (by id, or by order when no record has an id), and the
 /// warnings about records that answer no unit.
-pub fn pair(gold: &Gold, records: Vec<Record>, pred: &Path) -> Result<(Vec<Vec<Record>>, Vec<String>)> {
+pub fn pair(
+    gold: &Gold,
+    records: Vec<Record>,
+    pred: &Path,
+) -> Result<(Vec<Vec<Record>>, Vec<String>)> {
     let mut out: Vec<Vec<Record>> = vec![Vec::new(); gold.units.len()];
     let mut warnings = Vec::new();
     let with_id = records.iter().filter(|r| r.id.is_some()).count();

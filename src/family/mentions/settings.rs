@@ -147,11 +147,7 @@ fn pick<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T> {
         .map(|(_, x)| *x)
         .ok_or_else(|| {
             let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
-            Error::usage(format!(
-                "{name} {}: use {}",
-                shown(value),
-                names.join(", ")
-            ))
+            Error::usage(format!("{name} {}: use {}", shown(value), names.join(", ")))
         })
 }
 
@@ -250,7 +246,11 @@ impl Settings {
             s.align = pick(
                 "align",
                 v,
-                &[("off", Align::Off), ("exact", Align::Exact), ("case", Align::Case)],
+                &[
+                    ("off", Align::Off),
+                    ("exact", Align::Exact),
+                    ("case", Align::Case),
+                ],
             )?;
         }
         if let Some(v) = opts.own("parser") {

@@ -72,7 +72,11 @@ fn hipe_units(path: &Path, segments: bool) -> Vec<Unit> {
                 close(&mut cur, &mut open);
                 doc = c.split_once('=').map_or("", |x| x.1).trim().to_string();
                 k = 1;
-                let id = if segments { format!("{doc}#{k}") } else { doc.clone() };
+                let id = if segments {
+                    format!("{doc}#{k}")
+                } else {
+                    doc.clone()
+                };
                 flush(&mut cur, &mut units, id);
             }
             continue;
@@ -161,10 +165,16 @@ fn noisy(u: &Unit, types: &[String], rng: &mut Rng, outside: &str) -> Vec<(Strin
         out.push((t, ty));
     }
     if rng.chance(0.15) {
-        out.push(("Zorglub of Xantippe".into(), types[rng.below(types.len())].clone()));
+        out.push((
+            "Zorglub of Xantippe".into(),
+            types[rng.below(types.len())].clone(),
+        ));
     }
     if rng.chance(0.08) {
-        let t = u.mentions.first().map_or("Mars".to_string(), |m| m.0.clone());
+        let t = u
+            .mentions
+            .first()
+            .map_or("Mars".to_string(), |m| m.0.clone());
         out.push((t, outside.to_string()));
     }
     out
@@ -212,7 +222,11 @@ fn runs(units: &[Unit], seed: u64) -> Vec<(&'static str, Vec<Value>)> {
     for u in units {
         let ms = noisy(u, &types, &mut rng, "Planet");
         for q in &types {
-            let items: Vec<&str> = ms.iter().filter(|m| &m.1 == q).map(|m| m.0.as_str()).collect();
+            let items: Vec<&str> = ms
+                .iter()
+                .filter(|m| &m.1 == q)
+                .map(|m| m.0.as_str())
+                .collect();
             let mut s = serde_json::to_string(&items).unwrap();
             if rng.chance(0.03) {
                 s = s.replacen('[', "[\n", 1);
@@ -265,13 +279,19 @@ fn oracle(script: &Path, mode: &str, gold: &Path, pred: &Path) -> Value {
         .args([mode, &gold.to_string_lossy(), &pred.to_string_lossy()])
         .output()
         .expect("run the oracle");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("oracle JSON")
 }
 
 fn scored(gold: &Path, pred: &Path, extra: &[&str]) -> Value {
     let (g, p) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let mut args = vec!["evaluate", "--family", "mentions", "--gold", &g, "--pred", &p, "--table", "json"];
+    let mut args = vec![
+        "evaluate", "--family", "mentions", "--gold", &g, "--pred", &p, "--table", "json",
+    ];
     args.extend_from_slice(extra);
     fairscore_json(&args)
 }
@@ -297,7 +317,9 @@ fn real_units(test: &str) -> Option<Vec<(String, Vec<Unit>)>> {
 
 #[test]
 fn each_preset_equals_its_projects_scorer_on_noisy_outputs_of_real_gold() {
-    let Some(sets) = real_units("mentions presets") else { return };
+    let Some(sets) = real_units("mentions presets") else {
+        return;
+    };
     let Some(script) = python() else { return };
     let dir = temp_dir("mentions-presets");
     for (seed, (name, units)) in sets.iter().enumerate() {
@@ -333,9 +355,16 @@ fn each_preset_equals_its_projects_scorer_on_noisy_outputs_of_real_gold() {
                 assert_eq!(Some(tp + fn_), want["ngold"].as_f64(), "{what} gold");
                 for k in ["P", "R", "F1"] {
                     // Bit for bit: the same formula in the same order.
-                    assert_eq!(Some(cell(&got, "micro", "ALL", k)), want[k].as_f64(), "{what} {k}");
+                    assert_eq!(
+                        Some(cell(&got, "micro", "ALL", k)),
+                        want[k].as_f64(),
+                        "{what} {k}"
+                    );
                 }
-                assert!(tp > 50.0 && fp > 10.0 && fn_ > 10.0, "{what}: too little to test ({tp} {fp} {fn_})");
+                assert!(
+                    tp > 50.0 && fp > 10.0 && fn_ > 10.0,
+                    "{what}: too little to test ({tp} {fp} {fn_})"
+                );
             }
         }
     }
@@ -343,7 +372,9 @@ fn each_preset_equals_its_projects_scorer_on_noisy_outputs_of_real_gold() {
 
 #[test]
 fn diagnostics_equal_an_independent_count() {
-    let Some(sets) = real_units("mentions diagnostics") else { return };
+    let Some(sets) = real_units("mentions diagnostics") else {
+        return;
+    };
     let Some(script) = python() else { return };
     let dir = temp_dir("mentions-diagnostics");
     for (name, units) in &sets {
@@ -355,14 +386,32 @@ fn diagnostics_equal_an_independent_count() {
         let want = oracle(&script, "fairscore", &gold, &pred);
         let got = scored(&gold, &pred, &[]);
         for k in [
-            "answers", "missing", "malformed", "prose", "empty", "predicted", "out_of_schema",
-            "hallucinated", "duplicates", "gold", "gold_duplicates",
+            "answers",
+            "missing",
+            "malformed",
+            "prose",
+            "empty",
+            "predicted",
+            "out_of_schema",
+            "hallucinated",
+            "duplicates",
+            "gold",
+            "gold_duplicates",
         ] {
             let n = cell(&got, "diagnostics", k, "n");
             assert_eq!(Some(n), want[k].as_f64(), "{name} {k}");
         }
-        for k in ["malformed", "prose", "hallucinated", "duplicates", "out_of_schema"] {
-            assert!(want[k].as_f64().unwrap_or(0.0) > 0.0, "{name}: no {k} to count");
+        for k in [
+            "malformed",
+            "prose",
+            "hallucinated",
+            "duplicates",
+            "out_of_schema",
+        ] {
+            assert!(
+                want[k].as_f64().unwrap_or(0.0) > 0.0,
+                "{name}: no {k} to count"
+            );
         }
     }
 }
@@ -371,7 +420,10 @@ fn diagnostics_equal_an_independent_count() {
 /// NE-COARSE-LIT, every other token `O`.
 fn run_tsv(gold: &str, spans: &[(String, usize, usize)]) -> String {
     let mut lines: Vec<String> = gold.lines().map(str::to_string).collect();
-    let col = lines[0].split('\t').position(|c| c == "NE-COARSE-LIT").unwrap();
+    let col = lines[0]
+        .split('\t')
+        .position(|c| c == "NE-COARSE-LIT")
+        .unwrap();
     let mut tag: Vec<Option<String>> = vec![None; lines.len()];
     for (ty, a, b) in spans {
         for (k, t) in tag.iter_mut().enumerate().take(b + 1).skip(*a) {
@@ -393,9 +445,14 @@ fn run_tsv(gold: &str, spans: &[(String, usize, usize)]) -> String {
 
 #[test]
 fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
-    let Some(data) = shared_data("mentions alignment") else { return };
+    let Some(data) = shared_data("mentions alignment") else {
+        return;
+    };
     let dir = temp_dir("mentions-align");
-    for (n, name) in ["ajmc-test-en", "newseye-test-fi", "newseye-test-sv"].iter().enumerate() {
+    for (n, name) in ["ajmc-test-en", "newseye-test-fi", "newseye-test-sv"]
+        .iter()
+        .enumerate()
+    {
         let gold = data.join(format!("hipe2022/gold/HIPE-2022-v2.1-{name}.tsv"));
         let units = hipe_units(&gold, false);
         // The HIPE reader upper-cases the types of the NE columns.
@@ -410,7 +467,9 @@ fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
                     // be left out (else the next one's place could move into it); a retyped
                     // one stays.
                     let alone = u.text.matches(t.as_str()).count() == 1
-                        && u.mentions.iter().all(|m| m.0 == *t || !t.contains(m.0.as_str()));
+                        && u.mentions
+                            .iter()
+                            .all(|m| m.0 == *t || !t.contains(m.0.as_str()));
                     if alone && rng.chance(0.1) {
                         continue;
                     }
@@ -434,7 +493,9 @@ fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
             let pred = dir.join(format!("{name}-{hallucinate}-run.jsonl"));
             write_jsonl(&pred, &rows);
             let (g, r) = (gold.to_string_lossy(), run.to_string_lossy());
-            let want = fairscore_json(&["evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json"]);
+            let want = fairscore_json(&[
+                "evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json",
+            ]);
             let got = scored(&gold, &pred, &["--unit", "document", "--align", "exact"]);
             let what = format!("{name} hallucinations {hallucinate}");
             assert_eq!(cell(&got, "diagnostics", "unaligned", "n"), extra, "{what}");
@@ -456,7 +517,10 @@ fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
                 let fp = |v: &Value, t: &str| json_cell(v, t, &["ALL"], "FP").unwrap_or(0.0);
                 assert_eq!(fp(&got, "micro"), fp(&want, "strict") + extra, "{what}");
             }
-            assert!(cell(&want, "strict", "ALL", "FP") > 10.0, "{what}: too little noise");
+            assert!(
+                cell(&want, "strict", "ALL", "FP") > 10.0,
+                "{what}: too little noise"
+            );
         }
     }
 }
@@ -482,13 +546,26 @@ fn a_string_occurring_twice_is_placed_as_documented() {
         (json!([["Lyon", "LOC"], ["Paris", "LOC"]]), [2.0, 0.0, 1.0]),
         // Ignoring case only with --align case; a fourth Paris has no place left.
         // paris unplaced, Paris 0-5, 19-24, 37-42, then Lyon from 42 on, then from the start.
-        (json!([["paris", "LOC"], ["Paris", "LOC"], ["Paris", "LOC"], ["Paris", "LOC"], ["Lyon", "LOC"]]), [3.0, 2.0, 0.0]),
+        (
+            json!([
+                ["paris", "LOC"],
+                ["Paris", "LOC"],
+                ["Paris", "LOC"],
+                ["Paris", "LOC"],
+                ["Lyon", "LOC"]
+            ]),
+            [3.0, 2.0, 0.0],
+        ),
     ];
     for (k, (ents, want)) in cases.into_iter().enumerate() {
         let pred = dir.join(format!("pred{k}.jsonl"));
         write_jsonl(&pred, &[json!({"id": "1", "entities": ents})]);
         let got = scored(&gold, &pred, &["--align", "exact"]);
-        let row = [cell(&got, "micro", "ALL", "TP"), cell(&got, "micro", "ALL", "FP"), cell(&got, "micro", "ALL", "FN")];
+        let row = [
+            cell(&got, "micro", "ALL", "TP"),
+            cell(&got, "micro", "ALL", "FP"),
+            cell(&got, "micro", "ALL", "FN"),
+        ];
         assert_eq!(row, want, "case {k}");
     }
     let pred = dir.join("pred3.jsonl");
@@ -499,35 +576,53 @@ fn a_string_occurring_twice_is_placed_as_documented() {
     let row = |v: &Value| [cell(v, "micro", "ALL", "TP"), cell(v, "micro", "ALL", "FP")];
     let diag = |v: &Value, k: &str| cell(v, "diagnostics", k, "n");
     assert_eq!(row(&got), [3.0, 1.0]);
-    assert_eq!((diag(&got, "duplicates"), diag(&got, "unaligned")), (1.0, 0.0));
+    assert_eq!(
+        (diag(&got, "duplicates"), diag(&got, "unaligned")),
+        (1.0, 0.0)
+    );
     let got = scored(&gold, &pred, &["--align", "case", "--match", "multiset"]);
     assert_eq!(row(&got), [3.0, 2.0]);
-    assert_eq!((diag(&got, "duplicates"), diag(&got, "unaligned")), (0.0, 1.0));
+    assert_eq!(
+        (diag(&got, "duplicates"), diag(&got, "unaligned")),
+        (0.0, 1.0)
+    );
 }
 
 #[test]
 fn bad_records_are_errors_naming_the_line_and_bad_options_name_the_option() {
     let dir = temp_dir("mentions-errors");
     let gold = dir.join("gold.jsonl");
-    write_jsonl(&gold, &[json!({"id": "1", "text": "Anna sings", "entities": [["Anna", "PER"]]})]);
+    write_jsonl(
+        &gold,
+        &[json!({"id": "1", "text": "Anna sings", "entities": [["Anna", "PER"]]})],
+    );
     let pred = dir.join("pred.jsonl");
     std::fs::write(&pred, "{\"id\": \"1\", \"entities\": []}\n[1, 2]\n").unwrap();
     let (g, p) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let out = fairscore(&["evaluate", "--family", "mentions", "--gold", &g, "--pred", &p]);
+    let out = fairscore(&[
+        "evaluate", "--family", "mentions", "--gold", &g, "--pred", &p,
+    ]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && err.contains("pred.jsonl") && err.contains('2'), "{err}");
+    assert!(
+        !out.status.success() && err.contains("pred.jsonl") && err.contains('2'),
+        "{err}"
+    );
     std::fs::write(&pred, "{\"id\": \"1\", \"output\": \"[[\\\"Anna\\\", \"}\n").unwrap();
     let v = scored(&gold, &pred, &[]);
     assert_eq!(cell(&v, "diagnostics", "malformed", "n"), 1.0);
     assert_eq!(cell(&v, "micro", "ALL", "FN"), 1.0);
-    let out = fairscore(&["evaluate", "--family", "mentions", "--gold", &g, "--pred", &p, "--match", "bag"]);
+    let out = fairscore(&[
+        "evaluate", "--family", "mentions", "--gold", &g, "--pred", &p, "--match", "bag",
+    ]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("match"), "{err}");
 }
 
 #[test]
 fn aligned_brat_annotations_score_as_the_spans_family() {
-    let Some(data) = shared_data("mentions brat") else { return };
+    let Some(data) = shared_data("mentions brat") else {
+        return;
+    };
     let project = data.join("brat/bratiaa-example/example-project");
     let dir = temp_dir("mentions-brat");
     let gold = project.join("Lisa");
@@ -560,12 +655,24 @@ fn aligned_brat_annotations_score_as_the_spans_family() {
         }
         let pred = dir.join(format!("{who}.jsonl"));
         write_jsonl(&pred, &rows);
-        let (g, r) = (gold.to_string_lossy(), project.join(who).to_string_lossy().into_owned());
-        let want = fairscore_json(&["evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json"]);
+        let (g, r) = (
+            gold.to_string_lossy(),
+            project.join(who).to_string_lossy().into_owned(),
+        );
+        let want = fairscore_json(&[
+            "evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json",
+        ]);
         let got = scored(&gold, &pred, &["--align", "exact"]);
         for c in ["TP", "FP", "FN", "P", "R", "F1"] {
-            assert_eq!(cell(&got, "micro", "ALL", c), cell(&want, "strict", "ALL", c), "{who} {c}");
+            assert_eq!(
+                cell(&got, "micro", "ALL", c),
+                cell(&want, "strict", "ALL", c),
+                "{who} {c}"
+            );
         }
-        assert!(cell(&got, "micro", "ALL", "FP") > 0.0, "{who}: the annotators agree fully");
+        assert!(
+            cell(&got, "micro", "ALL", "FP") > 0.0,
+            "{who}: the annotators agree fully"
+        );
     }
 }
