@@ -316,8 +316,8 @@ impl Settings {
         let formula = match self.formula {
             Formula::Counts => "counts",
             Formula::Epsilon => "epsilon-1e-10",
-            Formula::PrecisionFirst => "2pr/(p+r)",
-            Formula::RecallFirst => "2rp/(r+p)",
+            Formula::PrecisionFirst => "f1-from-pr",
+            Formula::RecallFirst => "f1-from-rp",
         };
         let v = [
             ("preset", self.preset.map_or("none", Preset::name)),
