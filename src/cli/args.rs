@@ -373,8 +373,9 @@ pub struct SpansFlags {
 #[derive(Args, Debug, Clone)]
 pub struct MentionsFlags {
     /// mentions: reproduce a project's scorer: universalner, gollie or instructuie (its unit,
-    /// parser, normalisation, matching and formula; further flags change single choices).
-    #[arg(long = "preset", value_name = "NAME")]
+    /// parser, normalisation, matching and formula; further flags change single choices). The
+    /// option `preset` of campaign files and Python (`--preset` names a HIPE campaign).
+    #[arg(long = "mentions-preset", value_name = "NAME")]
     pub preset: Option<String>,
     /// mentions: what a unit is: sentence (default), document, or sentence-type (one query
     /// per sentence and type, as UniversalNER asks).

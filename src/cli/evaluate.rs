@@ -20,7 +20,7 @@ run scored as `score` scores it: --task, --hipe_edition, --tagset, --n_best, --g
 FP, FN per column, regime and label), or nel (neleval's entity-linking measures of a HIPE run, \
 micro and per document, F@k with --n_best, error labels; --errors lists every mention), or \
 mentions (entity lists printed by language models, JSON Lines, against any gold with text; \
---preset universalner|gollie|instructuie, --unit, --match, --normalize, --typed, --align, \
+--mentions-preset universalner|gollie|instructuie, --unit, --match, --normalize, --typed, --align, \
 --parser, --schema, --unfound; docs/mentions.md). The units \
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
@@ -31,7 +31,7 @@ fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table 
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
 fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -\n  \
 fairscore evaluate --family nel --n-best 1,3 --gold gold.tsv --pred run.tsv --errors mentions.tsv\n  \
-fairscore evaluate --family mentions --preset universalner --gold gold.conll --pred answers.jsonl"
+fairscore evaluate --family mentions --mentions-preset universalner --gold gold.conll --pred answers.jsonl"
 )]
 pub struct EvaluateArgs {
     #[command(flatten)]

@@ -93,7 +93,7 @@ fn each_preset_equals_its_projects_scorer_on_noisy_outputs_of_real_gold() {
                 let want = oracle(&script, oracle_mode, &gold, &pred);
                 let mut extra: Vec<&str> = flags.clone();
                 if mode != "fairscore" {
-                    extra.extend(["--preset", mode]);
+                    extra.extend(["--mentions-preset", mode]);
                 }
                 let got = scored(&gold, &pred, &extra);
                 let what = format!("{name} {oracle_mode}");
