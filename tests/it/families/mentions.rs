@@ -405,3 +405,64 @@ fn aligned_brat_annotations_score_as_the_spans_family() {
         );
     }
 }
+
+#[test]
+fn a_conll_golds_sentences_are_units_by_number_or_by_order() {
+    let dir = temp_dir("mentions-conll");
+    let gold = dir.join("gold.conll");
+    std::fs::write(
+        &gold,
+        "Barack B-PER\nObama I-PER\nwas O\nin O\nHawaii B-LOC\n. O\n\nThe O\nUN B-ORG\nmet O\nObama B-PER\n. O\n",
+    )
+    .unwrap();
+    // By number: sentence 2 first; sentence 1's Obama with a wrong type.
+    let by_id = dir.join("by_id.jsonl");
+    write_jsonl(
+        &by_id,
+        &[
+            json!({"id": 2, "entities": [["UN", "ORG"], ["Obama", "PER"]]}),
+            json!({"id": "1", "entities": [["Barack Obama", "LOC"], ["Hawaii", "LOC"]]}),
+        ],
+    );
+    // By order, no ids: the same answers in the gold's order.
+    let by_order = dir.join("by_order.jsonl");
+    write_jsonl(
+        &by_order,
+        &[
+            json!({"entities": [["Barack Obama", "LOC"], ["Hawaii", "LOC"]]}),
+            json!({"output": "ORG: UN; PER: Obama"}),
+        ],
+    );
+    for pred in [&by_id, &by_order] {
+        let v = scored(&gold, pred, &[]);
+        let row = |l: &str| {
+            [
+                cell(&v, "micro", l, "TP"),
+                cell(&v, "micro", l, "FP"),
+                cell(&v, "micro", l, "FN"),
+            ]
+        };
+        assert_eq!(row("ALL"), [3.0, 1.0, 1.0], "{}", pred.display());
+        assert_eq!(row("LOC"), [1.0, 1.0, 0.0]);
+        assert_eq!(row("PER"), [1.0, 0.0, 1.0]);
+        assert_eq!(v["unit"], "sentence");
+        assert_eq!(v["units"], 2);
+    }
+    // Offsets come from the tokens joined by one space: Barack Obama is 0-12 of sentence 1.
+    let v = scored(&gold, &by_id, &["--align", "exact", "--typed", "false"]);
+    assert_eq!(cell(&v, "micro", "ALL", "TP"), 4.0);
+    // One record too few without ids is an error naming the run.
+    let short = dir.join("short.jsonl");
+    write_jsonl(&short, &[json!({"entities": []})]);
+    let (g, p) = (gold.to_string_lossy(), short.to_string_lossy());
+    let out = fairscore(&[
+        "evaluate", "--family", "mentions", "--gold", &g, "--pred", &p,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success()
+            && err.contains("short.jsonl")
+            && err.contains("one record per gold unit"),
+        "{err}"
+    );
+}
