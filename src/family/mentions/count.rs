@@ -279,9 +279,15 @@ impl<'a> Counter<'a> {
                 let key = match m {
                     None => probe_key(label.as_deref(), &probe),
                     Some(m) => {
-                        let pos = match self.s.align {
-                            Align::Off => None,
-                            al => {
+                        let pos = match (self.s.align, m.offsets) {
+                            (Align::Off, _) => None,
+                            // Offsets the answer gives are kept, not searched for.
+                            (_, Some(o)) => {
+                                used.insert(o);
+                                from = o.1;
+                                Some(Some(o))
+                            }
+                            (al, None) => {
                                 let p = text.and_then(|t| {
                                     place(t, &m.text, al == Align::Case, &mut used, from)
                                 });

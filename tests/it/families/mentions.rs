@@ -309,6 +309,13 @@ fn a_string_occurring_twice_is_placed_as_documented() {
         (diag(&got, "duplicates"), diag(&got, "unaligned")),
         (1.0, 0.0)
     );
+    // Offsets given with a mention are kept: Paris at 37-42, then the next Paris after it
+    // goes back to the start (0-5).
+    let given = dir.join("given.jsonl");
+    let ents = json!([{"text": "Paris", "type": "LOC", "start": 37, "end": 42}, ["Paris", "LOC"]]);
+    write_jsonl(&given, &[json!({"id": "1", "entities": ents})]);
+    let v = scored(&gold, &given, &["--align", "exact"]);
+    assert_eq!(row(&v), [1.0, 1.0]);
     let got = scored(&gold, &pred, &["--align", "case", "--match", "multiset"]);
     assert_eq!(row(&got), [3.0, 2.0]);
     assert_eq!(
