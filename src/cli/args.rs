@@ -326,7 +326,7 @@ pub struct TestFlag {
 #[derive(Args, Debug, Clone)]
 pub struct FamilyFlag {
     /// The metric family: spans (also `ner`: named entities, labeled spans), fair, muc,
-    /// segmentation or tagging.
+    /// segmentation, tagging, hipe, nel or mentions (entity lists of generative NER).
     #[arg(long = "family", value_name = "FAMILY")]
     pub family: Option<String>,
 }
@@ -385,6 +385,46 @@ pub struct NelFlags {
         value_name = "LABEL[,LABEL…]"
     )]
     pub link_labels: Option<String>,
+}
+
+/// The mentions family's own flags (docs/mentions.md).
+#[derive(Args, Debug, Clone)]
+pub struct MentionsFlags {
+    /// mentions: reproduce a project's scorer: universalner, gollie or instructuie (its unit,
+    /// parser, normalisation, matching and formula; further flags change single choices). The
+    /// option `preset` of campaign files and Python (`--preset` names a HIPE campaign).
+    #[arg(long = "mentions-preset", value_name = "NAME")]
+    pub preset: Option<String>,
+    /// mentions: what a unit is: sentence (default), document, or sentence-type (one query
+    /// per sentence and type, as UniversalNER asks).
+    #[arg(long = "unit", value_name = "UNIT")]
+    pub unit: Option<String>,
+    /// mentions: set (duplicates dropped, default) or multiset (each gold mention matched
+    /// at most once).
+    #[arg(long = "match", value_name = "set|multiset")]
+    pub matching: Option<String>,
+    /// mentions: normalisation of the compared text: none, case, whitespace (default),
+    /// squad or instructuie.
+    #[arg(long = "normalize", value_name = "NORM")]
+    pub normalize: Option<String>,
+    /// mentions: whether the type is compared (true, default) or only the text (false).
+    #[arg(long = "typed", value_name = "true|false")]
+    pub typed: Option<String>,
+    /// mentions: place each predicted string in the unit's text and compare offsets: off
+    /// (default), exact or case (the first unused occurrence at word boundaries).
+    #[arg(long = "align", value_name = "MODE")]
+    pub align: Option<String>,
+    /// mentions: the parser of raw answers: auto (default), json-list, pairs or python.
+    #[arg(long = "parser", value_name = "PARSER")]
+    pub parser: Option<String>,
+    /// mentions: predicted types outside the schema (--labels, else the gold's types):
+    /// count (scored as false positives, default) or drop.
+    #[arg(long = "schema", value_name = "count|drop")]
+    pub schema: Option<String>,
+    /// mentions: predicted strings found nowhere in the unit's text: keep (default) or drop
+    /// (GoLLIE's filter_hallucinations).
+    #[arg(long = "unfound", value_name = "keep|drop")]
+    pub unfound: Option<String>,
 }
 
 /// The inputs of `agree`: a brat project or one annotation file per annotator.
@@ -483,6 +523,20 @@ impl Put for HipeFlags {
             .text("time_period", self.time_period.as_ref())
             .text("glue", self.glue.as_ref())
             .text("relaxed", path_text(&self.relaxed));
+    }
+}
+
+impl Put for MentionsFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("preset", self.preset.as_ref())
+            .text("unit", self.unit.as_ref())
+            .text("match", self.matching.as_ref())
+            .text("normalize", self.normalize.as_ref())
+            .text("typed", self.typed.as_ref())
+            .text("align", self.align.as_ref())
+            .text("parser", self.parser.as_ref())
+            .text("schema", self.schema.as_ref())
+            .text("unfound", self.unfound.as_ref());
     }
 }
 

@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag,
-    SpansFlags, TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    MentionsFlags, NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling,
+    SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
 
 /// The arguments of `fairscore compare`.
@@ -57,6 +57,7 @@ pub struct CompareArgs {
     pub spans: SpansFlags,
     #[command(flatten)]
     pub nel: NelFlags,
+    pub mentions: MentionsFlags,
     #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
@@ -89,6 +90,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         &args.fair,
         &args.spans,
         &args.nel,
+        &args.mentions,
         &args.beta,
         &args.resampling,
         &args.test,

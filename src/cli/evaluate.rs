@@ -6,8 +6,8 @@ use fairscore::{Error, Result};
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, ErrorsFlag, FairFlags, FamilyFlag, Format, Gold,
-    HipeFlags, Json, NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling,
-    SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
+    HipeFlags, Json, MentionsFlags, NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag,
+    Resampling, SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -18,7 +18,10 @@ use super::args::{
 run scored as `score` scores it: --task, --hipe_edition, --tagset, --n_best, --glue, \
 --original_nel, --relaxed or --normalize-run, --noise-level, --time-period; micro P, R, F1, TP, \
 FP, FN per column, regime and label), or nel (neleval's entity-linking measures of a HIPE run, \
-micro and per document, F@k with --n_best, error labels; --errors lists every mention). The units \
+micro and per document, F@k with --n_best, error labels; --errors lists every mention), or \
+mentions (entity lists printed by language models, JSON Lines, against any gold with text; \
+--mentions-preset universalner|gollie|instructuie, --unit, --match, --normalize, --typed, --align, \
+--parser, --schema, --unfound; docs/mentions.md). The units \
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \
@@ -27,7 +30,8 @@ Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conl
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
 fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -\n  \
-fairscore evaluate --family nel --n-best 1,3 --gold gold.tsv --pred run.tsv --errors mentions.tsv"
+fairscore evaluate --family nel --n-best 1,3 --gold gold.tsv --pred run.tsv --errors mentions.tsv\n  \
+fairscore evaluate --family mentions --mentions-preset universalner --gold gold.conll --pred answers.jsonl"
 )]
 pub struct EvaluateArgs {
     #[command(flatten)]
@@ -52,6 +56,7 @@ pub struct EvaluateArgs {
     pub spans: SpansFlags,
     #[command(flatten)]
     pub nel: NelFlags,
+    pub mentions: MentionsFlags,
     #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
@@ -94,6 +99,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.fair,
         &args.spans,
         &args.nel,
+        &args.mentions,
         &args.beta,
         &args.task,
         &args.edition,

@@ -34,6 +34,7 @@
 
 mod fair;
 mod hipe;
+mod mentions;
 pub(crate) mod muc;
 mod nel;
 pub(crate) mod options;

@@ -2,7 +2,7 @@
 //! constructor); the crate's own are there from the start, [`register`] adds one.
 
 use super::options::{Options, OPTION_NAMES};
-use super::{fair, hipe, muc, nel, segmentation, spans, tagging, Family};
+use super::{fair, hipe, mentions, muc, nel, segmentation, spans, tagging, Family};
 use crate::error::{Error, Result};
 
 /// How a family is made: its name, the options it declares of its own (beyond the common
@@ -21,7 +21,7 @@ pub struct Registration {
 }
 
 /// The crate's families, in the order `--help` and messages list them.
-const BUILT_IN: [Registration; 7] = [
+const BUILT_IN: [Registration; 8] = [
     Registration {
         name: "spans",
         options: spans::OWN_OPTIONS,
@@ -56,6 +56,11 @@ const BUILT_IN: [Registration; 7] = [
         name: "nel",
         options: nel::OWN_OPTIONS,
         build: |o| Ok(Box::new(nel::NelFamily::new(o)?)),
+    },
+    Registration {
+        name: "mentions",
+        options: mentions::OWN_OPTIONS,
+        build: |o| Ok(Box::new(mentions::MentionsFamily::new(o)?)),
     },
 ];
 

@@ -7,6 +7,7 @@ mod fair_props;
 mod fair_reference;
 mod family_interface;
 mod hardening_weights;
+mod mentions;
 mod muc;
 mod nel;
 mod nel_formats;

@@ -1,0 +1,369 @@
+//! Reading both sides: the gold's units (a token file's sentences or documents, a standoff
+//! document, a JSONL record), each with its text and mentions, and the run's JSONL records
+//! paired with them by `id` (or by order when no record has one).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::answer::{self, Answer, Mention};
+use super::settings::{Parser, Settings, UnitKind};
+use crate::error::{snippet, Error, Result};
+use crate::formats::InputFormat;
+
+/// One gold unit.
+#[derive(Debug, Clone, Default)]
+pub struct GoldUnit {
+    /// Its id, which run records name.
+    pub id: String,
+    /// Its text, when the gold has text.
+    pub text: Option<String>,
+    /// Its mentions (offsets in characters of `text` where known).
+    pub mentions: Vec<Mention>,
+}
+
+/// The gold read.
+#[derive(Debug, Clone)]
+pub struct Gold {
+    /// The units in gold order.
+    pub units: Vec<GoldUnit>,
+    /// Whether units are documents.
+    pub documents: bool,
+}
+
+/// One run record: the unit it answers, the type it was asked for, the answer.
+#[derive(Debug, Clone)]
+pub struct Record {
+    /// The unit's id, when the record names one.
+    pub id: Option<String>,
+    /// The queried type (`type` of a UniversalNER query).
+    pub query: Option<String>,
+    /// The answer read.
+    pub answer: Answer,
+}
+
+/// Whether `path` is a mentions JSONL file: its first non-blank line is an object with
+/// `entities` or an answer field.
+fn is_mentions_jsonl(path: &Path) -> bool {
+    let Ok(f) = std::fs::File::open(path) else {
+        return false;
+    };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = Vec::new();
+    if std::io::Read::read_to_end(&mut std::io::Read::take(f, 1 << 16), &mut head).is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&head);
+    let Some(first) = text
+        .trim_start_matches('\u{feff}')
+        .lines()
+        .find(|l| !l.trim().is_empty())
+    else {
+        return false;
+    };
+    match serde_json::from_str::<Value>(first) {
+        Ok(Value::Object(m)) => {
+            m.contains_key("entities") || ANSWER_KEYS.iter().any(|k| m.contains_key(*k))
+        }
+        _ => false,
+    }
+}
+
+const ANSWER_KEYS: [&str; 4] = ["output", "answer", "prediction", "response"];
+
+/// Hands each JSON object of a JSONL file to `f` with its 1-based line, one at a time.
+fn jsonl(
+    path: &Path,
+    mut f: impl FnMut(usize, serde_json::Map<String, Value>) -> Result<()>,
+) -> Result<()> {
+    let text = crate::io::read_text(path)?;
+    for (i, line) in text.trim_start_matches('\u{feff}').lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(Value::Object(m)) => f(i + 1, m)?,
+            Ok(_) => {
+                return Err(Error::input(
+                    path,
+                    i + 1,
+                    "expected a JSON object a line (with id and entities or output)",
+                ))
+            }
+            Err(e) => {
+                return Err(Error::input(
+                    path,
+                    i + 1,
+                    format!("expected a JSON object a line: {e}"),
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn id_of(m: &serde_json::Map<String, Value>) -> Option<String> {
+    match m.get("id") {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Reads the run's records.
+pub fn records(path: &Path, parser: Parser) -> Result<Vec<Record>> {
+    let mut out = Vec::new();
+    jsonl(path, |line, m| {
+        let query = m.get("type").and_then(Value::as_str);
+        let answer = if let Some(v) = m.get("entities") {
+            answer::entities(v, query, parser)
+        } else if let Some(s) = ANSWER_KEYS.iter().find_map(|k| m.get(*k)) {
+            match s {
+                Value::String(s) => answer::raw(s, query, parser),
+                other => answer::entities(other, query, parser),
+            }
+        } else {
+            return Err(Error::input(
+                path,
+                line,
+                "expected `entities` (a list) or `output` (the model's answer) in the record",
+            ));
+        };
+        out.push(Record {
+            id: id_of(&m),
+            query: query.map(str::to_string),
+            answer,
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Reads the gold: a mentions JSONL file, standoff annotation, or a token file (CoNLL, HIPE).
+pub fn gold(
+    path: &Path,
+    s: &Settings,
+    format: Option<InputFormat>,
+    column: Option<&str>,
+) -> Result<Gold> {
+    if format.is_none() && is_mentions_jsonl(path) {
+        return gold_jsonl(path);
+    }
+    if crate::eval::standoff::applies(path, path, format) {
+        let docs = crate::formats::read_standoff(path, format.and_then(InputFormat::standoff))?;
+        let units = docs
+            .into_iter()
+            .map(|d| {
+                let chars: Vec<char> = d.text.chars().collect();
+                let slice = |a: usize, b: usize| -> String {
+                    chars
+                        .get(a..b.min(chars.len()))
+                        .map_or(String::new(), |c| c.iter().collect())
+                };
+                let mentions = d
+                    .spans
+                    .iter()
+                    .filter_map(|sp| {
+                        let (first, last) = (sp.fragments.first()?, sp.fragments.last()?);
+                        let text: Vec<String> =
+                            sp.fragments.iter().map(|&(a, b)| slice(a, b)).collect();
+                        let mut m = Mention::new(&text.join(" "), Some(&sp.label));
+                        m.offsets = Some((first.0, last.1));
+                        Some(m)
+                    })
+                    .collect();
+                GoldUnit {
+                    id: d.name,
+                    text: Some(d.text),
+                    mentions,
+                }
+            })
+            .collect();
+        return Ok(Gold {
+            units,
+            documents: true,
+        });
+    }
+    gold_tokens(path, s, format, column)
+}
+
+fn gold_jsonl(path: &Path) -> Result<Gold> {
+    let mut units = Vec::new();
+    jsonl(path, |line, m| {
+        let text = m.get("text").and_then(Value::as_str).map(str::to_string);
+        let v = m.get("entities").unwrap_or(&Value::Null);
+        let a = answer::entities(v, m.get("type").and_then(Value::as_str), Parser::Auto);
+        if a.malformed {
+            return Err(Error::input(
+                path,
+                line,
+                "gold entities: expected a list of strings, of [text, type] pairs or of objects with text and type",
+            ));
+        }
+        let id = id_of(&m).unwrap_or_else(|| (units.len() + 1).to_string());
+        units.push(GoldUnit {
+            id,
+            text,
+            mentions: a.mentions,
+        });
+        Ok(())
+    })?;
+    Ok(Gold {
+        units,
+        documents: false,
+    })
+}
+
+fn gold_tokens(
+    path: &Path,
+    s: &Settings,
+    format: Option<InputFormat>,
+    column: Option<&str>,
+) -> Result<Gold> {
+    let c = crate::formats::read(
+        path,
+        format.and_then(InputFormat::corpus_format),
+        &crate::corpus::ReadOptions::default(),
+    )?;
+    let hipe = c.format == "hipe";
+    let name = column.unwrap_or(if hipe { "NE-COARSE-LIT" } else { "TAG" });
+    let col = c
+        .column(name)
+        .or_else(|| {
+            name.parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .filter(|&i| i < c.columns.len())
+        })
+        .ok_or_else(|| {
+            Error::input(
+                path,
+                1,
+                format!("expected a column {} of entity tags", snippet(name)),
+            )
+        })?;
+    let documents = s.unit == UnitKind::Document;
+    let mut units = Vec::new();
+    let mut spans = crate::spans::Spans::default();
+    let mut sentence = 0usize;
+    for (d, doc) in c.docs.iter().enumerate() {
+        let seq: Vec<usize> = doc.range().collect();
+        crate::spans::entities(&c, col, &seq, &mut spans);
+        // The unit of each position, its text and the character offset of each token in it.
+        let mut bounds = Vec::new();
+        if documents {
+            bounds.push(seq.len());
+        } else {
+            let mut at = 0;
+            for len in &doc.segments {
+                at += len;
+                bounds.push(at);
+            }
+        }
+        let mut starts = Vec::with_capacity(seq.len());
+        let mut unit_of = Vec::with_capacity(seq.len());
+        let mut lo = 0;
+        for &hi in &bounds {
+            let mut text = String::new();
+            let mut chars = 0usize;
+            for &tok in &seq[lo..hi] {
+                if !text.is_empty() {
+                    text.push(' ');
+                    chars += 1;
+                }
+                starts.push(chars);
+                unit_of.push(units.len());
+                let t = c.token_text(tok);
+                text.push_str(t);
+                chars += t.chars().count();
+            }
+            sentence += 1;
+            let id = match (&doc.id, documents) {
+                (Some(id), true) => id.clone(),
+                (None, true) => (d + 1).to_string(),
+                _ => sentence.to_string(),
+            };
+            units.push(GoldUnit {
+                id,
+                text: Some(text),
+                mentions: Vec::new(),
+            });
+            lo = hi;
+        }
+        for sp in &spans.spans {
+            let (a, b) = (sp.start as usize, sp.end as usize);
+            let Some(&u) = unit_of.get(a) else { continue };
+            let words: Vec<&str> = seq[a..=b].iter().map(|&t| c.token_text(t)).collect();
+            let text = words.join(" ");
+            let start = starts[a];
+            let mut m = Mention::new(&text, Some(spans.label(sp)));
+            m.offsets = Some((start, start + text.chars().count()));
+            units[u].mentions.push(m);
+        }
+    }
+    Ok(Gold { units, documents })
+}
+
+/// The records of each gold unit (by id, or by order when no record has an id), and the
+/// warnings about records that answer no unit.
+pub fn pair(
+    gold: &Gold,
+    records: Vec<Record>,
+    pred: &Path,
+) -> Result<(Vec<Vec<Record>>, Vec<String>)> {
+    let mut out: Vec<Vec<Record>> = vec![Vec::new(); gold.units.len()];
+    let mut warnings = Vec::new();
+    let with_id = records.iter().filter(|r| r.id.is_some()).count();
+    if with_id == 0 {
+        if records.len() != gold.units.len() {
+            return Err(Error::input(
+                pred,
+                0,
+                format!(
+                    "expected one record per gold unit ({}) when records have no id; found {}",
+                    gold.units.len(),
+                    records.len()
+                ),
+            ));
+        }
+        for (slot, r) in out.iter_mut().zip(records) {
+            slot.push(r);
+        }
+        return Ok((out, warnings));
+    }
+    if with_id != records.len() {
+        return Err(Error::input(
+            pred,
+            0,
+            "expected an id in every record, or in none (records are then paired by order)",
+        ));
+    }
+    let index: HashMap<&str, usize> = gold
+        .units
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (u.id.as_str(), i))
+        .collect();
+    let mut unknown = 0usize;
+    let mut example = None;
+    for r in records {
+        match r.id.as_deref().and_then(|id| index.get(id)) {
+            Some(&i) => out[i].push(r),
+            None => {
+                unknown += 1;
+                example.get_or_insert_with(|| r.id.clone().unwrap_or_default());
+            }
+        }
+    }
+    if unknown > 0 {
+        warnings.push(format!(
+            "{}: {unknown} record(s) name no gold unit (first: id {}); they are not scored",
+            pred.display(),
+            snippet(&example.unwrap_or_default())
+        ));
+    }
+    Ok((out, warnings))
+}
