@@ -57,6 +57,7 @@ pub struct CompareArgs {
     pub spans: SpansFlags,
     #[command(flatten)]
     pub nel: NelFlags,
+    #[command(flatten)]
     pub mentions: MentionsFlags,
     #[command(flatten)]
     pub beta: Beta,

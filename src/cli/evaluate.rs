@@ -56,6 +56,7 @@ pub struct EvaluateArgs {
     pub spans: SpansFlags,
     #[command(flatten)]
     pub nel: NelFlags,
+    #[command(flatten)]
     pub mentions: MentionsFlags,
     #[command(flatten)]
     pub beta: Beta,
