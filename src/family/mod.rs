@@ -32,6 +32,7 @@
 //! # Ok(()) }
 //! ```
 
+pub(crate) mod breakdown;
 mod fair;
 mod hipe;
 pub(crate) mod muc;
@@ -44,6 +45,9 @@ pub(crate) mod sign;
 mod spans;
 pub(crate) mod tagging;
 
+pub use breakdown::{
+    parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
+};
 pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
     JUDGEMENTS_HEADER,
@@ -90,6 +94,9 @@ pub struct Statistics {
     /// The family's per-annotation listing (TSV with a header), when it was asked for
     /// ([`Options::listing`]): fair's error listing, muc's judgements.
     pub listing: Option<String>,
+    /// The breakdown of the spans by keys (`breakdown`), when one was asked for: its
+    /// numbers are part of the fixed ones, its tables follow the family's.
+    pub breakdown: Option<Breakdown>,
     /// Units pushed while the width is 0 (no label in any unit and no fixed numbers: muc on
     /// documents without entities), which `data` cannot count.
     empty_units: usize,
@@ -107,6 +114,7 @@ impl Statistics {
             warnings: Vec::new(),
             details: Vec::new(),
             listing: None,
+            breakdown: None,
             empty_units: 0,
         }
     }
@@ -163,6 +171,7 @@ impl Statistics {
         let mut out = Statistics::new(self.unit, self.fixed, self.block, labels.to_vec());
         out.warnings = self.warnings.clone();
         out.details = self.details.clone();
+        out.breakdown = self.breakdown.clone();
         let w = self.width();
         let map: Vec<Option<usize>> = labels
             .iter()
@@ -244,6 +253,9 @@ pub fn results_of(fam: &dyn Family, stats: &Statistics, sums: &[f64]) -> Results
     r.notes = fam.notes();
     r.warnings = stats.warnings.clone();
     r.tables = fam.tables(stats, sums);
+    if let Some(b) = &stats.breakdown {
+        r.tables.extend(b.tables(sums));
+    }
     r
 }
 
@@ -395,6 +407,11 @@ pub fn compare_statistics(
     test: PairedTest,
 ) -> Result<Results> {
     let (sa, sb) = on_same_labels(sa, sb);
+    if sa.breakdown != sb.breakdown {
+        return Err(Error::usage(
+            "compare: the breakdowns of run A and run B have different buckets (a discrete key lists the values of each run); compare without breakdown",
+        ));
+    }
     if sa.len() != sb.len() {
         return Err(Error::usage(format!(
             "compare: run A has {} {}s and run B {}; both must have the gold's",

@@ -38,11 +38,13 @@ pub struct SpanFamily {
     regimes: Vec<SpanRegime>,
     beta: f64,
     attribution: Attribution,
+    breakdown: Vec<super::breakdown::Asked>,
+    train: Option<std::path::PathBuf>,
     options: Options,
 }
 
 /// The options the spans family declares of its own.
-pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap"];
+pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap", "breakdown", "train"];
 
 /// The `attribution` and `min-overlap` options: `hipe` (default) or `nervaluate`, and with
 /// `nervaluate` a minimum overlap from 1 to 100 (percent; default 1).
@@ -97,9 +99,17 @@ impl SpanFamily {
                 "beta",
                 "attribution",
                 "min-overlap",
+                "breakdown",
+                "train",
             ],
         )?;
         let input_format = opts.format_of("spans", FORMATS)?;
+        let breakdown = match opts.own("breakdown") {
+            Some(v) => super::breakdown::parse_keys(v)?,
+            None => Vec::new(),
+        };
+        let train = opts.own("train").map(std::path::PathBuf::from);
+        super::breakdown::check_train(&breakdown, train.as_deref())?;
         Ok(SpanFamily {
             input_format,
             format: input_format.and_then(InputFormat::corpus_format),
@@ -110,6 +120,8 @@ impl SpanFamily {
                 .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
             attribution: attribution(opts)?,
+            breakdown,
+            train,
             options: opts.clone(),
         })
     }
@@ -141,6 +153,10 @@ impl Family for SpanFamily {
                 own.push(("min-overlap".to_string(), format!("{min_overlap}")));
             }
         }
+        own.extend(super::breakdown::signature_fields(
+            &self.breakdown,
+            self.train.as_deref(),
+        ));
         super::sign::option_fields(&o, own)
     }
 
@@ -163,6 +179,11 @@ impl Family for SpanFamily {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
             };
+            if !self.breakdown.is_empty() {
+                return Err(Error::usage(
+                    "breakdown: the spans family breaks down entities read from tags (conll or hipe); standoff files are not broken down yet",
+                ));
+            }
             return standoff_statistics(gold, pred, &read);
         }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
@@ -281,6 +302,9 @@ impl Family for SpanFamily {
         }
         warnings.extend(res.warnings);
         s.warnings = warnings;
+        if !self.breakdown.is_empty() {
+            self.attach_breakdown(&mut s, &g, &p, &o, col.as_deref())?;
+        }
         Ok(s)
     }
 
@@ -341,6 +365,65 @@ impl Family for SpanFamily {
             ),
         };
         vec![format!("regimes as nervaluate names them, {how}; partial: half credit for overlaps; every run label is evaluated")]
+    }
+}
+
+impl SpanFamily {
+    /// The regime a breakdown judges spans in: exact when it is the first regime asked for,
+    /// else strict.
+    fn breakdown_regime(&self) -> SpanRegime {
+        match self.regimes.first() {
+            Some(SpanRegime::Exact) => SpanRegime::Exact,
+            _ => SpanRegime::Strict,
+        }
+    }
+
+    /// Adds the breakdown asked for to the statistics of the token files `g` and `p` (read as
+    /// scored with `o`; `col` the HIPE column, `None` for CoNLL).
+    fn attach_breakdown(
+        &self,
+        s: &mut Statistics,
+        g: &Corpus,
+        p: &Corpus,
+        o: &ScoreOptions,
+        col: Option<&str>,
+    ) -> Result<()> {
+        let column = |c: &Corpus| -> Result<usize> {
+            match col {
+                Some(name) => c.column(name),
+                None => conll_tag_column(c, self.column.as_deref()),
+            }
+            .ok_or_else(|| Error::input(&c.path, 1, "breakdown: the entity column is missing"))
+        };
+        let (gcol, pcol) = (column(g)?, column(p)?);
+        let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
+        let al = crate::corpus::align(g, p)?;
+        let train = match &self.train {
+            None => None,
+            Some(path) => {
+                if crate::eval::standoff::is_standoff(path) {
+                    return Err(Error::usage(format!(
+                        "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
+                        path.display()
+                    )));
+                }
+                let t = crate::formats::read(path, self.format, &ReadOptions::default())?;
+                let tcol = column(&t)?;
+                Some(super::breakdown::tokens::train(&t, tcol))
+            }
+        };
+        let regime = self.breakdown_regime();
+        let sides = super::breakdown::tokens::Sides {
+            gold: g,
+            gold_col: gcol,
+            run: p,
+            run_col: pcol,
+            run_docs: &al.pred_docs,
+            tags: &tags,
+            labels_matter: regime == SpanRegime::Strict,
+        };
+        let (gf, rf) = super::breakdown::tokens::facts(&sides, train.as_ref());
+        super::breakdown::attach(s, &self.breakdown, &gf, &rf, regime.json_name())
     }
 }
 
