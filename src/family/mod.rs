@@ -259,6 +259,18 @@ pub fn results_of(fam: &dyn Family, stats: &Statistics, sums: &[f64]) -> Results
     r
 }
 
+/// The ratio cells of [`results_of`] in the order of [`Results::ratios`], without the notes
+/// and with the breakdown's ratios computed from the sums, not from tables (resampling's
+/// inner loop).
+fn ratios_of(fam: &dyn Family, stats: &Statistics, sums: &[f64], out: &mut Vec<f64>) {
+    let mut r = Results::new(fam.name(), stats.unit, 0);
+    r.tables = fam.tables(stats, sums);
+    r.ratios(out);
+    if let Some(b) = &stats.breakdown {
+        b.ratios(sums, out);
+    }
+}
+
 /// Scores a run: the family's tables, and with `resampler` a percentile bootstrap interval
 /// for every ratio cell (units resampled with replacement). Fewer than two units with a
 /// resampler is a usage error naming the unit.
@@ -309,7 +321,7 @@ fn intervals(
     let k = probe.len();
     let score = |sums: &[f64], out: &mut [f64]| {
         let mut v = Vec::with_capacity(k);
-        results_of(fam, stats, sums).ratios(&mut v);
+        ratios_of(fam, stats, sums, &mut v);
         for (o, x) in out.iter_mut().zip(v) {
             *o = x;
         }
@@ -442,7 +454,7 @@ pub fn compare_statistics(
     let k = names.len();
     let score = |sums: &[f64], out: &mut [f64]| {
         let mut v = Vec::with_capacity(k);
-        results_of(fam, &sa, sums).ratios(&mut v);
+        ratios_of(fam, &sa, sums, &mut v);
         for (o, x) in out.iter_mut().zip(v) {
             *o = x;
         }

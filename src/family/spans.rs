@@ -421,6 +421,10 @@ impl SpanFamily {
             run_docs: &al.pred_docs,
             tags: &tags,
             labels_matter: regime == SpanRegime::Strict,
+            // HIPE TSV marks sentence ends in MISC.
+            sentence_flag: col
+                .and(g.column("MISC"))
+                .map(|c| (c, "EndOfSentence")),
         };
         let (gf, rf) = super::breakdown::tokens::facts(&sides, train.as_ref());
         super::breakdown::attach(s, &self.breakdown, &gf, &rf, regime.json_name())

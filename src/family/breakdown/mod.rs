@@ -252,6 +252,17 @@ impl Breakdown {
         PER_BUCKET * self.keys.iter().map(|k| k.names.len()).sum::<usize>()
     }
 
+    /// The ratio cells of [`Breakdown::tables`] (P, R, F1 of every bucket, key after key), as
+    /// [`crate::table::Results::ratios`] would read them from the tables.
+    pub fn ratios(&self, sums: &[f64], out: &mut Vec<f64>) {
+        let n = self.width();
+        let block = sums.get(self.offset..self.offset + n).unwrap_or(&[]);
+        for c in block.chunks_exact(PER_BUCKET) {
+            let (p, r, f1) = bucket_prf(c[0], c[1], c[2], c[3]);
+            out.extend([p, r, f1]);
+        }
+    }
+
     /// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket.
     pub fn tables(&self, sums: &[f64]) -> Vec<Table> {
         let mut at = self.offset;

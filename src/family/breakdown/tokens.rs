@@ -23,6 +23,40 @@ pub struct Sides<'c> {
     pub tags: &'c BTreeSet<String>,
     /// Whether labels must agree for a span to be correct (strict), or only offsets (exact).
     pub labels_matter: bool,
+    /// A gold column whose cell may hold a sentence end among `|`-separated flags, and the
+    /// flag (HIPE TSV's `MISC` and `EndOfSentence`): sentences end there as well as at the
+    /// end of every segment.
+    pub sentence_flag: Option<(usize, &'c str)>,
+}
+
+/// Cuts a document's positions into sentences: `sentence_of` each position's sentence,
+/// `starts` and `lens` each sentence's first position and length. A sentence ends at the end
+/// of a segment and, with `flag`, after a token flagged as a sentence end.
+fn sentences(
+    c: &Corpus,
+    d: &Document,
+    flag: Option<(usize, &str)>,
+    sentence_of: &mut Vec<u32>,
+    starts: &mut Vec<u32>,
+    lens: &mut Vec<u32>,
+) {
+    sentence_of.clear();
+    starts.clear();
+    lens.clear();
+    let mut tok = d.start;
+    for &n in &d.segments {
+        let mut from = sentence_of.len();
+        for i in 0..n {
+            sentence_of.push(starts.len() as u32);
+            let flagged = flag.is_some_and(|(col, f)| c.cell(tok, col).split('|').any(|x| x.eq_ignore_ascii_case(f)));
+            tok += 1;
+            if flagged || i + 1 == n {
+                starts.push(from as u32);
+                lens.push((sentence_of.len() - from) as u32);
+                from = sentence_of.len();
+            }
+        }
+    }
 }
 
 /// The spans of gold and run, document (unit) by document, with their keys' values.
@@ -33,6 +67,7 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
     let mut sentence_of: Vec<u32> = Vec::new();
     let mut entities_in: Vec<u32> = Vec::new();
     let mut starts: Vec<u32> = Vec::new();
+    let mut lens: Vec<u32> = Vec::new();
     for (unit, (gd, pd)) in s.gold.docs.iter().zip(s.run_docs).enumerate() {
         gseq.clear();
         gseq.extend(gd.range());
@@ -44,15 +79,17 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
         entities(s.gold, s.gold_col, &gseq, &mut gsp);
         entities(s.run, s.run_col, &pseq, &mut psp);
         // The sentence of every position, where each starts, and its gold entities.
-        sentence_of.clear();
-        starts.clear();
-        for (i, &n) in gd.segments.iter().enumerate() {
-            starts.push(sentence_of.len() as u32);
-            sentence_of.extend(std::iter::repeat_n(i as u32, n));
-        }
+        sentences(
+            s.gold,
+            gd,
+            s.sentence_flag,
+            &mut sentence_of,
+            &mut starts,
+            &mut lens,
+        );
         let kept = |sp: &Spans<'_>, x: &Span| s.tags.contains(sp.label(x));
         entities_in.clear();
-        entities_in.resize(gd.segments.len(), 0);
+        entities_in.resize(lens.len(), 0);
         for g in gsp.spans.iter().filter(|x| kept(&gsp, x)) {
             if let Some(&k) = sentence_of.get(g.start as usize) {
                 entities_in[k as usize] += 1;
@@ -65,7 +102,7 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
         let ctx = Doc {
             unit,
             name: &name,
-            segments: &gd.segments,
+            lens: &lens,
             sentence_of: &sentence_of,
             starts: &starts,
             entities_in: &entities_in,
@@ -114,7 +151,7 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
 struct Doc<'a> {
     unit: usize,
     name: &'a str,
-    segments: &'a [usize],
+    lens: &'a [u32],
     sentence_of: &'a [u32],
     starts: &'a [u32],
     entities_in: &'a [u32],
@@ -150,7 +187,7 @@ impl Doc<'_> {
             label: label.to_string(),
             tokens: x.end - x.start + 1,
             chars: text.chars().count() as u32,
-            sentence_tokens: self.segments.get(k).copied().unwrap_or(0) as u32,
+            sentence_tokens: self.lens.get(k).copied().unwrap_or(0),
             sentence_entities: self.entities_in.get(k).copied().unwrap_or(0),
             start_in_sentence: start,
             caps: Caps::of(words),
