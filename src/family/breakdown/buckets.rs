@@ -47,36 +47,39 @@ impl Bucketing {
             let mut gv: Vec<f64> = gold.iter().map(|s| number(asked.key, s)).collect();
             gv.sort_by(f64::total_cmp);
             let cuts = cuts(&gv, asked.buckets);
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for s in all() {
-                let v = number(asked.key, s);
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-            if lo > hi {
-                // No span at all: one empty bucket.
-                return Bucketing {
-                    names: vec!["all".into()],
-                    values: BTreeMap::new(),
-                    cuts: Vec::new(),
-                };
-            }
+            // Named by the cuts alone (the gold's), so two runs of one gold have the same
+            // buckets.
             let mut names = Vec::with_capacity(cuts.len() + 1);
-            let mut from = format!("[{}", shown(lo));
-            for c in &cuts {
-                names.push(format!("{from}, {}]", shown(*c)));
-                from = format!("({}", shown(*c));
+            match (cuts.first(), cuts.last()) {
+                (Some(first), Some(last)) => {
+                    names.push(format!("<= {}", shown(*first)));
+                    for w in cuts.windows(2) {
+                        names.push(format!("({}, {}]", shown(w[0]), shown(w[1])));
+                    }
+                    names.push(format!("> {}", shown(*last)));
+                }
+                _ => names.push("all".into()),
             }
-            names.push(format!("{from}, {}]", shown(hi)));
             return Bucketing {
                 names,
                 values: BTreeMap::new(),
                 cuts,
             };
         }
-        // Discrete: spans per value, gold and run together.
+        // Discrete: every value of gold and run (every class of the closed keys), and the
+        // gold's spans per value.
         let mut n: BTreeMap<&str, usize> = BTreeMap::new();
+        match asked.key {
+            Key::Capitalisation => n.extend(Caps::ALL.map(|c| (c.name(), 0))),
+            Key::Oov => n.extend([("no", 0), ("yes", 0)]),
+            _ => {}
+        }
         for s in all() {
+            if let KeyValue::Text(t) = value(asked.key, s) {
+                n.entry(t).or_default();
+            }
+        }
+        for s in gold {
             if let KeyValue::Text(t) = value(asked.key, s) {
                 *n.entry(t).or_default() += 1;
             }
@@ -84,7 +87,7 @@ impl Bucketing {
         let mut kept: Vec<&str> = n.keys().copied().collect();
         let other = kept.len() > MAX_VALUES;
         if other {
-            // The most frequent values, ties by name.
+            // The values with the most gold spans, ties by name.
             let mut by_count: Vec<(&str, usize)> = n.iter().map(|(k, v)| (*k, *v)).collect();
             by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
             kept = by_count[..MAX_VALUES - 1].iter().map(|x| x.0).collect();

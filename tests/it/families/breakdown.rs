@@ -260,7 +260,18 @@ fn expected(key: &str, gold: &[Span], run: &[Span]) -> Vec<(Option<String>, [f64
         return rows;
     }
     let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    let closed: &[&str] = match key {
+        "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
+        "oov" => &["no", "yes"],
+        _ => &[],
+    };
+    for c in closed {
+        count.insert(c.to_string(), 0);
+    }
     for s in all() {
+        count.entry(s.text[key].clone()).or_default();
+    }
+    for s in gold {
         *count.entry(s.text[key].clone()).or_default() += 1;
     }
     let mut names: Vec<String> = count.keys().cloned().collect();
@@ -489,4 +500,53 @@ fn an_unknown_key_is_a_usage_error_naming_the_keys() {
         let out = fairscore(&[&base[..], &["--breakdown", bad]].concat());
         assert_eq!(out.status.code(), Some(2), "{bad}");
     }
+}
+
+#[test]
+fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let h = data.join("hipe2022");
+    let g = h.join("gold/HIPE-2022-v2.1-ajmc-test-en.tsv");
+    let a = h.join("submissions/team1_bundle4_ajmc_en_1.tsv");
+    let b = h.join("submissions/team2_bundle1_ajmc_en_1.tsv");
+    let (g, a, b) = (g.to_string_lossy(), a.to_string_lossy(), b.to_string_lossy());
+    let v = fairscore_json(&[
+        "compare", "--family", "spans", "--gold", &g, "--pred", &a, "--pred", &b, "--regimes",
+        "strict", "--breakdown", "length,capitalisation", "--bootstrap", "200", "--json", "-",
+    ]);
+    let rows = table(&v, "compare")["rows"].as_array().expect("rows").clone();
+    // Run A's and B's own breakdowns give the A and B columns.
+    let one = |run: &str| {
+        fairscore_json(&[
+            "evaluate", "--family", "spans", "--gold", &g, "--pred", run, "--regimes", "strict",
+            "--breakdown", "length,capitalisation", "--json", "-",
+        ])
+    };
+    let (va, vb) = (one(&a), one(&b));
+    let mut n = 0;
+    for key in ["length", "capitalisation"] {
+        let name = format!("breakdown:{key}");
+        for (ra, rb) in table(&va, &name)["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .zip(table(&vb, &name)["rows"].as_array().expect("rows"))
+        {
+            let bucket = ra["key"]["bucket"].as_str().expect("bucket");
+            assert_eq!(rb["key"]["bucket"], ra["key"]["bucket"], "same buckets");
+            let row = rows
+                .iter()
+                .find(|r| r["key"]["table"] == name.as_str() && r["key"]["level"] == bucket && r["key"]["measure"] == "F1")
+                .unwrap_or_else(|| panic!("{name} {bucket} F1 compared"));
+            let s = &row["scores"];
+            assert_eq!(s["A"], ra["scores"]["F1"]);
+            assert_eq!(s["B"], rb["scores"]["F1"]);
+            let p = s["p"].as_f64().expect("p");
+            assert!((0.0..=1.0).contains(&p));
+            n += 1;
+        }
+    }
+    assert!(n >= 6);
 }
