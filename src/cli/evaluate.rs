@@ -22,10 +22,14 @@ micro and per document, F@k with --n_best, error labels; --errors lists every me
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \
-(docs/standoff.md).\n\n\
+(docs/standoff.md). spans --breakdown KEY,… adds TP, FP, FN, P, R, F1 (and intervals) per \
+bucket of a span property: label, length, chars, sentence_length, density, capitalisation, \
+position, document, and with --train FILE oov, train_freq, train_consistency \
+(docs/breakdown.md).\n\n\
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
+fairscore evaluate --family spans --gold gold.tsv --pred run.tsv --breakdown label,length --bootstrap 1000\n  \
 fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -\n  \
 fairscore evaluate --family nel --n-best 1,3 --gold gold.tsv --pred run.tsv --errors mentions.tsv"
 )]

@@ -397,7 +397,17 @@ impl SpanFamily {
         };
         let (gcol, pcol) = (column(g)?, column(p)?);
         let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
-        let al = crate::corpus::align(g, p)?;
+        // The run's documents as the scorer paired them: its own when they match the gold's
+        // one for one (the usual case, no second alignment), else the alignment's.
+        let same = g.docs.len() == p.docs.len()
+            && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
+        let aligned;
+        let run_docs = if same {
+            &p.docs[..]
+        } else {
+            aligned = crate::corpus::align(g, p)?;
+            &aligned.pred_docs[..]
+        };
         let train = match &self.train {
             None => None,
             Some(path) => {
@@ -407,7 +417,12 @@ impl SpanFamily {
                         path.display()
                     )));
                 }
-                let t = crate::formats::read(path, self.format, &ReadOptions::default())?;
+                // Only the entity column (and the tokens) of a HIPE TSV training file.
+                let ropts = ReadOptions {
+                    columns: col.map(|c| vec![c.to_string()]),
+                    ..ReadOptions::default()
+                };
+                let t = crate::formats::read(path, self.format, &ropts)?;
                 let tcol = column(&t)?;
                 Some(super::breakdown::tokens::train(&t, tcol))
             }
@@ -418,13 +433,11 @@ impl SpanFamily {
             gold_col: gcol,
             run: p,
             run_col: pcol,
-            run_docs: &al.pred_docs,
+            run_docs,
             tags: &tags,
             labels_matter: regime == SpanRegime::Strict,
             // HIPE TSV marks sentence ends in MISC.
-            sentence_flag: col
-                .and(g.column("MISC"))
-                .map(|c| (c, "EndOfSentence")),
+            sentence_flag: col.and(g.column("MISC")).map(|c| (c, "EndOfSentence")),
         };
         let (gf, rf) = super::breakdown::tokens::facts(&sides, train.as_ref());
         super::breakdown::attach(s, &self.breakdown, &gf, &rf, regime.json_name())

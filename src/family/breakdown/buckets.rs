@@ -12,7 +12,13 @@ enum KeyValue<'a> {
 }
 
 fn value(key: Key, s: &Facts) -> KeyValue<'_> {
-    let ratio = |a: u32, b: u32| if b > 0 { f64::from(a) / f64::from(b) } else { 0.0 };
+    let ratio = |a: u32, b: u32| {
+        if b > 0 {
+            f64::from(a) / f64::from(b)
+        } else {
+            0.0
+        }
+    };
     match key {
         Key::Label => KeyValue::Text(&s.label),
         Key::Capitalisation => KeyValue::Text(s.caps.name()),

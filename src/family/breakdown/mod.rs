@@ -126,7 +126,9 @@ pub fn parse_keys(value: &str) -> Result<Vec<Asked>> {
         let wanted = name.to_ascii_lowercase().replace('-', "_");
         let key = Key::ALL
             .into_iter()
-            .find(|k| k.name() == wanted || (wanted == "capitalization" && *k == Key::Capitalisation))
+            .find(|k| {
+                k.name() == wanted || (wanted == "capitalization" && *k == Key::Capitalisation)
+            })
             .ok_or_else(|| {
                 Error::usage(format!(
                     "breakdown: unknown key {}; the keys are {}",
@@ -198,10 +200,7 @@ pub fn check_train(asked: &[Asked], train: Option<&std::path::Path>) -> Result<(
 
 /// The signature fields of a breakdown: its keys (with their buckets where not the default)
 /// and the training file by its content hash.
-pub fn signature_fields(
-    asked: &[Asked],
-    train: Option<&std::path::Path>,
-) -> Vec<(String, String)> {
+pub fn signature_fields(asked: &[Asked], train: Option<&std::path::Path>) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if asked.is_empty() {
         return out;

@@ -48,7 +48,11 @@ fn sentences(
         let mut from = sentence_of.len();
         for i in 0..n {
             sentence_of.push(starts.len() as u32);
-            let flagged = flag.is_some_and(|(col, f)| c.cell(tok, col).split('|').any(|x| x.eq_ignore_ascii_case(f)));
+            let flagged = flag.is_some_and(|(col, f)| {
+                c.cell(tok, col)
+                    .split('|')
+                    .any(|x| x.eq_ignore_ascii_case(f))
+            });
             tok += 1;
             if flagged || i + 1 == n {
                 starts.push(from as u32);
@@ -107,12 +111,10 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
             starts: &starts,
             entities_in: &entities_in,
         };
-        for (side, (own, own_seq, other, corpus)) in [
-            (&gsp, &gseq, &psp, s.gold),
-            (&psp, &pseq, &gsp, s.run),
-        ]
-        .into_iter()
-        .enumerate()
+        for (side, (own, own_seq, other, corpus)) in
+            [(&gsp, &gseq, &psp, s.gold), (&psp, &pseq, &gsp, s.run)]
+                .into_iter()
+                .enumerate()
         {
             for x in own.spans.iter().filter(|x| kept(own, x)) {
                 let label = own.label(x);
@@ -123,11 +125,12 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
                     .iter()
                     .take_while(|y| y.start == x.start)
                     .any(|y| {
-                    y.start == x.start
-                        && y.end == x.end
-                        && kept(other, y)
-                        && (!s.labels_matter || other.label(y) == label)
-                }) && same_text(s.gold, &gseq, s.run, &pseq, x.start, x.end);
+                        y.start == x.start
+                            && y.end == x.end
+                            && kept(other, y)
+                            && (!s.labels_matter || other.label(y) == label)
+                    })
+                    && same_text(s.gold, &gseq, s.run, &pseq, x.start, x.end);
                 let words = own_seq[x.start as usize..=x.end as usize]
                     .iter()
                     .map(|&t| corpus.token_text(t));
@@ -166,11 +169,7 @@ impl Doc<'_> {
         words: impl Iterator<Item = &'w str> + Clone,
         line: usize,
     ) -> Facts {
-        let k = self
-            .sentence_of
-            .get(x.start as usize)
-            .copied()
-            .unwrap_or(0) as usize;
+        let k = self.sentence_of.get(x.start as usize).copied().unwrap_or(0) as usize;
         let start = x.start - self.starts.get(k).copied().unwrap_or(0);
         let text = join(words.clone());
         let id = format!(

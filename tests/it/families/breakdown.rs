@@ -201,7 +201,9 @@ fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) 
         for g in &ge {
             dens[sent[g.0]] += 1;
         }
-        for (own, other, toks, out) in [(&ge, &re, &gd.toks, &mut gs), (&re, &ge, &rd.toks, &mut rs)] {
+        for (own, other, toks, out) in
+            [(&ge, &re, &gd.toks, &mut gs), (&re, &ge, &rd.toks, &mut rs)]
+        {
             for (s, e, l) in own.iter() {
                 let words: Vec<&str> = toks[*s..=*e].iter().map(|t| t.text.as_str()).collect();
                 let text = words.join(" ");
@@ -219,14 +221,19 @@ fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) 
                 sp.text.insert("capitalisation", caps(&words).to_string());
                 sp.text.insert("document", gd.id.clone());
                 let oov = words.iter().any(|w| !train.vocab.contains(*w));
-                sp.text.insert("oov", if oov { "yes" } else { "no" }.to_string());
+                sp.text
+                    .insert("oov", if oov { "yes" } else { "no" }.to_string());
                 sp.num.insert("length", (e - s + 1) as f64);
                 sp.num.insert("chars", text.chars().count() as f64);
                 sp.num.insert("sentence_length", len as f64);
                 sp.num.insert("density", f64::from(dens[k]) / len as f64);
                 sp.num.insert("position", (s - start) as f64 / len as f64);
                 sp.num.insert("train_freq", f64::from(freq));
-                let consistency = if freq > 0 { f64::from(same) / f64::from(freq) } else { 0.0 };
+                let consistency = if freq > 0 {
+                    f64::from(same) / f64::from(freq)
+                } else {
+                    0.0
+                };
                 sp.num.insert("train_consistency", consistency);
                 out.push(sp);
             }
@@ -354,7 +361,10 @@ fn check(v: &Value, gold: &[Span], run: &[Span], keys: &[&str], what: &str) {
             let f1 = ratio(2.0 * p * r, p + r);
             for (col, x) in [("P", p), ("R", r), ("F1", f1)] {
                 let y = s[col].as_f64().expect("ratio");
-                assert!((x - y).abs() < 1e-12, "{what} {key} {b} {col}: {y}, expected {x}");
+                assert!(
+                    (x - y).abs() < 1e-12,
+                    "{what} {key} {b} {col}: {y}, expected {x}"
+                );
             }
             for (a, x) in sums.iter_mut().zip(c) {
                 *a += x;
@@ -396,8 +406,19 @@ fn every_key_equals_the_definitions_on_a_real_run_as_hipe_tsv_and_conll() {
     );
     let args = |g: &str, r: &str, tr: &str| {
         fairscore_json(&[
-            "evaluate", "--family", "spans", "--gold", g, "--pred", r, "--breakdown", &keys,
-            "--train", tr, "--json", "-",
+            "evaluate",
+            "--family",
+            "spans",
+            "--gold",
+            g,
+            "--pred",
+            r,
+            "--breakdown",
+            &keys,
+            "--train",
+            tr,
+            "--json",
+            "-",
         ])
     };
     let v = args(&g, &r, &tr);
@@ -412,14 +433,19 @@ fn every_key_equals_the_definitions_on_a_real_run_as_hipe_tsv_and_conll() {
     for row in &ex {
         let side = row["key"]["level"].as_str().expect("level").to_string();
         assert!(side == "FN" || side == "FP");
-        *per.entry((row["key"]["bucket"].to_string(), side)).or_default() += 1;
+        *per.entry((row["key"]["bucket"].to_string(), side))
+            .or_default() += 1;
     }
     assert!(per.values().all(|n| *n <= 3));
 
     // The same run as CoNLL: sentences from blank lines; every key but the document (a CoNLL
     // document has no name) gives the same buckets.
     let dir = temp_dir("breakdown-conll");
-    let (gc, rc, tc) = (dir.join("gold.conll"), dir.join("run.conll"), dir.join("train.conll"));
+    let (gc, rc, tc) = (
+        dir.join("gold.conll"),
+        dir.join("run.conll"),
+        dir.join("train.conll"),
+    );
     write_conll(&gold, &gc);
     write_conll(&run, &rc);
     write_conll(&train, &tc);
@@ -459,16 +485,26 @@ fn intervals_are_present_and_ordered() {
         "--json",
         "-",
     ]);
-    assert_eq!(table(&v, "breakdown:length")["rows"].as_array().map(Vec::len), Some(3));
+    assert_eq!(
+        table(&v, "breakdown:length")["rows"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
     for key in ["label", "length", "position"] {
         for row in table(&v, &format!("breakdown:{key}"))["rows"]
             .as_array()
             .expect("rows")
         {
             for col in ["P", "R", "F1"] {
-                let ci = row["ci"][col].as_array().unwrap_or_else(|| panic!("{key} {col}: no interval"));
+                let ci = row["ci"][col]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{key} {col}: no interval"));
                 let (lo, hi) = (ci[0].as_f64().expect("lo"), ci[1].as_f64().expect("hi"));
-                assert!(0.0 <= lo && lo <= hi && hi <= 1.0, "{key} {col}: [{lo}, {hi}]");
+                assert!(
+                    0.0 <= lo && lo <= hi && hi <= 1.0,
+                    "{key} {col}: [{lo}, {hi}]"
+                );
             }
         }
     }
@@ -511,17 +547,50 @@ fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
     let g = h.join("gold/HIPE-2022-v2.1-ajmc-test-en.tsv");
     let a = h.join("submissions/team1_bundle4_ajmc_en_1.tsv");
     let b = h.join("submissions/team2_bundle1_ajmc_en_1.tsv");
-    let (g, a, b) = (g.to_string_lossy(), a.to_string_lossy(), b.to_string_lossy());
+    let (g, a, b) = (
+        g.to_string_lossy(),
+        a.to_string_lossy(),
+        b.to_string_lossy(),
+    );
     let v = fairscore_json(&[
-        "compare", "--family", "spans", "--gold", &g, "--pred", &a, "--pred", &b, "--regimes",
-        "strict", "--breakdown", "length,capitalisation", "--bootstrap", "200", "--json", "-",
+        "compare",
+        "--family",
+        "spans",
+        "--gold",
+        &g,
+        "--pred",
+        &a,
+        "--pred",
+        &b,
+        "--regimes",
+        "strict",
+        "--breakdown",
+        "length,capitalisation",
+        "--bootstrap",
+        "200",
+        "--json",
+        "-",
     ]);
-    let rows = table(&v, "compare")["rows"].as_array().expect("rows").clone();
+    let rows = table(&v, "compare")["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
     // Run A's and B's own breakdowns give the A and B columns.
     let one = |run: &str| {
         fairscore_json(&[
-            "evaluate", "--family", "spans", "--gold", &g, "--pred", run, "--regimes", "strict",
-            "--breakdown", "length,capitalisation", "--json", "-",
+            "evaluate",
+            "--family",
+            "spans",
+            "--gold",
+            &g,
+            "--pred",
+            run,
+            "--regimes",
+            "strict",
+            "--breakdown",
+            "length,capitalisation",
+            "--json",
+            "-",
         ])
     };
     let (va, vb) = (one(&a), one(&b));
@@ -538,7 +607,11 @@ fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
             assert_eq!(rb["key"]["bucket"], ra["key"]["bucket"], "same buckets");
             let row = rows
                 .iter()
-                .find(|r| r["key"]["table"] == name.as_str() && r["key"]["level"] == bucket && r["key"]["measure"] == "F1")
+                .find(|r| {
+                    r["key"]["table"] == name.as_str()
+                        && r["key"]["level"] == bucket
+                        && r["key"]["measure"] == "F1"
+                })
                 .unwrap_or_else(|| panic!("{name} {bucket} F1 compared"));
             let s = &row["scores"];
             assert_eq!(s["A"], ra["scores"]["F1"]);
