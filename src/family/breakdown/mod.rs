@@ -110,7 +110,7 @@ impl Key {
 pub struct Asked {
     /// The key.
     pub key: Key,
-    /// Buckets of a continuous key (`length:6`; default [`DEFAULT_BUCKETS`]).
+    /// Buckets of a continuous key (`length:6`; default 4).
     pub buckets: usize,
 }
 
