@@ -375,7 +375,7 @@ pub struct SpansFlags {
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
     /// spans with --breakdown oov, train_freq or train_consistency: the training file (CoNLL
-    /// or HIPE TSV, the same column as the gold).
+    /// or HIPE TSV, read in the gold's column; CoNLL's tag column for a standoff gold).
     #[arg(long = "train", value_name = "FILE")]
     pub train: Option<String>,
 }

@@ -179,12 +179,20 @@ impl Family for SpanFamily {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
             };
+            let mut s = standoff_statistics(gold, pred, &read)?;
             if !self.breakdown.is_empty() {
-                return Err(Error::usage(
-                    "breakdown: the spans family breaks down entities read from tags (conll or hipe); standoff files are not broken down yet",
-                ));
+                let train = self.train_set(None)?;
+                let regime = self.breakdown_regime();
+                let (gf, rf) = super::breakdown::standoff::facts(
+                    gold,
+                    pred,
+                    &read,
+                    regime == SpanRegime::Strict,
+                    train.as_ref(),
+                )?;
+                super::breakdown::attach(&mut s, &self.breakdown, &gf, &rf, regime.json_name())?;
             }
-            return standoff_statistics(gold, pred, &read);
+            return Ok(s);
         }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
         let format = match self.format {
@@ -378,6 +386,39 @@ impl SpanFamily {
         }
     }
 
+    /// The training file's vocabulary and entities (`train`), read as CoNLL or HIPE TSV
+    /// (`col` the HIPE column, `None` for CoNLL's tag column).
+    fn train_set(&self, col: Option<&str>) -> Result<Option<super::breakdown::Train>> {
+        let Some(path) = &self.train else {
+            return Ok(None);
+        };
+        if crate::eval::standoff::is_standoff(path) {
+            return Err(Error::usage(format!(
+                "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
+                path.display()
+            )));
+        }
+        // Only the entity column (and the tokens) of a HIPE TSV training file.
+        let ropts = ReadOptions {
+            columns: col.map(|c| vec![c.to_string()]),
+            ..ReadOptions::default()
+        };
+        let format = self.format.filter(|f| *f != Format::Spans);
+        let t = crate::formats::read(path, format, &ropts)?;
+        let tcol = match col {
+            Some(name) => t.column(name),
+            None => conll_tag_column(&t, self.column.as_deref()),
+        }
+        .ok_or_else(|| {
+            Error::input(
+                path,
+                1,
+                "train: the entity column of the gold is missing from the training file",
+            )
+        })?;
+        Ok(Some(super::breakdown::tokens::train(&t, tcol)))
+    }
+
     /// Adds the breakdown asked for to the statistics of the token files `g` and `p` (read as
     /// scored with `o`; `col` the HIPE column, `None` for CoNLL).
     fn attach_breakdown(
@@ -408,25 +449,7 @@ impl SpanFamily {
             aligned = crate::corpus::align(g, p)?;
             &aligned.pred_docs[..]
         };
-        let train = match &self.train {
-            None => None,
-            Some(path) => {
-                if crate::eval::standoff::is_standoff(path) {
-                    return Err(Error::usage(format!(
-                        "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
-                        path.display()
-                    )));
-                }
-                // Only the entity column (and the tokens) of a HIPE TSV training file.
-                let ropts = ReadOptions {
-                    columns: col.map(|c| vec![c.to_string()]),
-                    ..ReadOptions::default()
-                };
-                let t = crate::formats::read(path, self.format, &ropts)?;
-                let tcol = column(&t)?;
-                Some(super::breakdown::tokens::train(&t, tcol))
-            }
-        };
+        let train = self.train_set(col)?;
         let regime = self.breakdown_regime();
         let sides = super::breakdown::tokens::Sides {
             gold: g,

@@ -14,6 +14,7 @@
 
 mod buckets;
 mod facts;
+pub(crate) mod standoff;
 pub(crate) mod tokens;
 
 pub(crate) use facts::{join, Caps, Facts, Train};

@@ -623,3 +623,94 @@ fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
     }
     assert!(n >= 6);
 }
+
+/// (label, offsets) of every text-bound annotation of a brat `.ann` file.
+fn brat_spans(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).expect("read");
+    text.lines()
+        .filter(|l| l.starts_with('T'))
+        .filter_map(|l| {
+            let mid = l.split('\t').nth(1)?;
+            let (label, offsets) = mid.split_once(' ')?;
+            Some((label.to_string(), offsets.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn standoff_files_are_broken_down_by_their_own_spans() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let p = data.join("brat/bratiaa-example/example-project");
+    let (g, r) = (p.join("Lisa"), p.join("Maria"));
+    let keys = "label,length,chars,sentence_length,density,capitalisation,position,document";
+    let v = fairscore_json(&[
+        "evaluate",
+        "--family",
+        "spans",
+        "--gold",
+        &g.to_string_lossy(),
+        "--pred",
+        &r.to_string_lossy(),
+        "--breakdown",
+        keys,
+        "--json",
+        "-",
+    ]);
+    // Label buckets from the .ann files: a span is matched when the other side has one with
+    // the same label and offsets.
+    let mut want: BTreeMap<String, [f64; 4]> = BTreeMap::new();
+    let mut docs = 0;
+    for e in std::fs::read_dir(&g).expect("dir") {
+        let path = e.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ann") {
+            continue;
+        }
+        docs += 1;
+        let gs = brat_spans(&path);
+        let rs = brat_spans(&r.join(path.file_name().expect("name")));
+        for (side, (own, other)) in [(&gs, &rs), (&rs, &gs)].into_iter().enumerate() {
+            for s in own.iter() {
+                let hit = other.contains(s);
+                want.entry(s.0.clone()).or_default()[side * 2 + usize::from(!hit)] += 1.0;
+            }
+        }
+    }
+    assert_eq!(docs, 7);
+    let rows = table(&v, "breakdown:label")["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
+    let got: BTreeMap<String, [f64; 4]> = rows
+        .iter()
+        .map(|row| {
+            let s = &row["scores"];
+            let n = |c: &str| s[c].as_f64().expect("count");
+            (
+                row["key"]["bucket"].as_str().expect("bucket").to_string(),
+                [n("TP-gold"), n("FN"), n("TP-run"), n("FP")],
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    // Every key's buckets add up to the strict counts.
+    let strict = table(&v, "strict");
+    let all = strict["rows"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["key"]["label"] == "ALL"))
+        .expect("ALL");
+    let n = |c: &str| all["scores"][c].as_f64().expect("count");
+    for key in keys.split(',') {
+        let mut sums = [0.0; 4];
+        for row in table(&v, &format!("breakdown:{key}"))["rows"]
+            .as_array()
+            .expect("rows")
+        {
+            for (a, c) in sums.iter_mut().zip(["TP-gold", "FN", "TP-run", "FP"]) {
+                *a += row["scores"][c].as_f64().expect("count");
+            }
+        }
+        assert_eq!(sums, [n("TP"), n("FN"), n("TP"), n("FP")], "{key}");
+    }
+}
