@@ -189,7 +189,7 @@ pub fn check_train(asked: &[Asked], train: Option<&std::path::Path>) -> Result<(
         .collect();
     match (needs.is_empty(), train) {
         (false, None) => Err(Error::usage(format!(
-            "breakdown: {} read a training file, which the train option gives (--train FILE)",
+            "breakdown: {} read a training file, which the train option names",
             needs.join(", ")
         ))),
         (true, Some(_)) => Err(Error::usage(
