@@ -367,6 +367,17 @@ pub struct SpansFlags {
     /// min_overlap_percentage).
     #[arg(long = "min-overlap", alias = "min_overlap", value_name = "PCT")]
     pub min_overlap: Option<String>,
+    /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
+    /// length, chars, sentence_length, density, capitalisation, position, document, and with
+    /// --train oov, train_freq, train_consistency; a continuous key takes its number of
+    /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
+    /// their own value (recall), run spans by theirs (precision); docs/breakdown.md.
+    #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
+    pub breakdown: Option<String>,
+    /// spans with --breakdown oov, train_freq or train_consistency: the training file (CoNLL
+    /// or HIPE TSV, read in the gold's column; CoNLL's tag column for a standoff gold).
+    #[arg(long = "train", value_name = "FILE")]
+    pub train: Option<String>,
 }
 
 /// The nel family's flags of its own.
@@ -513,7 +524,7 @@ put_text!(WeightsFlag, weights);
 put_text!(Resampling, bootstrap, seed, confidence);
 put_text!(Beta, beta);
 put_text!(TestFlag, test);
-put_text!(SpansFlags, attribution, min_overlap);
+put_text!(SpansFlags, attribution, min_overlap, breakdown, train);
 put_text!(NelFlags, ne_column, link_labels);
 
 impl Put for HipeFlags {

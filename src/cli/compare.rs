@@ -116,11 +116,13 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
             Some(test),
         );
     }
-    let inputs = [
+    let train = args.spans.train.as_ref().map(std::path::PathBuf::from);
+    let mut inputs = vec![
         ("--gold", args.gold.gold.as_path()),
         ("--pred", a.as_path()),
         ("--pred", b.as_path()),
     ];
+    inputs.extend(train.as_deref().map(|p| ("--train", p)));
     let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
     let mut results = fairscore::family::compare(fam.as_ref(), &args.gold.gold, a, b, &rs, test)?;
     spinner.finish();

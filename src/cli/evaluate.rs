@@ -25,10 +25,14 @@ mentions (entity lists printed by language models, JSON Lines, against any gold 
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \
-(docs/standoff.md).\n\n\
+(docs/standoff.md). spans --breakdown KEY,… adds TP, FP, FN, P, R, F1 (and intervals) per \
+bucket of a span property: label, length, chars, sentence_length, density, capitalisation, \
+position, document, and with --train FILE oov, train_freq, train_consistency \
+(docs/breakdown.md).\n\n\
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
+fairscore evaluate --family spans --gold gold.tsv --pred run.tsv --breakdown label,length --bootstrap 1000\n  \
 fairscore evaluate --family hipe --task nel --hipe-edition hipe-2022 --gold gold.tsv --pred run.tsv --json -\n  \
 fairscore evaluate --family nel --n-best 1,3 --gold gold.tsv --pred run.tsv --errors mentions.tsv\n  \
 fairscore evaluate --family mentions --mentions-preset universalner --gold gold.conll --pred answers.jsonl"
@@ -117,6 +121,8 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
     inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
+    let train = args.spans.train.as_ref().map(std::path::PathBuf::from);
+    inputs.extend(train.as_deref().map(|p| ("--train", p)));
     let normalize_run = args.normalize_run.normalize_run.as_deref();
     inputs.extend(normalize_run.map(|p| ("--normalize-run", p)));
     super::run_family(&name, &s, &gold, &pred, &args.json, &args.table, &inputs)

@@ -32,6 +32,7 @@
 //! # Ok(()) }
 //! ```
 
+pub(crate) mod breakdown;
 mod fair;
 mod hipe;
 mod mentions;
@@ -45,6 +46,9 @@ pub(crate) mod sign;
 mod spans;
 pub(crate) mod tagging;
 
+pub use breakdown::{
+    parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
+};
 pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
     JUDGEMENTS_HEADER,
@@ -91,6 +95,9 @@ pub struct Statistics {
     /// The family's per-annotation listing (TSV with a header), when it was asked for
     /// ([`Options::listing`]): fair's error listing, muc's judgements.
     pub listing: Option<String>,
+    /// The breakdown of the spans by keys (`breakdown`), when one was asked for: its
+    /// numbers are part of the fixed ones, its tables follow the family's.
+    pub breakdown: Option<Breakdown>,
     /// Units pushed while the width is 0 (no label in any unit and no fixed numbers: muc on
     /// documents without entities), which `data` cannot count.
     empty_units: usize,
@@ -108,6 +115,7 @@ impl Statistics {
             warnings: Vec::new(),
             details: Vec::new(),
             listing: None,
+            breakdown: None,
             empty_units: 0,
         }
     }
@@ -164,6 +172,7 @@ impl Statistics {
         let mut out = Statistics::new(self.unit, self.fixed, self.block, labels.to_vec());
         out.warnings = self.warnings.clone();
         out.details = self.details.clone();
+        out.breakdown = self.breakdown.clone();
         let w = self.width();
         let map: Vec<Option<usize>> = labels
             .iter()
@@ -245,7 +254,22 @@ pub fn results_of(fam: &dyn Family, stats: &Statistics, sums: &[f64]) -> Results
     r.notes = fam.notes();
     r.warnings = stats.warnings.clone();
     r.tables = fam.tables(stats, sums);
+    if let Some(b) = &stats.breakdown {
+        r.tables.extend(b.tables(sums));
+    }
     r
+}
+
+/// The ratio cells of [`results_of`] in the order of [`Results::ratios`], without the notes
+/// and with the breakdown's ratios computed from the sums, not from tables (resampling's
+/// inner loop).
+fn ratios_of(fam: &dyn Family, stats: &Statistics, sums: &[f64], out: &mut Vec<f64>) {
+    let mut r = Results::new(fam.name(), stats.unit, 0);
+    r.tables = fam.tables(stats, sums);
+    r.ratios(out);
+    if let Some(b) = &stats.breakdown {
+        b.ratios(sums, out);
+    }
 }
 
 /// Scores a run: the family's tables, and with `resampler` a percentile bootstrap interval
@@ -298,7 +322,7 @@ fn intervals(
     let k = probe.len();
     let score = |sums: &[f64], out: &mut [f64]| {
         let mut v = Vec::with_capacity(k);
-        results_of(fam, stats, sums).ratios(&mut v);
+        ratios_of(fam, stats, sums, &mut v);
         for (o, x) in out.iter_mut().zip(v) {
             *o = x;
         }
@@ -396,6 +420,11 @@ pub fn compare_statistics(
     test: PairedTest,
 ) -> Result<Results> {
     let (sa, sb) = on_same_labels(sa, sb);
+    if sa.breakdown != sb.breakdown {
+        return Err(Error::usage(
+            "compare: the breakdowns of run A and run B have different buckets (a discrete key lists the values of each run); compare without breakdown",
+        ));
+    }
     if sa.len() != sb.len() {
         return Err(Error::usage(format!(
             "compare: run A has {} {}s and run B {}; both must have the gold's",
@@ -426,7 +455,7 @@ pub fn compare_statistics(
     let k = names.len();
     let score = |sums: &[f64], out: &mut [f64]| {
         let mut v = Vec::with_capacity(k);
-        results_of(fam, &sa, sums).ratios(&mut v);
+        ratios_of(fam, &sa, sums, &mut v);
         for (o, x) in out.iter_mut().zip(v) {
             *o = x;
         }

@@ -38,11 +38,13 @@ pub struct SpanFamily {
     regimes: Vec<SpanRegime>,
     beta: f64,
     attribution: Attribution,
+    breakdown: Vec<super::breakdown::Asked>,
+    train: Option<std::path::PathBuf>,
     options: Options,
 }
 
 /// The options the spans family declares of its own.
-pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap"];
+pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap", "breakdown", "train"];
 
 /// The `attribution` and `min-overlap` options: `hipe` (default) or `nervaluate`, and with
 /// `nervaluate` a minimum overlap from 1 to 100 (percent; default 1).
@@ -97,9 +99,17 @@ impl SpanFamily {
                 "beta",
                 "attribution",
                 "min-overlap",
+                "breakdown",
+                "train",
             ],
         )?;
         let input_format = opts.format_of("spans", FORMATS)?;
+        let breakdown = match opts.own("breakdown") {
+            Some(v) => super::breakdown::parse_keys(v)?,
+            None => Vec::new(),
+        };
+        let train = opts.own("train").map(std::path::PathBuf::from);
+        super::breakdown::check_train(&breakdown, train.as_deref())?;
         Ok(SpanFamily {
             input_format,
             format: input_format.and_then(InputFormat::corpus_format),
@@ -110,6 +120,8 @@ impl SpanFamily {
                 .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
             attribution: attribution(opts)?,
+            breakdown,
+            train,
             options: opts.clone(),
         })
     }
@@ -141,6 +153,10 @@ impl Family for SpanFamily {
                 own.push(("min-overlap".to_string(), format!("{min_overlap}")));
             }
         }
+        own.extend(super::breakdown::signature_fields(
+            &self.breakdown,
+            self.train.as_deref(),
+        ));
         super::sign::option_fields(&o, own)
     }
 
@@ -163,7 +179,20 @@ impl Family for SpanFamily {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
             };
-            return standoff_statistics(gold, pred, &read);
+            let mut s = standoff_statistics(gold, pred, &read)?;
+            if !self.breakdown.is_empty() {
+                let train = self.train_set(None)?;
+                let regime = self.breakdown_regime();
+                let (gf, rf) = super::breakdown::standoff::facts(
+                    gold,
+                    pred,
+                    &read,
+                    regime == SpanRegime::Strict,
+                    train.as_ref(),
+                )?;
+                super::breakdown::attach(&mut s, &self.breakdown, &gf, &rf, regime.json_name())?;
+            }
+            return Ok(s);
         }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
         let format = match self.format {
@@ -281,6 +310,9 @@ impl Family for SpanFamily {
         }
         warnings.extend(res.warnings);
         s.warnings = warnings;
+        if !self.breakdown.is_empty() {
+            self.attach_breakdown(&mut s, &g, &p, &o, col.as_deref())?;
+        }
         Ok(s)
     }
 
@@ -341,6 +373,97 @@ impl Family for SpanFamily {
             ),
         };
         vec![format!("regimes as nervaluate names them, {how}; partial: half credit for overlaps; every run label is evaluated")]
+    }
+}
+
+impl SpanFamily {
+    /// The regime a breakdown judges spans in: exact when it is the first regime asked for,
+    /// else strict.
+    fn breakdown_regime(&self) -> SpanRegime {
+        match self.regimes.first() {
+            Some(SpanRegime::Exact) => SpanRegime::Exact,
+            _ => SpanRegime::Strict,
+        }
+    }
+
+    /// The training file's vocabulary and entities (`train`), read as CoNLL or HIPE TSV
+    /// (`col` the HIPE column, `None` for CoNLL's tag column).
+    fn train_set(&self, col: Option<&str>) -> Result<Option<super::breakdown::Train>> {
+        let Some(path) = &self.train else {
+            return Ok(None);
+        };
+        if crate::eval::standoff::is_standoff(path) {
+            return Err(Error::usage(format!(
+                "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
+                path.display()
+            )));
+        }
+        // Only the entity column (and the tokens) of a HIPE TSV training file.
+        let ropts = ReadOptions {
+            columns: col.map(|c| vec![c.to_string()]),
+            ..ReadOptions::default()
+        };
+        let format = self.format.filter(|f| *f != Format::Spans);
+        let t = crate::formats::read(path, format, &ropts)?;
+        let tcol = match col {
+            Some(name) => t.column(name),
+            None => conll_tag_column(&t, self.column.as_deref()),
+        }
+        .ok_or_else(|| {
+            Error::input(
+                path,
+                1,
+                "train: the entity column of the gold is missing from the training file",
+            )
+        })?;
+        Ok(Some(super::breakdown::tokens::train(&t, tcol)))
+    }
+
+    /// Adds the breakdown asked for to the statistics of the token files `g` and `p` (read as
+    /// scored with `o`; `col` the HIPE column, `None` for CoNLL).
+    fn attach_breakdown(
+        &self,
+        s: &mut Statistics,
+        g: &Corpus,
+        p: &Corpus,
+        o: &ScoreOptions,
+        col: Option<&str>,
+    ) -> Result<()> {
+        let column = |c: &Corpus| -> Result<usize> {
+            match col {
+                Some(name) => c.column(name),
+                None => conll_tag_column(c, self.column.as_deref()),
+            }
+            .ok_or_else(|| Error::input(&c.path, 1, "breakdown: the entity column is missing"))
+        };
+        let (gcol, pcol) = (column(g)?, column(p)?);
+        let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
+        // The run's documents as the scorer paired them: its own when they match the gold's
+        // one for one (the usual case, no second alignment), else the alignment's.
+        let same = g.docs.len() == p.docs.len()
+            && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
+        let aligned;
+        let run_docs = if same {
+            &p.docs[..]
+        } else {
+            aligned = crate::corpus::align(g, p)?;
+            &aligned.pred_docs[..]
+        };
+        let train = self.train_set(col)?;
+        let regime = self.breakdown_regime();
+        let sides = super::breakdown::tokens::Sides {
+            gold: g,
+            gold_col: gcol,
+            run: p,
+            run_col: pcol,
+            run_docs,
+            tags: &tags,
+            labels_matter: regime == SpanRegime::Strict,
+            // HIPE TSV marks sentence ends in MISC.
+            sentence_flag: col.and(g.column("MISC")).map(|c| (c, "EndOfSentence")),
+        };
+        let (gf, rf) = super::breakdown::tokens::facts(&sides, train.as_ref());
+        super::breakdown::attach(s, &self.breakdown, &gf, &rf, regime.json_name())
     }
 }
 

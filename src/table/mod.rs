@@ -50,6 +50,8 @@ pub enum KeyKind {
     OtherAnnotator,
     /// The second label of a pair of labels (beside [`KeyKind::Label`]; agreement confusion).
     OtherLabel,
+    /// A bucket of a breakdown (a value or a range of values of a span property).
+    Bucket,
 }
 
 impl KeyKind {
@@ -71,6 +73,7 @@ impl KeyKind {
             KeyKind::Annotator => "annotator",
             KeyKind::OtherAnnotator => "other_annotator",
             KeyKind::OtherLabel => "other_label",
+            KeyKind::Bucket => "bucket",
         }
     }
 }

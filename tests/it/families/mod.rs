@@ -1,3 +1,4 @@
+mod breakdown;
 mod compare;
 mod conll_parity;
 mod conll_units;

@@ -1,0 +1,41 @@
+"""`fairscore.family("spans", …, breakdown=…)`: the breakdown tables of docs/breakdown.md
+reach Python by the option's name, and a bad key is a UsageError naming the keys."""
+
+import pytest
+
+import fairscore
+
+GOLD = "Paris B-LOC\nis O\nnice O\n\nAnna B-PER\nKarenina I-PER\nsings O\n\nUN B-ORG\nmet O\nBob B-PER\n\n"
+RUN = "Paris B-LOC\nis O\nnice O\n\nAnna B-PER\nKarenina O\nsings O\n\nUN B-LOC\nmet O\nBob B-PER\n\n"
+
+
+def _files(tmp_path):
+    g, r = tmp_path / "g.conll", tmp_path / "r.conll"
+    g.write_text(GOLD)
+    r.write_text(RUN)
+    return str(g), str(r)
+
+
+def test_label_and_length_buckets(tmp_path):
+    g, r = _files(tmp_path)
+    res = fairscore.family("spans", g, r, breakdown="label,length", bootstrap=50)
+    tables = {t["name"]: t for t in res["tables"]}
+    assert "breakdown:label" in tables and "breakdown:length:examples" in tables
+    rows = {row["key"]["bucket"]: row["scores"] for row in tables["breakdown:label"]["rows"]}
+    # LOC: the gold Paris is found (TP-gold 1); the run's LOC spans are Paris (TP) and UN (FP).
+    assert (rows["LOC"]["TP-gold"], rows["LOC"]["FN"]) == (1, 0)
+    assert (rows["LOC"]["TP-run"], rows["LOC"]["FP"]) == (1, 1)
+    assert rows["LOC"]["P"] == pytest.approx(0.5) and rows["LOC"]["R"] == pytest.approx(1.0)
+    # ORG: the gold UN is missed; no run span is ORG.
+    assert (rows["ORG"]["TP-gold"], rows["ORG"]["FN"], rows["ORG"]["FP"]) == (0, 1, 0)
+    for row in tables["breakdown:length"]["rows"]:
+        lo, hi = row["ci"]["F1"]
+        assert 0 <= lo <= hi <= 1
+
+
+def test_an_unknown_key_names_the_keys(tmp_path):
+    g, r = _files(tmp_path)
+    with pytest.raises(fairscore.UsageError) as e:
+        fairscore.family("spans", g, r, breakdown="lenght")
+    for key in ("label", "length", "sentence_length", "train_consistency"):
+        assert key in str(e.value)

@@ -1,0 +1,229 @@
+//! The spans of token files (CoNLL, HIPE TSV) with what the breakdown keys read, judged in
+//! the strict or exact regime; and a training file's vocabulary and entities.
+
+use std::collections::BTreeSet;
+
+use super::{join, Caps, Facts, Train};
+use crate::corpus::{Corpus, Document};
+use crate::spans::{entities, same_text, Span, Spans};
+
+/// Where the entity column of a gold and its aligned run is, and what is scored.
+pub struct Sides<'c> {
+    /// The gold.
+    pub gold: &'c Corpus,
+    /// The gold's entity column.
+    pub gold_col: usize,
+    /// The run.
+    pub run: &'c Corpus,
+    /// The run's entity column.
+    pub run_col: usize,
+    /// The run's documents, one per gold document, with the gold's segmentation.
+    pub run_docs: &'c [Document],
+    /// The evaluated labels (spans of other labels are left out, as the scorer leaves them).
+    pub tags: &'c BTreeSet<String>,
+    /// Whether labels must agree for a span to be correct (strict), or only offsets (exact).
+    pub labels_matter: bool,
+    /// A gold column whose cell may hold a sentence end among `|`-separated flags, and the
+    /// flag (HIPE TSV's `MISC` and `EndOfSentence`): sentences end there as well as at the
+    /// end of every segment.
+    pub sentence_flag: Option<(usize, &'c str)>,
+}
+
+/// Cuts a document's positions into sentences: `sentence_of` each position's sentence,
+/// `starts` and `lens` each sentence's first position and length. A sentence ends at the end
+/// of a segment and, with `flag`, after a token flagged as a sentence end.
+fn sentences(
+    c: &Corpus,
+    d: &Document,
+    flag: Option<(usize, &str)>,
+    sentence_of: &mut Vec<u32>,
+    starts: &mut Vec<u32>,
+    lens: &mut Vec<u32>,
+) {
+    sentence_of.clear();
+    starts.clear();
+    lens.clear();
+    let mut tok = d.start;
+    for &n in &d.segments {
+        let mut from = sentence_of.len();
+        for i in 0..n {
+            sentence_of.push(starts.len() as u32);
+            let flagged = flag.is_some_and(|(col, f)| {
+                c.cell(tok, col)
+                    .split('|')
+                    .any(|x| x.eq_ignore_ascii_case(f))
+            });
+            tok += 1;
+            if flagged || i + 1 == n {
+                starts.push(from as u32);
+                lens.push((sentence_of.len() - from) as u32);
+                from = sentence_of.len();
+            }
+        }
+    }
+}
+
+/// The spans of gold and run, document (unit) by document, with their keys' values.
+pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
+    let (mut gold, mut run) = (Vec::new(), Vec::new());
+    let (mut gseq, mut pseq) = (Vec::new(), Vec::new());
+    let (mut gsp, mut psp) = (Spans::default(), Spans::default());
+    let mut sentence_of: Vec<u32> = Vec::new();
+    let mut entities_in: Vec<u32> = Vec::new();
+    let mut starts: Vec<u32> = Vec::new();
+    let mut lens: Vec<u32> = Vec::new();
+    for (unit, (gd, pd)) in s.gold.docs.iter().zip(s.run_docs).enumerate() {
+        gseq.clear();
+        gseq.extend(gd.range());
+        pseq.clear();
+        pseq.extend(pd.range());
+        if gseq.len() != pseq.len() {
+            continue;
+        }
+        entities(s.gold, s.gold_col, &gseq, &mut gsp);
+        entities(s.run, s.run_col, &pseq, &mut psp);
+        // The sentence of every position, where each starts, and its gold entities.
+        sentences(
+            s.gold,
+            gd,
+            s.sentence_flag,
+            &mut sentence_of,
+            &mut starts,
+            &mut lens,
+        );
+        let kept = |sp: &Spans<'_>, x: &Span| s.tags.contains(sp.label(x));
+        entities_in.clear();
+        entities_in.resize(lens.len(), 0);
+        for g in gsp.spans.iter().filter(|x| kept(&gsp, x)) {
+            if let Some(&k) = sentence_of.get(g.start as usize) {
+                entities_in[k as usize] += 1;
+            }
+        }
+        let name = gd
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("#{}", gd.first_line));
+        let ctx = Doc {
+            unit,
+            name: &name,
+            lens: &lens,
+            sentence_of: &sentence_of,
+            starts: &starts,
+            entities_in: &entities_in,
+        };
+        for (side, (own, own_seq, other, corpus)) in
+            [(&gsp, &gseq, &psp, s.gold), (&psp, &pseq, &gsp, s.run)]
+                .into_iter()
+                .enumerate()
+        {
+            for x in own.spans.iter().filter(|x| kept(own, x)) {
+                let label = own.label(x);
+                // Spans of one column are disjoint and in order: those starting where `x`
+                // starts are found by binary search.
+                let from = other.spans.partition_point(|y| y.start < x.start);
+                let correct = other.spans[from..]
+                    .iter()
+                    .take_while(|y| y.start == x.start)
+                    .any(|y| {
+                        y.start == x.start
+                            && y.end == x.end
+                            && kept(other, y)
+                            && (!s.labels_matter || other.label(y) == label)
+                    })
+                    && same_text(s.gold, &gseq, s.run, &pseq, x.start, x.end);
+                let words = own_seq[x.start as usize..=x.end as usize]
+                    .iter()
+                    .map(|&t| corpus.token_text(t));
+                let line = corpus.line(own_seq[x.start as usize]);
+                let mut f = ctx.facts(x, label, correct, words.clone(), line);
+                if let Some(t) = train {
+                    f.set_train(t, words);
+                }
+                if side == 0 {
+                    gold.push(f);
+                } else {
+                    run.push(f);
+                }
+            }
+        }
+    }
+    (gold, run)
+}
+
+/// A document's sentences as the facts of its spans read them.
+struct Doc<'a> {
+    unit: usize,
+    name: &'a str,
+    lens: &'a [u32],
+    sentence_of: &'a [u32],
+    starts: &'a [u32],
+    entities_in: &'a [u32],
+}
+
+impl Doc<'_> {
+    fn facts<'w>(
+        &self,
+        x: &Span,
+        label: &str,
+        correct: bool,
+        words: impl Iterator<Item = &'w str> + Clone,
+        line: usize,
+    ) -> Facts {
+        let k = self.sentence_of.get(x.start as usize).copied().unwrap_or(0) as usize;
+        let start = x.start - self.starts.get(k).copied().unwrap_or(0);
+        let text = join(words.clone());
+        let id = format!(
+            "{} s{} t{}-{} {}",
+            self.name,
+            k + 1,
+            start + 1,
+            start + (x.end - x.start) + 1,
+            text
+        );
+        Facts {
+            unit: self.unit,
+            correct,
+            label: label.to_string(),
+            tokens: x.end - x.start + 1,
+            chars: text.chars().count() as u32,
+            sentence_tokens: self.lens.get(k).copied().unwrap_or(0),
+            sentence_entities: self.entities_in.get(k).copied().unwrap_or(0),
+            start_in_sentence: start,
+            caps: Caps::of(words),
+            document: self.name.to_string(),
+            oov: false,
+            train_freq: 0,
+            train_same_label: 0,
+            id,
+            line,
+        }
+    }
+}
+
+/// The vocabulary and entities of a token training file's column `col`.
+pub fn train(c: &Corpus, col: usize) -> Train {
+    let mut t = Train::default();
+    for k in 0..c.n_tokens() {
+        for w in c.token_text(k).split_whitespace() {
+            if !t.vocabulary.contains(w) {
+                t.vocabulary.insert(w.to_string());
+            }
+        }
+    }
+    let mut seq = Vec::new();
+    let mut sp = Spans::default();
+    for d in &c.docs {
+        seq.clear();
+        seq.extend(d.range());
+        entities(c, col, &seq, &mut sp);
+        for x in &sp.spans {
+            let text = join(
+                seq[x.start as usize..=x.end as usize]
+                    .iter()
+                    .map(|&k| c.token_text(k)),
+            );
+            t.add_entity(text, sp.label(x));
+        }
+    }
+    t
+}

@@ -1,0 +1,716 @@
+//! `evaluate --family spans --breakdown KEY,…` (docs/breakdown.md): on a real HIPE-2022 run,
+//! as HIPE TSV and as CoNLL written from it, every bucket's TP-gold, FN, TP-run, FP, P, R and
+//! F1 equal a computation written here from the definitions (the official entity reading, the
+//! strict regime, each key's rule, the quantile buckets of the gold values, the cap of
+//! discrete values), for every key, the training keys with another HIPE gold as training
+//! file; intervals are present and ordered; an unknown key is a usage error naming the keys.
+
+use crate::common::*;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+struct Tok {
+    text: String,
+    tag: String,
+    eos: bool,
+}
+
+struct Doc {
+    id: String,
+    toks: Vec<Tok>,
+}
+
+/// A HIPE TSV file's documents: tokens with their NE-COARSE-LIT tag (upper-cased, as the
+/// scorer reads it) and whether MISC flags the end of a sentence.
+fn read_hipe(path: &Path) -> Vec<Doc> {
+    let text = std::fs::read_to_string(path).expect("read");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
+    let col = |n: &str| header.iter().position(|c| *c == n).expect(n);
+    let (tok_c, tag_c, misc_c) = (col("TOKEN"), col("NE-COARSE-LIT"), col("MISC"));
+    let mut docs: Vec<Doc> = Vec::new();
+    let mut pending_id: Option<String> = None;
+    for l in lines {
+        let cells: Vec<&str> = l.split('\t').collect();
+        if cells[0].is_empty() {
+            continue;
+        }
+        if cells[0].starts_with('#') {
+            if cells[0].contains("document_id") {
+                pending_id = cells[0].split_once('=').map(|x| x.1.trim().to_string());
+            }
+            continue;
+        }
+        if let Some(id) = pending_id.take() {
+            docs.push(Doc {
+                id,
+                toks: Vec::new(),
+            });
+        }
+        let cell = |i: usize| cells.get(i).copied().unwrap_or("_");
+        docs.last_mut().expect("a document").toks.push(Tok {
+            text: cell(tok_c).to_string(),
+            tag: cell(tag_c).to_uppercase(),
+            eos: cell(misc_c)
+                .split('|')
+                .any(|f| f.eq_ignore_ascii_case("EndOfSentence")),
+        });
+    }
+    docs
+}
+
+/// Writes documents as CoNLL (`-DOCSTART-`, a blank line after each sentence end).
+fn write_conll(docs: &[Doc], path: &Path) {
+    let mut out = String::new();
+    for d in docs {
+        out.push_str("-DOCSTART- O\n\n");
+        for (i, t) in d.toks.iter().enumerate() {
+            out.push_str(&format!("{} {}\n", t.text, t.tag));
+            if t.eos || i + 1 == d.toks.len() {
+                out.push('\n');
+            }
+        }
+    }
+    std::fs::write(path, out).expect("write");
+}
+
+/// Entities as the official reader reads tags: a new entity at `B-` or a change of type,
+/// `I-` after `O` starts one, `O` ends one; (start, end, type).
+fn decode(toks: &[Tok]) -> Vec<(usize, usize, String)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(String, usize)> = None;
+    for (i, t) in toks.iter().enumerate() {
+        if t.tag == "O" {
+            if let Some((ty, s)) = cur.take() {
+                out.push((s, i - 1, ty));
+            }
+            continue;
+        }
+        let ty: String = t.tag.chars().skip(2).collect();
+        match &cur {
+            Some((cty, s)) if *cty != ty || t.tag.starts_with('B') => {
+                out.push((*s, i - 1, cty.clone()));
+                cur = Some((ty, i));
+            }
+            Some(_) => {}
+            None => cur = Some((ty, i)),
+        }
+    }
+    if let Some((ty, s)) = cur {
+        if !ty.is_empty() {
+            out.push((s, toks.len() - 1, ty));
+        }
+    }
+    out
+}
+
+/// The labels a tag column shows (`x.split('|')[0].split('-')[-1]`, not O, _ or -).
+fn labels(docs: &[Doc]) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for t in docs.iter().flat_map(|d| &d.toks) {
+        let first = t.tag.split('|').next().unwrap_or("");
+        let l = first.rsplit('-').next().unwrap_or("");
+        if !matches!(l, "O" | "_" | "-" | "") {
+            out.insert(l.to_string());
+        }
+    }
+    out
+}
+
+fn caps(words: &[&str]) -> &'static str {
+    let letters: Vec<char> = words
+        .iter()
+        .flat_map(|w| w.chars())
+        .filter(|c| c.is_alphabetic())
+        .collect();
+    if letters.is_empty() {
+        "no letters"
+    } else if letters.iter().all(|c| c.is_uppercase()) {
+        "upper"
+    } else if letters.iter().all(|c| c.is_lowercase()) {
+        "lower"
+    } else if words.iter().all(|w| {
+        let l: Vec<char> = w.chars().filter(|c| c.is_alphabetic()).collect();
+        l.is_empty() || (l[0].is_uppercase() && l[1..].iter().all(|c| c.is_lowercase()))
+    }) {
+        "title"
+    } else {
+        "mixed"
+    }
+}
+
+#[derive(Default)]
+struct TrainSet {
+    vocab: HashSet<String>,
+    entities: HashMap<String, HashMap<String, u32>>,
+}
+
+fn train_set(docs: &[Doc]) -> TrainSet {
+    let mut t = TrainSet::default();
+    for d in docs {
+        for tok in &d.toks {
+            t.vocab.insert(tok.text.clone());
+        }
+        for (s, e, l) in decode(&d.toks) {
+            let text: Vec<&str> = d.toks[s..=e].iter().map(|t| t.text.as_str()).collect();
+            *t.entities
+                .entry(text.join(" "))
+                .or_default()
+                .entry(l)
+                .or_default() += 1;
+        }
+    }
+    t
+}
+
+/// A span's key values (text or number) and whether it is a true positive.
+struct Span {
+    correct: bool,
+    text: BTreeMap<&'static str, String>,
+    num: BTreeMap<&'static str, f64>,
+}
+
+/// Every gold and run span with its values, from the definitions of docs/breakdown.md.
+fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) {
+    let mut keep = labels(gold);
+    keep.extend(labels(run));
+    let (mut gs, mut rs) = (Vec::new(), Vec::new());
+    for (gd, rd) in gold.iter().zip(run) {
+        assert_eq!(gd.toks.len(), rd.toks.len(), "aligned documents");
+        // Sentences: sentence of each position, start, length.
+        let mut sent = Vec::new();
+        let mut bounds: Vec<(usize, usize)> = Vec::new();
+        let mut from = 0;
+        for (i, t) in gd.toks.iter().enumerate() {
+            sent.push(bounds.len());
+            if t.eos || i + 1 == gd.toks.len() {
+                bounds.push((from, i + 1 - from));
+                from = i + 1;
+            }
+        }
+        let ge: Vec<_> = decode(&gd.toks)
+            .into_iter()
+            .filter(|x| keep.contains(&x.2))
+            .collect();
+        let re: Vec<_> = decode(&rd.toks)
+            .into_iter()
+            .filter(|x| keep.contains(&x.2))
+            .collect();
+        let mut dens = vec![0u32; bounds.len()];
+        for g in &ge {
+            dens[sent[g.0]] += 1;
+        }
+        for (own, other, toks, out) in
+            [(&ge, &re, &gd.toks, &mut gs), (&re, &ge, &rd.toks, &mut rs)]
+        {
+            for (s, e, l) in own.iter() {
+                let words: Vec<&str> = toks[*s..=*e].iter().map(|t| t.text.as_str()).collect();
+                let text = words.join(" ");
+                let k = sent[*s];
+                let (start, len) = bounds[k];
+                let (freq, same) = train.entities.get(&text).map_or((0, 0), |m| {
+                    (m.values().sum::<u32>(), m.get(l).copied().unwrap_or(0))
+                });
+                let mut sp = Span {
+                    correct: other.iter().any(|o| o.0 == *s && o.1 == *e && o.2 == *l),
+                    text: BTreeMap::new(),
+                    num: BTreeMap::new(),
+                };
+                sp.text.insert("label", l.clone());
+                sp.text.insert("capitalisation", caps(&words).to_string());
+                sp.text.insert("document", gd.id.clone());
+                let oov = words.iter().any(|w| !train.vocab.contains(*w));
+                sp.text
+                    .insert("oov", if oov { "yes" } else { "no" }.to_string());
+                sp.num.insert("length", (e - s + 1) as f64);
+                sp.num.insert("chars", text.chars().count() as f64);
+                sp.num.insert("sentence_length", len as f64);
+                sp.num.insert("density", f64::from(dens[k]) / len as f64);
+                sp.num.insert("position", (s - start) as f64 / len as f64);
+                sp.num.insert("train_freq", f64::from(freq));
+                let consistency = if freq > 0 {
+                    f64::from(same) / f64::from(freq)
+                } else {
+                    0.0
+                };
+                sp.num.insert("train_consistency", consistency);
+                out.push(sp);
+            }
+        }
+    }
+    (gs, rs)
+}
+
+/// The expected rows of a key: bucket name (discrete keys; `None` for quantile buckets) and
+/// [TP-gold, FN, TP-run, FP].
+fn expected(key: &str, gold: &[Span], run: &[Span]) -> Vec<(Option<String>, [f64; 4])> {
+    let all = || gold.iter().chain(run);
+    if gold.first().is_some_and(|s| s.num.contains_key(key)) {
+        let mut gv: Vec<f64> = gold.iter().map(|s| s.num[key]).collect();
+        gv.sort_by(f64::total_cmp);
+        let n = gv.len();
+        let mut cuts: Vec<f64> = Vec::new();
+        for k in 1..4 {
+            let c = gv[(k * n).div_ceil(4) - 1];
+            if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
+                cuts.push(c);
+            }
+        }
+        let mut rows = vec![(None, [0.0; 4]); cuts.len() + 1];
+        for (side, spans) in [gold, run].into_iter().enumerate() {
+            for s in spans {
+                let b = cuts.iter().filter(|c| **c < s.num[key]).count();
+                rows[b].1[side * 2 + usize::from(!s.correct)] += 1.0;
+            }
+        }
+        return rows;
+    }
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    let closed: &[&str] = match key {
+        "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
+        "oov" => &["no", "yes"],
+        _ => &[],
+    };
+    for c in closed {
+        count.insert(c.to_string(), 0);
+    }
+    for s in all() {
+        count.entry(s.text[key].clone()).or_default();
+    }
+    for s in gold {
+        *count.entry(s.text[key].clone()).or_default() += 1;
+    }
+    let mut names: Vec<String> = count.keys().cloned().collect();
+    let other = names.len() > 20;
+    if other {
+        let mut by: Vec<(String, usize)> = count.clone().into_iter().collect();
+        by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        names = by[..19].iter().map(|x| x.0.clone()).collect();
+        names.sort();
+    }
+    if key == "capitalisation" {
+        let order = ["upper", "title", "lower", "mixed", "no letters"];
+        names.sort_by_key(|n| order.iter().position(|o| o == n));
+    }
+    if other {
+        names.push("(other)".into());
+    }
+    let mut rows: Vec<(Option<String>, [f64; 4])> =
+        names.iter().map(|n| (Some(n.clone()), [0.0; 4])).collect();
+    for (side, spans) in [gold, run].into_iter().enumerate() {
+        for s in spans {
+            let b = names
+                .iter()
+                .position(|n| *n == s.text[key])
+                .unwrap_or(names.len() - 1);
+            rows[b].1[side * 2 + usize::from(!s.correct)] += 1.0;
+        }
+    }
+    rows
+}
+
+fn table<'v>(v: &'v Value, name: &str) -> &'v Value {
+    v["tables"]
+        .as_array()
+        .and_then(|ts| ts.iter().find(|t| t["name"] == name))
+        .unwrap_or_else(|| panic!("no table {name}"))
+}
+
+const KEYS: [&str; 11] = [
+    "label",
+    "length",
+    "chars",
+    "sentence_length",
+    "density",
+    "capitalisation",
+    "position",
+    "document",
+    "oov",
+    "train_freq",
+    "train_consistency",
+];
+
+/// Checks every key's table of `v` against the computation from the definitions.
+fn check(v: &Value, gold: &[Span], run: &[Span], keys: &[&str], what: &str) {
+    let strict = table(v, "strict");
+    let all = strict["rows"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["key"]["label"] == "ALL"))
+        .expect("ALL");
+    for key in keys {
+        let t = table(v, &format!("breakdown:{key}"));
+        let rows = t["rows"].as_array().expect("rows");
+        let want = expected(key, gold, run);
+        assert_eq!(rows.len(), want.len(), "{what} {key}: number of buckets");
+        let mut sums = [0.0; 4];
+        for (row, (name, c)) in rows.iter().zip(&want) {
+            let b = row["key"]["bucket"].as_str().expect("bucket");
+            if let Some(n) = name {
+                assert_eq!(b, n, "{what} {key}: bucket name");
+            }
+            let s = &row["scores"];
+            let got: Vec<f64> = ["TP-gold", "FN", "TP-run", "FP"]
+                .iter()
+                .map(|c| s[c].as_f64().expect("count"))
+                .collect();
+            assert_eq!(got, c.to_vec(), "{what} {key} {b}: counts");
+            let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+            let p = ratio(c[2], c[2] + c[3]);
+            let r = ratio(c[0], c[0] + c[1]);
+            let f1 = ratio(2.0 * p * r, p + r);
+            for (col, x) in [("P", p), ("R", r), ("F1", f1)] {
+                let y = s[col].as_f64().expect("ratio");
+                assert!(
+                    (x - y).abs() < 1e-12,
+                    "{what} {key} {b} {col}: {y}, expected {x}"
+                );
+            }
+            for (a, x) in sums.iter_mut().zip(c) {
+                *a += x;
+            }
+        }
+        // The buckets hold every span once: the strict regime's totals.
+        let n = |c: &str| all["scores"][c].as_f64().expect("count");
+        assert_eq!(sums[0], sums[2], "{what} {key}: one TP per matched pair");
+        assert_eq!(
+            [sums[0], sums[1], sums[3]],
+            [n("TP"), n("FN"), n("FP")],
+            "{what} {key}: buckets add up to the strict counts"
+        );
+    }
+}
+
+#[test]
+fn every_key_equals_the_definitions_on_a_real_run_as_hipe_tsv_and_conll() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let h = data.join("hipe2022");
+    let gold_p = h.join("gold/HIPE-2022-v2.1-ajmc-test-en.tsv");
+    let run_p = h.join("submissions/team1_bundle4_ajmc_en_1.tsv");
+    let train_p = h.join("gold/HIPE-2022-v2.1-ajmc-test-de.tsv");
+    let (gold, run, train) = (read_hipe(&gold_p), read_hipe(&run_p), read_hipe(&train_p));
+    let t = train_set(&train);
+    let (gs, rs) = spans(&gold, &run, &t);
+    assert!(gs.len() > 300 && rs.len() > 300, "a real run");
+    assert!(
+        gs.iter().any(|s| s.num["train_freq"] > 0.0),
+        "some gold spans occur in the training file"
+    );
+    let keys = KEYS.join(",");
+    let (g, r, tr) = (
+        gold_p.to_string_lossy(),
+        run_p.to_string_lossy(),
+        train_p.to_string_lossy(),
+    );
+    let args = |g: &str, r: &str, tr: &str| {
+        fairscore_json(&[
+            "evaluate",
+            "--family",
+            "spans",
+            "--gold",
+            g,
+            "--pred",
+            r,
+            "--breakdown",
+            &keys,
+            "--train",
+            tr,
+            "--json",
+            "-",
+        ])
+    };
+    let v = args(&g, &r, &tr);
+    check(&v, &gs, &rs, &KEYS, "hipe");
+    // Examples: missed gold spans and spurious run spans only, at most 3 per bucket and side.
+    let ex = table(&v, "breakdown:length:examples")["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
+    assert!(!ex.is_empty());
+    let mut per: BTreeMap<(String, String), usize> = BTreeMap::new();
+    for row in &ex {
+        let side = row["key"]["level"].as_str().expect("level").to_string();
+        assert!(side == "FN" || side == "FP");
+        *per.entry((row["key"]["bucket"].to_string(), side))
+            .or_default() += 1;
+    }
+    assert!(per.values().all(|n| *n <= 3));
+
+    // The same run as CoNLL: sentences from blank lines; every key but the document (a CoNLL
+    // document has no name) gives the same buckets.
+    let dir = temp_dir("breakdown-conll");
+    let (gc, rc, tc) = (
+        dir.join("gold.conll"),
+        dir.join("run.conll"),
+        dir.join("train.conll"),
+    );
+    write_conll(&gold, &gc);
+    write_conll(&run, &rc);
+    write_conll(&train, &tc);
+    let c = args(
+        &gc.to_string_lossy(),
+        &rc.to_string_lossy(),
+        &tc.to_string_lossy(),
+    );
+    let no_doc: Vec<&str> = KEYS.iter().copied().filter(|k| *k != "document").collect();
+    check(&c, &gs, &rs, &no_doc, "conll");
+    for k in &no_doc {
+        let name = format!("breakdown:{k}");
+        assert_eq!(table(&c, &name)["rows"], table(&v, &name)["rows"], "{k}");
+    }
+}
+
+#[test]
+fn intervals_are_present_and_ordered() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let h = data.join("hipe2022");
+    let g = h.join("gold/HIPE-2022-v2.1-newseye-test-fi.tsv");
+    let r = h.join("submissions/team4_bundle4_newseye_fi_1.tsv");
+    let v = fairscore_json(&[
+        "evaluate",
+        "--family",
+        "spans",
+        "--gold",
+        &g.to_string_lossy(),
+        "--pred",
+        &r.to_string_lossy(),
+        "--breakdown",
+        "label,length:3,position",
+        "--bootstrap",
+        "300",
+        "--json",
+        "-",
+    ]);
+    assert_eq!(
+        table(&v, "breakdown:length")["rows"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+    for key in ["label", "length", "position"] {
+        for row in table(&v, &format!("breakdown:{key}"))["rows"]
+            .as_array()
+            .expect("rows")
+        {
+            for col in ["P", "R", "F1"] {
+                let ci = row["ci"][col]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{key} {col}: no interval"));
+                let (lo, hi) = (ci[0].as_f64().expect("lo"), ci[1].as_f64().expect("hi"));
+                assert!(
+                    0.0 <= lo && lo <= hi && hi <= 1.0,
+                    "{key} {col}: [{lo}, {hi}]"
+                );
+            }
+        }
+    }
+    // Some bucket's interval has a width: the documents differ.
+    let t = table(&v, "breakdown:length");
+    assert!(t["rows"].as_array().expect("rows").iter().any(|r| {
+        let ci = &r["ci"]["F1"];
+        ci[1].as_f64() > ci[0].as_f64()
+    }));
+}
+
+#[test]
+fn an_unknown_key_is_a_usage_error_naming_the_keys() {
+    let dir = temp_dir("breakdown-usage");
+    let (g, r) = (dir.join("g.conll"), dir.join("r.conll"));
+    std::fs::write(&g, "Paris B-LOC\nis O\n\n").expect("write");
+    std::fs::write(&r, "Paris B-LOC\nis O\n\n").expect("write");
+    let (g, r) = (g.to_string_lossy(), r.to_string_lossy());
+    let base = ["evaluate", "--family", "spans", "--gold", &g, "--pred", &r];
+    let out = fairscore(&[&base[..], &["--breakdown", "label,lenght"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("lenght"), "{err}");
+    for k in KEYS {
+        assert!(err.contains(k), "{k} not named: {err}");
+    }
+    // A training key without a training file, and a bucket count on a discrete key.
+    for bad in ["oov", "label:3", "length:0"] {
+        let out = fairscore(&[&base[..], &["--breakdown", bad]].concat());
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let h = data.join("hipe2022");
+    let g = h.join("gold/HIPE-2022-v2.1-ajmc-test-en.tsv");
+    let a = h.join("submissions/team1_bundle4_ajmc_en_1.tsv");
+    let b = h.join("submissions/team2_bundle1_ajmc_en_1.tsv");
+    let (g, a, b) = (
+        g.to_string_lossy(),
+        a.to_string_lossy(),
+        b.to_string_lossy(),
+    );
+    let v = fairscore_json(&[
+        "compare",
+        "--family",
+        "spans",
+        "--gold",
+        &g,
+        "--pred",
+        &a,
+        "--pred",
+        &b,
+        "--regimes",
+        "strict",
+        "--breakdown",
+        "length,capitalisation",
+        "--bootstrap",
+        "200",
+        "--json",
+        "-",
+    ]);
+    let rows = table(&v, "compare")["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
+    // Run A's and B's own breakdowns give the A and B columns.
+    let one = |run: &str| {
+        fairscore_json(&[
+            "evaluate",
+            "--family",
+            "spans",
+            "--gold",
+            &g,
+            "--pred",
+            run,
+            "--regimes",
+            "strict",
+            "--breakdown",
+            "length,capitalisation",
+            "--json",
+            "-",
+        ])
+    };
+    let (va, vb) = (one(&a), one(&b));
+    let mut n = 0;
+    for key in ["length", "capitalisation"] {
+        let name = format!("breakdown:{key}");
+        for (ra, rb) in table(&va, &name)["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .zip(table(&vb, &name)["rows"].as_array().expect("rows"))
+        {
+            let bucket = ra["key"]["bucket"].as_str().expect("bucket");
+            assert_eq!(rb["key"]["bucket"], ra["key"]["bucket"], "same buckets");
+            let row = rows
+                .iter()
+                .find(|r| {
+                    r["key"]["table"] == name.as_str()
+                        && r["key"]["level"] == bucket
+                        && r["key"]["measure"] == "F1"
+                })
+                .unwrap_or_else(|| panic!("{name} {bucket} F1 compared"));
+            let s = &row["scores"];
+            assert_eq!(s["A"], ra["scores"]["F1"]);
+            assert_eq!(s["B"], rb["scores"]["F1"]);
+            let p = s["p"].as_f64().expect("p");
+            assert!((0.0..=1.0).contains(&p));
+            n += 1;
+        }
+    }
+    assert!(n >= 6);
+}
+
+/// (label, offsets) of every text-bound annotation of a brat `.ann` file.
+fn brat_spans(path: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).expect("read");
+    text.lines()
+        .filter(|l| l.starts_with('T'))
+        .filter_map(|l| {
+            let mid = l.split('\t').nth(1)?;
+            let (label, offsets) = mid.split_once(' ')?;
+            Some((label.to_string(), offsets.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn standoff_files_are_broken_down_by_their_own_spans() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let p = data.join("brat/bratiaa-example/example-project");
+    let (g, r) = (p.join("Lisa"), p.join("Maria"));
+    let keys = "label,length,chars,sentence_length,density,capitalisation,position,document";
+    let v = fairscore_json(&[
+        "evaluate",
+        "--family",
+        "spans",
+        "--gold",
+        &g.to_string_lossy(),
+        "--pred",
+        &r.to_string_lossy(),
+        "--breakdown",
+        keys,
+        "--json",
+        "-",
+    ]);
+    // Label buckets from the .ann files: a span is matched when the other side has one with
+    // the same label and offsets.
+    let mut want: BTreeMap<String, [f64; 4]> = BTreeMap::new();
+    let mut docs = 0;
+    for e in std::fs::read_dir(&g).expect("dir") {
+        let path = e.expect("entry").path();
+        if path.extension().is_none_or(|x| x != "ann") {
+            continue;
+        }
+        docs += 1;
+        let gs = brat_spans(&path);
+        let rs = brat_spans(&r.join(path.file_name().expect("name")));
+        for (side, (own, other)) in [(&gs, &rs), (&rs, &gs)].into_iter().enumerate() {
+            for s in own.iter() {
+                let hit = other.contains(s);
+                want.entry(s.0.clone()).or_default()[side * 2 + usize::from(!hit)] += 1.0;
+            }
+        }
+    }
+    assert_eq!(docs, 7);
+    let rows = table(&v, "breakdown:label")["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
+    let got: BTreeMap<String, [f64; 4]> = rows
+        .iter()
+        .map(|row| {
+            let s = &row["scores"];
+            let n = |c: &str| s[c].as_f64().expect("count");
+            (
+                row["key"]["bucket"].as_str().expect("bucket").to_string(),
+                [n("TP-gold"), n("FN"), n("TP-run"), n("FP")],
+            )
+        })
+        .collect();
+    assert_eq!(got, want);
+    // Every key's buckets add up to the strict counts.
+    let strict = table(&v, "strict");
+    let all = strict["rows"]
+        .as_array()
+        .and_then(|r| r.iter().find(|r| r["key"]["label"] == "ALL"))
+        .expect("ALL");
+    let n = |c: &str| all["scores"][c].as_f64().expect("count");
+    for key in keys.split(',') {
+        let mut sums = [0.0; 4];
+        for row in table(&v, &format!("breakdown:{key}"))["rows"]
+            .as_array()
+            .expect("rows")
+        {
+            for (a, c) in sums.iter_mut().zip(["TP-gold", "FN", "TP-run", "FP"]) {
+                *a += row["scores"][c].as_f64().expect("count");
+            }
+        }
+        assert_eq!(sums, [n("TP"), n("FN"), n("TP"), n("FP")], "{key}");
+    }
+}
