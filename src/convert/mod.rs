@@ -231,6 +231,17 @@ pub fn convert(input: &Path, output: &Path, opts: &ConvertOptions) -> Result<Con
     Ok(out)
 }
 
+/// The JSON export (doccano, Label Studio or Prodigy) of `input` with every span removed: the
+/// documents' names and texts alone, as written by `convert` (the blind data of a campaign,
+/// docs/codabench.md).
+pub fn without_spans(input: &Path, layout: crate::formats::JsonlLayout) -> Result<Vec<u8>> {
+    let mut docs = crate::formats::read_standoff(input, Some(StandoffFormat::Json(layout)))?;
+    for d in &mut docs {
+        d.spans.clear();
+    }
+    Ok(write::json(layout, &docs)?.into_bytes())
+}
+
 /// The files of standoff documents in `format` at `output`.
 fn standoff_files(
     docs: &[StandoffDoc],
