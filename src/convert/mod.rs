@@ -13,6 +13,7 @@
 //!
 //! The library returns the files to write and the repair log; the caller writes them.
 
+mod run;
 mod tags;
 mod tokens;
 mod types;
@@ -25,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::formats::{InputFormat, StandoffFormat};
 use crate::spans::encoding::{Encoding, Repair};
 
+pub use run::{signature_fields, RunChanges};
 pub use types::{read_type_map, TypeChanges};
 
 /// The options of a conversion.

@@ -9,6 +9,7 @@ mod family_interface;
 mod hardening_weights;
 mod muc;
 mod nel;
+mod read_changes;
 mod resample;
 mod resample_shared;
 mod segmentation;
