@@ -272,3 +272,59 @@ fn campaign_tasks_take_the_changes_and_other_runs_refuse_them() {
     ]);
     assert_eq!(seg.status.code(), Some(2));
 }
+
+#[test]
+fn conll_rows_have_conll_names() {
+    let dir = temp_dir("conll_row_names");
+    let gold = dir.join("gold.conll");
+    std::fs::write(&gold, GOLD).unwrap();
+    let run = dir.join("as-read/run.conll");
+    std::fs::create_dir_all(run.parent().unwrap()).unwrap();
+    std::fs::write(&run, RUN).unwrap();
+    let out = dir.join("out");
+    let (g, r, o) = (
+        gold.display().to_string(),
+        run.display().to_string(),
+        out.display().to_string(),
+    );
+    ok(&[
+        "score",
+        "--format",
+        "conll",
+        "--task",
+        "nerc_coarse",
+        "--gold",
+        &g,
+        "--pred",
+        &r,
+        "--outdir",
+        &o,
+        "--suffix",
+        "demo",
+    ]);
+    let tsv = std::fs::read_to_string(out.join("run_nerc_coarse_demo.tsv")).unwrap();
+    let mut names: Vec<&str> = tsv
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').nth(1))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(
+        names,
+        [
+            "TAG-macro_doc-fuzzy-demo",
+            "TAG-macro_doc-strict-demo",
+            "TAG-micro-fuzzy-demo",
+            "TAG-micro-strict-demo"
+        ],
+        "{tsv}"
+    );
+    assert!(!tsv.contains("TIME-ALL") && !tsv.contains("LED-ALL"));
+    // The JSON keeps the HIPE layout.
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("run_nerc_coarse_demo.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(json["TAG"]["TIME-ALL"]["LED-ALL"]["ALL"]["strict"]["TP"].is_number());
+}
