@@ -293,7 +293,7 @@ impl Options {
     }
 
     /// The read options of the run (its changes as it is read) and the changes, whose log
-    /// says what was repaired ([`repair_warnings`]).
+    /// says what was repaired (`repair_warnings`).
     pub fn run_read(
         &self,
     ) -> (
