@@ -340,6 +340,16 @@ pub fn bundle_files(
             "not an ELF executable (Codabench runs Linux containers)",
         ));
     }
+    // The label lists, each once, refused before anything is read when they cannot go
+    // beside the campaign file.
+    let mut lists: Vec<(String, PathBuf)> = Vec::new();
+    for t in &cfg.tasks {
+        if let Some((inside, path)) = shipped_label_list(cfg, t)? {
+            if !lists.iter().any(|(i, _)| *i == inside) {
+                lists.push((inside, path));
+            }
+        }
+    }
     let kit = public_and_kit(cfg, &cols, &o.gold_dir, &binary)?;
     let mut files: Vec<BundleFile> = vec![
         (
@@ -387,18 +397,12 @@ pub fn bundle_files(
             false,
         ));
     }
-    let mut lists: Vec<String> = Vec::new();
-    for t in &cfg.tasks {
-        if let Some((inside, path)) = shipped_label_list(cfg, t)? {
-            if !lists.contains(&inside) {
-                files.push((
-                    format!("scoring_program/{inside}"),
-                    crate::io::read_input(&path)?,
-                    false,
-                ));
-                lists.push(inside);
-            }
-        }
+    for (inside, path) in lists {
+        files.push((
+            format!("scoring_program/{inside}"),
+            crate::io::read_input(&path)?,
+            false,
+        ));
     }
     files.push((format!("scoring_program/{PROGRAM}"), binary, true));
     let mut golds: Vec<&str> = cols.iter().map(|c| c.gold.as_str()).collect();

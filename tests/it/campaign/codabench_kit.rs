@@ -321,3 +321,31 @@ fn a_brat_campaigns_kit_and_label_list() {
     assert_eq!(code, 0, "{stderr}");
     assert!(scores.unwrap()["ner__F1"].as_f64().unwrap() > 0.5);
 }
+
+#[test]
+fn a_label_list_outside_the_campaigns_folder_is_refused_by_the_bundle() {
+    let dir = temp_dir("codabench_kit_list_outside");
+    let (gold, campaign) = write_fixture(&dir);
+    let binary = env!("CARGO_BIN_EXE_fairscore");
+    for bad in ["../lists/ner.txt", "/tmp/ner.txt", "fairscore"] {
+        let text = CAMPAIGN.replace(
+            "label_list = \"lists/ner.txt\"",
+            &format!("label_list = {bad:?}"),
+        );
+        std::fs::write(&campaign, text).unwrap();
+        let out = fairscore(&[
+            "codabench-bundle",
+            "--campaign",
+            &campaign.display().to_string(),
+            "--gold-dir",
+            &gold.display().to_string(),
+            "--binary",
+            binary,
+            &dir.join("b.zip").display().to_string(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{bad}: {err}");
+        assert!(err.contains("task ner: label_list:"), "{bad}: {err}");
+        assert!(!dir.join("b.zip").exists(), "{bad}: nothing written");
+    }
+}
