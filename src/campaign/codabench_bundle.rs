@@ -281,6 +281,7 @@ fn overview(cfg: &FamilyCampaign) -> String {
         ));
     }
     s.push_str("\n`{team}` is your team's name, `{run}` the run's number; `{lang}` and `{dataset}` name the gold the run is for.\n");
+    s.push_str("\nThe phase's **starting kit** holds a README with each run's name and the exact `fairscore check` command to run before submitting, a sample submission in the expected layout, the tasks' label lists and the fairscore binary; its **public data** holds the test texts without annotations, in the gold's own format.\n");
     if cfg.tasks.iter().any(|t| {
         matches!(t.family.name(), "spans" | "fair" | "muc")
             && super::names::pattern_extension(&t.runs).is_none()
