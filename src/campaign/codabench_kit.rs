@@ -474,12 +474,12 @@ fn readme(
     }
     if !checks.is_empty() {
         s.push_str("## Check a run before submitting\n\n");
-        s.push_str("The scoring program checks every run as `fairscore check` does, and refuses a submission with a run that has errors or warnings. Run the same check against the blind data (you have no gold; the check compares your run's documents, texts or tokens with it, and its labels with the task's label list):\n\n```sh\n");
+        s.push_str("The scoring program checks every run in CoNLL, CoNLL-U, TSV or plain text, and every standoff run (brat, doccano, Label Studio, Prodigy), as `fairscore check` does, and refuses a submission with a run that has errors or warnings. Run the same check against the blind data (you have no gold; the check compares your run's documents, texts or tokens with it, and its labels with the task's label list):\n\n```sh\n");
         for c in checks {
             s.push_str(c);
             s.push('\n');
         }
-        s.push_str("```\n\nGive `--format` the format of your run (`conll`, `brat`, `doccano`, `labelstudio`, `prodigy`, …) when it is not that of the sample run. Exit status 0: the run passes.\n");
+        s.push_str("```\n\nGive `--format` the format of your run (`conll`, `brat`, `doccano`, `labelstudio`, `prodigy`, …) when it is not that of the sample run. Exit status 0: the run passes. (The sample runs predict nothing: for a HIPE TSV run the check warns that its link columns hold nothing, which the scoring program, which does not check HIPE runs, accepts.)\n");
     }
     s
 }
