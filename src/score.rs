@@ -161,6 +161,10 @@ pub fn score_files(
         suffix,
         &opts.regimes,
         opts.beta,
+        match opts.format {
+            formats::Format::Conll => official::RowNames::Conll,
+            _ => official::RowNames::Hipe,
+        },
     );
     Ok(ScoreOutput {
         system: system.to_string(),

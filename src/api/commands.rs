@@ -157,7 +157,7 @@ pub fn hipe_signature(
         }
         let Some(v) = s.get(&n) else { continue };
         let p = Path::new(&v);
-        let v = match (matches!(n.as_str(), "tagset" | "relaxed") && p.is_file())
+        let v = match (matches!(n.as_str(), "tagset" | "relaxed" | "map_types") && p.is_file())
             .then(|| file_hash(p))
         {
             Some(h) => format!("file-{}", h?),

@@ -153,6 +153,7 @@ pub fn score_options(s: &Settings, task: Task) -> Result<ScoreOptions> {
             opts.suffix = Some("relaxed".to_string());
         }
     }
+    run_changes(s, &mut opts)?;
     opts.skip_check = s.switch("skip_check")?;
     opts.original_nel = s.switch("original_nel")?;
     opts.bootstrap = resampling(s, "bootstrap", None)?;
@@ -386,6 +387,31 @@ pub fn check_options(s: &Settings) -> Result<CheckOptions> {
     }
     s.take("format");
     Ok(opts)
+}
+
+/// `repair`, `map_types`, `keep_types`, `remove_types` of `score`: the changes of a CoNLL run
+/// as it is read, parsed as the families parse them (one implementation: `convert`).
+fn run_changes(s: &Settings, opts: &mut ScoreOptions) -> Result<()> {
+    let mut fo = Options::default();
+    for name in crate::family::options::RUN_CHANGES {
+        if let Some(v) = s.get(&name.replace('-', "_")) {
+            fo.set(name, &v)?;
+        }
+    }
+    fo.column = opts.column.clone();
+    let Some(changes) = fo.run_changes() else {
+        return Ok(());
+    };
+    if opts.format != Format::Conll {
+        fo.refuse_standoff_changes().map_err(|_| {
+            Error::usage(format!(
+                "repair, map_types, keep_types and remove_types change the tags of a CoNLL run                  (--format conll), not a {} run",
+                opts.format.as_str()
+            ))
+        })?;
+    }
+    opts.run_text = Some(changes as std::sync::Arc<dyn crate::corpus::TextRewrite>);
+    Ok(())
 }
 
 /// The family options among `s`: every common option ([`OPTION_NAMES`]) and every option a

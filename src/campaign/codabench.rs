@@ -45,7 +45,7 @@ use super::names::{run_stem, Placeholder, GOLD_PLACEHOLDERS};
 use crate::check::CheckReport;
 use crate::error::{Error, Result};
 use crate::table::Results;
-use check::{about, check_run, CheckKey};
+use check::{about, check_key, check_run, CheckKey};
 
 /// The file names of the scoring program's outputs.
 pub const SCORES_FILE: &str = "scores.json";
@@ -467,14 +467,7 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
             continue;
         };
         let gold = gold_dir.join(&c.gold);
-        let o = &t.options;
-        let how = (
-            gold.clone(),
-            path.clone(),
-            o.format,
-            o.column.clone(),
-            o.tagset.clone(),
-        );
+        let how = check_key(t, &gold, &path);
         let passed = match checked.iter().find(|(k, _)| *k == how) {
             Some((_, ok)) => *ok,
             None => {

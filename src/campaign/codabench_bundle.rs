@@ -13,6 +13,9 @@
 use std::path::{Path, PathBuf};
 
 use super::codabench::{check_rank_by, columns, LeaderboardColumn};
+use super::codabench_kit::{
+    gold_files, public_and_kit, shipped_label_list, BundleFile, PUBLIC_DATA, STARTING_KIT,
+};
 use super::families::FamilyCampaign;
 use crate::error::{Error, Result};
 use crate::zip::ZipWriter;
@@ -205,6 +208,7 @@ pub fn competition_yaml(
     cfg: &FamilyCampaign,
     cols: &[LeaderboardColumn],
     o: &BundleOptions,
+    public: bool,
 ) -> Result<String> {
     let tasks: Vec<String> = cfg.tasks.iter().map(|t| t.name.clone()).collect();
     let mut y = String::new();
@@ -230,6 +234,10 @@ pub fn competition_yaml(
     y.push_str(&format!("    start: {start}\n"));
     if let Some(end) = end {
         y.push_str(&format!("    end: {end}\n"));
+    }
+    y.push_str(&format!("    starting_kit: {STARTING_KIT}\n"));
+    if public {
+        y.push_str(&format!("    public_data: {PUBLIC_DATA}\n"));
     }
     y.push_str("    accepts_only_result_submissions: True\n    tasks:\n      - 0\n");
     y.push_str(&format!(
@@ -273,6 +281,7 @@ fn overview(cfg: &FamilyCampaign) -> String {
         ));
     }
     s.push_str("\n`{team}` is your team's name, `{run}` the run's number; `{lang}` and `{dataset}` name the gold the run is for.\n");
+    s.push_str("\nThe phase's **starting kit** holds a README with each run's name and the exact `fairscore check` command to run before submitting, a sample submission in the expected layout, the tasks' label lists and the fairscore binary; its **public data** holds the test texts without annotations, in the gold's own format.\n");
     if cfg.tasks.iter().any(|t| {
         matches!(t.family.name(), "spans" | "fair" | "muc")
             && super::names::pattern_extension(&t.runs).is_none()
@@ -305,23 +314,48 @@ fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
         ));
     }
     s.push_str("\nA column for which the submission has no run scores 0, or the largest number where the metric counts errors, and ranks last (the submission's detailed results say so). ");
-    s.push_str("Runs in CoNLL, CoNLL-U, TSV and plain text, and the standoff runs of span tasks (brat folders, doccano, Label Studio and Prodigy exports), are first checked as `fairscore check` checks them: ");
-    s.push_str("a run with errors or warnings fails the submission, and the check's findings are in its error log. ");
-    s.push_str("You can run the same check before submitting: `fairscore check --format FORMAT --gold GOLD --pred RUN`.\n");
+    s.push_str("\n\nBefore it is scored, every run is checked as `fairscore check` checks it, in each of these formats: ");
+    s.push_str("CoNLL (`conll`), CoNLL-U (`conllu`), token-tag TSV (`tsv`) and plain text (`text`), and, for span tasks, the standoff runs: brat folders (`brat`) and the JSON exports of doccano (`doccano`, JSONL), Label Studio (`labelstudio`, JSON) and Prodigy (`prodigy`, JSONL). ");
+    s.push_str("A run with errors or warnings fails the submission, and the check's findings are in its error log. ");
+    if cfg.tasks.iter().any(|t| t.label_list.is_some()) {
+        s.push_str("Run labels are checked against the task's label list where it has one (in the starting kit, `labels/`). ");
+    }
+    s.push_str("\n\nYou can run the same check before submitting, without the gold: the public data holds each gold blind (its texts without annotations), and the starting kit's README gives the exact command for each column, `fairscore check --format FORMAT --gold public_data/GOLD --pred RUN` (with `--labels` and the task's label list where it has one). The starting kit's sample submission shows the layout of a submission the scoring program accepts.\n");
     s
 }
 
-/// The bundle's files: `(path in the zip, bytes, executable)`, in a fixed order.
+/// The bundle's files: `(path in the zip, bytes, executable)`, in a fixed order, and notes
+/// for the organiser (what the public data lacks).
 pub fn bundle_files(
     cfg: &FamilyCampaign,
     o: &BundleOptions,
-) -> Result<Vec<(String, Vec<u8>, bool)>> {
+) -> Result<(Vec<BundleFile>, Vec<String>)> {
     let mut cols = columns(cfg, &o.gold_dir)?;
     check_rank_by(cfg, &mut cols, &o.gold_dir)?;
-    let mut files: Vec<(String, Vec<u8>, bool)> = vec![
+    let binary = std::fs::read(&o.binary)
+        .map_err(|e| Error::input(&o.binary, 0, format!("cannot read the binary: {e}")))?;
+    if !binary.starts_with(b"\x7fELF") {
+        return Err(Error::input(
+            &o.binary,
+            0,
+            "not an ELF executable (Codabench runs Linux containers)",
+        ));
+    }
+    // The label lists, each once, refused before anything is read when they cannot go
+    // beside the campaign file.
+    let mut lists: Vec<(String, PathBuf)> = Vec::new();
+    for t in &cfg.tasks {
+        if let Some((inside, path)) = shipped_label_list(cfg, t)? {
+            if !lists.iter().any(|(i, _)| *i == inside) {
+                lists.push((inside, path));
+            }
+        }
+    }
+    let kit = public_and_kit(cfg, &cols, &o.gold_dir, &binary)?;
+    let mut files: Vec<BundleFile> = vec![
         (
             "competition.yaml".into(),
-            competition_yaml(cfg, &cols, o)?.into_bytes(),
+            competition_yaml(cfg, &cols, o, kit.public)?.into_bytes(),
             false,
         ),
         (
@@ -364,13 +398,11 @@ pub fn bundle_files(
             false,
         ));
     }
-    let binary = std::fs::read(&o.binary)
-        .map_err(|e| Error::input(&o.binary, 0, format!("cannot read the binary: {e}")))?;
-    if !binary.starts_with(b"\x7fELF") {
-        return Err(Error::input(
-            &o.binary,
-            0,
-            "not an ELF executable (Codabench runs Linux containers)",
+    for (inside, path) in lists {
+        files.push((
+            format!("scoring_program/{inside}"),
+            crate::io::read_input(&path)?,
+            false,
         ));
     }
     files.push((format!("scoring_program/{PROGRAM}"), binary, true));
@@ -386,52 +418,23 @@ pub fn bundle_files(
             ));
         }
     }
-    Ok(files)
+    files.extend(kit.files);
+    Ok((files, kit.notes))
 }
 
-/// The files of one gold, `name` in the gold directory: the file itself, or every file of a
-/// brat folder (sub-folders included; hidden files and folders left out; links to folders not
-/// followed), as (path inside `reference_data/`, path), in name order.
-fn gold_files(path: &Path, name: &str) -> Result<Vec<(String, PathBuf)>> {
-    if !path.is_dir() {
-        return Ok(vec![(name.to_string(), path.to_path_buf())]);
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![(path.to_path_buf(), name.to_string())];
-    while let Some((dir, inside)) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&dir).map_err(|e| Error::input(&dir, 0, crate::io::io_reason(&e)))?;
-        for e in entries.flatten() {
-            let Some(n) = e.file_name().to_str().map(str::to_string) else {
-                return Err(Error::input(
-                    &e.path(),
-                    0,
-                    "a gold file's name is not UTF-8; rename it in UTF-8",
-                ));
-            };
-            if n.starts_with('.') {
-                continue;
-            }
-            let p = e.path();
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                stack.push((p, format!("{inside}/{n}")));
-            } else if p.is_file() {
-                out.push((format!("{inside}/{n}"), p));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
-/// Writes the bundle to `out` (atomically); returns the paths in the zip.
-pub fn write_bundle(cfg: &FamilyCampaign, o: &BundleOptions, out: &Path) -> Result<Vec<String>> {
-    let files = bundle_files(cfg, o)?;
+/// Writes the bundle to `out` (atomically); returns the paths in the zip and notes for the
+/// organiser (what the public data lacks).
+pub fn write_bundle(
+    cfg: &FamilyCampaign,
+    o: &BundleOptions,
+    out: &Path,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let (files, notes) = bundle_files(cfg, o)?;
     let mut z = ZipWriter::new();
     for (name, bytes, exec) in &files {
         z.add(name, bytes, *exec)?;
     }
     let bytes = z.finish(out)?;
     crate::io::write_atomic(out, &bytes)?;
-    Ok(files.into_iter().map(|(n, _, _)| n).collect())
+    Ok((files.into_iter().map(|(n, _, _)| n).collect(), notes))
 }

@@ -71,6 +71,19 @@ pub struct FamilyTask {
     /// Only runs of these bundles (the `{bundle}` of the run's name) are the task's (a HIPE
     /// campaign's tasks: [`FamilyCampaign::from_hipe`]); `None`: every run its pattern fits.
     pub bundles: Option<Vec<String>>,
+    /// The task's label list (`label_list`, one label a line, relative to the campaign
+    /// file's directory): the participants' check of a Codabench submission checks run labels
+    /// against it (docs/codabench.md). Not fair's `labels`, which selects labels to score.
+    pub label_list: Option<LabelList>,
+}
+
+/// A task's label list: as written in the campaign file, and the file it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LabelList {
+    /// The value of `label_list` (a path relative to the campaign file's directory).
+    pub written: String,
+    /// The file.
+    pub path: PathBuf,
 }
 
 impl FamilyTask {
@@ -247,7 +260,10 @@ impl FamilyCampaign {
             }
             let mut s = Settings::new();
             for (k, v) in t {
-                if matches!(k.as_str(), "name" | "family" | "gold" | "runs" | "rank_by") {
+                if matches!(
+                    k.as_str(),
+                    "name" | "family" | "gold" | "runs" | "rank_by" | "label_list"
+                ) {
                     continue;
                 }
                 let value = value_text(v).ok_or_else(|| {
@@ -270,6 +286,22 @@ impl FamilyCampaign {
             if let Some(col) = get("rank_by") {
                 headline.column = col.to_string();
             }
+            let label_list = match t.get("label_list") {
+                None => None,
+                Some(v) => {
+                    let written = v.as_str().filter(|w| !w.trim().is_empty()).ok_or_else(|| {
+                        ctx(
+                            line_of("label_list"),
+                            "label_list: expected a file name (one label a line)".into(),
+                        )
+                    })?;
+                    let dir = path.parent().unwrap_or_else(|| Path::new(""));
+                    Some(LabelList {
+                        written: written.to_string(),
+                        path: dir.join(written),
+                    })
+                }
+            };
             tasks.push(FamilyTask {
                 name: tname,
                 family: fam,
@@ -279,6 +311,7 @@ impl FamilyCampaign {
                 options: opts,
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
                 bundles: None,
+                label_list,
             });
         }
         Ok(FamilyCampaign {

@@ -12,6 +12,7 @@
 pub(crate) mod board;
 pub(crate) mod codabench;
 pub(crate) mod codabench_bundle;
+mod codabench_kit;
 pub(crate) mod codabench_outputs;
 pub(crate) mod config;
 pub(crate) mod confusion;

@@ -184,7 +184,8 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
             let check = if r.reports.is_empty() {
                 ""
             } else {
-                " (`fairscore check --format FORMAT --gold GOLD --pred RUN` shows the same findings)"
+                " (`fairscore check --format FORMAT --gold BLIND_GOLD --pred RUN`, with the blind gold of \
+                 the public data, shows the same findings: the starting kit's README gives the command)"
             };
             eprintln!("fairscore: the submission was not scored; fix the problems above{check}");
             Ok(1)
@@ -241,13 +242,16 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
         terms,
         logo,
     };
-    let names = campaign::write_bundle(&loaded.cfg, &o, &args.out)?;
+    let (names, notes) = campaign::write_bundle(&loaded.cfg, &o, &args.out)?;
     eprintln!(
         "fairscore: wrote {} ({} files: {})",
         args.out.display(),
         names.len(),
         escape_controls(&names.join(", "))
     );
+    for n in &notes {
+        eprintln!("fairscore: warning: {}", escape_controls(n));
+    }
     for p in campaign::placeholders(&o) {
         let flag = if p == "logo.png" {
             "--logo FILE.png"

@@ -6,8 +6,9 @@ use fairscore::{Error, Result};
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, ErrorsFlag, FairFlags, FamilyFlag, Format, Gold,
-    HipeFlags, Json, MentionsFlags, NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag,
-    Resampling, SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
+    HipeFlags, Json, MentionsFlags, NelFlags, NormalizeRunFlag, OriginalNel, Pred, ReadChanges,
+    RegimesFlag, Resampling, SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag,
+    WeightsFlag,
 };
 
 #[derive(Args, Debug)]
@@ -75,6 +76,8 @@ pub struct EvaluateArgs {
     #[command(flatten)]
     pub normalize_run: NormalizeRunFlag,
     #[command(flatten)]
+    pub changes: ReadChanges,
+    #[command(flatten)]
     pub resampling: Resampling,
     #[command(flatten)]
     pub errors: ErrorsFlag,
@@ -111,6 +114,7 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
         &args.original_nel,
         &args.hipe,
         &args.normalize_run,
+        &args.changes,
         &args.resampling,
         &args.errors,
     ]);
@@ -125,5 +129,11 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     inputs.extend(train.as_deref().map(|p| ("--train", p)));
     let normalize_run = args.normalize_run.normalize_run.as_deref();
     inputs.extend(normalize_run.map(|p| ("--normalize-run", p)));
+    inputs.extend(
+        args.changes
+            .map_types
+            .as_deref()
+            .map(|p| ("--map-types", p)),
+    );
     super::run_family(&name, &s, &gold, &pred, &args.json, &args.table, &inputs)
 }

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use super::args::{
     settings, Beta, ColumnFlag, Edition, ErrorsFlag, Format, Gold, HipeFlags, Json, OriginalNel,
-    Outdir, Pred, RegimesFlag, Resampling, SignatureFlag, SkipCheck, TagsetFlag, TaskFlag,
-    WeightsFlag,
+    Outdir, Pred, ReadChanges, RegimesFlag, Resampling, SignatureFlag, SkipCheck, TagsetFlag,
+    TaskFlag, WeightsFlag,
 };
 
 /// Score one run against the gold standard and write `<run>_<task>[_<suffix>].tsv/.json`
@@ -60,6 +60,8 @@ pub struct ScoreArgs {
     #[command(flatten)]
     pub beta: Beta,
     #[command(flatten)]
+    pub changes: ReadChanges,
+    #[command(flatten)]
     pub json: Json,
     #[command(flatten)]
     pub signature: SignatureFlag,
@@ -81,6 +83,7 @@ impl ScoreArgs {
             &self.resampling,
             &self.beta,
             &self.hipe,
+            &self.changes,
         ]);
         s.text("suffix", self.suffix.as_ref());
         s
@@ -140,6 +143,12 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     let tagset = args.tagset.tagset.as_ref().map(PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
     inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
+    inputs.extend(
+        args.changes
+            .map_types
+            .as_deref()
+            .map(|p| ("--map-types", p)),
+    );
     let mut outputs: Vec<(&str, &std::path::Path)> = Vec::new();
     for (tsv_path, json_path) in &paths {
         outputs.push(("the TSV output", tsv_path.as_path()));
@@ -168,6 +177,11 @@ pub fn run(args: ScoreArgs) -> Result<i32> {
     }
     for w in &warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
+    }
+    // The run's repairs as it was read (--repair), as `convert` logs them.
+    let repairs = opts.run_text.as_ref().map(|r| r.log()).unwrap_or_default();
+    for r in &repairs {
+        eprintln!("fairscore: repair: {}", fairscore::io::escape_controls(r));
     }
     // Everything is computed; write the outputs (and the log) together, all or none.
     let mut log_text = String::new();

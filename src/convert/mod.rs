@@ -13,6 +13,7 @@
 //!
 //! The library returns the files to write and the repair log; the caller writes them.
 
+mod run;
 mod tags;
 mod tokens;
 mod types;
@@ -25,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::formats::{InputFormat, StandoffFormat};
 use crate::spans::encoding::{Encoding, Repair};
 
+pub use run::{signature_fields, RunChanges};
 pub use types::{read_type_map, TypeChanges};
 
 /// The options of a conversion.
@@ -229,6 +231,17 @@ pub fn convert(input: &Path, output: &Path, opts: &ConvertOptions) -> Result<Con
         }
     }
     Ok(out)
+}
+
+/// The JSON export (doccano, Label Studio or Prodigy) of `input` with every span removed: the
+/// documents' names and texts alone, as written by `convert` (the blind data of a campaign,
+/// docs/codabench.md).
+pub fn without_spans(input: &Path, layout: crate::formats::JsonlLayout) -> Result<Vec<u8>> {
+    let mut docs = crate::formats::read_standoff(input, Some(StandoffFormat::Json(layout)))?;
+    for d in &mut docs {
+        d.spans.clear();
+    }
+    Ok(write::json(layout, &docs)?.into_bytes())
 }
 
 /// The files of standoff documents in `format` at `output`.

@@ -89,7 +89,19 @@ pub fn read(
     types: &TypeChanges,
 ) -> Result<Tagged> {
     let c = crate::formats::read(path, Some(Format::Conll), &ReadOptions::default())?;
-    let tag = tag_column(&c, column)?;
+    from_corpus(&c, path, column, from, repair, types)
+}
+
+/// The sentences of the CoNLL corpus `c` read from `path`, as [`read`] has them.
+pub fn from_corpus(
+    c: &Corpus,
+    path: &Path,
+    column: Option<&str>,
+    from: Encoding,
+    repair: Option<Repair>,
+    types: &TypeChanges,
+) -> Result<Tagged> {
+    let tag = tag_column(c, column)?;
     let shown = crate::io::show_path(path);
     let mut out = Tagged {
         tag,

@@ -179,6 +179,20 @@ pub struct ReadOptions {
     /// A rewrite of token rows applied before their cells are stored (relaxed NEL's link
     /// normalization, `crate::normalize`).
     pub rewrite: Option<std::sync::Arc<dyn RowRewrite>>,
+    /// A rewrite of a whole file's text once its format is known, before it is parsed (a
+    /// run's tag repairs and type changes: `crate::convert::RunChanges`).
+    pub text: Option<std::sync::Arc<dyn TextRewrite>>,
+}
+
+/// Rewrites a file's text before it is parsed, knowing its format (`conll`, `hipe`, …);
+/// what it changed is kept for the caller ([`TextRewrite::log`]).
+pub trait TextRewrite: Send + Sync + std::fmt::Debug {
+    /// The new text of the file `path` in `format`, or an error (a format it cannot change, an
+    /// invalid tag, …).
+    fn rewrite(&self, path: &std::path::Path, format: &str, text: &str) -> crate::Result<String>;
+
+    /// What the rewrites so far changed, one line each, in order (and forgotten).
+    fn log(&self) -> Vec<String>;
 }
 
 /// Rewrites token rows while a file is read, before cells are stored (upper-cased, …): the

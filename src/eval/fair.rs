@@ -31,6 +31,8 @@ pub struct ReadOptions {
     /// The standoff format of both files (brat, doccano, Label Studio, Prodigy), when given;
     /// `format` is then `None` (`crate::eval::standoff` reads them).
     pub standoff: Option<crate::formats::StandoffFormat>,
+    /// A rewrite of the run's text before it is parsed (its tag repairs and type changes).
+    pub run: Option<std::sync::Arc<dyn crate::corpus::TextRewrite>>,
 }
 
 impl Default for ReadOptions {
@@ -41,6 +43,7 @@ impl Default for ReadOptions {
             ignore_punct: false,
             continuation: Continuation::Conlleval,
             standoff: None,
+            run: None,
         }
     }
 }
@@ -224,7 +227,11 @@ pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Resul
         None => crate::formats::detect(target, &t_text)?,
     };
     let gold = crate::formats::parse_text(target, t_text, Some(format), &ropts)?;
-    let run = crate::formats::read(system, Some(format), &ropts)?;
+    let run_read = crate::corpus::ReadOptions {
+        text: opts.read.run.clone(),
+        ..Default::default()
+    };
+    let run = crate::formats::read(system, Some(format), &run_read)?;
     let (t_units, s_units) = corpus_units(&gold, &run, &opts.read)?;
     let mut report = evaluate_units(target, t_units, system, s_units, opts)?;
     let sentences_of_documents = gold.annotations.is_empty()

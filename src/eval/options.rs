@@ -113,6 +113,9 @@ pub struct ScoreOptions {
     /// How run spans are paired with gold spans: the HIPE scorer's first overlap (the
     /// official outputs) or nervaluate's closest overlap (the spans family's `attribution`).
     pub attribution: crate::matching::span_count::Attribution,
+    /// A rewrite of the run's text before it is parsed: its tag repairs and type changes
+    /// (`--repair`, `--map-types`, `--keep-types`, `--remove-types`, CoNLL runs).
+    pub run_text: Option<std::sync::Arc<dyn crate::corpus::TextRewrite>>,
 }
 
 impl ScoreOptions {
@@ -139,6 +142,7 @@ impl ScoreOptions {
             bootstrap: None,
             beta: None,
             attribution: crate::matching::span_count::Attribution::Hipe,
+            run_text: None,
         }
     }
 

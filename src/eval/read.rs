@@ -64,8 +64,11 @@ pub fn read_hipe(
 /// [`ScoreOptions::relaxed_map`] the links are normalized while the file is read (the run's
 /// also with `--norm-time`).
 pub fn read_side(path: &Path, opts: &ScoreOptions, tasks: &[Task], run: bool) -> Result<Corpus> {
-    let ropts = opts.read_options();
+    let mut ropts = opts.read_options();
     if opts.format != Format::Hipe && opts.relaxed_map.is_none() {
+        if run {
+            ropts.text = opts.run_text.clone();
+        }
         return formats::read(path, Some(opts.format), &ropts);
     }
     let columns = (opts.format == Format::Hipe).then(|| task_columns(opts.edition, tasks));

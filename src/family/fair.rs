@@ -37,20 +37,19 @@ impl FairFamily {
     /// The family with `opts` (format, column, weights, labels, exclude, focus,
     /// continuation, ignore-punct, beta).
     pub fn new(opts: &Options) -> Result<Self> {
-        opts.refuse_except(
-            "fair",
-            &[
-                "format",
-                "column",
-                "weights",
-                "labels",
-                "exclude",
-                "focus",
-                "continuation",
-                "ignore-punct",
-                "beta",
-            ],
-        )?;
+        let mut allowed = vec![
+            "format",
+            "column",
+            "weights",
+            "labels",
+            "exclude",
+            "focus",
+            "continuation",
+            "ignore-punct",
+            "beta",
+        ];
+        allowed.extend(super::options::RUN_CHANGES);
+        opts.refuse_except("fair", &allowed)?;
         let format = opts.format_of("fair", FORMATS)?;
         let mut read = ReadOptions {
             format: format.and_then(InputFormat::corpus_format),
@@ -140,10 +139,17 @@ impl Family for FairFamily {
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
         let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
+        let mut changes = None;
         let report = if standoff {
+            self.options.refuse_standoff_changes()?;
             crate::eval::standoff::fair_report(gold, pred, &self.opts)?
         } else {
-            crate::eval::fair::evaluate_files(gold, pred, &self.opts)?
+            // The run's changes, their own for each run read (the log is the run's).
+            let (run_read, c) = self.options.run_read();
+            changes = c;
+            let mut opts = self.opts.clone();
+            opts.read.run = run_read.text;
+            crate::eval::fair::evaluate_files(gold, pred, &opts)?
         };
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         let format = match self.opts.read.format {
@@ -163,6 +169,8 @@ impl Family for FairFamily {
         if standoff {
             s.warnings = report.warnings.clone();
         }
+        s.warnings
+            .extend(super::options::repair_warnings(changes.as_deref()));
         s.details.push(confusion_table(&report.tally));
         s.listing = self.listing.then(|| crate::eval::fair::errors_tsv(&report));
         // One tally per unit: each sentence, or each document's sentences (a document without

@@ -9,7 +9,7 @@ use crate::matching::SpanRegime;
 use crate::spans::stacked::Continuation;
 
 /// The option names [`Options::set`] takes (a `-` in a name may also be written `_`).
-pub const OPTION_NAMES: [&str; 11] = [
+pub const OPTION_NAMES: [&str; 15] = [
     "format",
     "column",
     "beta",
@@ -21,7 +21,14 @@ pub const OPTION_NAMES: [&str; 11] = [
     "focus",
     "continuation",
     "ignore-punct",
+    "repair",
+    "map-types",
+    "keep-types",
+    "remove-types",
 ];
+
+/// The options that change a run as it is read (spans, fair and muc on CoNLL runs).
+pub const RUN_CHANGES: [&str; 4] = ["repair", "map-types", "keep-types", "remove-types"];
 
 /// The options of the families: each family reads those it understands and refuses the
 /// others it was given ([`Options::refuse_except`]).
@@ -53,6 +60,11 @@ pub struct Options {
     /// it has one. Not an option of the numbers: set by the front ends when a listing file is
     /// asked for (`errors`, `judgements`), never part of a signature.
     pub listing: bool,
+    /// The repair of the run's invalid BIO transitions as it is read (`repair`: conlleval or
+    /// discard, seqscore's; docs/convert.md).
+    pub repair: Option<crate::spans::encoding::Repair>,
+    /// The run's type changes as it is read (`map_types` FILE, `keep_types`, `remove_types`).
+    pub types: crate::convert::TypeChanges,
     /// Options a registered family declares of its own ([`super::Registration::options`]),
     /// by name, as text: the family parses them when it is built.
     pub own: indexmap::IndexMap<String, String>,
@@ -186,6 +198,29 @@ impl Options {
                 })
             }
             "ignore-punct" => self.ignore_punct = switch("ignore-punct", value)?,
+            "repair" => {
+                self.repair =
+                    Some(crate::spans::encoding::Repair::parse(value).ok_or_else(|| {
+                        Error::usage(format!(
+                            "repair: unknown repair {}; use conlleval or discard",
+                            snippet(value)
+                        ))
+                    })?)
+            }
+            "map-types" | "type-map" => {
+                self.types.map = crate::convert::read_type_map(std::path::Path::new(value))?
+            }
+            "keep-types" | "remove-types" => {
+                let keep = key == "keep-types";
+                let mut t = crate::convert::TypeChanges::default();
+                t.set_lists(keep.then_some(value), (!keep).then_some(value))?;
+                if (keep && !self.types.remove.is_empty()) || (!keep && !self.types.keep.is_empty())
+                {
+                    t.set_lists(Some(value), Some(value))?;
+                }
+                self.types.keep.extend(t.keep);
+                self.types.remove.extend(t.remove);
+            }
             _ => {
                 let own = super::own_option_names();
                 match own.iter().find(|n| n.replace('_', "-") == key) {
@@ -236,6 +271,10 @@ impl Options {
             ("focus", self.focus.is_some()),
             ("continuation", self.continuation.is_some()),
             ("ignore-punct", self.ignore_punct),
+            ("repair", self.repair.is_some()),
+            ("map-types", !self.types.map.is_empty()),
+            ("keep-types", !self.types.keep.is_empty()),
+            ("remove-types", !self.types.remove.is_empty()),
         ];
         for (n, set) in flags {
             if set {
@@ -244,6 +283,42 @@ impl Options {
         }
         v.extend(self.own.keys().map(String::as_str));
         v
+    }
+
+    /// The run's changes as it is read (`repair`, type changes), as the readers take them;
+    /// `None` when there are none.
+    pub fn run_changes(&self) -> Option<std::sync::Arc<crate::convert::RunChanges>> {
+        crate::convert::RunChanges::new(self.repair, &self.types, self.column.as_deref())
+            .map(std::sync::Arc::new)
+    }
+
+    /// The read options of the run (its changes as it is read) and the changes, whose log
+    /// says what was repaired (`repair_warnings`).
+    pub fn run_read(
+        &self,
+    ) -> (
+        crate::corpus::ReadOptions,
+        Option<std::sync::Arc<crate::convert::RunChanges>>,
+    ) {
+        let changes = self.run_changes();
+        let read = crate::corpus::ReadOptions {
+            text: changes
+                .clone()
+                .map(|c| c as std::sync::Arc<dyn crate::corpus::TextRewrite>),
+            ..Default::default()
+        };
+        (read, changes)
+    }
+
+    /// A usage error when the run is to be changed as it is read but is a standoff file
+    /// (its tags are spans: `fairscore convert` changes their types).
+    pub fn refuse_standoff_changes(&self) -> Result<()> {
+        match self.given().into_iter().find(|n| RUN_CHANGES.contains(n)) {
+            Some(n) => Err(Error::usage(format!(
+                "{n}: changes the tags of a CoNLL run as it is read; for standoff runs, change                  their types with fairscore convert first"
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// A usage error when an option outside `allowed` is set (`family` names the family).
@@ -269,6 +344,20 @@ impl Options {
             f => Ok(f),
         }
     }
+}
+
+/// The warnings of the repairs made while a run was read: one line each,
+/// `repaired FILE:LINE: OLD -> NEW (REPAIR)`.
+pub fn repair_warnings(changes: Option<&crate::convert::RunChanges>) -> Vec<String> {
+    use crate::corpus::TextRewrite;
+    changes
+        .map(|c| {
+            c.log()
+                .into_iter()
+                .map(|l| format!("repaired {l}"))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// An on/off option's value: empty, `true`, `yes` or `1` is on; `false`, `no` or `0` off

@@ -131,6 +131,7 @@ pub fn option_fields(opts: &Options, extra: Vec<(String, String)>) -> Vec<(Strin
     if !opts.exclude.is_empty() {
         push("exclude", opts.exclude.join(","));
     }
+    out.extend(crate::convert::signature_fields(opts.repair, &opts.types));
     out.extend(extra);
     out.push((
         "format".into(),

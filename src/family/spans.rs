@@ -90,19 +90,18 @@ fn attribution(opts: &Options) -> Result<Attribution> {
 impl SpanFamily {
     /// The family with `opts` (format, column, regimes, beta, attribution, min-overlap).
     pub fn new(opts: &Options) -> Result<Self> {
-        opts.refuse_except(
-            "spans",
-            &[
-                "format",
-                "column",
-                "regimes",
-                "beta",
-                "attribution",
-                "min-overlap",
-                "breakdown",
-                "train",
-            ],
-        )?;
+        let mut allowed = vec![
+            "format",
+            "column",
+            "regimes",
+            "beta",
+            "attribution",
+            "min-overlap",
+            "breakdown",
+            "train",
+        ];
+        allowed.extend(super::options::RUN_CHANGES);
+        opts.refuse_except("spans", &allowed)?;
         let input_format = opts.format_of("spans", FORMATS)?;
         let breakdown = match opts.own("breakdown") {
             Some(v) => super::breakdown::parse_keys(v)?,
@@ -175,6 +174,7 @@ impl Family for SpanFamily {
                     "attribution nervaluate: the spans family attributes nervaluate's way entities read from tags (conll or hipe), not standoff files",
                 ));
             }
+            self.options.refuse_standoff_changes()?;
             let read = crate::eval::standoff::StandoffRead {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
@@ -206,8 +206,9 @@ impl Family for SpanFamily {
         }
         let ropts = ReadOptions::default();
         let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
-        let mut p = crate::formats::read(pred, Some(format), &ropts)?;
-        let mut warnings = Vec::new();
+        let (run_read, changes) = self.options.run_read();
+        let mut p = crate::formats::read(pred, Some(format), &run_read)?;
+        let mut warnings = super::options::repair_warnings(changes.as_deref());
         let unit = if g.docs.len() == 1 && p.docs.len() <= 1 {
             let gold_segments = g.docs.first().map(|d| d.segments.clone());
             let run_segments = p.docs.first().map(|d| d.segments.clone());

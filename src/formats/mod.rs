@@ -223,6 +223,10 @@ pub fn parse_text(
         Some(f) => f,
         None => detect(path, &text)?,
     };
+    let text = match &opts.text {
+        Some(r) => r.rewrite(path, format.as_str(), &text)?,
+        None => text,
+    };
     match format {
         Format::Hipe => hipe::parse_owned(path, text, opts),
         Format::Conll => conll::parse(path, &text),

@@ -23,12 +23,20 @@ pub fn outputs_beta(
     suffix: Option<&str>,
     regimes: &[Regime],
     beta: Option<f64>,
+    names: RowNames,
 ) -> (String, String) {
     let mut tsv = String::new();
     tsvout::push_row(&mut tsv, &tsvout::FIELDS);
     for (n, cols) in results {
         let only_all = task == Task::Nel;
-        write_tsv_rows(&mut tsv, system, cols, *n, only_all, suffix, regimes);
+        let how = RowsOf {
+            n_best: *n,
+            only_all,
+            suffix,
+            regimes,
+            names,
+        };
+        write_tsv_rows(&mut tsv, system, cols, &how);
     }
     // As a Python dict: NEL results keyed by cutoff (a repeated cutoff keeps its first place
     // and its last value); other tasks' JSON is the last result's tree.
@@ -315,19 +323,75 @@ fn write_tree(w: &mut Writer, cols: &[ColumnResult], beta: Option<&FBeta>) {
     }
 }
 
-fn write_tsv_rows(
-    out: &mut String,
-    system: &str,
-    cols: &[ColumnResult],
+/// How the rows of the TSV's `Evaluation` column are named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowNames {
+    /// The official HIPE names, byte for byte: `COLUMN-AGGR-REGIME-[SUFFIX-]TIME-NOISE[-@N]`
+    /// (`NE-COARSE-LIT-micro-fuzzy-TIME-ALL-LED-ALL`).
+    Hipe,
+    /// CoNLL input, which has no dates and no OCR noise: `COLUMN-AGGR-REGIME[-SUFFIX]`
+    /// (`TAG-micro-fuzzy`), a period or noise level only when one was chosen.
+    Conll,
+}
+
+/// The `Evaluation` name of a row.
+fn evaluation_name(
+    names: RowNames,
+    res: &ColumnResult,
+    aggr: &str,
+    regime: Regime,
+    suffix: Option<&str>,
+    n_best: usize,
+) -> String {
+    let col = res.column.as_str();
+    let nb = if col.contains("NEL") {
+        format!("-@{n_best}")
+    } else {
+        String::new()
+    };
+    match names {
+        RowNames::Hipe => {
+            let sfx = suffix.map(|s| format!("{s}-")).unwrap_or_default();
+            format!(
+                "{col}-{aggr}-{}-{sfx}{}-{}{nb}",
+                regime.as_str(),
+                res.time,
+                res.noise
+            )
+        }
+        RowNames::Conll => {
+            let mut parts = vec![col, aggr, regime.as_str()];
+            parts.extend(suffix);
+            if res.time != "TIME-ALL" {
+                parts.push(&res.time);
+            }
+            if res.noise != "LED-ALL" {
+                parts.push(&res.noise);
+            }
+            format!("{}{nb}", parts.join("-"))
+        }
+    }
+}
+
+/// What the rows of one cutoff are made of.
+struct RowsOf<'a> {
     n_best: usize,
     only_all: bool,
-    suffix: Option<&str>,
-    regimes: &[Regime],
-) {
+    suffix: Option<&'a str>,
+    regimes: &'a [Regime],
+    names: RowNames,
+}
+
+fn write_tsv_rows(out: &mut String, system: &str, cols: &[ColumnResult], how: &RowsOf<'_>) {
+    let RowsOf {
+        n_best,
+        only_all,
+        suffix,
+        regimes,
+        names,
+    } = *how;
     // Columns sorted; periods and noise levels in the order of the first column's results.
     for res in results_in_row_order(cols) {
-        let col = &res.column.as_str();
-        let (time, noise) = (&res.time.as_str(), &res.noise.as_str());
         let mut labels: Vec<&str> = res
             .eval
             .per_label
@@ -342,14 +406,7 @@ fn write_tsv_rows(
         }
         for aggr in ["micro", "macro_doc"] {
             for &regime in regimes {
-                let nb = if col.contains("NEL") {
-                    format!("-@{n_best}")
-                } else {
-                    String::new()
-                };
-                let sfx = suffix.map(|s| format!("{s}-")).unwrap_or_default();
-                let evaluation =
-                    format!("{col}-{aggr}-{}-{sfx}{time}-{noise}{nb}", regime.as_str());
+                let evaluation = evaluation_name(names, res, aggr, regime, suffix, n_best);
                 for label in &labels {
                     let mut row = vec![system.to_string(), evaluation.clone(), label.to_string()];
                     let cells = match row_scores(res, regime, label) {

@@ -8,18 +8,35 @@ use crate::check::{CheckReport, ColumnCheck};
 use crate::error::{Error, Result};
 use crate::formats::InputFormat;
 
-/// What makes two checks of a run the same: gold, run, format, column and tag set.
+/// What makes two checks of a run the same: gold, run, format, column, tag set and label
+/// list.
 pub(super) type CheckKey = (
     PathBuf,
     PathBuf,
     Option<InputFormat>,
     Option<String>,
     Option<String>,
+    Option<PathBuf>,
 );
 
+/// The key of the check of `run` against `gold` for task `t`.
+pub(super) fn check_key(t: &FamilyTask, gold: &Path, run: &Path) -> CheckKey {
+    let o = &t.options;
+    (
+        gold.to_path_buf(),
+        run.to_path_buf(),
+        o.format,
+        o.column.clone(),
+        o.tagset.clone(),
+        t.label_list.as_ref().map(|l| l.path.clone()),
+    )
+}
+
 /// The participants' check of a run, for the formats `check` reads as columns and for
-/// standoff runs (given or detected) of the spans, fair and muc families.
+/// standoff runs (given or detected) of the spans, fair and muc families; run labels are
+/// checked against the task's label list when it has one (`label_list`), else the gold's.
 pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
+    let labels = t.label_list.as_ref().map(|l| l.path.as_path());
     let spans = matches!(t.family.name(), "spans" | "fair" | "muc");
     if spans && crate::eval::standoff::applies(gold, run, t.options.format) {
         let read = crate::eval::standoff::StandoffRead {
@@ -27,7 +44,7 @@ pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Optio
             column: t.options.column.clone(),
         };
         let name = t.options.format.map_or("auto", InputFormat::name);
-        return crate::check::check_standoff(gold, run, &read, name, None).map(Some);
+        return crate::check::check_standoff(gold, run, &read, name, labels).map(Some);
     }
     match t.options.format.or_else(|| detected_format(t, gold)) {
         Some(
@@ -36,7 +53,7 @@ pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Optio
             let opts = ColumnCheck {
                 column: t.options.column.clone(),
                 tagset: t.options.tagset.clone(),
-                labels: None,
+                labels: labels.map(Path::to_path_buf),
             };
             crate::check::check_columns(gold, run, f, &opts).map(Some)
         }

@@ -96,6 +96,7 @@ impl FamilyCampaign {
                         options: o,
                         rank_by_line: 0,
                         bundles: Some(bundles.clone()),
+                        label_list: None,
                     });
                 }
             }

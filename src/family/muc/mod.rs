@@ -34,7 +34,9 @@ pub struct MucFamily {
 impl MucFamily {
     /// The family with `opts` (format, column, beta).
     pub fn new(opts: &Options) -> Result<Self> {
-        opts.refuse_except("muc", &["format", "column", "beta"])?;
+        let mut allowed = vec!["format", "column", "beta"];
+        allowed.extend(super::options::RUN_CHANGES);
+        opts.refuse_except("muc", &allowed)?;
         let input_format = opts.format_of("muc", FORMATS)?;
         Ok(MucFamily {
             input_format,
@@ -98,6 +100,7 @@ impl Family for MucFamily {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
             };
+            self.options.refuse_standoff_changes()?;
             let (units, warnings) = muc_units(gold, pred, &read)?;
             let mut s = unit_statistics(Unit::Document, &units);
             s.warnings = warnings;
@@ -115,7 +118,8 @@ impl Family for MucFamily {
             column: self.column.clone(),
             judgements: self.listing,
         };
-        let r = evaluate_files(gold, pred, &opts)?;
+        let (run_read, changes) = self.options.run_read();
+        let r = read::evaluate_files_with(gold, pred, &opts, &run_read)?;
         let unit = if r.units_are_sentences {
             Unit::Sentence
         } else {
@@ -124,6 +128,8 @@ impl Family for MucFamily {
         let mut s = unit_statistics(unit, &r.units);
         s.listing = self.listing.then(|| judgements_tsv(&r));
         s.warnings = r.warnings;
+        s.warnings
+            .extend(super::options::repair_warnings(changes.as_deref()));
         Ok(s)
     }
 

@@ -79,6 +79,16 @@ pub struct MucResult {
 
 /// Reads both files and evaluates.
 pub fn evaluate_files(gold: &Path, pred: &Path, opts: &MucOptions) -> Result<MucResult> {
+    evaluate_files_with(gold, pred, opts, &ReadOptions::default())
+}
+
+/// Reads both files, the run with `run_read` (its tag changes), and evaluates.
+pub fn evaluate_files_with(
+    gold: &Path,
+    pred: &Path,
+    opts: &MucOptions,
+    run_read: &ReadOptions,
+) -> Result<MucResult> {
     let format = match opts.format {
         f @ (Format::Hipe | Format::Conll) => f,
         f => {
@@ -90,7 +100,7 @@ pub fn evaluate_files(gold: &Path, pred: &Path, opts: &MucOptions) -> Result<Muc
     };
     let read = ReadOptions::default();
     let g = crate::formats::read(gold, Some(format), &read)?;
-    let p = crate::formats::read(pred, Some(format), &read)?;
+    let p = crate::formats::read(pred, Some(format), run_read)?;
     evaluate(&g, &p, opts)
 }
 

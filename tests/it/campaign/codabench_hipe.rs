@@ -138,6 +138,68 @@ fn campaign_on_codabench(
         meta.contains("--resources /app/program/resources"),
         "{meta}"
     );
+    // The public data: each gold blind (NE columns O, NEL columns _, the rest kept); the
+    // starting kit's sample submission, made of them, is accepted and scores 0.
+    let mut blind = 0;
+    for e in std::fs::read_dir(gold_dir).unwrap().flatten() {
+        let public = worker.root.join("public_data").join(e.file_name());
+        let Ok(b) = std::fs::read_to_string(&public) else {
+            continue;
+        };
+        let g = std::fs::read_to_string(e.path()).unwrap();
+        assert_eq!(g.lines().count(), b.lines().count(), "{public:?}");
+        let header: Vec<&str> = b.lines().next().unwrap().split('\t').collect();
+        for (gl, bl) in g.lines().zip(b.lines()).skip(1) {
+            if gl.starts_with('#') || gl.trim().is_empty() {
+                assert_eq!(gl, bl);
+                continue;
+            }
+            for ((h, gc), bc) in header.iter().zip(gl.split('\t')).zip(bl.split('\t')) {
+                let want = match *h {
+                    h if h.starts_with("NEL-") => "_",
+                    h if h.starts_with("NE-") => "O",
+                    _ => gc,
+                };
+                assert_eq!(bc, want, "{public:?}: {h} of {gl:?}");
+            }
+        }
+        blind += 1;
+    }
+    assert!(blind > 0, "{preset}: no public data");
+    let (code, stderr, scores) = worker.score_zip(
+        "sample",
+        &worker.root.join("starting_kit/sample_submission.zip"),
+    );
+    if code == 0 {
+        let scores = scores.expect("scores.json");
+        for k in &worker.keys {
+            assert_eq!(scores[k].as_f64(), Some(0.0), "{preset} sample {k}");
+        }
+        assert!(
+            !stderr.contains("no run in the submission"),
+            "{preset}: a column without a sample run: {stderr}"
+        );
+    } else {
+        // The HIPE-2022 newseye fi and sv golds have a token `nan` where their _histonorm
+        // golds (relaxed NEL) have an empty TOKEN cell, a row the reader skips: one run file
+        // cannot line up with both, so a run of a bundle with relaxed NEL is refused there,
+        // the sample's as any participant's. Every other column takes its sample run.
+        let refused: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.starts_with("fairscore: submission refused:"))
+            .collect();
+        assert_eq!(preset, "hipe-2022", "the sample refused: {stderr}");
+        assert_eq!(code, 1, "{preset}: {stderr}");
+        assert!(!refused.is_empty(), "{stderr}");
+        for l in refused {
+            assert!(
+                l.contains("does not line up with")
+                    && (l.contains("newseye-test-fi_histonorm.tsv")
+                        || l.contains("newseye-test-sv_histonorm.tsv")),
+                "{preset}: the sample refused for another reason: {l}"
+            );
+        }
+    }
     // Submissions: the runs by team, bundle and run number.
     let mut subs: BTreeMap<(String, String, String), Vec<std::path::PathBuf>> = BTreeMap::new();
     let mut names: Vec<String> = std::fs::read_dir(runs_dir)

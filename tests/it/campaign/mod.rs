@@ -2,6 +2,7 @@ mod campaign_families;
 mod codabench;
 mod codabench_formats;
 mod codabench_hipe;
+mod codabench_kit;
 mod failed_runs;
 mod leaderboard_board;
 mod leaderboard_ci;

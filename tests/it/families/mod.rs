@@ -12,6 +12,7 @@ mod mentions;
 mod muc;
 mod nel;
 mod nel_formats;
+mod read_changes;
 mod resample;
 mod resample_shared;
 mod segmentation;
