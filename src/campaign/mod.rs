@@ -55,6 +55,6 @@ pub use config::PRESETS;
 pub use families::{campaign_kind, run_family_campaign, FamilyCampaign, FamilyReport};
 pub use family::{rank_runs, ranking_results};
 pub use family_board::write_family_outputs;
-pub use official::official_rankings;
 pub use names::{fill as fill_pattern, pieces as pattern_pieces};
+pub use official::official_rankings;
 pub use scorer::JobScorer;

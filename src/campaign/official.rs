@@ -145,7 +145,8 @@ fn micro_rows(results: &Results, system: &str, spec: &super::config::TaskSpec) -
             if spec.task == Task::Nel && label != "ALL" {
                 continue;
             }
-            let filter = filter.map_or_else(|| "TIME-ALL-LED-ALL".to_string(), |f| f.replace(' ', "-"));
+            let filter =
+                filter.map_or_else(|| "TIME-ALL-LED-ALL".to_string(), |f| f.replace(' ', "-"));
             let at = if column.contains("NEL") {
                 format!("-@{n_best}")
             } else {

@@ -33,9 +33,8 @@ fn family_engine_gives_the_56_official_rankings() {
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     assert!(report.rejected.is_empty(), "{:?}", report.rejected);
 
-    let got: BTreeMap<String, String> = official_rankings(&cfg, &fam, &report)
-        .into_iter()
-        .collect();
+    let got: BTreeMap<String, String> =
+        official_rankings(&cfg, &fam, &report).into_iter().collect();
     let mut want = BTreeMap::new();
     for e in std::fs::read_dir(data.join("rankings")).unwrap() {
         let e = e.unwrap();
