@@ -25,6 +25,7 @@ pub(crate) mod job;
 pub(crate) mod marks;
 mod names;
 mod num;
+mod official;
 pub(crate) mod outcome;
 mod outdir;
 pub(crate) mod ranking;
@@ -56,4 +57,5 @@ pub use families::{campaign_kind, run_family_campaign, FamilyCampaign, FamilyRep
 pub use family::{rank_runs, ranking_results};
 pub use family_board::write_family_outputs;
 pub use names::{fill as fill_pattern, pieces as pattern_pieces};
+pub use official::official_rankings;
 pub use scorer::JobScorer;
