@@ -8,10 +8,11 @@ use fairscore::{Error, Result};
 use std::path::PathBuf;
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, FairFlags, FamilyFlag, Format, Gold, HipeFlags, Json,
-    MentionsFlags, NelFlags, NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling,
-    SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    settings, Beta, ColumnFlag, Edition, FamilyFlag, Format, Gold, HipeFlags, Json,
+    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag,
+    TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
 };
+use super::family_flags::{FairFlags, MentionsFlags, NelFlags, SpansFlags};
 
 /// The arguments of `fairscore compare`.
 #[derive(Args, Debug)]

@@ -5,11 +5,11 @@ use clap::Args;
 use fairscore::{Error, Result};
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, ErrorsFlag, FairFlags, FamilyFlag, Format, Gold,
-    HipeFlags, Json, MentionsFlags, NelFlags, NormalizeRunFlag, OriginalNel, Pred, ReadChanges,
-    RegimesFlag, Resampling, SignatureFlag, SpansFlags, TableFlag, TagsetFlag, TaskFlag,
-    WeightsFlag,
+    settings, Beta, ColumnFlag, Edition, ErrorsFlag, FamilyFlag, Format, Gold, HipeFlags, Json,
+    NormalizeRunFlag, OriginalNel, Pred, ReadChanges, RegimesFlag, Resampling, SignatureFlag,
+    TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
 };
+use super::family_flags::{FairFlags, MentionsFlags, NelFlags, SpansFlags};
 
 #[derive(Args, Debug)]
 #[command(

@@ -4,9 +4,10 @@
 use clap::Args;
 
 use super::args::{
-    settings, Beta, ColumnFlag, ErrorsFlag, FairFlags, Format, Gold, Json, Pred, Resampling,
-    SignatureFlag, TableFlag, WeightsFlag,
+    settings, Beta, ColumnFlag, ErrorsFlag, Format, Gold, Json, Pred, Resampling, SignatureFlag,
+    TableFlag, WeightsFlag,
 };
+use super::family_flags::FairFlags;
 
 #[derive(Args, Debug)]
 #[command(

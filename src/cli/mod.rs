@@ -12,6 +12,7 @@ mod compare;
 mod convert;
 mod evaluate;
 mod fair;
+mod family_flags;
 mod leaderboard;
 mod muc;
 mod normalize;

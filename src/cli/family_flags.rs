@@ -1,0 +1,142 @@
+//! The flags of the metric families' own options (fair, spans, nel, mentions): flattened into
+//! `evaluate` and `compare` (and `fair`), turned into named settings like every flag group of
+//! `args.rs`.
+
+use clap::Args;
+use fairscore::api::Settings;
+
+use super::args::{put_text, LabelListFlag, Put};
+
+/// The fair family's own flags.
+#[derive(Args, Debug, Clone)]
+pub struct FairFlags {
+    /// Whose label labeling (LE) and labeling-boundary (LBE) errors count for per label:
+    /// target (default) or system.
+    #[arg(long = "focus", value_name = "target|system")]
+    pub focus: Option<String>,
+    #[command(flatten)]
+    pub labels: LabelListFlag,
+    /// Leave out these labels (comma-separated); NONE and EMPTY are always left out.
+    #[arg(long = "exclude", value_name = "L,…")]
+    pub exclude: Option<String>,
+    /// CoNLL only: ignore punctuation tokens (by POS tag) as the reference implementation does.
+    #[arg(long = "ignore-punct", alias = "ignore_punct")]
+    pub ignore_punct: bool,
+    /// CoNLL only: what an I- tag continues. conlleval (default): only an open span of the
+    /// same label (as conlleval and seqeval); reference: the open span of its level whatever
+    /// its label (Ortmann's reference implementation).
+    #[arg(long = "continuation", value_name = "conlleval|reference")]
+    pub continuation: Option<String>,
+}
+
+/// The spans family's own flags.
+#[derive(Args, Debug, Clone)]
+pub struct SpansFlags {
+    /// spans: how a run entity is paired with gold entities: hipe (default; the first gold
+    /// entity it overlaps, as the HIPE scorer counts) or nervaluate (nervaluate 1.2.x: each
+    /// regime and each label on its own, the closest overlapping gold entity;
+    /// docs/compatibility.md).
+    #[arg(long = "attribution", value_name = "hipe|nervaluate")]
+    pub attribution: Option<String>,
+    /// spans with --attribution nervaluate: the share of a gold entity a run entity must
+    /// cover to be paired with it, in percent, 1 to 100 (default 1; nervaluate's
+    /// min_overlap_percentage).
+    #[arg(long = "min-overlap", alias = "min_overlap", value_name = "PCT")]
+    pub min_overlap: Option<String>,
+    /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
+    /// length, chars, sentence_length, density, capitalisation, position, document, and with
+    /// --train oov, train_freq, train_consistency; a continuous key takes its number of
+    /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
+    /// their own value (recall), run spans by theirs (precision); docs/breakdown.md.
+    #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
+    pub breakdown: Option<String>,
+    /// spans with --breakdown oov, train_freq or train_consistency: the training file (CoNLL
+    /// or HIPE TSV, read in the gold's column; CoNLL's tag column for a standoff gold).
+    #[arg(long = "train", value_name = "FILE")]
+    pub train: Option<String>,
+}
+
+/// The nel family's flags of its own.
+#[derive(Args, Debug, Clone)]
+pub struct NelFlags {
+    /// nel, CoNLL input: the NE tag column (IOB or IOBES), a name (POS, COL3, …) or a 1-based
+    /// number (default: the column before the link column, which `--column` names; default
+    /// the last).
+    #[arg(long = "ne-column", alias = "ne_column", value_name = "NAME")]
+    pub ne_column: Option<String>,
+    /// nel, brat input: the T labels that are mentions, comma-separated (default: every
+    /// label); a mention without an N line is NIL.
+    #[arg(
+        long = "link-labels",
+        alias = "link_labels",
+        value_name = "LABEL[,LABEL…]"
+    )]
+    pub link_labels: Option<String>,
+}
+
+/// The mentions family's own flags (docs/mentions.md).
+#[derive(Args, Debug, Clone)]
+pub struct MentionsFlags {
+    /// mentions: reproduce a project's scorer: universalner, gollie or instructuie (its unit,
+    /// parser, normalisation, matching and formula; further flags change single choices). The
+    /// option `preset` of campaign files and Python (`--preset` names a HIPE campaign).
+    #[arg(long = "mentions-preset", value_name = "NAME")]
+    pub preset: Option<String>,
+    /// mentions: what a unit is: sentence (default), document, or sentence-type (one query
+    /// per sentence and type, as UniversalNER asks).
+    #[arg(long = "unit", value_name = "UNIT")]
+    pub unit: Option<String>,
+    /// mentions: set (duplicates dropped, default) or multiset (each gold mention matched
+    /// at most once).
+    #[arg(long = "match", value_name = "set|multiset")]
+    pub matching: Option<String>,
+    /// mentions: normalisation of the compared text: none, case, whitespace (default),
+    /// squad or instructuie.
+    #[arg(long = "normalize", value_name = "NORM")]
+    pub normalize: Option<String>,
+    /// mentions: whether the type is compared (true, default) or only the text (false).
+    #[arg(long = "typed", value_name = "true|false")]
+    pub typed: Option<String>,
+    /// mentions: place each predicted string in the unit's text and compare offsets: off
+    /// (default), exact or case (the first unused occurrence at word boundaries).
+    #[arg(long = "align", value_name = "MODE")]
+    pub align: Option<String>,
+    /// mentions: the parser of raw answers: auto (default), json-list, pairs or python.
+    #[arg(long = "parser", value_name = "PARSER")]
+    pub parser: Option<String>,
+    /// mentions: predicted types outside the schema (--labels, else the gold's types):
+    /// count (scored as false positives, default) or drop.
+    #[arg(long = "schema", value_name = "count|drop")]
+    pub schema: Option<String>,
+    /// mentions: predicted strings found nowhere in the unit's text: keep (default) or drop
+    /// (GoLLIE's filter_hallucinations).
+    #[arg(long = "unfound", value_name = "keep|drop")]
+    pub unfound: Option<String>,
+}
+
+put_text!(SpansFlags, attribution, min_overlap, breakdown, train);
+put_text!(NelFlags, ne_column, link_labels);
+
+impl Put for MentionsFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("preset", self.preset.as_ref())
+            .text("unit", self.unit.as_ref())
+            .text("match", self.matching.as_ref())
+            .text("normalize", self.normalize.as_ref())
+            .text("typed", self.typed.as_ref())
+            .text("align", self.align.as_ref())
+            .text("parser", self.parser.as_ref())
+            .text("schema", self.schema.as_ref())
+            .text("unfound", self.unfound.as_ref());
+    }
+}
+
+impl Put for FairFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("focus", self.focus.as_ref());
+        self.labels.put(s);
+        s.text("exclude", self.exclude.as_ref());
+        s.flag("ignore_punct", self.ignore_punct);
+        s.text("continuation", self.continuation.as_ref());
+    }
+}
