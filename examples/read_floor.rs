@@ -36,7 +36,11 @@ fn files_under(dir: &Path, rel: &Path, out: &mut Vec<(PathBuf, u64)>) -> std::io
 /// (repeated as needed); returns the bytes written.
 fn write_like(layout: &[(PathBuf, u64)], dest: &Path, source: &[u8]) -> std::io::Result<u64> {
     use std::io::Write;
-    let fill = if source.is_empty() { &b"\n"[..] } else { source };
+    let fill = if source.is_empty() {
+        &b"\n"[..]
+    } else {
+        source
+    };
     let mut total = 0;
     for (rel, len) in layout {
         let path = dest.join(rel);
