@@ -170,31 +170,39 @@ fn replace_cells(line: &str, blank: &[usize], value: &str) -> String {
     out
 }
 
-/// A CoNLL gold with the tag columns its tasks score (`column` as a 1-based number, else the
-/// last) set to `O`; `-DOCSTART-` lines, blank lines and line ends kept.
+/// A CoNLL gold with the tag columns its tasks score set to `O` (`column` as the scoring reads
+/// it: a 1-based number or a name of `formats::conll::column_names`, else the last);
+/// `-DOCSTART-` lines, blank lines and line ends kept. Every line of a CoNLL file has the same
+/// number of cells (the reader refuses others), so the columns are resolved on the first line.
 fn blind_conll(text: &str, tasks: &[&FamilyTask]) -> String {
-    let mut blank: Vec<usize> = tasks
-        .iter()
-        .map(|t| {
-            t.options
-                .column
-                .as_deref()
-                .and_then(|c| c.parse::<usize>().ok())
-                .filter(|&n| n > 0)
-                .map_or(usize::MAX, |n| n - 1)
-        })
-        .collect();
-    blank.sort_unstable();
-    blank.dedup();
+    let mut blank: Option<Vec<usize>> = None;
     let mut out = String::with_capacity(text.len());
     for piece in text.split_inclusive('\n') {
         let cs = cells(piece);
         let keep = cs.len() < 2 || piece[cs[0].0..cs[0].1].starts_with("-DOCSTART-");
         if keep {
             out.push_str(piece);
-        } else {
-            out.push_str(&replace_cells(piece, &blank, "O"));
+            continue;
         }
+        let blank = blank.get_or_insert_with(|| {
+            let names = crate::formats::conll::column_names(cs.len());
+            let mut b: Vec<usize> = tasks
+                .iter()
+                .map(|t| {
+                    let given = t.options.column.as_deref();
+                    given
+                        .and_then(|c| match c.parse::<usize>() {
+                            Ok(n) => n.checked_sub(1),
+                            Err(_) => names.iter().position(|x| x == c),
+                        })
+                        .unwrap_or(usize::MAX)
+                })
+                .collect();
+            b.sort_unstable();
+            b.dedup();
+            b
+        });
+        out.push_str(&replace_cells(piece, blank, "O"));
     }
     out
 }
