@@ -21,8 +21,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
 use super::family::{rank_statistics, ranking_results, FamilyRanking};
 use super::names::{pattern_extension, run_stem, Pattern, Placeholder};
 use crate::api::{family_options, Setting, Settings};
@@ -35,6 +33,7 @@ mod clash;
 mod hipe;
 mod index;
 mod places;
+mod score;
 mod teams;
 
 pub use teams::best_per_team;
@@ -497,29 +496,14 @@ pub fn run_family_campaign(
                 }
             }
         }
-        for (group, runs) in per_task[k].iter().filter(|(_, r)| !r.is_empty()) {
-            let values: Vec<(Placeholder, &str)> = GOLD_PLACEHOLDERS
-                .iter()
-                .filter_map(|p| {
-                    group
-                        .iter()
-                        .find(|(n, _)| n == p.as_str())
-                        .map(|(_, v)| (*p, v.as_str()))
-                })
-                .collect();
-            let gold = gold_dir.join(t.gold.fill(&values));
+    }
+    let shared = crate::family::Inputs::new();
+    let scored_all = score::score_all(&cfg.tasks, &per_task, gold_dir, &shared);
+    for ((t, groups), scored_groups) in cfg.tasks.iter().zip(&per_task).zip(scored_all) {
+        let groups = groups.iter().filter(|(_, r)| !r.is_empty());
+        for ((group, runs), scored) in groups.zip(scored_groups) {
+            let gold = score::gold_path(t, gold_dir, group);
             // Runs that fail alone are reported; the others are ranked.
-            type Scored = (String, PathBuf, Result<(crate::family::Statistics, String)>);
-            let scored: Vec<Scored> = runs
-                .par_iter()
-                .map(|(system, path, _)| {
-                    let st = t
-                        .family
-                        .statistics(&gold, path)
-                        .and_then(|st| crate::family::sign::file_hash(path).map(|h| (st, h)));
-                    (system.clone(), path.clone(), st)
-                })
-                .collect();
             let mut ok = Vec::new();
             let mut run_hashes = BTreeMap::new();
             for (system, path, st) in scored {
@@ -551,7 +535,8 @@ pub fn run_family_campaign(
                 .collect();
             let mut results = ranking_results(t.family.as_ref(), &ranking);
             results.tables.push(best_per_team(&ranking, &teams));
-            let signature = task_signature(t, cfg, results.unit, &gold, &run_hashes)?;
+            let signature =
+                task_signature(t, cfg, results.unit, &shared.file_hash(&gold)?, &run_hashes)?;
             results.signature = Some(signature.clone());
             report.rankings.push(TaskRanking {
                 task: t.name.clone(),
@@ -575,7 +560,7 @@ fn task_signature(
     t: &FamilyTask,
     cfg: &FamilyCampaign,
     unit: crate::table::Unit,
-    gold: &Path,
+    gold_hash: &str,
     run_hashes: &BTreeMap<String, String>,
 ) -> Result<crate::table::Signature> {
     use crate::family::sign;
@@ -586,7 +571,7 @@ fn task_signature(
         test: Some(crate::metrics::resample::PairedTest::Permutation),
     });
     sign::resampling_fields(resampled, &mut sig);
-    sig.push("gold", sign::file_hash(gold)?);
+    sig.push("gold", gold_hash);
     let items: Vec<(String, String)> = run_hashes
         .iter()
         .map(|(a, b)| (a.clone(), b.clone()))

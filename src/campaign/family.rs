@@ -63,9 +63,16 @@ pub fn rank_runs(
     headline: Option<Headline>,
     resampler: Option<&Resampler>,
 ) -> Result<FamilyRanking> {
+    // The gold is parsed once for all runs (by families that read through `Inputs`).
+    let shared = crate::family::Inputs::new();
+    shared.expect(gold, runs.len());
     let stats: Vec<(String, Statistics)> = runs
         .par_iter()
-        .map(|(name, path)| Ok((name.clone(), fam.statistics(gold, path)?)))
+        .map(|(name, path)| {
+            let st = fam.statistics_in(gold, path, &shared);
+            shared.done(gold);
+            Ok((name.clone(), st?))
+        })
         .collect::<Result<Vec<_>>>()?;
     rank_statistics(fam, stats, headline, resampler)
 }

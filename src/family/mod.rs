@@ -35,6 +35,7 @@
 pub(crate) mod breakdown;
 mod fair;
 mod hipe;
+mod inputs;
 mod mentions;
 pub(crate) mod muc;
 mod nel;
@@ -49,6 +50,7 @@ pub(crate) mod tagging;
 pub use breakdown::{
     parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
 };
+pub use inputs::Inputs;
 pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
     JUDGEMENTS_HEADER,
@@ -220,6 +222,11 @@ pub trait Family: Send + Sync {
 
     /// Reads both files and pairs them: the per-unit statistics.
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics>;
+
+    /// [`Family::statistics`] reading through parses shared between scorings ([`Inputs`]).
+    fn statistics_in(&self, gold: &Path, pred: &Path, _shared: &Inputs) -> Result<Statistics> {
+        self.statistics(gold, pred)
+    }
 
     /// The result tables of summed statistics. For the same [`Statistics::labels`] the tables
     /// must have the same shape whatever the sums (resampling relies on it).
@@ -512,8 +519,7 @@ pub fn compare_table(keys: Vec<KeyKind>) -> Table {
     )
 }
 
-/// The column of the headline cell in `results` (its kind, and whether lower is better),
-/// when the table has it.
+/// The column of the headline cell in `results` (its kind, whether lower is better), if any.
 pub fn headline_column<'r>(results: &'r Results, h: &Headline) -> Option<&'r Column> {
     let t = results.table(&h.table)?;
     t.columns.get(t.column(&h.column)?)

@@ -15,7 +15,7 @@ mod read;
 
 use std::path::Path;
 
-use super::{Family, Headline, Options, Statistics};
+use super::{Family, Headline, Inputs, Options, Statistics};
 use crate::error::Result;
 use crate::hipe::Task;
 use crate::metrics::resample::{micro, DocCounts};
@@ -80,7 +80,11 @@ impl Family for HipeFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        read::statistics(&self.hipe, gold, pred)
+        read::statistics(&self.hipe, gold, pred, None)
+    }
+
+    fn statistics_in(&self, gold: &Path, pred: &Path, shared: &Inputs) -> Result<Statistics> {
+        read::statistics(&self.hipe, gold, pred, Some(shared))
     }
 
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {

@@ -7,7 +7,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use super::super::options::switch;
-use super::super::{Options, Statistics};
+use super::super::{Inputs, Options, Statistics};
+use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::eval::options::{
     parse_glue, parse_n_best, parse_noise_levels, parse_time_periods, read_tagset, ScoreOptions,
@@ -158,25 +159,64 @@ fn key(c: &ColumnResult, filtered: bool, label: &str) -> String {
 
 /// Reads and scores `gold` and `pred`: per gold document, for each cutoff, each regime of
 /// [`REGIMES`] and each (column, filter, label) of the statistics' labels (`ALL` first, then
-/// the labels in byte order), the document's TP, FP and FN.
-pub fn statistics(o: &HipeOptions, gold: &Path, pred: &Path) -> Result<Statistics> {
+/// the labels in byte order), the document's TP, FP and FN. With `shared`, both files are
+/// read through it, keeping the columns of every HIPE task, so that the tasks of a campaign
+/// (nerc_coarse, nerc_fine, nel of one run and gold) parse each file once.
+pub fn statistics(
+    o: &HipeOptions,
+    gold: &Path,
+    pred: &Path,
+    shared: Option<&Inputs>,
+) -> Result<Statistics> {
     let s = &o.score;
     let tasks = [s.task];
-    let g = read_side(gold, s, &tasks, false)?;
-    let p = match &o.normalize_run {
-        None => read_side(pred, s, &tasks, true)?,
-        Some(m) => read_hipe(
-            pred,
-            s.edition,
-            s.read_options(),
-            Some(task_columns(s.edition, &tasks)),
-            Some(LinkNorm {
-                map: &m.map,
-                norm_time: true,
-            }),
-        )?,
+    let Some(shared) = shared else {
+        let g = read_side(gold, s, &tasks, false)?;
+        let p = match &o.normalize_run {
+            None => read_side(pred, s, &tasks, true)?,
+            Some(m) => normalized_run(o, m, pred, &tasks)?,
+        };
+        return counts(o, &g, &p);
     };
-    let res = evaluate(&g, &p, s)?;
+    let all = [Task::NercCoarse, Task::NercFine, Task::Nel];
+    let key = |side: &str| {
+        format!(
+            "hipe {side} {} {:?} {:?}",
+            s.edition.name(),
+            s.glue,
+            o.relaxed
+        )
+    };
+    let g = shared.get(gold, &key("gold"), || read_side(gold, s, &all, false))?;
+    let p = match &o.normalize_run {
+        None => shared.get(pred, &key("run"), || read_side(pred, s, &all, true))?,
+        Some(m) => {
+            let k = format!("{} normalized {}", key("run"), m.path);
+            shared.get(pred, &k, || normalized_run(o, m, pred, &all))?
+        }
+    };
+    counts(o, &g, &p)
+}
+
+/// A run read with its links normalized by the `normalize_run` map (`--norm-time`).
+fn normalized_run(o: &HipeOptions, m: &Map, pred: &Path, tasks: &[Task]) -> Result<Corpus> {
+    let s = &o.score;
+    read_hipe(
+        pred,
+        s.edition,
+        s.read_options(),
+        Some(task_columns(s.edition, tasks)),
+        Some(LinkNorm {
+            map: &m.map,
+            norm_time: true,
+        }),
+    )
+}
+
+/// The unit statistics of a gold and a run read.
+fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
+    let s = &o.score;
+    let res = evaluate(g, p, s)?;
     let filtered = o.filtered();
     // The labels: per evaluation (column, filter), ALL then the labels any cutoff met.
     let mut labels: Vec<String> = Vec::new();
