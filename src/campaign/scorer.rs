@@ -1,6 +1,7 @@
 //! The real scorer behind `leaderboard`: turns a [`ScoreJob`] into a `score` call, with gold
-//! files, tag sets and QID maps read once per campaign and shared between worker threads.
-//! A parsed gold or run is dropped after the last job that reads it ([`ScoreJob::run_uses`],
+//! files, tag sets and QID maps read once per campaign and shared between worker threads
+//! through [`crate::family::Inputs`], as family campaigns share them. A parsed gold or run is
+//! dropped after the last job that reads it ([`ScoreJob::run_uses`],
 //! [`ScoreJob::gold_uses`]), so memory follows the files in use, not the campaign's size.
 
 use super::confusion::{ConfusionMatrix, TOP_LABELS};
@@ -9,83 +10,36 @@ use super::rows::rows_from_results;
 use crate::corpus::{Corpus, ReadOptions};
 use crate::eval::options::{read_tagset, ScoreOptions};
 use crate::eval::read::{read_hipe, task_columns, LinkNorm};
+use crate::family::Inputs;
 use crate::hipe::Task;
 use crate::normalize::read_map;
 use crate::score::score_files;
 use crate::Result;
-use std::collections::{BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
-
-type Cell<T> = Arc<OnceLock<Result<Arc<T>>>>;
-
-/// A map from path to a value computed once, even when several threads ask at once, with
-/// the number of jobs done with it.
-struct Cache<T> {
-    cells: Mutex<HashMap<PathBuf, (Cell<T>, usize)>>,
-}
-
-impl<T> Cache<T> {
-    fn new() -> Self {
-        Cache {
-            cells: Mutex::new(HashMap::new()),
-        }
-    }
-
-    fn get(&self, path: &Path, load: impl FnOnce() -> Result<T>) -> Result<Arc<T>> {
-        let cell = {
-            let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-            cells.entry(path.to_path_buf()).or_default().0.clone()
-        };
-        cell.get_or_init(|| load().map(Arc::new)).clone()
-    }
-
-    /// Notes that a job is done with `path`: after `uses` jobs (0: never) the value is
-    /// forgotten (and freed once no job holds it).
-    fn release(&self, path: &Path, uses: usize) {
-        if uses == 0 {
-            return;
-        }
-        let mut cells = self.cells.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = cells.entry(path.to_path_buf()).or_default();
-        entry.1 += 1;
-        if entry.1 >= uses {
-            cells.remove(path);
-        }
-    }
-}
+use std::path::Path;
 
 /// Scores campaign jobs; create one per campaign and share it between threads.
+#[derive(Default)]
 pub struct JobScorer {
-    golds: Cache<Corpus>,
-    runs: Cache<Corpus>,
-    tagsets: Cache<BTreeSet<String>>,
-    maps: Cache<HashMap<String, String>>,
-}
-
-impl Default for JobScorer {
-    fn default() -> Self {
-        Self::new()
-    }
+    inputs: Inputs,
 }
 
 impl JobScorer {
-    /// A scorer with empty caches.
+    /// A scorer with nothing read yet.
     pub fn new() -> Self {
-        JobScorer {
-            golds: Cache::new(),
-            runs: Cache::new(),
-            tagsets: Cache::new(),
-            maps: Cache::new(),
-        }
+        Self::default()
     }
 
     /// Scores one job as `fairscore score` would (relaxed NEL: the run's links are normalized
     /// with `--norm-time --norm-histo MAP` as it is read).
     pub fn score(&self, job: &ScoreJob) -> Result<JobOutput> {
+        // A normalized run is read for its job alone (`run_uses` 0: not announced).
+        self.inputs.expect(&job.run_path, job.run_uses);
+        self.inputs.expect(&job.gold_path, job.gold_uses);
         let out = self.score_job(job);
-        self.runs.release(&job.run_path, job.run_uses);
-        self.golds.release(&job.gold_path, job.gold_uses);
+        if job.run_uses > 0 {
+            self.inputs.done(&job.run_path);
+        }
+        self.inputs.done(&job.gold_path);
         out
     }
 
@@ -98,7 +52,7 @@ impl JobScorer {
             opts.regimes.push(crate::eval::options::Regime::Fair);
         }
         if let Some(ts) = &job.tagset {
-            opts.tagset = Some((*self.tagsets.get(ts, || read_tagset(ts))?).clone());
+            opts.tagset = Some((*self.inputs.kept(ts, "tagset", || read_tagset(ts))?).clone());
         }
         // Runs are shared between the tasks of a bundle: keep what any task reads.
         let columns = || {
@@ -110,9 +64,10 @@ impl JobScorer {
         let read = |path: &Path, norm: Option<LinkNorm<'_>>| {
             read_hipe(path, edition, ReadOptions::default(), columns(), norm)
         };
+        let key = format!("campaign {}", edition.name());
         let gold = self
-            .golds
-            .get(&job.gold_path, || read(&job.gold_path, None))?;
+            .inputs
+            .get(&job.gold_path, &key, || read(&job.gold_path, None))?;
         let pred_arg = job.run_path.to_string_lossy().into_owned();
         // The campaign's run pattern is the naming convention here (a campaign may name other
         // datasets than the official check knows); System is the lower-cased file stem, as
@@ -121,11 +76,13 @@ impl JobScorer {
         let pred = match &job.normalize_map {
             None => {
                 // A run is scored for several tasks: parse it once.
-                let run = self.runs.get(&job.run_path, || read(&job.run_path, None))?;
+                let run = self
+                    .inputs
+                    .get(&job.run_path, &key, || read(&job.run_path, None))?;
                 return self.finish(&gold, &run, &pred_arg, &system, &opts);
             }
             Some(map_path) => {
-                let map = self.maps.get(map_path, || read_map(map_path))?;
+                let map = self.inputs.kept(map_path, "map", || read_map(map_path))?;
                 let norm = LinkNorm {
                     map: &map,
                     norm_time: true,

@@ -1,8 +1,8 @@
 //! Parsed inputs shared between the scorings of a campaign: a file that several scorings read
 //! (a HIPE run scored for nerc_coarse, nerc_fine and nel; a gold scored against every run) is
 //! read and parsed once, and its parse is dropped after the last scoring that reads it, so
-//! memory follows the files in use, not the campaign's size. Content hashes (for the
-//! signatures) are computed once per file and kept: they are a few bytes each.
+//! memory follows the files in use, not the campaign's size. Small files (tag sets, QID
+//! maps) and content hashes (for the signatures) are read once and kept.
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -28,7 +28,7 @@ struct Entry {
 #[derive(Default)]
 pub struct Inputs {
     files: Mutex<HashMap<PathBuf, Entry>>,
-    hashes: Mutex<HashMap<PathBuf, Cell<String>>>,
+    kept: Mutex<HashMap<(PathBuf, String), Cell<Parsed>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -41,14 +41,17 @@ impl Inputs {
         Self::default()
     }
 
-    /// Announces that `uses` more scorings read `path`: its parses are kept until that many
-    /// [`Inputs::done`] calls.
+    /// Announces that `uses` scorings read `path`, unless it is announced already (every
+    /// scoring of a file may announce the same number before reading it): its parses are kept
+    /// until that many [`Inputs::done`] calls.
     pub fn expect(&self, path: &Path, uses: usize) {
         if uses > 0 {
             lock(&self.files)
                 .entry(path.to_path_buf())
-                .or_default()
-                .uses += uses;
+                .or_insert_with(|| Entry {
+                    uses,
+                    parsed: HashMap::new(),
+                });
         }
     }
 
@@ -81,34 +84,56 @@ impl Inputs {
                 None => return load().map(Arc::new),
             }
         };
-        let mut load = Some(load);
-        let parsed = cell.get_or_init(|| match load.take() {
-            Some(f) => f().map(|v| Arc::new(v) as Parsed),
-            None => Ok(Arc::new(()) as Parsed),
-        });
-        match parsed {
-            Ok(p) => match Arc::clone(p).downcast::<T>() {
-                Ok(v) => Ok(v),
-                // The key was read as another type: read it again for this caller alone.
-                Err(_) => match load.take() {
-                    Some(f) => f().map(Arc::new),
-                    None => Err(crate::error::Error::usage(format!(
-                        "{}: read as two types under one key ({key})",
-                        path.display()
-                    ))),
-                },
-            },
-            Err(e) => Err(e.clone()),
-        }
+        resolve(&cell, path, key, load)
+    }
+
+    /// As [`Inputs::get`], for a small file (a tag set, a QID map) kept for the life of the
+    /// `Inputs`, announced or not.
+    pub fn kept<T: Send + Sync + 'static>(
+        &self,
+        path: &Path,
+        key: &str,
+        load: impl FnOnce() -> Result<T>,
+    ) -> Result<Arc<T>> {
+        let cell = lock(&self.kept)
+            .entry((path.to_path_buf(), key.to_string()))
+            .or_default()
+            .clone();
+        resolve(&cell, path, key, load)
     }
 
     /// The short content hash of `path` ([`super::sign::file_hash`]), computed once.
     pub fn file_hash(&self, path: &Path) -> Result<String> {
-        let cell = lock(&self.hashes)
-            .entry(path.to_path_buf())
-            .or_default()
-            .clone();
-        cell.get_or_init(|| super::sign::file_hash(path)).clone()
+        self.kept(path, "hash", || super::sign::file_hash(path))
+            .map(|h| h.as_ref().clone())
+    }
+}
+
+/// The value of `cell`, loaded by `load` if it is the first; a value of another type is
+/// loaded again for this caller alone.
+fn resolve<T: Send + Sync + 'static>(
+    cell: &Cell<Parsed>,
+    path: &Path,
+    key: &str,
+    load: impl FnOnce() -> Result<T>,
+) -> Result<Arc<T>> {
+    let mut load = Some(load);
+    let parsed = cell.get_or_init(|| match load.take() {
+        Some(f) => f().map(|v| Arc::new(v) as Parsed),
+        None => Ok(Arc::new(()) as Parsed),
+    });
+    match parsed {
+        Ok(p) => match Arc::clone(p).downcast::<T>() {
+            Ok(v) => Ok(v),
+            Err(_) => match load.take() {
+                Some(f) => f().map(Arc::new),
+                None => Err(crate::error::Error::usage(format!(
+                    "{}: read as two types under one key ({key})",
+                    path.display()
+                ))),
+            },
+        },
+        Err(e) => Err(e.clone()),
     }
 }
 
@@ -125,6 +150,8 @@ mod tests {
             loads.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             Ok(7u32)
         };
+        inputs.expect(p, 2);
+        // Announced already: the same number again changes nothing.
         inputs.expect(p, 2);
         assert_eq!(*inputs.get(p, "a", load).unwrap(), 7);
         assert_eq!(*inputs.get(p, "a", load).unwrap(), 7);

@@ -68,9 +68,13 @@ pub(super) fn score_all(
     }
     // The scorings of each run file, in job order; the files ordered by their first gold.
     let mut by_run: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
+    let mut golds: BTreeMap<&Path, usize> = BTreeMap::new();
     for (i, j) in jobs.iter().enumerate() {
         by_run.entry(j.run).or_default().push(i);
-        shared.expect(&j.gold, 1);
+        *golds.entry(&j.gold).or_default() += 1;
+    }
+    for (gold, uses) in golds {
+        shared.expect(gold, uses);
     }
     let mut files: Vec<(&Path, Vec<usize>)> = by_run.into_iter().collect();
     files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
