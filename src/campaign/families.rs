@@ -21,7 +21,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::family::{rank_statistics, ranking_results, FamilyRanking};
+use super::family::FamilyRanking;
 use super::names::{pattern_extension, run_stem, Pattern, Placeholder};
 use crate::api::{family_options, Setting, Settings};
 use crate::error::{snippet, Error, Result};
@@ -33,6 +33,7 @@ mod clash;
 mod hipe;
 mod index;
 mod places;
+mod rank;
 mod score;
 mod teams;
 
@@ -498,86 +499,20 @@ pub fn run_family_campaign(
         }
     }
     let shared = crate::family::Inputs::new();
-    let scored_all = score::score_all(&cfg.tasks, &per_task, gold_dir, &shared);
-    for ((t, groups), scored_groups) in cfg.tasks.iter().zip(&per_task).zip(scored_all) {
-        let groups = groups.iter().filter(|(_, r)| !r.is_empty());
-        for ((group, runs), scored) in groups.zip(scored_groups) {
-            let gold = score::gold_path(t, gold_dir, group);
-            // Runs that fail alone are reported; the others are ranked.
-            let mut ok = Vec::new();
-            let mut run_hashes = BTreeMap::new();
-            for (system, path, st) in scored {
-                match st {
-                    Ok((s, h)) => {
-                        run_hashes.insert(system.clone(), h);
-                        ok.push((system, s));
-                    }
-                    Err(e) => report.failed.push((
-                        path.file_name()
-                            .map(|f| f.to_string_lossy().into_owned())
-                            .unwrap_or_default(),
-                        e.to_string(),
-                    )),
-                }
-            }
-            if ok.is_empty() {
-                continue;
-            }
-            let ranking = rank_statistics(
-                t.family.as_ref(),
-                ok,
-                Some(t.headline.clone()),
-                cfg.bootstrap.as_ref(),
-            )?;
-            let teams: BTreeMap<String, String> = runs
-                .iter()
-                .map(|(system, _, team)| (system.clone(), team.clone()))
-                .collect();
-            let mut results = ranking_results(t.family.as_ref(), &ranking);
-            results.tables.push(best_per_team(&ranking, &teams));
-            let signature =
-                task_signature(t, cfg, results.unit, &shared.file_hash(&gold)?, &run_hashes)?;
-            results.signature = Some(signature.clone());
-            report.rankings.push(TaskRanking {
-                task: t.name.clone(),
-                family: t.family.name().to_string(),
-                group: group.clone(),
-                gold,
-                ranking,
-                results,
-                teams,
-                signature,
-                run_hashes,
-            });
-        }
+    // Per task and non-empty group, in order: the runs that failed and the ranking.
+    let mut done: BTreeMap<(usize, usize), rank::Outcome> = BTreeMap::new();
+    score::score_all(&cfg.tasks, &per_task, gold_dir, &shared, |k, j, scored| {
+        let t = &cfg.tasks[k];
+        let Some((group, runs)) = per_task[k].iter().filter(|(_, r)| !r.is_empty()).nth(j) else {
+            return Ok(());
+        };
+        let outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, &shared)?;
+        done.insert((k, j), outcome);
+        Ok(())
+    })?;
+    for (failed, ranking) in done.into_values() {
+        report.failed.extend(failed);
+        report.rankings.extend(ranking);
     }
     Ok(report)
-}
-
-/// The signature of a family task's ranking: the family signature with `runs` (how many)
-/// and `run`, one hash over the runs' names and hashes.
-fn task_signature(
-    t: &FamilyTask,
-    cfg: &FamilyCampaign,
-    unit: crate::table::Unit,
-    gold_hash: &str,
-    run_hashes: &BTreeMap<String, String>,
-) -> Result<crate::table::Signature> {
-    use crate::family::sign;
-    let mut sig = sign::head(t.family.as_ref());
-    let resampled = cfg.bootstrap.as_ref().map(|r| sign::Resampled {
-        resampler: r,
-        unit,
-        test: Some(crate::metrics::resample::PairedTest::Permutation),
-    });
-    sign::resampling_fields(resampled, &mut sig);
-    sig.push("gold", gold_hash);
-    let items: Vec<(String, String)> = run_hashes
-        .iter()
-        .map(|(a, b)| (a.clone(), b.clone()))
-        .collect();
-    sig.push("runs", items.len().to_string());
-    sig.push("run", sign::set_hash(&items));
-    sig.push("version", env!("CARGO_PKG_VERSION"));
-    Ok(sig)
 }

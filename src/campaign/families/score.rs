@@ -34,39 +34,54 @@ pub(super) fn gold_path(t: &FamilyTask, gold_dir: &Path, group: &[(String, Strin
 /// One scoring: a run of a task's group, against the group's gold.
 struct Job<'a> {
     task: &'a FamilyTask,
+    /// The task-and-group it belongs to (an index of `at` in [`score_all`]).
+    tg: usize,
     gold: PathBuf,
     system: &'a str,
     run: &'a Path,
 }
 
-/// Scores the runs of every task and non-empty group of `per_task` (the task's groups in
-/// their order, the runs in theirs): `out[task][group]`, one [`Scored`] per run.
+/// The root of `i` in a union-find forest.
+fn root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Scores the runs of every task and non-empty group of `per_task` and hands each task and
+/// group to `rank` as soon as its runs are scored: (task, index among the task's non-empty
+/// groups, one [`Scored`] per run in the group's order). Tasks and groups that share run files
+/// (a HIPE run's nerc_coarse, nerc_fine and nel) are scored together, each run file's
+/// scorings one after the other, so that each file is read once; only one such cluster's
+/// statistics are held at a time.
 pub(super) fn score_all(
     tasks: &[FamilyTask],
     per_task: &[Groups],
     gold_dir: &Path,
     shared: &Inputs,
-) -> Vec<Vec<Vec<Scored>>> {
+    mut rank: impl FnMut(usize, usize, Vec<Scored>) -> Result<()>,
+) -> Result<()> {
     let mut jobs: Vec<Job<'_>> = Vec::new();
-    // Where each (task, group) starts in `jobs`, and how many runs it has.
-    let mut at: Vec<Vec<(usize, usize)>> = Vec::with_capacity(tasks.len());
-    for (t, groups) in tasks.iter().zip(per_task) {
-        let mut spans = Vec::new();
-        for (group, runs) in groups.iter().filter(|(_, r)| !r.is_empty()) {
+    // Per task and group: (task, index among the task's non-empty groups).
+    let mut at: Vec<(usize, usize)> = Vec::new();
+    for (k, (t, groups)) in tasks.iter().zip(per_task).enumerate() {
+        for (j, (group, runs)) in groups.iter().filter(|(_, r)| !r.is_empty()).enumerate() {
             let gold = gold_path(t, gold_dir, group);
-            spans.push((jobs.len(), runs.len()));
+            let tg = at.len();
+            at.push((k, j));
             for (system, path, _) in runs {
                 jobs.push(Job {
                     task: t,
+                    tg,
                     gold: gold.clone(),
                     system,
                     run: path,
                 });
             }
         }
-        at.push(spans);
     }
-    // The scorings of each run file, in job order; the files ordered by their first gold.
     let mut by_run: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
     let mut golds: BTreeMap<&Path, usize> = BTreeMap::new();
     for (i, j) in jobs.iter().enumerate() {
@@ -76,44 +91,56 @@ pub(super) fn score_all(
     for (gold, uses) in golds {
         shared.expect(gold, uses);
     }
-    let mut files: Vec<(&Path, Vec<usize>)> = by_run.into_iter().collect();
-    files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
-    for (run, ids) in &files {
-        shared.expect(run, ids.len());
+    // Clusters: tasks and groups joined by a run file they share.
+    let mut parent: Vec<usize> = (0..at.len()).collect();
+    for ids in by_run.values() {
+        let mut first = root(&mut parent, jobs[ids[0]].tg);
+        for &i in &ids[1..] {
+            let r = root(&mut parent, jobs[i].tg);
+            let (low, high) = (r.min(first), r.max(first));
+            parent[high] = low;
+            first = low;
+        }
     }
-    let mut done: Vec<(usize, Result<(Statistics, String)>)> = files
-        .par_iter()
-        .flat_map_iter(|(run, ids)| {
-            ids.iter()
-                .map(|&i| {
-                    let j = &jobs[i];
-                    let st = j
-                        .task
-                        .family
-                        .statistics_in(&j.gold, j.run, shared)
-                        .and_then(|st| shared.file_hash(j.run).map(|h| (st, h)));
-                    shared.done(&j.gold);
-                    shared.done(run);
-                    (i, st)
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    done.sort_by_key(|(i, _)| *i);
-    let mut results = done.into_iter().map(|(_, r)| r);
-    let mut jobs = jobs.into_iter();
-    at.into_iter()
-        .map(|spans| {
-            spans
-                .into_iter()
-                .map(|(_, n)| {
-                    jobs.by_ref()
-                        .zip(results.by_ref())
-                        .take(n)
-                        .map(|(j, r)| (j.system.to_string(), j.run.to_path_buf(), r))
-                        .collect()
-                })
-                .collect()
-        })
-        .collect()
+    let mut clusters: BTreeMap<usize, Vec<(&Path, Vec<usize>)>> = BTreeMap::new();
+    for (run, ids) in by_run {
+        shared.expect(run, ids.len());
+        let c = root(&mut parent, jobs[ids[0]].tg);
+        clusters.entry(c).or_default().push((run, ids));
+    }
+    for mut files in clusters.into_values() {
+        // In the order of their first gold, so that a gold is needed for a short stretch.
+        files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
+        let mut scored: Vec<(usize, Result<(Statistics, String)>)> = files
+            .par_iter()
+            .flat_map_iter(|(run, ids)| {
+                ids.iter()
+                    .map(|&i| {
+                        let j = &jobs[i];
+                        let st = j
+                            .task
+                            .family
+                            .statistics_in(&j.gold, j.run, shared)
+                            .and_then(|st| shared.file_hash(j.run).map(|h| (st, h)));
+                        shared.done(&j.gold);
+                        shared.done(run);
+                        (i, st)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        scored.sort_by_key(|(i, _)| *i);
+        // Job indices ascend with the task and group, and within it with the run's order.
+        let mut scored = scored.into_iter().peekable();
+        while let Some(&(first, _)) = scored.peek() {
+            let tg = jobs[first].tg;
+            let (k, g) = at[tg];
+            let mut runs = Vec::new();
+            while let Some((i, st)) = scored.next_if(|(i, _)| jobs[*i].tg == tg) {
+                runs.push((jobs[i].system.to_string(), jobs[i].run.to_path_buf(), st));
+            }
+            rank(k, g, runs)?;
+        }
+    }
+    Ok(())
 }
