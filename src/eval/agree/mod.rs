@@ -25,7 +25,7 @@ use crate::spans::labeled::Span;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
 
 pub use project::Project;
-pub use project::{annotator_files, brat_project};
+pub use project::{annotator_dirs, annotator_files, brat_project};
 
 /// Pair counts of one mode: `[pair][document]`, `None` where one of the two lacks the
 /// document.
