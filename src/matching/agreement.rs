@@ -121,7 +121,9 @@ impl<'a> Pieces<'a> {
             .enumerate()
             .map(|(k, s)| (id(s), s.fragments.first().copied().unwrap_or((0, 0)), k))
             .collect();
-        keyed.sort_unstable();
+        by_label(&mut keyed, labels.len());
+        // Each label's spans in file order: mostly in text order already.
+        crate::matching::sort_nearly_sorted(&mut keyed);
         let mut instances: Vec<(u32, &[(usize, usize)])> = keyed
             .iter()
             .map(|&(l, _, k)| (l, spans[k].fragments.as_slice()))
@@ -146,9 +148,7 @@ impl<'a> Pieces<'a> {
             }
         }
         // Already in order unless spans of one label overlap.
-        if !raw.is_sorted() {
-            raw.sort_unstable();
-        }
+        crate::matching::sort_nearly_sorted(&mut raw);
         let mut pieces: Vec<(u32, usize, u64)> = Vec::with_capacity(raw.len());
         for (l, t) in raw {
             match pieces.last_mut() {
@@ -161,6 +161,29 @@ impl<'a> Pieces<'a> {
             tokens: pieces,
         }
     }
+}
+
+/// Orders `keyed` by label id (stable: each label's items keep their order), counting when
+/// the labels (ids below `labels`, or `u32::MAX` for none) are fewer than the items.
+fn by_label<T: Copy>(keyed: &mut Vec<(u32, T, usize)>, labels: usize) {
+    if labels >= keyed.len() {
+        return;
+    }
+    let slot = |l: u32| (l as usize).min(labels);
+    let mut start = vec![0usize; labels + 2];
+    for x in keyed.iter() {
+        start[slot(x.0) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut out = keyed.clone();
+    for &x in keyed.iter() {
+        let at = &mut start[slot(x.0)];
+        out[*at] = x;
+        *at += 1;
+    }
+    *keyed = out;
 }
 
 /// Walks two sorted lists of `(key, weight)` items, calling `both(label, wa, wb)` for every key

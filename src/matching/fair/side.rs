@@ -177,7 +177,8 @@ impl Side {
             .enumerate()
             .map(|(k, x)| (x.begin, x.end, k))
             .collect();
-        keyed.sort_unstable();
+        // In file order, spans are mostly in order of range already.
+        crate::matching::sort_nearly_sorted(&mut keyed);
         self.by_range = keyed.into_iter().map(|x| x.2).collect();
     }
 
