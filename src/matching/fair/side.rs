@@ -85,21 +85,21 @@ impl<'a> Labeller<'a> {
     }
 
     pub(super) fn items(&mut self, spans: &'a [Span]) -> Vec<Item> {
-        spans
-            .iter()
-            .map(|s| {
-                let (begin, end) = (s.begin.min(s.end), s.begin.max(s.end));
-                Item {
-                    label: self.id(&s.label),
-                    begin,
-                    end,
-                    toks: match &s.tokens {
-                        None => Toks::range(begin, end),
-                        Some(list) => Toks::listed(list, begin, end),
-                    },
-                }
-            })
-            .collect()
+        spans.iter().map(|s| item(self.id(&s.label), s)).collect()
+    }
+}
+
+/// The working item of span `s` with label id `label`.
+pub(super) fn item(label: u32, s: &Span) -> Item {
+    let (begin, end) = (s.begin.min(s.end), s.begin.max(s.end));
+    Item {
+        label,
+        begin,
+        end,
+        toks: match &s.tokens {
+            None => Toks::range(begin, end),
+            Some(list) => Toks::listed(list, begin, end),
+        },
     }
 }
 
