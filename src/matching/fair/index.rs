@@ -41,25 +41,26 @@ impl IntervalIndex {
         Self::in_order(&ranges, &order)
     }
 
-    /// An index over spans with these `(begin, end)` ranges (`begin <= end`), `order` the span
-    /// ids sorted by begin (ties in any order: a query visits the same candidates, and
-    /// `Side::most_similar` picks among them by a key of their own), with no pool yet.
+    /// An index over spans with these `(begin, end)` ranges (`begin <= end`), `order` the ids
+    /// of the spans it holds (all or some) sorted by begin (ties in any order: a query visits
+    /// the same candidates, and `Side::most_similar` picks among them by a key of their own),
+    /// with no pool yet. A span it does not hold never enters a pool.
     pub(super) fn in_order(ranges: &[(usize, usize)], order: &[usize]) -> Self {
-        let spans: Vec<(usize, usize, usize)> = order
-            .iter()
-            .map(|&id| (ranges[id].0, id, ranges[id].1))
-            .collect();
-        let n = spans.len();
-        let mut leaf_of = vec![0; n];
-        for (pos, &(_, id, _)) in spans.iter().enumerate() {
-            leaf_of[id] = pos;
+        let mut leaf_of = vec![usize::MAX; ranges.len()];
+        for (pos, &id) in order.iter().enumerate() {
+            if let Some(slot) = leaf_of.get_mut(id) {
+                *slot = pos;
+            }
         }
         IntervalIndex {
-            ids: spans.iter().map(|s| s.1).collect(),
-            begins: spans.iter().map(|s| s.0).collect(),
-            ends: (0..n).map(|id| spans[leaf_of[id]].2).collect(),
+            ids: order.to_vec(),
+            begins: order
+                .iter()
+                .map(|&id| ranges.get(id).map_or(usize::MAX, |r| r.0))
+                .collect(),
+            ends: ranges.iter().map(|r| r.1).collect(),
             leaf_of,
-            size: n.max(1).next_power_of_two(),
+            size: order.len().max(1).next_power_of_two(),
             trees: [Vec::new(), Vec::new()],
         }
     }
@@ -84,6 +85,10 @@ impl IntervalIndex {
         let (Some(&pos), Some(&end)) = (self.leaf_of.get(id), self.ends.get(id)) else {
             return;
         };
+        if pos == usize::MAX {
+            // Not held (a span matched before the index was made).
+            return;
+        }
         let tree = &mut self.trees[pool as usize];
         if tree.is_empty() {
             return;

@@ -193,7 +193,13 @@ impl Side {
         (self.order, self.rank) = (order, rank);
         if index {
             let ranges: Vec<(usize, usize)> = self.items.iter().map(Item::range).collect();
-            let mut ix = IntervalIndex::in_order(&ranges, &self.by_range);
+            // Only the spans still in the input list can enter a pool: those matched in step 1
+            // (most, where the sides agree) never do.
+            let left: Vec<usize> = (self.by_range.iter())
+                .copied()
+                .filter(|&k| self.remaining[k])
+                .collect();
+            let mut ix = IntervalIndex::in_order(&ranges, &left);
             if fresh {
                 ix.fill(Pool::Fresh, |k| self.remaining[k]);
             }
