@@ -345,18 +345,30 @@ fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
     let mut table: Vec<u64> = if dense { vec![0; k * k] } else { Vec::new() };
     let mut once: HashMap<u64, u64, std::hash::BuildHasherDefault<PairHasher>> = HashMap::default();
     let pairs = pairs(n);
+    let mut add = |x: u32, y: u32, by: u64| {
+        let (lo, hi) = (x.min(y), x.max(y));
+        match table.get_mut(lo as usize * k + hi as usize) {
+            Some(c) if dense && (hi as usize) < k => *c += by,
+            _ => {
+                *once
+                    .entry((u64::from(lo) << 32) | u64::from(hi))
+                    .or_default() += by
+            }
+        }
+    };
     for row in m.chunks_exact(n.max(1)) {
+        // Most tokens: one label from every annotator, every pair (x, x).
+        if let Some(x) = row[0] {
+            if row.iter().all(|y| *y == Some(x)) {
+                if !pairs.is_empty() {
+                    add(x, x, pairs.len() as u64);
+                }
+                continue;
+            }
+        }
         for &(a, b) in &pairs {
             if let (Some(x), Some(y)) = (row[a], row[b]) {
-                let (lo, hi) = (x.min(y), x.max(y));
-                match table.get_mut(lo as usize * k + hi as usize) {
-                    Some(c) if dense && (hi as usize) < k => *c += 1,
-                    _ => {
-                        *once
-                            .entry((u64::from(lo) << 32) | u64::from(hi))
-                            .or_default() += 1
-                    }
-                }
+                add(x, y, 1);
             }
         }
     }
