@@ -25,6 +25,9 @@ pub(super) struct IntervalIndex {
     /// Position of each span id in that order.
     leaf_of: Vec<usize>,
     ends: Vec<usize>,
+    /// The longest range held (`end - begin`): spans that begin further before a query's
+    /// begin cannot reach it.
+    max_len: usize,
     /// Number of leaves: a power of two, at least the number of spans.
     size: usize,
     /// Per pool: a segment tree (root 1, leaves `size..2 size`) of the largest live end.
@@ -32,6 +35,10 @@ pub(super) struct IntervalIndex {
 }
 
 impl IntervalIndex {
+    /// Queries whose window of possible spans holds at most this many read it in order
+    /// instead of descending the tree (a bound: no query reads more).
+    const SCAN_MAX: usize = 32;
+
     /// An index over spans with these `(begin, end)` ranges (`begin <= end`), with no pool yet.
     #[cfg(test)]
     pub(super) fn new(ranges: impl ExactSizeIterator<Item = (usize, usize)>) -> Self {
@@ -59,6 +66,10 @@ impl IntervalIndex {
                 .map(|&id| ranges.get(id).map_or(usize::MAX, |r| r.0))
                 .collect(),
             ends: ranges.iter().map(|r| r.1).collect(),
+            max_len: (order.iter())
+                .filter_map(|&id| ranges.get(id).map(|r| r.1.saturating_sub(r.0)))
+                .max()
+                .unwrap_or(0),
             leaf_of,
             size: order.len().max(1).next_power_of_two(),
             trees: [Vec::new(), Vec::new()],
@@ -112,6 +123,21 @@ impl IntervalIndex {
         let tree = &self.trees[pool as usize];
         if !tree.is_empty() {
             let hi = self.begins.partition_point(|&b| b <= end);
+            // Short spans (the usual case): the few that begin close enough before `begin`
+            // are read in order, as the descent would visit them; else the descent.
+            let lo =
+                (self.begins[..hi]).partition_point(|&b| b.saturating_add(self.max_len) < begin);
+            if hi - lo <= Self::SCAN_MAX {
+                for pos in lo..hi {
+                    let live = tree.get(self.size + pos).copied().flatten();
+                    if let (Some(e), Some(&id)) = (live, self.ids.get(pos)) {
+                        if e >= begin {
+                            f(id);
+                        }
+                    }
+                }
+                return;
+            }
             self.visit(tree, 1, 0, self.size, hi, begin, f);
         }
     }
@@ -184,5 +210,37 @@ mod tests {
         let mut got = Vec::new();
         ix.overlapping(Pool::Fresh, 6, 6, &mut |id| got.push(id));
         assert!(got.is_empty());
+    }
+
+    #[test]
+    fn reads_short_windows_and_descends_into_long_ones_alike() {
+        // 300 short spans and, in the second set, a long one: queries read the window of
+        // short spans in order, or descend the tree where the long span widens it; both
+        // find what a scan of every span finds, in order of begin.
+        for long in [false, true] {
+            let mut ranges: Vec<(usize, usize)> = (0..300)
+                .map(|i| (7 * i % 1000, 7 * i % 1000 + i % 5))
+                .collect();
+            if long {
+                ranges.push((10, 900));
+            }
+            let mut ix = IntervalIndex::new(ranges.iter().copied());
+            ix.fill(Pool::Fresh, |id| id % 3 != 0);
+            ix.fill(Pool::Counted, |_| false);
+            for b in (0..1010).step_by(3) {
+                for e in [b, b + 4, b + 40] {
+                    let mut got = Vec::new();
+                    ix.overlapping(Pool::Fresh, b, e, &mut |id| got.push(id));
+                    let mut want: Vec<usize> = (0..ranges.len())
+                        .filter(|&id| id % 3 != 0 && ranges[id].0 <= e && ranges[id].1 >= b)
+                        .collect();
+                    want.sort_by_key(|&id| (ranges[id].0, ranges[id].1, id));
+                    let key = |id: &usize| ranges[*id].0;
+                    assert!(got.iter().map(key).is_sorted(), "{b}..={e}");
+                    got.sort_by_key(|&id| (ranges[id].0, ranges[id].1, id));
+                    assert_eq!(got, want, "query {b}..={e}, long span {long}");
+                }
+            }
+        }
     }
 }
