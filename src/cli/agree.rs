@@ -32,42 +32,46 @@ pub fn run(args: AgreeArgs) -> Result<i32> {
         None => None,
         Some(f) => fairscore::formats::StandoffFormat::parse(f)?,
     };
-    let project = match (&args.inputs.project, args.inputs.annotator.as_slice()) {
-        (Some(dir), []) => fairscore::eval::brat_project(dir)?,
-        (None, files) if files.len() >= 2 => fairscore::eval::annotator_files(files, |p| {
+    let (project_dir, files) = (&args.inputs.project, args.inputs.annotator.as_slice());
+    if !matches!((project_dir, files.len()), (Some(_), 0) | (None, 2..)) {
+        return Err(Error::usage(
+            "agree: give --project DIR (a brat project, one folder per annotator) or \
+             --annotator PATH two or more times",
+        ));
+    }
+    let read = || match project_dir {
+        Some(dir) => fairscore::eval::brat_project(dir),
+        None => fairscore::eval::annotator_files(files, |p| {
             fairscore::formats::read_standoff(p, format)
-        })?,
-        _ => {
-            return Err(Error::usage(
-                "agree: give --project DIR (a brat project, one folder per annotator) or \
-                 --annotator PATH two or more times",
-            ))
-        }
+        }),
     };
-    // The signature: each annotator's input in report order (a project's folders are its
-    // annotators), and the project's annotation.conf when it has one. Hashing the inputs
-    // reads them again: done beside the agreement, on a core its parts leave idle.
-    let (inputs, conf): (Vec<std::path::PathBuf>, _) = match &args.inputs.project {
+    // The signature hashes each annotator's input in report order (a project's folders are
+    // its annotators) and the project's annotation.conf when it has one. Hashing reads the
+    // inputs again: done while the project is read, on a core the reading leaves idle.
+    let hash = || match project_dir {
         Some(dir) => {
+            let inputs: Vec<std::path::PathBuf> = fairscore::eval::annotator_dirs(dir)?
+                .iter()
+                .map(|a| dir.join(a))
+                .collect();
+            let paths: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
             let conf = dir.join("annotation.conf");
-            let inputs = project.annotators.iter().map(|a| dir.join(a)).collect();
-            (inputs, conf.is_file().then_some(conf))
+            fairscore::family::agree_hashes(&paths, conf.is_file().then_some(conf.as_path()))
         }
-        None => (args.inputs.annotator.clone(), None),
+        None => {
+            let paths: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+            fairscore::family::agree_hashes(&paths, None)
+        }
     };
-    let paths: Vec<&std::path::Path> = inputs.iter().map(|p| p.as_path()).collect();
-    let (mut results, signature) = rayon::join(
-        || fairscore::eval::agreement(&project),
-        || {
-            fairscore::family::agree_signature(
-                format.map(|f| f.name()),
-                &project.annotators,
-                &paths,
-                conf.as_deref(),
-            )
-        },
-    );
-    results.signature = Some(signature?);
+    let (project, hashes) = rayon::join(read, hash);
+    let project = project?;
+    let hashes = hashes?;
+    let mut results = fairscore::eval::agreement(&project);
+    results.signature = Some(fairscore::family::agree_signature(
+        format.map(|f| f.name()),
+        &project.annotators,
+        &hashes,
+    ));
     let mut inputs: Vec<(&str, &std::path::Path)> = Vec::new();
     if let Some(p) = &args.inputs.project {
         inputs.push(("--project", p.as_path()));

@@ -22,7 +22,7 @@ pub(crate) mod standoff;
 pub(crate) mod tags;
 pub(crate) mod units;
 pub(crate) mod weights;
-pub use agree::{agreement, annotator_files, brat_project};
+pub use agree::{agreement, annotator_dirs, annotator_files, brat_project};
 pub use bootstrap::resampler;
 pub use fair::{
     evaluate_files as evaluate_fair_files, FairOptions, Format as FairFormat,

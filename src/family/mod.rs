@@ -60,8 +60,8 @@ pub use options::{Options, OPTION_NAMES};
 pub use registry::{build, names, own_option_names, register, Registration};
 pub use segmentation::SegmentationFormat;
 pub use sign::{
-    agree_signature, file_hash, head as signature_head, input_fields, resampling_fields, signature,
-    Resampled,
+    agree_hashes, agree_signature, file_hash, head as signature_head, input_fields,
+    resampling_fields, signature, AgreeHashes, Resampled,
 };
 pub use tagging::{Function, TagScorer, Tagset, PRESETS as TAGSET_PRESETS};
 

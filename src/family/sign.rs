@@ -60,29 +60,45 @@ pub fn file_hash(path: &Path) -> Result<String> {
     Ok(short_hash(&bytes))
 }
 
+/// The content hashes an agreement's signature names: each annotator's input in report order
+/// (a brat folder or file with its texts, a JSON export) and the project's `annotation.conf`
+/// when it has one. Made apart from [`agree_signature`] so that `agree` can hash its inputs
+/// while it reads them.
+#[derive(Debug, Clone)]
+pub struct AgreeHashes {
+    inputs: Vec<String>,
+    conf: Option<String>,
+}
+
+/// Hashes `agree`'s inputs (see [`AgreeHashes`]).
+pub fn agree_hashes(inputs: &[&Path], conf: Option<&Path>) -> Result<AgreeHashes> {
+    Ok(AgreeHashes {
+        conf: conf.map(file_hash).transpose()?,
+        inputs: inputs
+            .iter()
+            .map(|p| file_hash(p))
+            .collect::<Result<Vec<_>>>()?,
+    })
+}
+
 /// The signature of an agreement (`agree`): family `agree`, the format (`auto` unless given),
-/// the annotators in report order with a hash of each one's input (a brat folder or file with
-/// its texts, a JSON export), the project's `annotation.conf` when it has one, the version.
+/// the hash of the project's `annotation.conf` when it has one, the annotators in report
+/// order with a hash of each one's input ([`agree_hashes`]), the version.
 pub fn agree_signature(
     format: Option<&str>,
     annotators: &[String],
-    inputs: &[&Path],
-    conf: Option<&Path>,
-) -> Result<Signature> {
+    hashes: &AgreeHashes,
+) -> Signature {
     let mut sig = Signature::new();
     sig.push("family", "agree");
     sig.push("format", format.unwrap_or("auto"));
-    if let Some(c) = conf {
-        sig.push("conf", file_hash(c)?);
+    if let Some(c) = &hashes.conf {
+        sig.push("conf", c.clone());
     }
     sig.push("annotators", annotators.join(","));
-    let hashes = inputs
-        .iter()
-        .map(|p| file_hash(p))
-        .collect::<Result<Vec<_>>>()?;
-    sig.push("inputs", hashes.join(","));
+    sig.push("inputs", hashes.inputs.join(","));
     sig.push("version", env!("CARGO_PKG_VERSION"));
-    Ok(sig)
+    sig
 }
 
 /// One short hash over several (name, hash) pairs, in the order given: the hash of a run set.

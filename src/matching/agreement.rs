@@ -37,7 +37,9 @@ impl Agreement {
 }
 
 /// The indexes of the tokens (sorted `[start, end)` ranges) that overlap `[start, end)`; an
-/// empty range overlaps none (as bratiaa's `overlapping_tokens`).
+/// empty range overlaps none (as bratiaa's `overlapping_tokens`): the reference of
+/// `overlapping_near`, which the counting uses.
+#[cfg(test)]
 pub fn overlapping(tokens: &[(usize, usize)], start: usize, end: usize) -> std::ops::Range<usize> {
     if start >= end {
         return 0..0;
@@ -46,6 +48,59 @@ pub fn overlapping(tokens: &[(usize, usize)], start: usize, end: usize) -> std::
     let a = tokens.partition_point(|t| t.1 <= start);
     let b = tokens.partition_point(|t| t.0 < end);
     a..b.max(a)
+}
+
+/// `overlapping`, searched outward from token `near` (the answer of a span close by, spans
+/// mostly come in text order): a few steps instead of two binary searches over the text.
+/// `near` becomes the first token of the answer.
+fn overlapping_near(
+    tokens: &[(usize, usize)],
+    start: usize,
+    end: usize,
+    near: &mut usize,
+) -> std::ops::Range<usize> {
+    if start >= end {
+        return 0..0;
+    }
+    let a = partition_near(tokens, *near, |t| t.1 <= start);
+    let b = partition_near(tokens, a, |t| t.0 < end);
+    *near = a;
+    a..b.max(a)
+}
+
+/// `v.partition_point(pred)` (`pred` true on a prefix of `v`), found by steps doubling outward
+/// from `from`, then a binary search within the last step.
+fn partition_near<T>(v: &[T], from: usize, pred: impl Fn(&T) -> bool) -> usize {
+    let from = from.min(v.len());
+    let mut step = 1;
+    if from < v.len() && pred(&v[from]) {
+        // The answer is after `from`: every index below `lo` satisfies `pred`.
+        let mut lo = from + 1;
+        loop {
+            let probe = lo + step - 1;
+            if probe >= v.len() {
+                return lo + v[lo..].partition_point(&pred);
+            }
+            if !pred(&v[probe]) {
+                return lo + v[lo..probe].partition_point(&pred);
+            }
+            lo = probe + 1;
+            step *= 2;
+        }
+    }
+    // The answer is at or before `from`: no index from `hi` on satisfies `pred`.
+    let mut hi = from;
+    loop {
+        if hi == 0 {
+            return 0;
+        }
+        let probe = hi.saturating_sub(step);
+        if pred(&v[probe]) {
+            return probe + 1 + v[probe + 1..hi].partition_point(&pred);
+        }
+        hi = probe;
+        step *= 2;
+    }
 }
 
 /// The labels of a set of spans as ids: id order is name order, so sorting by id sorts by
@@ -121,7 +176,9 @@ impl<'a> Pieces<'a> {
             .enumerate()
             .map(|(k, s)| (id(s), s.fragments.first().copied().unwrap_or((0, 0)), k))
             .collect();
-        keyed.sort_unstable();
+        by_label(&mut keyed, labels.len());
+        // Each label's spans in file order: mostly in text order already.
+        crate::matching::sort_nearly_sorted(&mut keyed);
         let mut instances: Vec<(u32, &[(usize, usize)])> = keyed
             .iter()
             .map(|&(l, _, k)| (l, spans[k].fragments.as_slice()))
@@ -140,15 +197,14 @@ impl<'a> Pieces<'a> {
         // From the instances: a span entered twice (same label and fragments) is cut into
         // tokens once, as bratiaa reads a set of annotations.
         let mut raw: Vec<(u32, usize)> = Vec::new();
+        let mut near = 0;
         for &(l, fragments) in &instances {
             for &(a, b) in fragments {
-                raw.extend(overlapping(tokens, a, b).map(|t| (l, t)));
+                raw.extend(overlapping_near(tokens, a, b, &mut near).map(|t| (l, t)));
             }
         }
         // Already in order unless spans of one label overlap.
-        if !raw.is_sorted() {
-            raw.sort_unstable();
-        }
+        crate::matching::sort_nearly_sorted(&mut raw);
         let mut pieces: Vec<(u32, usize, u64)> = Vec::with_capacity(raw.len());
         for (l, t) in raw {
             match pieces.last_mut() {
@@ -161,6 +217,29 @@ impl<'a> Pieces<'a> {
             tokens: pieces,
         }
     }
+}
+
+/// Orders `keyed` by label id (stable: each label's items keep their order), counting when
+/// the labels (ids below `labels`, or `u32::MAX` for none) are fewer than the items.
+fn by_label<T: Copy>(keyed: &mut Vec<(u32, T, usize)>, labels: usize) {
+    if labels >= keyed.len() {
+        return;
+    }
+    let slot = |l: u32| (l as usize).min(labels);
+    let mut start = vec![0usize; labels + 2];
+    for x in keyed.iter() {
+        start[slot(x.0) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut out = keyed.clone();
+    for &x in keyed.iter() {
+        let at = &mut start[slot(x.0)];
+        out[*at] = x;
+        *at += 1;
+    }
+    *keyed = out;
 }
 
 /// Walks two sorted lists of `(key, weight)` items, calling `both(label, wa, wb)` for every key
@@ -326,12 +405,13 @@ pub fn token_label_codes(
         many: Vec::new(),
         labels: n_labels,
     };
+    let mut near = 0;
     for s in spans {
         let Some(l) = labels.id(&s.label) else {
             continue;
         };
         for &(a, b) in &s.fragments {
-            for t in overlapping(tokens, a, b) {
+            for t in overlapping_near(tokens, a, b, &mut near) {
                 match out.codes[t] {
                     0 => out.codes[t] = l + 1,
                     c if c == l + 1 => {}
@@ -412,6 +492,25 @@ mod tests {
         assert_eq!(t.get("LOC"), Some(&[2, 0, 0]));
         assert_eq!(overlapping(&tokens, 8, 9), 1..1);
         assert_eq!(overlapping(&tokens, 3, 3), 0..0);
+        // The search from a nearby token finds what the binary searches find, from anywhere.
+        let many: Vec<(usize, usize)> = (0..40).map(|i| (3 * i, 3 * i + 2)).collect();
+        for near in [0, 1, 7, 20, 39, 40, 1000] {
+            for start in 0..125 {
+                for end in start..start + 9 {
+                    let mut at = near;
+                    assert_eq!(
+                        overlapping_near(&many, start, end, &mut at),
+                        overlapping(&many, start, end),
+                        "{start}..{end} from {near}"
+                    );
+                }
+            }
+        }
+        for near in [0, 1, 2, 5] {
+            assert_eq!(overlapping_near(&tokens, 8, 9, &mut { near }), 1..1);
+            assert_eq!(overlapping_near(&tokens, 0, 18, &mut { near }), 0..2);
+            assert_eq!(overlapping_near(&[], 0, 18, &mut { near }), 0..0);
+        }
         // A span entered twice counts once, token-based as instance-based.
         let twice = [span("LOC", &[(0, 8)]), span("LOC", &[(0, 8)])];
         let once = [span("LOC", &[(0, 8)])];

@@ -19,13 +19,13 @@ use crate::matching::agreement::{
     counts, token_label_codes, Agreement, LabelCounts, Labels, Pieces, TokenCodes, TokenKey,
     TokenLabelNames,
 };
-use crate::matching::fair::{evaluate, ErrorType, Focus};
+use crate::matching::fair::{assignments_by_id, ErrorType};
 use crate::metrics::agreement::{coefficients, f1, mean_sd, Coefficients};
 use crate::spans::labeled::Span;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
 
 pub use project::Project;
-pub use project::{annotator_files, brat_project};
+pub use project::{annotator_dirs, annotator_files, brat_project};
 
 /// Pair counts of one mode: `[pair][document]`, `None` where one of the two lacks the
 /// document.
@@ -345,18 +345,30 @@ fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
     let mut table: Vec<u64> = if dense { vec![0; k * k] } else { Vec::new() };
     let mut once: HashMap<u64, u64, std::hash::BuildHasherDefault<PairHasher>> = HashMap::default();
     let pairs = pairs(n);
+    let mut add = |x: u32, y: u32, by: u64| {
+        let (lo, hi) = (x.min(y), x.max(y));
+        match table.get_mut(lo as usize * k + hi as usize) {
+            Some(c) if dense && (hi as usize) < k => *c += by,
+            _ => {
+                *once
+                    .entry((u64::from(lo) << 32) | u64::from(hi))
+                    .or_default() += by
+            }
+        }
+    };
     for row in m.chunks_exact(n.max(1)) {
+        // Most tokens: one label from every annotator, every pair (x, x).
+        if let Some(x) = row[0] {
+            if row.iter().all(|y| *y == Some(x)) {
+                if !pairs.is_empty() {
+                    add(x, x, pairs.len() as u64);
+                }
+                continue;
+            }
+        }
         for &(a, b) in &pairs {
             if let (Some(x), Some(y)) = (row[a], row[b]) {
-                let (lo, hi) = (x.min(y), x.max(y));
-                match table.get_mut(lo as usize * k + hi as usize) {
-                    Some(c) if dense && (hi as usize) < k => *c += 1,
-                    _ => {
-                        *once
-                            .entry((u64::from(lo) << 32) | u64::from(hi))
-                            .or_default() += 1
-                    }
-                }
+                add(x, y, 1);
             }
         }
     }
@@ -401,20 +413,22 @@ fn confusion_table(labels: &[String], m: &[Option<u32>], n: usize) -> Table {
     t
 }
 
-/// A span as Ortmann's algorithm reads it: character positions, inclusive, fragments as the
-/// list of covered positions.
-fn char_span(s: &StandoffSpan) -> Span {
+/// A span as Ortmann's algorithm reads it: its label's id, character positions, inclusive,
+/// fragments as the list of covered positions (the label's text is not needed: an empty
+/// `String` allocates nothing).
+fn char_span(s: &StandoffSpan, labels: &Labels) -> (u32, Span) {
     let begin = s.fragments.iter().map(|f| f.0).min().unwrap_or(0);
     let end = s.fragments.iter().map(|f| f.1).max().unwrap_or(0);
-    let span = Span::new(s.label.clone(), begin, end.saturating_sub(1).max(begin));
-    if s.fragments.len() > 1 {
+    let span = Span::new(String::new(), begin, end.saturating_sub(1).max(begin));
+    let span = if s.fragments.len() > 1 {
         span.with_tokens(s.fragments.iter().flat_map(|&(a, b)| a..b))
     } else {
         span
-    }
+    };
+    (labels.id(&s.label).unwrap_or(u32::MAX), span)
 }
 
-fn error_table(p: &Project) -> Table {
+fn error_table(p: &Project, labels: &Labels) -> Table {
     let mut cols: Vec<Column> = ErrorType::ALL
         .iter()
         .map(|e| Column::new(e.as_str(), Kind::Count))
@@ -426,7 +440,7 @@ fn error_table(p: &Project) -> Table {
         vec![KeyKind::Annotator, KeyKind::OtherAnnotator],
         cols,
     );
-    let counts = error_counts(p);
+    let counts = error_counts(p, labels);
     for ((a, b), n) in pairs(p.annotators.len()).into_iter().zip(counts) {
         let mut v: Vec<Value> = n.iter().map(|&c| Value::Count(c)).collect();
         v.push(Value::Count(n[1..].iter().sum()));
@@ -438,20 +452,22 @@ fn error_table(p: &Project) -> Table {
 /// Ortmann's error counts between each pair of annotators (the first as target), in the order
 /// of [`pairs`], over every document. Each annotator's spans of a document are made once for
 /// the pairs it is in, one document at a time (memory of one document's spans).
-fn error_counts(p: &Project) -> Vec<[u64; 8]> {
+fn error_counts(p: &Project, labels: &Labels) -> Vec<[u64; 8]> {
     let pairs = pairs(p.annotators.len());
     let per_doc: Vec<Vec<[u64; 8]>> = (0..p.documents.len())
         .into_par_iter()
         .map(|d| {
-            let spans: Vec<Option<Vec<Span>>> = (0..p.annotators.len())
-                .map(|a| spans_of(p, d, a).map(|x| x.iter().map(char_span).collect()))
+            let spans: Vec<Option<Vec<(u32, Span)>>> = (0..p.annotators.len())
+                .map(|a| {
+                    spans_of(p, d, a).map(|x| x.iter().map(|s| char_span(s, labels)).collect())
+                })
                 .collect();
             pairs
                 .par_iter()
                 .map(|&(a, b)| {
                     let mut n = [0u64; 8];
                     if let (Some(xs), Some(ys)) = (&spans[a], &spans[b]) {
-                        for asg in evaluate(xs, ys, Focus::Target).assignments {
+                        for asg in assignments_by_id(xs, ys) {
                             if let Some(i) = ErrorType::ALL.iter().position(|e| *e == asg.kind) {
                                 n[i] += 1;
                             }
@@ -520,7 +536,7 @@ pub fn agreement(p: &Project) -> Results {
                         rayon::join(|| coefficients(&m, n), || confusion_table(&labels, &m, n));
                     (coefficient_table(&c), confusion)
                 },
-                || error_table(p),
+                || error_table(p, &span_labels),
             )
         },
     );

@@ -129,16 +129,7 @@ pub fn assemble(
 /// `.ann` files (with their `.txt`) the documents, matched by relative path; the labels are
 /// the entity types of `root/annotation.conf` when there is one.
 pub fn brat_project(root: &Path) -> Result<Project> {
-    let entries =
-        std::fs::read_dir(root).map_err(|e| Error::input(root, 0, crate::io::io_reason(&e)))?;
-    let mut annotators: Vec<String> = entries
-        .flatten()
-        // A symbolic link to a directory is an annotator too (one level: no loop to fear).
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    annotators.sort();
+    let annotators = annotator_dirs(root)?;
     let docs = annotators
         .iter()
         .map(|a| brat::read_dir(&root.join(a)))
@@ -152,6 +143,22 @@ pub fn brat_project(root: &Path) -> Result<Project> {
         }
     };
     assemble(annotators, docs, labels)
+}
+
+/// The annotators of the brat project at `root`, in report order: its sub-directories but
+/// hidden ones, sorted by name.
+pub fn annotator_dirs(root: &Path) -> Result<Vec<String>> {
+    let entries =
+        std::fs::read_dir(root).map_err(|e| Error::input(root, 0, crate::io::io_reason(&e)))?;
+    let mut annotators: Vec<String> = entries
+        .flatten()
+        // A symbolic link to a directory is an annotator too (one level: no loop to fear).
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    annotators.sort();
+    Ok(annotators)
 }
 
 /// Refuses a configuration that is there but is no regular file (a device, a FIFO, a

@@ -17,7 +17,7 @@ use std::cmp::Ordering;
 
 use super::index::Pool;
 use super::overlap::boundary_type;
-use super::side::{Item, Labeller, Labels, Side};
+use super::side::{item, Item, Labeller, Labels, Side};
 use super::{Assignment, ErrorType, FairOutcome, Focus, Span};
 
 /// How a unit's candidate spans are searched. All choices give the same [`FairOutcome`].
@@ -297,15 +297,40 @@ pub fn evaluate_with(
     focus: Focus,
     search: Search,
 ) -> FairOutcome {
-    let indexed = match search {
-        Search::Auto => target.len().saturating_mul(system.len()) >= INDEX_MIN_PAIRS,
-        Search::Scan => false,
-        Search::Index => true,
-    };
     let mut labeller = Labeller::default();
     let t = labeller.items(target);
     let s = labeller.items(system);
+    let (assignments, target_traditional_tp, system_traditional_tp) = assign(t, s, search);
+    let target_types = first_types(target, &assignments, |a| a.target, ErrorType::FN);
+    let system_types = first_types(system, &assignments, |a| a.system, ErrorType::FP);
+    FairOutcome {
+        focus,
+        assignments,
+        target_types,
+        system_types,
+        target_traditional_tp,
+        system_traditional_tp,
+    }
+}
 
+/// The assignments of [`evaluate`] for spans whose labels are ids already (a caller that
+/// evaluates many units with one label list: no label is compared or interned again; each
+/// span's own `label` is not read). The same assignments as [`evaluate`] gives the spans with
+/// those labels: only the equality of labels matters, not their ids.
+pub fn assignments_by_id(target: &[(u32, Span)], system: &[(u32, Span)]) -> Vec<Assignment> {
+    let items =
+        |spans: &[(u32, Span)]| -> Vec<Item> { spans.iter().map(|(l, s)| item(*l, s)).collect() };
+    assign(items(target), items(system), Search::Auto).0
+}
+
+/// Steps 1 to 4 over the working items of both sides: the assignments and the traditional
+/// matches of the targets and of the system spans.
+fn assign(t: Vec<Item>, s: Vec<Item>, search: Search) -> (Vec<Assignment>, Vec<bool>, Vec<bool>) {
+    let indexed = match search {
+        Search::Auto => t.len().saturating_mul(s.len()) >= INDEX_MIN_PAIRS,
+        Search::Scan => false,
+        Search::Index => true,
+    };
     let mut run = Run {
         t: Side::new(t),
         s: Side::new(s),
@@ -352,17 +377,11 @@ pub fn evaluate_with(
             });
         }
     }
-
-    let target_types = first_types(target, &run.assignments, |a| a.target, ErrorType::FN);
-    let system_types = first_types(system, &run.assignments, |a| a.system, ErrorType::FP);
-    FairOutcome {
-        focus,
-        assignments: run.assignments,
-        target_types,
-        system_types,
+    (
+        run.assignments,
         target_traditional_tp,
         system_traditional_tp,
-    }
+    )
 }
 
 /// The first type each span was counted with. Every span is counted (a span leaves its list

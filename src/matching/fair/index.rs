@@ -25,6 +25,9 @@ pub(super) struct IntervalIndex {
     /// Position of each span id in that order.
     leaf_of: Vec<usize>,
     ends: Vec<usize>,
+    /// The longest range held (`end - begin`): spans that begin further before a query's
+    /// begin cannot reach it.
+    max_len: usize,
     /// Number of leaves: a power of two, at least the number of spans.
     size: usize,
     /// Per pool: a segment tree (root 1, leaves `size..2 size`) of the largest live end.
@@ -32,6 +35,10 @@ pub(super) struct IntervalIndex {
 }
 
 impl IntervalIndex {
+    /// Queries whose window of possible spans holds at most this many read it in order
+    /// instead of descending the tree (a bound: no query reads more).
+    const SCAN_MAX: usize = 32;
+
     /// An index over spans with these `(begin, end)` ranges (`begin <= end`), with no pool yet.
     #[cfg(test)]
     pub(super) fn new(ranges: impl ExactSizeIterator<Item = (usize, usize)>) -> Self {
@@ -41,25 +48,30 @@ impl IntervalIndex {
         Self::in_order(&ranges, &order)
     }
 
-    /// An index over spans with these `(begin, end)` ranges (`begin <= end`), `order` the span
-    /// ids sorted by begin (ties in any order: a query visits the same candidates, and
-    /// `Side::most_similar` picks among them by a key of their own), with no pool yet.
+    /// An index over spans with these `(begin, end)` ranges (`begin <= end`), `order` the ids
+    /// of the spans it holds (all or some) sorted by begin (ties in any order: a query visits
+    /// the same candidates, and `Side::most_similar` picks among them by a key of their own),
+    /// with no pool yet. A span it does not hold never enters a pool.
     pub(super) fn in_order(ranges: &[(usize, usize)], order: &[usize]) -> Self {
-        let spans: Vec<(usize, usize, usize)> = order
-            .iter()
-            .map(|&id| (ranges[id].0, id, ranges[id].1))
-            .collect();
-        let n = spans.len();
-        let mut leaf_of = vec![0; n];
-        for (pos, &(_, id, _)) in spans.iter().enumerate() {
-            leaf_of[id] = pos;
+        let mut leaf_of = vec![usize::MAX; ranges.len()];
+        for (pos, &id) in order.iter().enumerate() {
+            if let Some(slot) = leaf_of.get_mut(id) {
+                *slot = pos;
+            }
         }
         IntervalIndex {
-            ids: spans.iter().map(|s| s.1).collect(),
-            begins: spans.iter().map(|s| s.0).collect(),
-            ends: (0..n).map(|id| spans[leaf_of[id]].2).collect(),
+            ids: order.to_vec(),
+            begins: order
+                .iter()
+                .map(|&id| ranges.get(id).map_or(usize::MAX, |r| r.0))
+                .collect(),
+            ends: ranges.iter().map(|r| r.1).collect(),
+            max_len: (order.iter())
+                .filter_map(|&id| ranges.get(id).map(|r| r.1.saturating_sub(r.0)))
+                .max()
+                .unwrap_or(0),
             leaf_of,
-            size: n.max(1).next_power_of_two(),
+            size: order.len().max(1).next_power_of_two(),
             trees: [Vec::new(), Vec::new()],
         }
     }
@@ -84,6 +96,10 @@ impl IntervalIndex {
         let (Some(&pos), Some(&end)) = (self.leaf_of.get(id), self.ends.get(id)) else {
             return;
         };
+        if pos == usize::MAX {
+            // Not held (a span matched before the index was made).
+            return;
+        }
         let tree = &mut self.trees[pool as usize];
         if tree.is_empty() {
             return;
@@ -107,6 +123,21 @@ impl IntervalIndex {
         let tree = &self.trees[pool as usize];
         if !tree.is_empty() {
             let hi = self.begins.partition_point(|&b| b <= end);
+            // Short spans (the usual case): the few that begin close enough before `begin`
+            // are read in order, as the descent would visit them; else the descent.
+            let lo =
+                (self.begins[..hi]).partition_point(|&b| b.saturating_add(self.max_len) < begin);
+            if hi - lo <= Self::SCAN_MAX {
+                for pos in lo..hi {
+                    let live = tree.get(self.size + pos).copied().flatten();
+                    if let (Some(e), Some(&id)) = (live, self.ids.get(pos)) {
+                        if e >= begin {
+                            f(id);
+                        }
+                    }
+                }
+                return;
+            }
             self.visit(tree, 1, 0, self.size, hi, begin, f);
         }
     }
@@ -179,5 +210,37 @@ mod tests {
         let mut got = Vec::new();
         ix.overlapping(Pool::Fresh, 6, 6, &mut |id| got.push(id));
         assert!(got.is_empty());
+    }
+
+    #[test]
+    fn reads_short_windows_and_descends_into_long_ones_alike() {
+        // 300 short spans and, in the second set, a long one: queries read the window of
+        // short spans in order, or descend the tree where the long span widens it; both
+        // find what a scan of every span finds, in order of begin.
+        for long in [false, true] {
+            let mut ranges: Vec<(usize, usize)> = (0..300)
+                .map(|i| (7 * i % 1000, 7 * i % 1000 + i % 5))
+                .collect();
+            if long {
+                ranges.push((10, 900));
+            }
+            let mut ix = IntervalIndex::new(ranges.iter().copied());
+            ix.fill(Pool::Fresh, |id| id % 3 != 0);
+            ix.fill(Pool::Counted, |_| false);
+            for b in (0..1010).step_by(3) {
+                for e in [b, b + 4, b + 40] {
+                    let mut got = Vec::new();
+                    ix.overlapping(Pool::Fresh, b, e, &mut |id| got.push(id));
+                    let mut want: Vec<usize> = (0..ranges.len())
+                        .filter(|&id| id % 3 != 0 && ranges[id].0 <= e && ranges[id].1 >= b)
+                        .collect();
+                    want.sort_by_key(|&id| (ranges[id].0, ranges[id].1, id));
+                    let key = |id: &usize| ranges[*id].0;
+                    assert!(got.iter().map(key).is_sorted(), "{b}..={e}");
+                    got.sort_by_key(|&id| (ranges[id].0, ranges[id].1, id));
+                    assert_eq!(got, want, "query {b}..={e}, long span {long}");
+                }
+            }
+        }
     }
 }

@@ -47,7 +47,7 @@ mod side;
 mod tally;
 mod tokens;
 
-pub use algorithm::{evaluate, evaluate_with, Search, INDEX_MIN_PAIRS};
+pub use algorithm::{assignments_by_id, evaluate, evaluate_with, Search, INDEX_MIN_PAIRS};
 pub use overlap::{overlap, Overlap};
 pub use scores::{fair_prf, prf, traditional_prf, Prf, Weight, Weights};
 pub use tally::{FairCounts, LabelCounts, Tally, TraditionalCounts, CATEGORY_NAMES, NO_LABEL};

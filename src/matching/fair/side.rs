@@ -85,21 +85,21 @@ impl<'a> Labeller<'a> {
     }
 
     pub(super) fn items(&mut self, spans: &'a [Span]) -> Vec<Item> {
-        spans
-            .iter()
-            .map(|s| {
-                let (begin, end) = (s.begin.min(s.end), s.begin.max(s.end));
-                Item {
-                    label: self.id(&s.label),
-                    begin,
-                    end,
-                    toks: match &s.tokens {
-                        None => Toks::range(begin, end),
-                        Some(list) => Toks::listed(list, begin, end),
-                    },
-                }
-            })
-            .collect()
+        spans.iter().map(|s| item(self.id(&s.label), s)).collect()
+    }
+}
+
+/// The working item of span `s` with label id `label`.
+pub(super) fn item(label: u32, s: &Span) -> Item {
+    let (begin, end) = (s.begin.min(s.end), s.begin.max(s.end));
+    Item {
+        label,
+        begin,
+        end,
+        toks: match &s.tokens {
+            None => Toks::range(begin, end),
+            Some(list) => Toks::listed(list, begin, end),
+        },
     }
 }
 
@@ -177,7 +177,8 @@ impl Side {
             .enumerate()
             .map(|(k, x)| (x.begin, x.end, k))
             .collect();
-        keyed.sort_unstable();
+        // In file order, spans are mostly in order of range already.
+        crate::matching::sort_nearly_sorted(&mut keyed);
         self.by_range = keyed.into_iter().map(|x| x.2).collect();
     }
 
@@ -192,7 +193,13 @@ impl Side {
         (self.order, self.rank) = (order, rank);
         if index {
             let ranges: Vec<(usize, usize)> = self.items.iter().map(Item::range).collect();
-            let mut ix = IntervalIndex::in_order(&ranges, &self.by_range);
+            // Only the spans still in the input list can enter a pool: those matched in step 1
+            // (most, where the sides agree) never do.
+            let left: Vec<usize> = (self.by_range.iter())
+                .copied()
+                .filter(|&k| self.remaining[k])
+                .collect();
+            let mut ix = IntervalIndex::in_order(&ranges, &left);
             if fresh {
                 ix.fill(Pool::Fresh, |k| self.remaining[k]);
             }
