@@ -135,6 +135,27 @@ pub fn html(text: &str) -> String {
     out
 }
 
+/// HTML text of a document shown as written (`white-space: pre-wrap`): as [`html`], but a
+/// line break (`\n`, `\r\n`) stays a line break and a tab stays a tab, so that the text keeps
+/// its lines; other [`hidden`] characters are shown as `\u{1b}`, ….
+pub fn html_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        for (i, part) in line.split('\t').enumerate() {
+            if i > 0 {
+                out.push('\t');
+            }
+            out.push_str(&html(part));
+        }
+        if lines.peek().is_some() {
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// LaTeX text: the ten special characters (`\ & % $ # _ { } ~ ^`) and `< > |` become their
 /// commands, [`hidden`] characters their visible form (`\textbackslash{}u\{1b\}`), characters
 /// pdflatex cannot set `[U+XXXX]`.

@@ -85,6 +85,15 @@ pub fn run_family(name: &str, s: &Settings, gold: &Path, pred: &Path) -> Result<
     run_family_plan(&family_plan(name, s)?, gold, pred)
 }
 
+/// `fairscore inspect`: the fair evaluation of `pred` against `gold` laid out for reading
+/// ([`crate::eval::fair::Inspection`]), with the fair family's options from `s` (as `evaluate
+/// --family fair` takes them) and its signature.
+pub fn inspect(s: &Settings, gold: &Path, pred: &Path) -> Result<crate::eval::fair::Inspection> {
+    let opts = family_options(s)?;
+    s.finish("inspect")?;
+    crate::family::fair::inspect(&opts, gold, pred)
+}
+
 /// The signature of scoring `runs` (one, or two for a comparison with `test`) against `gold`
 /// with family `name` and the family options and resampling of `s` (with `default_samples`
 /// resamples when none is given, as `compare` has), without scoring: with resampling, the

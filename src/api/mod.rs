@@ -12,8 +12,8 @@ mod commands;
 mod settings;
 
 pub use commands::{
-    convert_options, family_plan, family_signature, hipe_signature, normalize_options, run_family,
-    run_family_plan, FamilyPlan, FamilyRun,
+    convert_options, family_plan, family_signature, hipe_signature, inspect, normalize_options,
+    run_family, run_family_plan, FamilyPlan, FamilyRun,
 };
 
 pub use crate::convert::{convert, write as write_converted, ConvertOptions, Converted};

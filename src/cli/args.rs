@@ -357,6 +357,14 @@ pub struct InOut {
     pub output: PathBuf,
 }
 
+/// `--page` (`-o`): where `inspect` writes its page.
+#[derive(Args, Debug, Clone)]
+pub struct PageFlag {
+    /// Write the page to this file (default, or `-`: standard output).
+    #[arg(short = 'o', long = "page", value_name = "PAGE.html")]
+    pub page: Option<PathBuf>,
+}
+
 /// How tags and types are read: `--repair`, `--map-types`, `--keep-types`, `--remove-types`.
 #[derive(Args, Debug, Clone)]
 pub struct ReadChanges {

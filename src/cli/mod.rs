@@ -13,6 +13,7 @@ mod convert;
 mod evaluate;
 mod fair;
 mod family_flags;
+mod inspect;
 mod leaderboard;
 mod muc;
 mod normalize;
@@ -71,6 +72,10 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Fair evaluation (Ortmann 2022) of span, CoNLL or HIPE files.
     Fair(fair::FairArgs),
+    /// An HTML page of a run's errors against its gold: each document's text with gold and run
+    /// spans coloured by fair error type (correct, missed, spurious, label, boundary),
+    /// hardest documents first, filters by type and label.
+    Inspect(inspect::InspectArgs),
     /// Score every run of a campaign and write rankings, Markdown and HTML leaderboards.
     Leaderboard(leaderboard::LeaderboardArgs),
     /// Compare two runs on the same gold: difference, its interval and a paired test's p-value.
@@ -321,6 +326,7 @@ pub fn run() -> i32 {
         Command::Convert(args) => convert::run(args),
         Command::Check(args) => check::run(args),
         Command::Fair(args) => fair::run(args),
+        Command::Inspect(args) => inspect::run(args),
         Command::Leaderboard(args) => leaderboard::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Segmentation(args) => segmentation::run(args),
@@ -367,6 +373,7 @@ fn job_of(command: &Command) -> redirect::Job {
         Command::Score(a) => scoring("score", &a.gold, &a.pred, &a.format),
         Command::Check(a) => scoring("check", &a.gold, &a.pred, &a.format),
         Command::Fair(a) => scoring("fair", &a.gold, &a.pred, &a.format),
+        Command::Inspect(a) => scoring("inspect", &a.gold, &a.pred, &a.format),
         Command::Muc(a) => scoring("muc", &a.gold, &a.pred, &a.format),
         Command::Segmentation(a) => scoring("segmentation", &a.gold, &a.pred, &a.format),
         Command::Tagging(a) => scoring("tagging", &a.gold, &a.pred, &a.format),

@@ -10,11 +10,13 @@ use crate::corpus::{Corpus, Document};
 use crate::matching::fair::{evaluate, FairOutcome, Focus, Span, Tally, Weights};
 use crate::{Error, Result};
 
+pub(crate) mod inspect;
 mod listing;
 
 pub use crate::eval::weights::parse_weights;
 pub use crate::formats::Format;
 pub use crate::spans::stacked::Continuation;
+pub use inspect::{ErrorItem, InspectDoc, Inspection, Mark, Piece, Side};
 pub use listing::{errors_tsv, ERRORS_HEADER, STANDOFF_ERRORS_HEADER};
 
 /// How fair evaluation reads its input files.
@@ -219,6 +221,16 @@ pub struct FairReport {
 /// HIPE reader and aligned as `score` aligns them (a run without document markers is cut into
 /// the gold's documents).
 pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Result<FairReport> {
+    evaluate_files_keeping_gold(target, system, opts).map(|(report, _)| report)
+}
+
+/// [`evaluate_files`], also giving the gold as read (the layout of its text: sentences, space
+/// after each token, for `inspect`).
+pub fn evaluate_files_keeping_gold(
+    target: &Path,
+    system: &Path,
+    opts: &FairOptions,
+) -> Result<(FairReport, Corpus)> {
     // Each file is read once (it may be a pipe); the system is read in the target's format.
     let ropts = crate::corpus::ReadOptions::default();
     let t_text = crate::io::into_utf8(target, crate::io::read_input(target)?)?;
@@ -245,7 +257,7 @@ pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Resul
             report.document_sentences = sizes;
         }
     }
-    Ok(report)
+    Ok((report, gold))
 }
 
 /// The units of a target and a system corpus: HIPE documents (the run aligned as `score`

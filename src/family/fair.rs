@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
 use crate::error::Result;
+use crate::eval::fair::Inspection;
 use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
 use crate::formats::{Format, InputFormat};
 use crate::matching::fair::{FairCounts, LabelCounts, Tally, Weights};
@@ -79,9 +80,58 @@ impl FairFamily {
         })
     }
 
+    /// Reads and evaluates gold and run: standoff files, or token and span files (the gold
+    /// kept as read).
+    fn read(&self, gold: &Path, pred: &Path) -> Result<Read> {
+        if crate::eval::standoff::fair_applies(gold, pred, &self.opts) {
+            self.options.refuse_standoff_changes()?;
+            return Ok(Read {
+                report: crate::eval::standoff::fair_report(gold, pred, &self.opts)?,
+                standoff: true,
+                changes: None,
+                gold: None,
+            });
+        }
+        // The run's changes, their own for each run read (the log is the run's).
+        let (run_read, changes) = self.options.run_read();
+        let mut opts = self.opts.clone();
+        opts.read.run = run_read.text;
+        let (report, g) = crate::eval::fair::evaluate_files_keeping_gold(gold, pred, &opts)?;
+        Ok(Read {
+            report,
+            standoff: false,
+            changes,
+            gold: Some(g),
+        })
+    }
+
     fn weights(&self) -> Weights {
         self.opts.weights.clone().unwrap_or_else(Weights::fair)
     }
+}
+
+/// A fair evaluation as read: the report, whether the files were standoff, the run's tag
+/// changes, the gold as read (token and span files).
+struct Read {
+    report: crate::eval::fair::FairReport,
+    standoff: bool,
+    changes: Option<std::sync::Arc<crate::convert::RunChanges>>,
+    gold: Option<crate::corpus::Corpus>,
+}
+
+/// The inspection of a run against its gold (`fairscore inspect`): the fair family with
+/// `opts` (the options `evaluate --family fair` takes), its evaluation laid out document by
+/// document ([`crate::eval::fair::inspect`]), with the signature `evaluate` prints.
+pub fn inspect(opts: &Options, gold: &Path, pred: &Path) -> Result<Inspection> {
+    let fam = FairFamily::new(opts)?;
+    let read = fam.read(gold, pred)?;
+    let mut out = crate::eval::fair::inspect::assemble(&read.report, read.gold.as_ref());
+    out.warnings
+        .extend(super::options::repair_warnings(read.changes.as_deref()));
+    out.signature = super::sign::signature(&fam, None, gold, &[pred])?.to_string();
+    out.gold = gold.display().to_string();
+    out.run = pred.display().to_string();
+    Ok(out)
 }
 
 fn block(c: &LabelCounts, out: &mut Vec<f64>) {
@@ -138,19 +188,12 @@ impl Family for FairFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
-        let mut changes = None;
-        let report = if standoff {
-            self.options.refuse_standoff_changes()?;
-            crate::eval::standoff::fair_report(gold, pred, &self.opts)?
-        } else {
-            // The run's changes, their own for each run read (the log is the run's).
-            let (run_read, c) = self.options.run_read();
-            changes = c;
-            let mut opts = self.opts.clone();
-            opts.read.run = run_read.text;
-            crate::eval::fair::evaluate_files(gold, pred, &opts)?
-        };
+        let Read {
+            report,
+            standoff,
+            changes,
+            ..
+        } = self.read(gold, pred)?;
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         let format = match self.opts.read.format {
             _ if standoff => None,

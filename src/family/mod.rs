@@ -33,7 +33,7 @@
 //! ```
 
 pub(crate) mod breakdown;
-mod fair;
+pub(crate) mod fair;
 mod hipe;
 mod inputs;
 mod mentions;

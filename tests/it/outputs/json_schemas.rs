@@ -59,6 +59,7 @@ const JSON_OUTPUTS: &[(&str, &[&str], &str)] = &[
 /// Subcommands that write no JSON (what they write instead).
 const NO_JSON: &[(&str, &str)] = &[
     ("normalize", "a HIPE TSV file"),
+    ("inspect", "one HTML page"),
     (
         "convert",
         "annotation files in their own formats (CoNLL, brat, the JSON exports of doccano, Label Studio and Prodigy)",
