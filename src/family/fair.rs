@@ -121,7 +121,7 @@ struct Read {
 
 /// The inspection of a run against its gold (`fairscore inspect`): the fair family with
 /// `opts` (the options `evaluate --family fair` takes), its evaluation laid out document by
-/// document ([`crate::eval::fair::inspect`]), with the signature `evaluate` prints.
+/// document ([`crate::eval::fair::Inspection`]), with the signature `evaluate` prints.
 pub fn inspect(opts: &Options, gold: &Path, pred: &Path) -> Result<Inspection> {
     let fam = FairFamily::new(opts)?;
     let read = fam.read(gold, pred)?;
