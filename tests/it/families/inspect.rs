@@ -429,3 +429,70 @@ fn the_page_is_written_atomically_never_over_an_input() {
         "{c:?}"
     );
 }
+
+/// The text between the tags of a page's document, entities decoded.
+fn shown_text(page: &str) -> String {
+    let start = page.find("<div class=\"txt\">").unwrap() + 17;
+    let end = start + page[start..].find("</div>").unwrap();
+    let mut out = String::new();
+    let mut inside = false;
+    for c in page[start..end].chars() {
+        match c {
+            '<' => inside = true,
+            '>' => inside = false,
+            c if !inside => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#x2F;", "/")
+        .replace("&amp;", "&")
+}
+
+/// Nested and crossing spans of a brat document: the page shows the document's text exactly
+/// (line breaks kept), each span has one first element, and an element of a span that crosses
+/// another never holds text outside the span.
+#[test]
+fn nested_and_crossing_standoff_spans_keep_the_text() {
+    let dir = temp_dir("inspect_crossing");
+    let text = "Anna Maria Schmidt lebt\nin Berlin-Mitte.\n";
+    for (side, ann) in [
+        (
+            "gold",
+            "T1\tPER 0 18\tAnna Maria Schmidt\nT2\tPER 5 10\tMaria\nT3\tLOC 27 39\tBerlin-Mitte\n",
+        ),
+        (
+            "run",
+            "T1\tPER 5 23\tMaria Schmidt lebt\nT2\tORG 27 33\tBerlin\nT3\tLOC 19 23\tlebt\n",
+        ),
+    ] {
+        std::fs::create_dir_all(dir.join(side)).unwrap();
+        std::fs::write(dir.join(side).join("doc.txt"), text).unwrap();
+        std::fs::write(dir.join(side).join("doc.ann"), ann).unwrap();
+    }
+    let (g, r) = (dir.join("gold"), dir.join("run"));
+    let want = evaluate_counts(&g, &r);
+    let page = std::fs::read_to_string(inspect(&dir, "crossing", &g, &r)).unwrap();
+    assert_eq!(shown_text(&page), text.trim_end());
+    let (got, gold_marks, run_marks) = page_counts(&page);
+    assert_eq!(got, want);
+    assert_eq!((gold_marks, run_marks), (3, 3));
+    // The run's PER (Maria Schmidt lebt) crosses the gold PER (Anna Maria Schmidt): no piece
+    // inside the run's PER element holds "Anna", none inside the gold's holds "lebt".
+    for piece in page.split("<span class=\"").skip(1) {
+        let Some((class, rest)) = piece.split_once('"') else {
+            continue;
+        };
+        let content = rest.split_once('>').map_or("", |x| x.1);
+        let content = content.split('<').next().unwrap_or("");
+        if class.starts_with("r ") && content.contains("Anna") {
+            panic!("a run element holds Anna: {piece}");
+        }
+        if class.starts_with("g ") && class.contains(" L2") && content.contains("lebt") {
+            panic!("a gold PER element holds lebt: {piece}");
+        }
+    }
+}
