@@ -3,7 +3,7 @@
 # only reads the same files through the input guard and splits them into lines and cells
 # (a scoring command cannot be cheaper), and beside the goals of docs/performance.md.
 #
-#   scripts/bench.sh [--reps N] [--threads N] [--no-build] [--drop-caches] [--only a,b,c,d,e,f,g]
+#   scripts/bench.sh [--reps N] [--threads N] [--no-build] [--drop-caches] [--only a,b,c,d,e,f,g,h]
 #                    [--one GOLD RUN] [--edition E] [--tagset FILE]
 #                    [--gold-dir DIR --runs-dir DIR --resources DIR] [--preset P | --campaign F]
 #
@@ -31,7 +31,11 @@
 #   (g) `agree` on a generated brat project (tests/common/agree_synth.rs: 4 annotators × 20
 #       documents × 50,000 tokens, written by examples/agree_floor) beside its floor,
 #       `agree_floor read`: the same project read through the brat reader and nothing else;
-#       goal ≤ 2× the floor's time, memory linear in the input.
+#       goal ≤ 2× the floor's time, memory linear in the input;
+#   (h) `inspect` on the pair of (a) beside `evaluate --family fair` of the same pair (the
+#       scoring the page lays out), and on both files repeated 4× (documents renamed): the page's
+#       bytes, and the growth exponent log(t4/t1)/log 4 (goal: linear, about 1; page under a few
+#       MB for the 100k-token gold).
 # Parts that cannot apply to the given files (not HIPE-shaped, absent) say so and are skipped.
 #
 # Environment: FAIRSCORE (binary, default target/release/fairscore), READ_FLOOR (default
@@ -77,12 +81,12 @@ if [ -z "$edition" ]; then
   edition=${edition:-${preset:-hipe-2022}}
 fi
 if [ -z "$only" ]; then
-  parts="a b c d e g"
+  parts="a b c d e g h"
   [ -n "${OFFICIAL_SCORER:-}" ] && parts="$parts f"
 else
   parts=" ${only//,/ } "
   for p in $parts; do
-    case "$p" in a|b|c|d|e|f|g) ;; *) echo "bench: --only takes a,b,c,d,e,f,g (got $p)" >&2; exit 2 ;; esac
+    case "$p" in a|b|c|d|e|f|g|h) ;; *) echo "bench: --only takes a,b,c,d,e,f,g,h (got $p)" >&2; exit 2 ;; esac
   done
 fi
 want() { case " $parts " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
@@ -461,6 +465,36 @@ if want f; then
         --outdir "$tmp/out" --hipe_edition "$edition" "${tag_args[@]}"; then
         frow "the three tasks, fairscore in one process" "$off_sum" "$WALL" "$(ratio "$off_sum" "$WALL")×" "$fw" \
           "$(ratio "$off_sum" "$fw")×" "fairscore ≥150× faster (score --task a,b,c)"
+      fi
+    fi
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------
+# (h) inspect
+if want h; then
+  if [ ! -f "$one_gold" ] || [ ! -f "$one_run" ]; then
+    echo "(h) skipped: $one_gold or $one_run absent"
+  else
+    echo "(h) inspect: $(basename "$one_gold") + $(basename "$one_run"), and both repeated 4×"
+    header
+    # Four copies of each file's documents, renamed (a header line kept once).
+    for f in gold run; do
+      src=$one_gold; [ "$f" = run ] && src=$one_run
+      { head -n 1 "$src"
+        for k in 1 2 3 4; do tail -n +2 "$src" | awk 1 | sed "s/document_id = /document_id = c$k-/"; done
+      } >"$tmp/$f.x4.tsv"
+    done
+    if measure "$bin" evaluate --family fair --gold "$one_gold" --pred "$one_run"; then
+      ew=$WALL er=$RSS
+      if measure "$bin" inspect --gold "$one_gold" --pred "$one_run" -o "$tmp/out/page.html"; then
+        iw=$WALL
+        row "inspect (page $(thousands "$(bytes "$tmp/out/page.html")") bytes)" "$WALL" "$ew" \
+          "$(ratio "$WALL" "$ew")" "$(mib "$RSS")" "$(mib "$er")" "$(ratio "$RSS" "$er")" "vs evaluate --family fair"
+        if measure "$bin" inspect --gold "$tmp/gold.x4.tsv" --pred "$tmp/run.x4.tsv" -o "$tmp/out/page.html"; then
+          row "inspect, files 4× (page $(thousands "$(bytes "$tmp/out/page.html")") bytes)" "$WALL" "$iw" \
+            "$(ratio "$WALL" "$iw")" "$(mib "$RSS")" "-" "-" "growth exponent $(exponent "$iw" "$WALL" 1 4) (linear: 1)"
+        fi
       fi
     fi
   fi
