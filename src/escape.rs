@@ -242,6 +242,15 @@ mod tests {
     }
 
     #[test]
+    fn document_text_keeps_its_lines() {
+        assert_eq!(
+            html_text("<b>\r\nx\ty\n\u{1b}&\u{202e}"),
+            "&lt;b&gt;\nx\ty\n\\u{1b}&amp;\\u{202e}"
+        );
+        assert_eq!(html_text("a\n"), "a\n");
+    }
+
+    #[test]
     fn latex_specials_and_controls() {
         assert_eq!(latex("a_b&%$#{}~^<>|\\"), "a\\_b\\&\\%\\$\\#\\{\\}\\textasciitilde{}\\textasciicircum{}\\textless{}\\textgreater{}\\textbar{}\\textbackslash{}");
         assert_eq!(latex("a\u{1b}"), "a\\textbackslash{}u\\{1b\\}");
