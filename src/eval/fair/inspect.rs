@@ -122,8 +122,9 @@ enum Sep {
 }
 
 /// Builds the inspection of a fair evaluation; `gold` is the gold as read, for token files
-/// (spaces where its MISC column says none, `NoSpaceAfter` or `SpaceAfter=No`; a new line at
-/// each sentence end or `EndOfSentence`). Documents: each document of the report's units (a
+/// (no space where its MISC column, or for CoNLL a column between token and tag, says
+/// `NoSpaceAfter` or `SpaceAfter=No`; a new line at each sentence end, `EndOfSentence` or
+/// `EndOfLine`). Documents: each document of the report's units (a
 /// CoNLL file's `-DOCSTART-` documents group its sentences).
 pub fn assemble(report: &FairReport, gold: Option<&Corpus>) -> Inspection {
     let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
@@ -202,7 +203,13 @@ fn token_breaks(gold: &Corpus, report: &FairReport) -> Vec<Vec<Sep>> {
     } else {
         return Vec::new();
     };
-    let misc = gold.column("MISC");
+    // HIPE's MISC column, else (CoNLL) every column between the token and the tag.
+    let flag_cols: Vec<usize> = match gold.column("MISC") {
+        Some(c) => vec![c],
+        None => (0..gold.columns.len())
+            .filter(|&c| c != gold.token_col && gold.columns[c] != "TAG")
+            .collect(),
+    };
     runs.into_iter()
         .map(|(start, n, segments)| {
             let mut ends = BTreeSet::new();
@@ -213,8 +220,13 @@ fn token_breaks(gold: &Corpus, report: &FairReport) -> Vec<Vec<Sep>> {
             }
             (0..n)
                 .map(|i| {
-                    let cell = misc.map_or("", |c| gold.cell(start + i, c));
-                    let flag = |f: &str| cell.split('|').any(|x| x.trim().eq_ignore_ascii_case(f));
+                    let flag = |f: &str| {
+                        flag_cols.iter().any(|&c| {
+                            gold.cell(start + i, c)
+                                .split('|')
+                                .any(|x| x.trim().eq_ignore_ascii_case(f))
+                        })
+                    };
                     if ends.contains(&(i + 1)) || flag("EndOfSentence") || flag("EndOfLine") {
                         Sep::Line
                     } else if flag("NoSpaceAfter") || flag("SpaceAfter=No") {

@@ -428,6 +428,25 @@ fn the_page_is_written_atomically_never_over_an_input() {
         (1, 1, 1, 1),
         "{c:?}"
     );
+    // A CoNLL-U style `SpaceAfter=No` between token and tag joins a token to the next (each
+    // sentence is a document here: no -DOCSTART-).
+    std::fs::write(
+        &g,
+        "Anna _ B-PER\nlebt SpaceAfter=No O\n. _ O\n\nBerlin Typo=Yes|SpaceAfter=No B-LOC\n! _ O\n",
+    )
+    .unwrap();
+    std::fs::write(&r, "Anna _ B-PER\nlebt _ O\n. _ O\n\nBerlin _ O\n! _ O\n").unwrap();
+    let out = fairscore(&[
+        "inspect",
+        "--gold",
+        g.to_str().unwrap(),
+        "--pred",
+        r.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(page.contains("</span></span> lebt.</div>"), "{page}");
+    assert!(page.contains(">Berlin</span>!</div>"), "{page}");
 }
 
 /// The text between the tags of a page's document, entities decoded.
