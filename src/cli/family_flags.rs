@@ -98,7 +98,8 @@ pub struct MentionsFlags {
     #[arg(long = "typed", value_name = "true|false")]
     pub typed: Option<String>,
     /// mentions: place each predicted string in the unit's text and compare offsets: off
-    /// (default), exact or case (the first unused occurrence at word boundaries).
+    /// (default), exact or case (the first unused occurrence at word boundaries), or fuzzy
+    /// (exact, then case, then the closest window: one character in four may differ).
     #[arg(long = "align", value_name = "MODE")]
     pub align: Option<String>,
     /// mentions: the parser of raw answers: auto (default), json-list, pairs or python.

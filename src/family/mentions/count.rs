@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::align::Placer;
 use super::answer::{self, Mention};
 use super::norm::{format_item, instructuie_items, normalize};
 use super::read::{GoldUnit, Record};
@@ -176,6 +177,11 @@ impl<'a> Counter<'a> {
         } else {
             gold
         };
+        // The text's placer, when mentions are placed.
+        let mut placer = match self.s.align {
+            Align::Off => None,
+            _ => text.map(Placer::new),
+        };
         // The gold's items.
         let mut g_items: Vec<Item> = Vec::new();
         let mut g_used: HashSet<(usize, usize)> = HashSet::new();
@@ -191,7 +197,9 @@ impl<'a> Counter<'a> {
                     (Align::Off, _) => None,
                     (_, Some(o)) => Some(Some(o)),
                     (_, None) => {
-                        let p = text.and_then(|t| place(t, &m.text, false, &mut g_used, g_from));
+                        let p = placer
+                            .as_mut()
+                            .and_then(|pl| pl.place(&m.text, Align::Exact, &mut g_used, g_from));
                         g_from = p.map_or(g_from, |x| x.1);
                         Some(p)
                     }
@@ -288,9 +296,9 @@ impl<'a> Counter<'a> {
                                 Some(Some(o))
                             }
                             (al, None) => {
-                                let p = text.and_then(|t| {
-                                    place(t, &m.text, al == Align::Case, &mut used, from)
-                                });
+                                let p = placer
+                                    .as_mut()
+                                    .and_then(|pl| pl.place(&m.text, al, &mut used, from));
                                 from = p.map_or(from, |x| x.1);
                                 Some(p)
                             }
@@ -392,48 +400,6 @@ pub fn render(mentions: &[&Mention]) -> String {
         .map(|m| format!("{}: {}", m.label.as_deref().unwrap_or(""), m.text))
         .collect();
     items.join("; ")
-}
-
-/// Whether `c` is a word character for the boundaries of a placement.
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Places `needle` (outer white space stripped) in `text`: the first occurrence, left to
-/// right from character `from` (then from the text's start), that begins and ends at word
-/// boundaries and is not `used` yet (exactly, or ignoring case); `None` when there is none.
-/// Offsets in characters.
-pub fn place(
-    text: &str,
-    needle: &str,
-    ignore_case: bool,
-    used: &mut HashSet<(usize, usize)>,
-    from: usize,
-) -> Option<(usize, usize)> {
-    let needle: Vec<char> = needle.trim_matches(is_py_space).chars().collect();
-    let hay: Vec<char> = text.chars().collect();
-    let (n, m) = (hay.len(), needle.len());
-    if m == 0 || m > n {
-        return None;
-    }
-    let same = |a: char, b: char| a == b || (ignore_case && a.to_lowercase().eq(b.to_lowercase()));
-    let last = n - m;
-    for start in (from.min(last + 1)..=last).chain(0..from.min(last + 1)) {
-        let end = start + m;
-        if !hay[start..end]
-            .iter()
-            .zip(&needle)
-            .all(|(&a, &b)| same(a, b))
-        {
-            continue;
-        }
-        let left = start == 0 || !(is_word(hay[start - 1]) && is_word(needle[0]));
-        let right = end == n || !(is_word(hay[end]) && is_word(needle[m - 1]));
-        if left && right && used.insert((start, end)) {
-            return Some((start, end));
-        }
-    }
-    None
 }
 
 /// TP, FP, FN of sorted gold and run items: for each key, the smaller count matched.

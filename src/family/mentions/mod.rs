@@ -11,6 +11,7 @@
 //! `diagnostics` (answers malformed, empty, with prose; mentions out of the schema, found
 //! nowhere in the text, dropped by each rule, duplicates, unaligned; gold duplicates).
 
+mod align;
 mod answer;
 mod count;
 mod norm;

@@ -55,6 +55,8 @@ pub enum Align {
     Exact,
     /// The first unused occurrence, ignoring case.
     Case,
+    /// Exactly, then ignoring case, then the closest window within a bound (`align.rs`).
+    Fuzzy,
 }
 
 /// How a raw answer (`output` text) is read.
@@ -250,6 +252,7 @@ impl Settings {
                     ("off", Align::Off),
                     ("exact", Align::Exact),
                     ("case", Align::Case),
+                    ("fuzzy", Align::Fuzzy),
                 ],
             )?;
         }
@@ -306,6 +309,7 @@ impl Settings {
             Align::Off => "off",
             Align::Exact => "exact",
             Align::Case => "case",
+            Align::Fuzzy => "fuzzy",
         };
         let parser = match self.parser {
             Parser::Auto => "auto",
