@@ -113,6 +113,10 @@ pub struct MentionsFlags {
     /// (GoLLIE's filter_hallucinations).
     #[arg(long = "unfound", value_name = "keep|drop")]
     pub unfound: Option<String>,
+    /// mentions: whether the knowledge-base id (`kb`, `qid`, `link` or `kb_id` of an entity;
+    /// HIPE's NEL-LIT column; brat's N lines) is compared too: false (default) or true.
+    #[arg(long = "mentions-kb", value_name = "true|false")]
+    pub kb: Option<String>,
 }
 
 put_text!(SpansFlags, attribution, min_overlap, breakdown, train);
@@ -128,7 +132,8 @@ impl Put for MentionsFlags {
             .text("align", self.align.as_ref())
             .text("parser", self.parser.as_ref())
             .text("schema", self.schema.as_ref())
-            .text("unfound", self.unfound.as_ref());
+            .text("unfound", self.unfound.as_ref())
+            .text("kb", self.kb.as_ref());
     }
 }
 

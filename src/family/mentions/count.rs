@@ -362,6 +362,11 @@ impl<'a> Counter<'a> {
                 self.buf.clone()
             }
         };
+        let body = if self.s.kb {
+            format!("{body}\u{4}{}", m.kb.as_deref().unwrap_or("NIL"))
+        } else {
+            body
+        };
         match (self.s.typed, label) {
             (true, Some(l)) => format!("{l}\u{2}{body}"),
             (true, None) => format!("\u{2}{body}"),

@@ -157,6 +157,16 @@ pub fn gold(
         let units = docs
             .into_iter()
             .map(|d| {
+                // brat's N lines: the first reference of each T line, `DB:ID` read as `ID`.
+                let mut kb: HashMap<&str, String> = HashMap::new();
+                for n in &d.norms {
+                    let id = n
+                        .reference
+                        .split_once(':')
+                        .map_or(n.reference.as_str(), |x| x.1);
+                    kb.entry(n.target.as_str())
+                        .or_insert_with(|| answer::kb_id(id));
+                }
                 let chars: Vec<char> = d.text.chars().collect();
                 let slice = |a: usize, b: usize| -> String {
                     chars
@@ -172,6 +182,7 @@ pub fn gold(
                             sp.fragments.iter().map(|&(a, b)| slice(a, b)).collect();
                         let mut m = Mention::new(&text.join(" "), Some(&sp.label));
                         m.offsets = Some((first.0, last.1));
+                        m.kb = kb.get(sp.id.as_str()).cloned();
                         Some(m)
                     })
                     .collect();
@@ -245,6 +256,8 @@ fn gold_tokens(
                 format!("expected a column {} of entity tags", snippet(name)),
             )
         })?;
+    // HIPE's links: the NEL-LIT cell of a mention's first token.
+    let links = if hipe { c.column("NEL-LIT") } else { None };
     let documents = s.unit == UnitKind::Document;
     let mut units = Vec::new();
     let mut spans = crate::spans::Spans::default();
@@ -301,6 +314,7 @@ fn gold_tokens(
             let start = starts[a];
             let mut m = Mention::new(&text, Some(spans.label(sp)));
             m.offsets = Some((start, start + text.chars().count()));
+            m.kb = links.map(|l| answer::kb_id(c.cell(seq[a], l)));
             units[u].mentions.push(m);
         }
     }

@@ -17,6 +17,7 @@ pub const OWN_OPTIONS: &[&str] = &[
     "parser",
     "schema",
     "unfound",
+    "kb",
 ];
 
 /// What one scored set of mentions is.
@@ -139,6 +140,8 @@ pub struct Settings {
     pub unfound: Unfound,
     /// The formula of P, R and F1.
     pub formula: Formula,
+    /// Whether a mention's knowledge-base id is part of what is compared.
+    pub kb: bool,
 }
 
 fn pick<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T> {
@@ -167,6 +170,7 @@ impl Settings {
             schema: false,
             unfound: Unfound::Keep,
             formula: Formula::Counts,
+            kb: false,
         };
         match preset {
             None => base,
@@ -278,6 +282,14 @@ impl Settings {
                 &[("keep", Unfound::Keep), ("drop", Unfound::Drop)],
             )?;
         }
+        if let Some(v) = opts.own("kb") {
+            s.kb = switch("kb", v)?;
+        }
+        if s.kb && s.norm == Norm::Instructuie {
+            return Err(Error::usage(
+                "kb: normalize instructuie compares `type:name` strings, which carry no id",
+            ));
+        }
         if s.norm == Norm::Instructuie && !s.typed {
             return Err(Error::usage(
                 "normalize instructuie compares whole `type:name` items: it needs typed on",
@@ -340,6 +352,7 @@ impl Settings {
                     "keep"
                 },
             ),
+            ("kb", if self.kb { "true" } else { "false" }),
             ("formula", formula),
         ];
         v.iter()

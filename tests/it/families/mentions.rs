@@ -14,6 +14,8 @@ use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir}
 
 #[path = "mentions_data.rs"]
 mod data;
+#[path = "mentions_kb.rs"]
+mod kb;
 
 use data::{gold_jsonl, hipe_units, run_tsv, runs, schema, write_jsonl, Rng, Unit};
 
