@@ -49,6 +49,7 @@ pub(crate) mod tagging;
 pub use breakdown::{
     parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
 };
+pub use mentions::MentionsFamily;
 pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
     JUDGEMENTS_HEADER,
