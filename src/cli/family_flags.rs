@@ -74,7 +74,7 @@ pub struct NelFlags {
     pub link_labels: Option<String>,
 }
 
-/// The mentions family's own flags (docs/mentions.md).
+/// The mentions family's own flags (docs/generative.md).
 #[derive(Args, Debug, Clone)]
 pub struct MentionsFlags {
     /// mentions: reproduce a project's scorer: universalner, gollie or instructuie (its unit,

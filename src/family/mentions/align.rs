@@ -1,4 +1,4 @@
-//! Placing a predicted string in its unit's text (`align`, `docs/mentions.md`,
+//! Placing a predicted string in its unit's text (`align`, `docs/generative.md`,
 //! "Alignment"): the first unused occurrence at word boundaries, exactly, then ignoring case,
 //! then (`fuzzy`) the window of the text closest to the string by the number of characters
 //! inserted or deleted (its longest common subsequence), within a documented bound.

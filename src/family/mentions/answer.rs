@@ -1,5 +1,5 @@
 //! Reading what a model printed: the entity shapes of a JSON record and the raw answers
-//! (`output` text), by a named parser (`docs/mentions.md`). A malformed answer is never an
+//! (`output` text), by a named parser (`docs/generative.md`). A malformed answer is never an
 //! error: it is read as what its parser keeps (often nothing) and counted.
 
 use serde_json::Value;

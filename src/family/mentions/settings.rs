@@ -1,6 +1,6 @@
 //! The mentions family's options, parsed: what a unit is, how strings are normalised and
 //! matched, how raw answers are parsed, and the presets that reproduce the scorers of
-//! UniversalNER, GoLLIE and InstructUIE (`docs/mentions.md`).
+//! UniversalNER, GoLLIE and InstructUIE (`docs/generative.md`).
 
 use super::super::options::{shown, switch};
 use super::super::Options;

@@ -1,4 +1,4 @@
-//! The mentions family (docs/mentions.md): generative NER outputs made from real gold
+//! The mentions family (docs/generative.md): generative NER outputs made from real gold
 //! (HIPE-2022, ../shared) with noise (case and punctuation changes, articles, duplicates,
 //! hallucinated strings, wrong and unknown types, truncated and broken answers, prose around
 //! the list), scored by each preset and by an independent re-implementation of the project's

@@ -1,4 +1,4 @@
-//! The mentions family's knowledge-base ids (`--mentions-kb`, docs/mentions.md): HIPE-2022
+//! The mentions family's knowledge-base ids (`--mentions-kb`, docs/generative.md): HIPE-2022
 //! gold with its NEL-LIT column, JSON records with `kb`/`qid`/`link` and triples, brat N
 //! lines; each against a count made here from the data.
 
