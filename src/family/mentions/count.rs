@@ -80,6 +80,10 @@ const PLACED: u8 = 2;
 const UNPLACED: u8 = 3;
 const ITEM: u8 = 4;
 
+/// A prediction as read: its label, InstructUIE's name (the mention's text is lower-cased
+/// when its turn comes), the mention.
+type Pred<'a> = (Option<Cow<'a, str>>, Option<String>, Option<&'a Mention>);
+
 /// A mention keyed for matching.
 struct Item {
     label: Option<u32>,
@@ -274,27 +278,26 @@ impl<'a> Counter<'a> {
             f[EMPTY] += f64::from(u8::from(a.mentions.is_empty() && !a.malformed));
             // (label, InstructUIE's name, mention) of every prediction; a mention's text is
             // lower-cased into `probe_buf` when its turn comes.
-            let preds: Vec<(Option<Cow<'_, str>>, Option<String>, Option<&Mention>)> =
-                if instructuie {
-                    let raw = a
-                        .raw
-                        .clone()
-                        .unwrap_or_else(|| render(&a.mentions.iter().collect::<Vec<_>>()));
-                    instructuie_items(&raw)
-                        .into_iter()
-                        .map(|it| match it.split_once(':') {
-                            Some((l, n)) => {
-                                (Some(Cow::Owned(l.to_string())), Some(n.to_string()), None)
-                            }
-                            None => (None, Some(it), None),
-                        })
-                        .collect()
-                } else {
-                    a.mentions
-                        .iter()
-                        .map(|m| (m.label.as_deref().map(Cow::Borrowed), None, Some(m)))
-                        .collect()
-                };
+            let preds: Vec<Pred<'_>> = if instructuie {
+                let raw = a
+                    .raw
+                    .clone()
+                    .unwrap_or_else(|| render(&a.mentions.iter().collect::<Vec<_>>()));
+                instructuie_items(&raw)
+                    .into_iter()
+                    .map(|it| match it.split_once(':') {
+                        Some((l, n)) => {
+                            (Some(Cow::Owned(l.to_string())), Some(n.to_string()), None)
+                        }
+                        None => (None, Some(it), None),
+                    })
+                    .collect()
+            } else {
+                a.mentions
+                    .iter()
+                    .map(|m| (m.label.as_deref().map(Cow::Borrowed), None, Some(m)))
+                    .collect()
+            };
             for (k, (label, name, m)) in preds.into_iter().enumerate() {
                 f[PREDICTED] += 1.0;
                 let probe: &str = match (&name, m) {
@@ -380,8 +383,8 @@ impl<'a> Counter<'a> {
             }
         }
         f[GOLD] += g_items.len() as f64;
-        g_items.sort_by(|a, b| a.key.cmp(&b.key));
-        p_items.sort_by(|a, b| a.key.cmp(&b.key));
+        g_items.sort_by_key(|x| x.key);
+        p_items.sort_by_key(|x| x.key);
         if !self.s.multiset {
             let n = g_items.len();
             g_items.dedup_by(|a, b| a.key == b.key);
