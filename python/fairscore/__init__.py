@@ -7,7 +7,7 @@ Functions on files mirror the CLI's commands and flags: :func:`score`, :func:`fa
 :func:`leaderboard`, and for any metric family :func:`family` and :func:`compare`; every
 option is a keyword named as the CLI's flag and parsed by the library, as the CLI's are.
 Functions on Python data, for training loops: :func:`evaluate` and
-:func:`classification_report`; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``
+:func:`classification_report`; :func:`mentions` for the entity lists of generative models; :mod:`fairscore.seqeval` is a drop-in for ``seqeval.metrics``
 and :mod:`fairscore.nervaluate` one for nervaluate 1.2.1 (its ``Evaluator``).
 Errors are :class:`FairscoreError` subclasses carrying
 ``file``, ``line`` and ``message``.
@@ -28,6 +28,7 @@ from ._fairscore import (
     family,
     fair,
     leaderboard,
+    mentions,
     muc,
     normalize,
     score,
@@ -72,6 +73,7 @@ __all__ = [
     "fair",
     "from_ids",
     "leaderboard",
+    "mentions",
     "muc",
     "nervaluate",
     "normalize",

@@ -1,7 +1,7 @@
 """Type hints of the fairscore package (the functions are implemented in Rust, ``fairscore._fairscore``)."""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Sequence, Union, overload
+from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Union, overload
 
 from . import nervaluate as nervaluate
 from . import seqeval as seqeval
@@ -199,6 +199,29 @@ def compare(gold: StrPath, a: StrPath, b: StrPath, **options: Any) -> Dict[str, 
     ``regimes``, …), or any family's runs with ``family="segmentation"`` etc. ``bootstrap``
     is the number of resamples (default 10,000), ``test`` ``"permutation"`` or
     ``"bootstrap"``, ``seed`` and ``confidence`` as in the CLI."""
+
+def mentions(
+    gold: Sequence[Union[Mapping[str, Any], Sequence[Any]]],
+    predictions: Sequence[Union[Mapping[str, Any], Sequence[Any], str]],
+    preset: Optional[Literal["universalner", "gollie", "instructuie"]] = None,
+    **options: Any,
+) -> Dict[str, Any]:
+    """The ``mentions`` family (docs/generative.md) on lists in memory, for evaluation inside a
+    generation loop: the dict :func:`family` returns for ``"mentions"`` on the same records in
+    files. ``gold``: units as dicts ``{"id", "text", "entities"}`` (a gold JSONL line) or entity
+    lists (units without text, ids ``"1"``, ``"2"``, …); ``predictions``: entity lists
+    (``["Obama", ["Hawaii", "location"], {"text": …, "type": …}]``), raw answer strings
+    (read by ``parser``) or dicts as a run's JSONL lines; without ``id`` they pair with the
+    gold by order. ``preset`` and the options are the family's (``unit``, ``match``,
+    ``normalize``, ``typed``, ``align``, ``parser``, ``schema``, ``unfound``, ``kb``,
+    ``labels``, ``beta``, ``bootstrap``, ``seed``, ``confidence``).
+
+    >>> import fairscore
+    >>> gold = [{"id": "s1", "text": "Obama was in Hawaii.", "entities": [["Obama", "person"], ["Hawaii", "location"]]}]
+    >>> r = fairscore.mentions(gold, ['[["obama", "person"], ["Hawaii", "location"]]'], normalize="case")
+    >>> r["tables"][0]["rows"][0]["scores"]["F1"]
+    1.0
+    """
 
 Regime = Literal["strict", "ent_type", "partial", "exact"]
 

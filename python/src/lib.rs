@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 
 mod files;
 mod intern;
+mod mentions;
 mod nervaluate;
 mod seqeval;
 mod tags;
@@ -143,5 +144,6 @@ fn _fairscore(m: &Bound<'_, PyModule>) -> PyResult<()> {
     tags::register(m)?;
     seqeval::register(m)?;
     nervaluate::register(m)?;
+    mentions::register(m)?;
     Ok(())
 }

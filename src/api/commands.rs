@@ -80,6 +80,49 @@ pub fn run_family_plan(plan: &FamilyPlan, gold: &Path, pred: &Path) -> Result<Fa
     Ok(FamilyRun { results, listing })
 }
 
+/// The mentions family on gold units and run records in memory (`fairscore.mentions`, for
+/// evaluation inside a generation loop): JSON values as the lines of the gold's and the run's
+/// JSONL files, or entity lists, or raw answers (see
+/// [`MentionsFamily::statistics_in_memory`](crate::family::MentionsFamily::statistics_in_memory)).
+/// `s` holds the family's options and resampling. The signature's `gold` and `run` are the
+/// hashes of the values written as compact JSON, one a line (those of a file written so).
+pub fn run_mentions_in_memory(
+    s: &Settings,
+    gold: &[serde_json::Value],
+    run: &[serde_json::Value],
+) -> Result<Results> {
+    let opts = family_options(s)?;
+    let fam = crate::family::MentionsFamily::new(&opts)?;
+    let resampler = resampling(s, "bootstrap", None)?;
+    s.take("table");
+    s.take("json");
+    s.finish("mentions")?;
+    let stats = fam.statistics_in_memory(gold, run)?;
+    let mut results = crate::family::scored(&fam, &stats, resampler.as_ref())?;
+    let mut sig = crate::family::signature_head(&fam);
+    crate::family::resampling_fields(
+        resampler.as_ref().map(|x| Resampled {
+            resampler: x,
+            unit: results.unit,
+            test: None,
+        }),
+        &mut sig,
+    );
+    let hash = |vs: &[serde_json::Value]| {
+        let mut text = String::new();
+        for v in vs {
+            text.push_str(&v.to_string());
+            text.push('\n');
+        }
+        crate::table::signature::short_hash(text.as_bytes())
+    };
+    sig.push("gold", hash(gold));
+    sig.push("run", hash(run));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
+    results.signature = Some(sig);
+    Ok(results)
+}
+
 /// [`family_plan`] and [`run_family_plan`] in one call.
 pub fn run_family(name: &str, s: &Settings, gold: &Path, pred: &Path) -> Result<FamilyRun> {
     run_family_plan(&family_plan(name, s)?, gold, pred)

@@ -13,7 +13,7 @@ mod settings;
 
 pub use commands::{
     convert_options, family_plan, family_signature, hipe_signature, inspect, normalize_options,
-    run_family, run_family_plan, FamilyPlan, FamilyRun,
+    run_family, run_family_plan, run_mentions_in_memory, FamilyPlan, FamilyRun,
 };
 
 pub use crate::convert::{convert, write as write_converted, ConvertOptions, Converted};

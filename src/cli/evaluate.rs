@@ -22,7 +22,7 @@ FP, FN per column, regime and label), or nel (neleval's entity-linking measures 
 micro and per document, F@k with --n_best, error labels; --errors lists every mention), or \
 mentions (entity lists printed by language models, JSON Lines, against any gold with text; \
 --mentions-preset universalner|gollie|instructuie, --unit, --match, --normalize, --typed, --align, \
---parser, --schema, --unfound; docs/mentions.md). The units \
+--parser, --schema, --unfound; docs/generative.md). The units \
 of resampling are documents, or sentences where the format has none. spans, fair and muc also \
 score standoff files (brat, doccano, Label Studio, Prodigy; detected, or --format), either \
 against each other or against a CoNLL or HIPE TSV side aligned through the text \

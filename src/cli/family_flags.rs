@@ -74,7 +74,7 @@ pub struct NelFlags {
     pub link_labels: Option<String>,
 }
 
-/// The mentions family's own flags (docs/mentions.md).
+/// The mentions family's own flags (docs/generative.md).
 #[derive(Args, Debug, Clone)]
 pub struct MentionsFlags {
     /// mentions: reproduce a project's scorer: universalner, gollie or instructuie (its unit,
@@ -98,7 +98,8 @@ pub struct MentionsFlags {
     #[arg(long = "typed", value_name = "true|false")]
     pub typed: Option<String>,
     /// mentions: place each predicted string in the unit's text and compare offsets: off
-    /// (default), exact or case (the first unused occurrence at word boundaries).
+    /// (default), exact or case (the first unused occurrence at word boundaries), or fuzzy
+    /// (exact, then case, then the closest window: one character in four may differ).
     #[arg(long = "align", value_name = "MODE")]
     pub align: Option<String>,
     /// mentions: the parser of raw answers: auto (default), json-list, pairs or python.
@@ -112,6 +113,10 @@ pub struct MentionsFlags {
     /// (GoLLIE's filter_hallucinations).
     #[arg(long = "unfound", value_name = "keep|drop")]
     pub unfound: Option<String>,
+    /// mentions: whether the knowledge-base id (`kb`, `qid`, `link` or `kb_id` of an entity;
+    /// HIPE's NEL-LIT column; brat's N lines) is compared too: false (default) or true.
+    #[arg(long = "mentions-kb", value_name = "true|false")]
+    pub kb: Option<String>,
 }
 
 put_text!(SpansFlags, attribution, min_overlap, breakdown, train);
@@ -127,7 +132,8 @@ impl Put for MentionsFlags {
             .text("align", self.align.as_ref())
             .text("parser", self.parser.as_ref())
             .text("schema", self.schema.as_ref())
-            .text("unfound", self.unfound.as_ref());
+            .text("unfound", self.unfound.as_ref())
+            .text("kb", self.kb.as_ref());
     }
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent oracles of the mentions family (docs/mentions.md), for tests/it/families/mentions.rs.
+"""Independent oracles of the mentions family (docs/generative.md), for tests/it/families/mentions.rs.
 
 Usage: mentions_oracle.py MODE GOLD.jsonl PRED.jsonl  ->  one JSON object on stdout.
 

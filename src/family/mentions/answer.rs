@@ -1,5 +1,5 @@
 //! Reading what a model printed: the entity shapes of a JSON record and the raw answers
-//! (`output` text), by a named parser (`docs/mentions.md`). A malformed answer is never an
+//! (`output` text), by a named parser (`docs/generative.md`). A malformed answer is never an
 //! error: it is read as what its parser keeps (often nothing) and counted.
 
 use serde_json::Value;
@@ -18,6 +18,8 @@ pub struct Mention {
     pub offsets: Option<(usize, usize)>,
     /// A list item where UniversalNER expects a string (never equal to a string).
     pub tuple: bool,
+    /// The knowledge-base id, when given ([`kb_id`]: `NIL` for none).
+    pub kb: Option<String>,
 }
 
 impl Mention {
@@ -28,7 +30,20 @@ impl Mention {
             label: label.map(str::to_string),
             offsets: None,
             tuple: false,
+            kb: None,
         }
+    }
+}
+
+/// The fields of an entity object that hold its knowledge-base id, in this order (an
+/// entity's `id` is not one: many formats number their annotations with it).
+pub const KB_FIELDS: [&str; 4] = ["kb", "qid", "link", "kb_id"];
+
+/// A knowledge-base id as compared: trimmed; empty, `_` and `-` are `NIL`.
+pub fn kb_id(id: &str) -> String {
+    match id.trim() {
+        "" | "_" | "-" => "NIL".to_string(),
+        t => t.to_string(),
     }
 }
 
@@ -46,8 +61,8 @@ pub struct Answer {
 }
 
 /// Reads an `entities` value: a list of strings (of type `query`), of `[text, type]` pairs
-/// or of objects with `text`/`span`/`name`/`mention` and `type`/`label` (offsets `start`,
-/// `end` optional); an object from each type to its list of strings; a string (a raw answer,
+/// (or `[text, type, kb]` triples) or of objects with `text`/`span`/`name`/`mention` and
+/// `type`/`label` (offsets `start`, `end` and a knowledge-base id of [`KB_FIELDS`] optional); an object from each type to its list of strings; a string (a raw answer,
 /// read by `parser`); `null` (no mention).
 pub fn entities(v: &Value, query: Option<&str>, parser: Parser) -> Answer {
     let mut a = Answer::default();
@@ -91,6 +106,11 @@ fn item(v: &Value, query: Option<&str>) -> Option<Mention> {
         Value::String(s) => Some(Mention::new(s, query)),
         Value::Array(xs) => match xs.as_slice() {
             [Value::String(t), Value::String(ty)] => Some(Mention::new(t, Some(ty))),
+            [Value::String(t), Value::String(ty), Value::String(kb)] => {
+                let mut m = Mention::new(t, Some(ty));
+                m.kb = Some(kb_id(kb));
+                Some(m)
+            }
             [Value::String(t)] => Some(Mention::new(t, query)),
             _ => None,
         },
@@ -108,6 +128,10 @@ fn object_item(map: &serde_json::Map<String, Value>, query: Option<&str>) -> Opt
         .find_map(|k| map.get(*k).and_then(Value::as_str))
         .or(query);
     let mut m = Mention::new(text, label);
+    m.kb = KB_FIELDS
+        .iter()
+        .find_map(|k| map.get(*k).and_then(Value::as_str))
+        .map(kb_id);
     let off = |k: &str| map.get(k).and_then(Value::as_u64).map(|x| x as usize);
     if let (Some(s), Some(e)) = (off("start"), off("end")) {
         m.offsets = (s <= e).then_some((s, e));

@@ -2,8 +2,10 @@
 //! (normalised text, or offsets when aligned), matched against the gold's as sets or
 //! multisets, and every answer and mention counted in the diagnostics.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use super::align::Placer;
 use super::answer::{self, Mention};
 use super::norm::{format_item, instructuie_items, normalize};
 use super::read::{GoldUnit, Record};
@@ -55,10 +57,47 @@ pub struct UnitCounts {
     pub labels: HashMap<u32, [f64; 3]>,
 }
 
+/// What a mention is compared by: its label (or none, [`NO_LABEL`]; [`UNTYPED`] for all when
+/// the type is not compared), the kind of body and the body (interned strings, or offsets),
+/// and its knowledge-base id (interned; `u64::MAX` when ids are not compared). Interning
+/// keeps the loop over mentions free of allocation but for strings not seen before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    label: u32,
+    kind: u8,
+    a: u64,
+    b: u64,
+    kb: u64,
+}
+
+const UNTYPED: u32 = u32::MAX;
+const NO_LABEL: u32 = u32::MAX - 1;
+/// Body kinds: normalised text, a UniversalNER tuple, offsets, a mention placed nowhere
+/// (its position in the answer and its text), an InstructUIE item.
+const TEXT: u8 = 0;
+const TUPLE: u8 = 1;
+const PLACED: u8 = 2;
+const UNPLACED: u8 = 3;
+const ITEM: u8 = 4;
+
+/// A prediction as read: its label, InstructUIE's name (the mention's text is lower-cased
+/// when its turn comes), the mention.
+type Pred<'a> = (Option<Cow<'a, str>>, Option<String>, Option<&'a Mention>);
+
 /// A mention keyed for matching.
 struct Item {
     label: Option<u32>,
-    key: String,
+    key: Key,
+}
+
+/// The id of `s` in `table`, added when new.
+fn intern(table: &mut HashMap<String, u64>, s: &str) -> u64 {
+    if let Some(&i) = table.get(s) {
+        return i;
+    }
+    let i = table.len() as u64;
+    table.insert(s.to_string(), i);
+    i
 }
 
 /// Scores units one after the other, interning labels.
@@ -70,6 +109,10 @@ pub struct Counter<'a> {
     /// The labels by id.
     pub labels: Vec<String>,
     buf: String,
+    /// The lower-cased text of a prediction, looked for in its unit's text.
+    probe: String,
+    /// Every string compared, interned.
+    strings: HashMap<String, u64>,
 }
 
 impl<'a> Counter<'a> {
@@ -83,6 +126,8 @@ impl<'a> Counter<'a> {
             ids: HashMap::new(),
             labels: Vec::new(),
             buf: String::new(),
+            probe: String::new(),
+            strings: HashMap::new(),
         }
     }
 
@@ -176,6 +221,11 @@ impl<'a> Counter<'a> {
         } else {
             gold
         };
+        // The text's placer, when mentions are placed.
+        let mut placer = match self.s.align {
+            Align::Off => None,
+            _ => text.map(Placer::new),
+        };
         // The gold's items.
         let mut g_items: Vec<Item> = Vec::new();
         let mut g_used: HashSet<(usize, usize)> = HashSet::new();
@@ -183,7 +233,8 @@ impl<'a> Counter<'a> {
         if instructuie {
             for it in instructuie_items(&render(gold)) {
                 let label = it.split_once(':').map(|(l, _)| self.id(l));
-                g_items.push(Item { label, key: it });
+                let key = self.item_key(&it);
+                g_items.push(Item { label, key });
             }
         } else {
             for m in gold {
@@ -191,7 +242,9 @@ impl<'a> Counter<'a> {
                     (Align::Off, _) => None,
                     (_, Some(o)) => Some(Some(o)),
                     (_, None) => {
-                        let p = text.and_then(|t| place(t, &m.text, false, &mut g_used, g_from));
+                        let p = placer
+                            .as_mut()
+                            .and_then(|pl| pl.place(&m.text, Align::Exact, &mut g_used, g_from));
                         g_from = p.map_or(g_from, |x| x.1);
                         Some(p)
                     }
@@ -206,25 +259,26 @@ impl<'a> Counter<'a> {
         let mut p_items: Vec<Item> = Vec::new();
         if instructuie && answers.is_empty() {
             for it in instructuie_items("") {
-                p_items.push(Item {
-                    label: None,
-                    key: it,
-                });
+                let key = self.item_key(&it);
+                p_items.push(Item { label: None, key });
             }
             f[PREDICTED] += p_items.len() as f64;
         }
         let mut seen: HashMap<String, usize> = HashMap::new();
         let mut used: HashSet<(usize, usize)> = HashSet::new();
         let mut from = 0usize;
-        let mut placed: HashSet<(Option<u32>, String)> = HashSet::new();
+        let mut placed: HashSet<(Option<u32>, u64)> = HashSet::new();
+        // The lower-cased text of each prediction, written into one buffer.
+        let mut probe_buf = std::mem::take(&mut self.probe);
         for r in answers {
             let a = &r.answer;
             f[ANSWERS] += 1.0;
             f[MALFORMED] += f64::from(u8::from(a.malformed));
             f[PROSE] += f64::from(u8::from(a.prose));
             f[EMPTY] += f64::from(u8::from(a.mentions.is_empty() && !a.malformed));
-            // (label, probe for the text, mention) of every prediction.
-            let preds: Vec<(Option<String>, String, Option<&Mention>)> = if instructuie {
+            // (label, InstructUIE's name, mention) of every prediction; a mention's text is
+            // lower-cased into `probe_buf` when its turn comes.
+            let preds: Vec<Pred<'_>> = if instructuie {
                 let raw = a
                     .raw
                     .clone()
@@ -232,29 +286,33 @@ impl<'a> Counter<'a> {
                 instructuie_items(&raw)
                     .into_iter()
                     .map(|it| match it.split_once(':') {
-                        Some((l, n)) => (Some(l.to_string()), n.to_string(), None),
-                        None => (None, it, None),
+                        Some((l, n)) => {
+                            (Some(Cow::Owned(l.to_string())), Some(n.to_string()), None)
+                        }
+                        None => (None, Some(it), None),
                     })
                     .collect()
             } else {
                 a.mentions
                     .iter()
-                    .map(|m| {
-                        let probe = m.text.trim_matches(is_py_space).to_lowercase();
-                        (m.label.clone(), probe, Some(m))
-                    })
+                    .map(|m| (m.label.as_deref().map(Cow::Borrowed), None, Some(m)))
                     .collect()
             };
-            for (k, (label, probe, m)) in preds.into_iter().enumerate() {
+            for (k, (label, name, m)) in preds.into_iter().enumerate() {
                 f[PREDICTED] += 1.0;
+                let probe: &str = match (&name, m) {
+                    (Some(n), _) => n,
+                    (None, Some(m)) => {
+                        lower_into(m.text.trim_matches(is_py_space), &mut probe_buf);
+                        &probe_buf
+                    }
+                    (None, None) => "",
+                };
                 let tuple = m.is_some_and(|m| m.tuple);
-                let oos = self.s.typed
-                    && label
-                        .as_deref()
-                        .is_some_and(|l| !self.schema_set.contains(&schema_key(self.s, l)));
+                let oos = self.s.typed && label.as_deref().is_some_and(|l| !self.in_schema(l));
                 f[OUT_OF_SCHEMA] += f64::from(u8::from(oos));
                 let found = match (&haystack, tuple) {
-                    (Some(h), false) => Some(h.contains(probe.as_str())),
+                    (Some(h), false) => Some(h.contains(probe)),
                     _ => None,
                 };
                 f[HALLUCINATED] += f64::from(u8::from(found == Some(false)));
@@ -266,7 +324,7 @@ impl<'a> Counter<'a> {
                     if let (Some(h), Some(found)) = (&haystack, found) {
                         // GoLLIE's filter_hallucinations: found, and no more often than the text
                         // holds the (unstripped) lower-cased string.
-                        let key = m.map_or(probe.clone(), |m| m.text.to_lowercase());
+                        let key = m.map_or(probe.to_string(), |m| m.text.to_lowercase());
                         let n = seen.entry(key.clone()).or_insert(0);
                         *n += 1;
                         if !found || h.matches(key.as_str()).count() < *n {
@@ -277,7 +335,10 @@ impl<'a> Counter<'a> {
                 }
                 let lid = label.as_deref().map(|l| self.id(l));
                 let key = match m {
-                    None => probe_key(label.as_deref(), &probe),
+                    None => {
+                        let item = probe_key(label.as_deref(), probe);
+                        self.item_key(&item)
+                    }
                     Some(m) => {
                         let pos = match (self.s.align, m.offsets) {
                             (Align::Off, _) => None,
@@ -288,14 +349,20 @@ impl<'a> Counter<'a> {
                                 Some(Some(o))
                             }
                             (al, None) => {
-                                let p = text.and_then(|t| {
-                                    place(t, &m.text, al == Align::Case, &mut used, from)
-                                });
+                                let p = placer
+                                    .as_mut()
+                                    .and_then(|pl| pl.place(&m.text, al, &mut used, from));
                                 from = p.map_or(from, |x| x.1);
                                 Some(p)
                             }
                         };
-                        let said = (lid, m.text.trim_matches(is_py_space).to_string());
+                        let said = match pos {
+                            Some(_) => (
+                                lid,
+                                intern(&mut self.strings, m.text.trim_matches(is_py_space)),
+                            ),
+                            None => (lid, 0),
+                        };
                         match pos {
                             // With sets, a string said again after its places ran out is a
                             // duplicate, not a mention placed nowhere.
@@ -316,8 +383,8 @@ impl<'a> Counter<'a> {
             }
         }
         f[GOLD] += g_items.len() as f64;
-        g_items.sort_by(|a, b| a.key.cmp(&b.key));
-        p_items.sort_by(|a, b| a.key.cmp(&b.key));
+        g_items.sort_by_key(|x| x.key);
+        p_items.sort_by_key(|x| x.key);
         if !self.s.multiset {
             let n = g_items.len();
             g_items.dedup_by(|a, b| a.key == b.key);
@@ -326,43 +393,91 @@ impl<'a> Counter<'a> {
             p_items.dedup_by(|a, b| a.key == b.key);
             f[DUPLICATES] += (n - p_items.len()) as f64;
         }
+        self.probe = probe_buf;
         merge(&g_items, &p_items, self.s.typed, out);
     }
 
+    /// Whether `label` is a type of the schema (compared as written, or formatted for
+    /// InstructUIE).
+    fn in_schema(&self, label: &str) -> bool {
+        if self.s.norm == Norm::Instructuie {
+            self.schema_set.contains(&schema_key(self.s, label))
+        } else {
+            self.schema_set.contains(label)
+        }
+    }
+
+    /// The key of an InstructUIE item (already formatted; the type is part of the string).
+    fn item_key(&mut self, item: &str) -> Key {
+        Key {
+            label: UNTYPED,
+            kind: ITEM,
+            a: intern(&mut self.strings, item),
+            b: 0,
+            kb: u64::MAX,
+        }
+    }
+
     /// The matching key of a mention: its normalised text (with its type when typed), or its
-    /// placement (`Some(None)`: not placed, a key of its own).
+    /// placement (`Some(None)`: not placed, a key of its own: `k`, its place in the answer).
     fn key(
         &mut self,
         m: &Mention,
         pos: Option<Option<(usize, usize)>>,
         label: Option<u32>,
         k: usize,
-    ) -> String {
-        let body = match pos {
-            Some(Some((a, b))) => format!("{a}:{b}"),
-            Some(None) => format!("\u{3}{k}:{}", m.text),
+    ) -> Key {
+        let (kind, a, b) = match pos {
+            Some(Some((x, y))) => (PLACED, x as u64, y as u64),
+            Some(None) => (UNPLACED, k as u64, intern(&mut self.strings, &m.text)),
             None if m.tuple => {
-                let mut parts = Vec::new();
-                for p in m.text.split('\u{0}') {
+                let mut joined = String::new();
+                for (i, p) in m.text.split('\u{0}').enumerate() {
+                    if i > 0 {
+                        joined.push('\u{0}');
+                    }
                     normalize(self.s.norm, p, &mut self.buf);
-                    parts.push(self.buf.clone());
+                    joined.push_str(&self.buf);
                 }
-                format!("\u{1}{}", parts.join("\u{0}"))
+                (TUPLE, intern(&mut self.strings, &joined), 0)
             }
             None => {
                 normalize(self.s.norm, &m.text, &mut self.buf);
-                self.buf.clone()
+                (TEXT, intern(&mut self.strings, &self.buf), 0)
             }
         };
-        match (self.s.typed, label) {
-            (true, Some(l)) => format!("{l}\u{2}{body}"),
-            (true, None) => format!("\u{2}{body}"),
-            (false, _) => body,
+        let kb = if self.s.kb {
+            intern(&mut self.strings, m.kb.as_deref().unwrap_or("NIL"))
+        } else {
+            u64::MAX
+        };
+        let label = match (self.s.typed, label) {
+            (true, Some(l)) => l,
+            (true, None) => NO_LABEL,
+            (false, _) => UNTYPED,
+        };
+        Key {
+            label,
+            kind,
+            a,
+            b,
+            kb,
         }
     }
 }
 
-/// The key of an InstructUIE item (already formatted).
+/// `text` lower-cased into `out` (cleared first), as `str::to_lowercase` does.
+fn lower_into(text: &str, out: &mut String) {
+    out.clear();
+    if text.contains('Σ') {
+        // A final sigma depends on its neighbours: the library's rule.
+        out.push_str(&text.to_lowercase());
+    } else {
+        out.extend(text.chars().flat_map(char::to_lowercase));
+    }
+}
+
+/// The text of an InstructUIE item's key: `type:name`, or the name.
 fn probe_key(label: Option<&str>, name: &str) -> String {
     match label {
         Some(l) => format!("{l}:{name}"),
@@ -394,56 +509,14 @@ pub fn render(mentions: &[&Mention]) -> String {
     items.join("; ")
 }
 
-/// Whether `c` is a word character for the boundaries of a placement.
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
-}
-
-/// Places `needle` (outer white space stripped) in `text`: the first occurrence, left to
-/// right from character `from` (then from the text's start), that begins and ends at word
-/// boundaries and is not `used` yet (exactly, or ignoring case); `None` when there is none.
-/// Offsets in characters.
-pub fn place(
-    text: &str,
-    needle: &str,
-    ignore_case: bool,
-    used: &mut HashSet<(usize, usize)>,
-    from: usize,
-) -> Option<(usize, usize)> {
-    let needle: Vec<char> = needle.trim_matches(is_py_space).chars().collect();
-    let hay: Vec<char> = text.chars().collect();
-    let (n, m) = (hay.len(), needle.len());
-    if m == 0 || m > n {
-        return None;
-    }
-    let same = |a: char, b: char| a == b || (ignore_case && a.to_lowercase().eq(b.to_lowercase()));
-    let last = n - m;
-    for start in (from.min(last + 1)..=last).chain(0..from.min(last + 1)) {
-        let end = start + m;
-        if !hay[start..end]
-            .iter()
-            .zip(&needle)
-            .all(|(&a, &b)| same(a, b))
-        {
-            continue;
-        }
-        let left = start == 0 || !(is_word(hay[start - 1]) && is_word(needle[0]));
-        let right = end == n || !(is_word(hay[end]) && is_word(needle[m - 1]));
-        if left && right && used.insert((start, end)) {
-            return Some((start, end));
-        }
-    }
-    None
-}
-
 /// TP, FP, FN of sorted gold and run items: for each key, the smaller count matched.
 fn merge(gold: &[Item], pred: &[Item], typed: bool, out: &mut UnitCounts) {
     let (mut i, mut j) = (0, 0);
     while i < gold.len() || j < pred.len() {
         let key = match (gold.get(i), pred.get(j)) {
-            (Some(g), Some(p)) => g.key.as_str().min(p.key.as_str()),
-            (Some(g), None) => g.key.as_str(),
-            (None, Some(p)) => p.key.as_str(),
+            (Some(g), Some(p)) => g.key.min(p.key),
+            (Some(g), None) => g.key,
+            (None, Some(p)) => p.key,
             (None, None) => break,
         };
         let (gi, pj) = (i, j);

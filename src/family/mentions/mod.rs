@@ -1,5 +1,5 @@
 //! The mentions family: entity lists without offsets, as generative models print them,
-//! scored per unit against any gold with text (`docs/mentions.md`). A run is JSON Lines, one
+//! scored per unit against any gold with text (`docs/generative.md`). A run is JSON Lines, one
 //! record per unit (or per sentence and type) with an `id` and its `entities` (strings,
 //! `[text, type]` pairs, objects, or a raw `output` read by a named parser); the gold is a
 //! token file (CoNLL, HIPE TSV), standoff annotation (brat, doccano, Label Studio, Prodigy) or
@@ -11,6 +11,7 @@
 //! `diagnostics` (answers malformed, empty, with prose; mentions out of the schema, found
 //! nowhere in the text, dropped by each rule, duplicates, unaligned; gold duplicates).
 
+mod align;
 mod answer;
 mod count;
 mod norm;
@@ -74,42 +75,23 @@ impl MentionsFamily {
         }
     }
 
-    fn row(&self, b: &[f64]) -> Vec<Value> {
-        let (tp, fp, fn_) = (b[0], b[1], b[2]);
-        let (p, r, f1) = self.prf(tp, fp, fn_);
-        let mut v = vec![
-            Value::Count(tp as u64),
-            Value::Count(fp as u64),
-            Value::Count(fn_ as u64),
-            Value::ratio(p),
-            Value::ratio(r),
-            Value::ratio(f1),
-        ];
-        if self.beta != 1.0 {
-            v.push(Value::ratio(super::prf(tp, fp, fn_, self.beta).2));
-        }
-        v
-    }
-}
-
-impl Family for MentionsFamily {
-    fn name(&self) -> &str {
-        "mentions"
+    /// The statistics of gold units and run records given in memory (`fairscore.mentions`):
+    /// each gold unit a JSON object as a line of a gold JSONL file (`id`, `text`, `entities`)
+    /// or an entity list; each record an object as a line of a run's file, an entity list or
+    /// a raw answer (a string). Records are read by the same code as the files' lines.
+    pub fn statistics_in_memory(
+        &self,
+        gold: &[serde_json::Value],
+        run: &[serde_json::Value],
+    ) -> Result<Statistics> {
+        let g = read::gold_in_memory(gold)?;
+        let recs = read::records_in_memory(run, self.s.parser)?;
+        self.counted(&g, recs, Path::new(read::MEMORY_RUN))
     }
 
-    fn formats(&self) -> &[&'static str] {
-        FORMATS
-    }
-
-    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let g = read::gold(
-            gold,
-            &self.s,
-            self.options.format,
-            self.options.column.as_deref(),
-        )?;
-        let recs = read::records(pred, self.s.parser)?;
-        let (paired, warnings) = read::pair(&g, recs, pred)?;
+    /// Pairs the records with the gold's units and counts every unit.
+    fn counted(&self, g: &read::Gold, recs: Vec<read::Record>, pred: &Path) -> Result<Statistics> {
+        let (paired, warnings) = read::pair(g, recs, pred)?;
         // The schema: the labels asked for, else the gold's types.
         let schema: Vec<String> = match &self.options.labels {
             Some(l) => l.clone(),
@@ -159,6 +141,44 @@ impl Family for MentionsFamily {
         }
         st.warnings = warnings;
         Ok(st)
+    }
+
+    fn row(&self, b: &[f64]) -> Vec<Value> {
+        let (tp, fp, fn_) = (b[0], b[1], b[2]);
+        let (p, r, f1) = self.prf(tp, fp, fn_);
+        let mut v = vec![
+            Value::Count(tp as u64),
+            Value::Count(fp as u64),
+            Value::Count(fn_ as u64),
+            Value::ratio(p),
+            Value::ratio(r),
+            Value::ratio(f1),
+        ];
+        if self.beta != 1.0 {
+            v.push(Value::ratio(super::prf(tp, fp, fn_, self.beta).2));
+        }
+        v
+    }
+}
+
+impl Family for MentionsFamily {
+    fn name(&self) -> &str {
+        "mentions"
+    }
+
+    fn formats(&self) -> &[&'static str] {
+        FORMATS
+    }
+
+    fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
+        let g = read::gold(
+            gold,
+            &self.s,
+            self.options.format,
+            self.options.column.as_deref(),
+        )?;
+        let recs = read::records(pred, self.s.parser)?;
+        self.counted(&g, recs, pred)
     }
 
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {

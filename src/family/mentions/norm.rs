@@ -1,5 +1,5 @@
 //! The normalisations of a mention's text, each as the scorer it comes from writes it
-//! (`docs/mentions.md`): Python's `str.split()` and `str.strip()` white space, SQuAD's
+//! (`docs/generative.md`): Python's `str.split()` and `str.strip()` white space, SQuAD's
 //! `normalize_answer`, InstructUIE's `_format`.
 
 use super::settings::Norm;

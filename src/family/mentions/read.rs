@@ -113,33 +113,94 @@ fn id_of(m: &serde_json::Map<String, Value>) -> Option<String> {
     }
 }
 
+/// One run record from its JSON object: a line of the run's file, or an item given in
+/// memory; the message of the input error when it is none.
+fn record(m: &serde_json::Map<String, Value>, parser: Parser) -> std::result::Result<Record, &str> {
+    let query = m.get("type").and_then(Value::as_str);
+    let answer = if let Some(v) = m.get("entities") {
+        answer::entities(v, query, parser)
+    } else if let Some(s) = ANSWER_KEYS.iter().find_map(|k| m.get(*k)) {
+        match s {
+            Value::String(s) => answer::raw(s, query, parser),
+            other => answer::entities(other, query, parser),
+        }
+    } else {
+        return Err("expected `entities` (a list) or `output` (the model's answer) in the record");
+    };
+    Ok(Record {
+        id: id_of(m),
+        query: query.map(str::to_string),
+        answer,
+    })
+}
+
 /// Reads the run's records.
 pub fn records(path: &Path, parser: Parser) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     jsonl(path, |line, m| {
-        let query = m.get("type").and_then(Value::as_str);
-        let answer = if let Some(v) = m.get("entities") {
-            answer::entities(v, query, parser)
-        } else if let Some(s) = ANSWER_KEYS.iter().find_map(|k| m.get(*k)) {
-            match s {
-                Value::String(s) => answer::raw(s, query, parser),
-                other => answer::entities(other, query, parser),
-            }
-        } else {
-            return Err(Error::input(
-                path,
-                line,
-                "expected `entities` (a list) or `output` (the model's answer) in the record",
-            ));
-        };
-        out.push(Record {
-            id: id_of(&m),
-            query: query.map(str::to_string),
-            answer,
-        });
+        out.push(record(&m, parser).map_err(|e| Error::input(path, line, e))?);
         Ok(())
     })?;
     Ok(out)
+}
+
+/// The name errors give the run's records in memory (`fairscore.mentions`), the line being
+/// the record's 1-based position.
+pub const MEMORY_RUN: &str = "predictions";
+/// The name errors give the gold's units in memory.
+pub const MEMORY_GOLD: &str = "gold";
+
+/// The run's records given in memory: objects as the lines of a run's file, entity lists (as
+/// their `entities`), or raw answers (strings, as their `output`).
+pub fn records_in_memory(items: &[Value], parser: Parser) -> Result<Vec<Record>> {
+    let path = Path::new(MEMORY_RUN);
+    let mut out = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().enumerate() {
+        let r = match v {
+            Value::Object(m) => record(m, parser).map_err(|e| Error::input(path, i + 1, e))?,
+            Value::String(s) => Record {
+                id: None,
+                query: None,
+                answer: answer::raw(s, None, parser),
+            },
+            Value::Array(_) | Value::Null => Record {
+                id: None,
+                query: None,
+                answer: answer::entities(v, None, parser),
+            },
+            _ => {
+                return Err(Error::input(
+                    path,
+                    i + 1,
+                    "expected a dict (as a line of a run's file), a list of entities or an answer string",
+                ))
+            }
+        };
+        out.push(r);
+    }
+    Ok(out)
+}
+
+/// The gold's units given in memory: objects as the lines of a gold JSONL file (`id`, `text`,
+/// `entities`), or entity lists (units without text, numbered from 1).
+pub fn gold_in_memory(items: &[Value]) -> Result<Gold> {
+    let path = Path::new(MEMORY_GOLD);
+    let mut units = Vec::with_capacity(items.len());
+    for (i, v) in items.iter().enumerate() {
+        let u = match v {
+            Value::Object(m) => gold_unit(m, units.len()),
+            Value::Array(_) => gold_unit(
+                &serde_json::Map::from_iter([("entities".to_string(), v.clone())]),
+                units.len(),
+            ),
+            _ => Err("expected a dict (id, text, entities) or a list of entities"),
+        };
+        units.push(u.map_err(|e| Error::input(path, i + 1, e))?);
+    }
+    Ok(Gold {
+        units,
+        documents: false,
+    })
 }
 
 /// Reads the gold: a mentions JSONL file, standoff annotation, or a token file (CoNLL, HIPE).
@@ -157,6 +218,16 @@ pub fn gold(
         let units = docs
             .into_iter()
             .map(|d| {
+                // brat's N lines: the first reference of each T line, `DB:ID` read as `ID`.
+                let mut kb: HashMap<&str, String> = HashMap::new();
+                for n in &d.norms {
+                    let id = n
+                        .reference
+                        .split_once(':')
+                        .map_or(n.reference.as_str(), |x| x.1);
+                    kb.entry(n.target.as_str())
+                        .or_insert_with(|| answer::kb_id(id));
+                }
                 let chars: Vec<char> = d.text.chars().collect();
                 let slice = |a: usize, b: usize| -> String {
                     chars
@@ -172,6 +243,7 @@ pub fn gold(
                             sp.fragments.iter().map(|&(a, b)| slice(a, b)).collect();
                         let mut m = Mention::new(&text.join(" "), Some(&sp.label));
                         m.offsets = Some((first.0, last.1));
+                        m.kb = kb.get(sp.id.as_str()).cloned();
                         Some(m)
                     })
                     .collect();
@@ -190,25 +262,29 @@ pub fn gold(
     gold_tokens(path, s, format, column)
 }
 
+/// One gold unit from its JSON object, the `before`-th unit read (its id when it has none:
+/// `before + 1`); the message of the input error when it is none.
+fn gold_unit(
+    m: &serde_json::Map<String, Value>,
+    before: usize,
+) -> std::result::Result<GoldUnit, &'static str> {
+    let text = m.get("text").and_then(Value::as_str).map(str::to_string);
+    let v = m.get("entities").unwrap_or(&Value::Null);
+    let a = answer::entities(v, m.get("type").and_then(Value::as_str), Parser::Auto);
+    if a.malformed {
+        return Err("gold entities: expected a list of strings, of [text, type] pairs or of objects with text and type");
+    }
+    Ok(GoldUnit {
+        id: id_of(m).unwrap_or_else(|| (before + 1).to_string()),
+        text,
+        mentions: a.mentions,
+    })
+}
+
 fn gold_jsonl(path: &Path) -> Result<Gold> {
     let mut units = Vec::new();
     jsonl(path, |line, m| {
-        let text = m.get("text").and_then(Value::as_str).map(str::to_string);
-        let v = m.get("entities").unwrap_or(&Value::Null);
-        let a = answer::entities(v, m.get("type").and_then(Value::as_str), Parser::Auto);
-        if a.malformed {
-            return Err(Error::input(
-                path,
-                line,
-                "gold entities: expected a list of strings, of [text, type] pairs or of objects with text and type",
-            ));
-        }
-        let id = id_of(&m).unwrap_or_else(|| (units.len() + 1).to_string());
-        units.push(GoldUnit {
-            id,
-            text,
-            mentions: a.mentions,
-        });
+        units.push(gold_unit(&m, units.len()).map_err(|e| Error::input(path, line, e))?);
         Ok(())
     })?;
     Ok(Gold {
@@ -245,6 +321,8 @@ fn gold_tokens(
                 format!("expected a column {} of entity tags", snippet(name)),
             )
         })?;
+    // HIPE's links: the NEL-LIT cell of a mention's first token.
+    let links = if hipe { c.column("NEL-LIT") } else { None };
     let documents = s.unit == UnitKind::Document;
     let mut units = Vec::new();
     let mut spans = crate::spans::Spans::default();
@@ -301,6 +379,7 @@ fn gold_tokens(
             let start = starts[a];
             let mut m = Mention::new(&text, Some(spans.label(sp)));
             m.offsets = Some((start, start + text.chars().count()));
+            m.kb = links.map(|l| answer::kb_id(c.cell(seq[a], l)));
             units[u].mentions.push(m);
         }
     }

@@ -1,6 +1,6 @@
 //! The mentions family's options, parsed: what a unit is, how strings are normalised and
 //! matched, how raw answers are parsed, and the presets that reproduce the scorers of
-//! UniversalNER, GoLLIE and InstructUIE (`docs/mentions.md`).
+//! UniversalNER, GoLLIE and InstructUIE (`docs/generative.md`).
 
 use super::super::options::{shown, switch};
 use super::super::Options;
@@ -17,6 +17,7 @@ pub const OWN_OPTIONS: &[&str] = &[
     "parser",
     "schema",
     "unfound",
+    "kb",
 ];
 
 /// What one scored set of mentions is.
@@ -55,6 +56,8 @@ pub enum Align {
     Exact,
     /// The first unused occurrence, ignoring case.
     Case,
+    /// Exactly, then ignoring case, then the closest window within a bound (`align.rs`).
+    Fuzzy,
 }
 
 /// How a raw answer (`output` text) is read.
@@ -137,6 +140,8 @@ pub struct Settings {
     pub unfound: Unfound,
     /// The formula of P, R and F1.
     pub formula: Formula,
+    /// Whether a mention's knowledge-base id is part of what is compared.
+    pub kb: bool,
 }
 
 fn pick<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T> {
@@ -165,6 +170,7 @@ impl Settings {
             schema: false,
             unfound: Unfound::Keep,
             formula: Formula::Counts,
+            kb: false,
         };
         match preset {
             None => base,
@@ -250,6 +256,7 @@ impl Settings {
                     ("off", Align::Off),
                     ("exact", Align::Exact),
                     ("case", Align::Case),
+                    ("fuzzy", Align::Fuzzy),
                 ],
             )?;
         }
@@ -274,6 +281,14 @@ impl Settings {
                 v,
                 &[("keep", Unfound::Keep), ("drop", Unfound::Drop)],
             )?;
+        }
+        if let Some(v) = opts.own("kb") {
+            s.kb = switch("kb", v)?;
+        }
+        if s.kb && s.norm == Norm::Instructuie {
+            return Err(Error::usage(
+                "kb: normalize instructuie compares `type:name` strings, which carry no id",
+            ));
         }
         if s.norm == Norm::Instructuie && !s.typed {
             return Err(Error::usage(
@@ -306,6 +321,7 @@ impl Settings {
             Align::Off => "off",
             Align::Exact => "exact",
             Align::Case => "case",
+            Align::Fuzzy => "fuzzy",
         };
         let parser = match self.parser {
             Parser::Auto => "auto",
@@ -336,6 +352,7 @@ impl Settings {
                     "keep"
                 },
             ),
+            ("kb", if self.kb { "true" } else { "false" }),
             ("formula", formula),
         ];
         v.iter()

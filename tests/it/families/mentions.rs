@@ -1,4 +1,4 @@
-//! The mentions family (docs/mentions.md): generative NER outputs made from real gold
+//! The mentions family (docs/generative.md): generative NER outputs made from real gold
 //! (HIPE-2022, ../shared) with noise (case and punctuation changes, articles, duplicates,
 //! hallucinated strings, wrong and unknown types, truncated and broken answers, prose around
 //! the list), scored by each preset and by an independent re-implementation of the project's
@@ -14,6 +14,8 @@ use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir}
 
 #[path = "mentions_data.rs"]
 mod data;
+#[path = "mentions_kb.rs"]
+mod kb;
 
 use data::{gold_jsonl, hipe_units, run_tsv, runs, schema, write_jsonl, Rng, Unit};
 
@@ -225,31 +227,33 @@ fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
             let want = fairscore_json(&[
                 "evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json",
             ]);
-            let got = scored(&gold, &pred, &["--unit", "document", "--align", "exact"]);
-            let what = format!("{name} hallucinations {hallucinate}");
-            assert_eq!(cell(&got, "diagnostics", "unaligned", "n"), extra, "{what}");
-            // Per type, TP and FN are the gold's and agree; a retyped prediction is a false
-            // positive of the type it was given here (as conlleval and seqeval count), of the
-            // gold's type in the HIPE scorer's regimes: FP agrees over all types only.
-            for l in std::iter::once("ALL").chain(types.iter().map(String::as_str)) {
-                let s = |c: &str| json_cell(&want, "strict", &[l], c).unwrap_or(0.0);
-                let m = |c: &str| json_cell(&got, "micro", &[l], c).unwrap_or(0.0);
-                assert_eq!(m("TP"), s("TP"), "{what} {l} TP");
-                assert_eq!(m("FN"), s("FN"), "{what} {l} FN");
-                if l == "ALL" && !hallucinate {
-                    for c in ["FP", "P", "R", "F1"] {
-                        assert_eq!(m(c), s(c), "{what} {l} {c}");
+            for align in ["exact", "fuzzy"] {
+                let got = scored(&gold, &pred, &["--unit", "document", "--align", align]);
+                let what = format!("{name} hallucinations {hallucinate} align {align}");
+                assert_eq!(cell(&got, "diagnostics", "unaligned", "n"), extra, "{what}");
+                // Per type, TP and FN are the gold's and agree; a retyped prediction is a false
+                // positive of the type it was given here (as conlleval and seqeval count), of the
+                // gold's type in the HIPE scorer's regimes: FP agrees over all types only.
+                for l in std::iter::once("ALL").chain(types.iter().map(String::as_str)) {
+                    let s = |c: &str| json_cell(&want, "strict", &[l], c).unwrap_or(0.0);
+                    let m = |c: &str| json_cell(&got, "micro", &[l], c).unwrap_or(0.0);
+                    assert_eq!(m("TP"), s("TP"), "{what} {l} TP");
+                    assert_eq!(m("FN"), s("FN"), "{what} {l} FN");
+                    if l == "ALL" && !hallucinate {
+                        for c in ["FP", "P", "R", "F1"] {
+                            assert_eq!(m(c), s(c), "{what} {l} {c}");
+                        }
                     }
                 }
+                if hallucinate {
+                    let fp = |v: &Value, t: &str| json_cell(v, t, &["ALL"], "FP").unwrap_or(0.0);
+                    assert_eq!(fp(&got, "micro"), fp(&want, "strict") + extra, "{what}");
+                }
+                assert!(
+                    cell(&want, "strict", "ALL", "FP") > 10.0,
+                    "{what}: too little noise"
+                );
             }
-            if hallucinate {
-                let fp = |v: &Value, t: &str| json_cell(v, t, &["ALL"], "FP").unwrap_or(0.0);
-                assert_eq!(fp(&got, "micro"), fp(&want, "strict") + extra, "{what}");
-            }
-            assert!(
-                cell(&want, "strict", "ALL", "FP") > 10.0,
-                "{what}: too little noise"
-            );
         }
     }
 }
@@ -398,14 +402,17 @@ fn aligned_brat_annotations_score_as_the_spans_family() {
         let want = fairscore_json(&[
             "evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json",
         ]);
-        let got = scored(&gold, &pred, &["--align", "exact"]);
-        for c in ["TP", "FP", "FN", "P", "R", "F1"] {
-            assert_eq!(
-                cell(&got, "micro", "ALL", c),
-                cell(&want, "strict", "ALL", c),
-                "{who} {c}"
-            );
+        for align in ["exact", "fuzzy"] {
+            let got = scored(&gold, &pred, &["--align", align]);
+            for c in ["TP", "FP", "FN", "P", "R", "F1"] {
+                assert_eq!(
+                    cell(&got, "micro", "ALL", c),
+                    cell(&want, "strict", "ALL", c),
+                    "{who} {align} {c}"
+                );
+            }
         }
+        let got = scored(&gold, &pred, &["--align", "exact"]);
         assert!(
             cell(&got, "micro", "ALL", "FP") > 0.0,
             "{who}: the annotators agree fully"
@@ -472,4 +479,62 @@ fn a_conll_golds_sentences_are_units_by_number_or_by_order() {
             && err.contains("one record per gold unit"),
         "{err}"
     );
+}
+
+#[test]
+fn fuzzy_alignment_places_changed_strings_step_by_step() {
+    let dir = temp_dir("mentions-fuzzy");
+    let gold = dir.join("gold.jsonl");
+    // Offsets in characters, not bytes.
+    let text = "Zürich, wo Jean-Paul Sartre nie in Zürich im Café de Flore sass.";
+    let ents = json!([
+        {"text": "Zürich", "type": "LOC", "start": 0, "end": 6},
+        {"text": "Jean-Paul Sartre", "type": "PER", "start": 11, "end": 27},
+        {"text": "Zürich", "type": "LOC", "start": 35, "end": 41},
+        {"text": "Café de Flore", "type": "ORG", "start": 45, "end": 58}
+    ]);
+    let chars: Vec<char> = text.chars().collect();
+    for e in ents.as_array().unwrap() {
+        let (a, b) = (
+            e["start"].as_u64().unwrap() as usize,
+            e["end"].as_u64().unwrap() as usize,
+        );
+        let s: String = chars[a..b].iter().collect();
+        assert_eq!(s, e["text"].as_str().unwrap(), "the test's offsets");
+    }
+    write_jsonl(&gold, &[json!({"id": "1", "text": text, "entities": ents})]);
+    let pred = dir.join("pred.jsonl");
+    write_jsonl(
+        &pred,
+        &[json!({"id": "1", "entities": [
+            // exact; case-insensitive; fuzzy (hyphen dropped); fuzzy (accent and case);
+            // a hallucination; the string said twice takes the second Zürich.
+            ["Zürich", "LOC"],
+            ["ZÜRICH", "LOC"],
+            ["Jean Paul Sartre", "PER"],
+            ["cafe de flore", "ORG"],
+            ["Zorglub of Xantippe", "PER"]
+        ]})],
+    );
+    let row = |v: &Value| {
+        [
+            cell(v, "micro", "ALL", "TP"),
+            cell(v, "micro", "ALL", "FP"),
+            cell(v, "micro", "ALL", "FN"),
+            cell(v, "diagnostics", "unaligned", "n"),
+        ]
+    };
+    // exact: the first Zürich only; case: both Zürich; fuzzy: all four.
+    assert_eq!(
+        row(&scored(&gold, &pred, &["--align", "exact"])),
+        [1.0, 4.0, 3.0, 4.0]
+    );
+    assert_eq!(
+        row(&scored(&gold, &pred, &["--align", "case"])),
+        [2.0, 3.0, 2.0, 3.0]
+    );
+    let v = scored(&gold, &pred, &["--align", "fuzzy"]);
+    assert_eq!(row(&v), [4.0, 1.0, 0.0, 1.0]);
+    let sig = v["signature"].as_str().unwrap_or_default();
+    assert!(sig.contains("|align:fuzzy|"), "{sig}");
 }
