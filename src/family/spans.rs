@@ -366,6 +366,21 @@ impl Family for SpanFamily {
         }
     }
 
+    fn gold_mentions(&self, stats: &Statistics, sums: &[f64]) -> Option<super::GoldMentions> {
+        // Every gold span is a TP or an FN of its label in the strict regime (columns 0, 2).
+        let gold = |i: usize| {
+            let b = stats.label_block(sums, i);
+            b[0] + b[2]
+        };
+        let h = self.headline();
+        Some(super::GoldMentions::of(
+            &stats.labels,
+            gold,
+            &h.table,
+            &h.column,
+        ))
+    }
+
     fn notes(&self) -> Vec<String> {
         let how = match self.attribution {
             Attribution::Hipe => "counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first)".to_string(),

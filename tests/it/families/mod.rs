@@ -1,3 +1,4 @@
+mod adequacy;
 mod breakdown;
 mod compare;
 mod conll_parity;
