@@ -40,6 +40,8 @@ pub struct SpanFamily {
     attribution: Attribution,
     breakdown: Vec<super::breakdown::Asked>,
     train: Option<std::path::PathBuf>,
+    /// The training file's content hash, made when it is read (for the signature).
+    train_hash: std::sync::OnceLock<String>,
     options: Options,
 }
 
@@ -121,6 +123,7 @@ impl SpanFamily {
             attribution: attribution(opts)?,
             breakdown,
             train,
+            train_hash: std::sync::OnceLock::new(),
             options: opts.clone(),
         })
     }
@@ -155,6 +158,7 @@ impl Family for SpanFamily {
         own.extend(super::breakdown::signature_fields(
             &self.breakdown,
             self.train.as_deref(),
+            self.train_hash.get().map(String::as_str),
         ));
         super::sign::option_fields(&o, own)
     }
@@ -204,61 +208,7 @@ impl Family for SpanFamily {
                 "format spans: the spans family reads tags (conll or hipe); span files are scored by the fair family",
             ));
         }
-        let ropts = ReadOptions::default();
-        let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
-        let (run_read, changes) = self.options.run_read();
-        let mut p = crate::formats::read(pred, Some(format), &run_read)?;
-        let mut warnings = super::options::repair_warnings(changes.as_deref());
-        let unit = if g.docs.len() == 1 && p.docs.len() <= 1 {
-            let gold_segments = g.docs.first().map(|d| d.segments.clone());
-            let run_segments = p.docs.first().map(|d| d.segments.clone());
-            if gold_segments != run_segments
-                && g.n_tokens() == p.n_tokens()
-                && (0..g.n_tokens()).all(|k| g.token_text(k) == p.token_text(k))
-            {
-                warnings.push(format!(
-                    "{}: the run's sentence breaks differ from the gold's ({} sentences in the run, {} in the gold): the run is read with the gold's breaks, as conlleval reads them",
-                    p.path.display(),
-                    run_segments.map_or(0, |s| s.len()),
-                    gold_segments.as_ref().map_or(0, |s| s.len())
-                ));
-            }
-            g.sentences_as_documents(None);
-            p.sentences_as_documents(gold_segments.as_deref());
-            Unit::Sentence
-        } else {
-            Unit::Document
-        };
-        let mut o = match format {
-            Format::Conll => {
-                let mut o = ScoreOptions::new(Task::NercCoarse, Edition::Hipe2022);
-                o.format = Format::Conll;
-                o.column = self.column.clone();
-                o
-            }
-            _ => {
-                let edition = g
-                    .dialect
-                    .and_then(|d| Edition::parse(d).ok())
-                    .unwrap_or(Edition::Hipe2022);
-                let column = self.column.as_deref().unwrap_or("NE-COARSE-LIT");
-                let task = [Task::NercCoarse, Task::NercFine]
-                    .into_iter()
-                    .find(|t| edition.columns(*t).iter().any(|c| c.0 == column))
-                    .ok_or_else(|| {
-                        Error::usage(format!(
-                            "column {}: not an entity column of {} files",
-                            crate::error::snippet(column),
-                            edition.name()
-                        ))
-                    })?;
-                ScoreOptions::new(task, edition)
-            }
-        };
-        o.skip_check = true;
-        o.regimes = vec![Regime::Strict];
-        o.attribution = self.attribution;
-        // Every run label is evaluated, as conlleval and seqeval do.
+        // The entity column: CoNLL's tag column, or a HIPE TSV column by name.
         let col = match format {
             Format::Conll => None,
             _ => Some(
@@ -267,54 +217,19 @@ impl Family for SpanFamily {
                     .unwrap_or_else(|| "NE-COARSE-LIT".into()),
             ),
         };
-        let tag_col = match &col {
-            Some(name) => p.column(name),
-            None => conll_tag_column(&p, self.column.as_deref()),
-        };
-        let run_labels = tag_col.map(|c| run_labels(&p, c)).unwrap_or_default();
-        o.tagset = Some(run_labels.clone());
-        let res = evaluate(&g, &p, &o)?;
-        let cols = res
-            .results
-            .into_iter()
-            .next()
-            .map(|(_, c)| c)
-            .unwrap_or_default();
-        let cr = match &col {
-            Some(name) => cols.into_iter().find(|c| &c.column == name),
-            None => cols.into_iter().next(),
-        }
-        .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
-        let e = cr.eval;
-        // A row for every label of gold and run, as for standoff files: a run label whose
-        // spans all count against gold spans of other labels has a row of zeros.
-        let labels: Vec<String> = e
-            .per_label
-            .keys()
-            .cloned()
-            .chain(run_labels)
-            .collect::<BTreeSet<String>>()
-            .into_iter()
-            .collect();
-        let n_docs = g.docs.len();
-        let mut s = Statistics::new(unit, 12, 12, labels);
-        let width = s.width();
-        let mut units: Vec<Vec<f64>> = vec![vec![0.0; width]; n_docs];
-        series_block(&e.all, &mut units, 0);
-        for (i, l) in s.labels.iter().enumerate() {
-            if let Some(rc) = e.per_label.get(l) {
-                series_block(rc, &mut units, 12 + i * 12);
-            }
-        }
-        for u in units {
-            s.push_unit(u);
-        }
-        warnings.extend(res.warnings);
-        s.warnings = warnings;
-        if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &g, &p, &o, col.as_deref())?;
-        }
-        Ok(s)
+        // The training file is read beside the gold and the run, in a thread of its own: its
+        // reading is most of what the training keys cost (docs/performance.md).
+        let wanted = !self.breakdown.is_empty() && self.train.is_some();
+        std::thread::scope(|sc| {
+            let reading = wanted.then(|| sc.spawn(|| self.train_set(col.as_deref())));
+            let train = move || match reading {
+                None => Ok(None),
+                Some(h) => h.join().unwrap_or_else(|_| {
+                    Err(Error::usage("train: the training file's reader stopped"))
+                }),
+            };
+            self.token_statistics(gold, pred, text, format, col.as_deref(), train)
+        })
     }
 
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
@@ -393,6 +308,122 @@ impl Family for SpanFamily {
 }
 
 impl SpanFamily {
+    /// The statistics of token files: the gold's `text` in `format` and the run read alike,
+    /// `col` the HIPE entity column (`None` for CoNLL), `train` the training file once read.
+    fn token_statistics(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        text: String,
+        format: Format,
+        col: Option<&str>,
+        train: impl FnOnce() -> Result<Option<super::breakdown::Train>>,
+    ) -> Result<Statistics> {
+        let ropts = ReadOptions::default();
+        let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
+        let (run_read, changes) = self.options.run_read();
+        let mut p = crate::formats::read(pred, Some(format), &run_read)?;
+        let mut warnings = super::options::repair_warnings(changes.as_deref());
+        let unit = if g.docs.len() == 1 && p.docs.len() <= 1 {
+            let gold_segments = g.docs.first().map(|d| d.segments.clone());
+            let run_segments = p.docs.first().map(|d| d.segments.clone());
+            if gold_segments != run_segments
+                && g.n_tokens() == p.n_tokens()
+                && (0..g.n_tokens()).all(|k| g.token_text(k) == p.token_text(k))
+            {
+                warnings.push(format!(
+                    "{}: the run's sentence breaks differ from the gold's ({} sentences in the run, {} in the gold): the run is read with the gold's breaks, as conlleval reads them",
+                    p.path.display(),
+                    run_segments.map_or(0, |s| s.len()),
+                    gold_segments.as_ref().map_or(0, |s| s.len())
+                ));
+            }
+            g.sentences_as_documents(None);
+            p.sentences_as_documents(gold_segments.as_deref());
+            Unit::Sentence
+        } else {
+            Unit::Document
+        };
+        let mut o = match format {
+            Format::Conll => {
+                let mut o = ScoreOptions::new(Task::NercCoarse, Edition::Hipe2022);
+                o.format = Format::Conll;
+                o.column = self.column.clone();
+                o
+            }
+            _ => {
+                let edition = g
+                    .dialect
+                    .and_then(|d| Edition::parse(d).ok())
+                    .unwrap_or(Edition::Hipe2022);
+                let column = self.column.as_deref().unwrap_or("NE-COARSE-LIT");
+                let task = [Task::NercCoarse, Task::NercFine]
+                    .into_iter()
+                    .find(|t| edition.columns(*t).iter().any(|c| c.0 == column))
+                    .ok_or_else(|| {
+                        Error::usage(format!(
+                            "column {}: not an entity column of {} files",
+                            crate::error::snippet(column),
+                            edition.name()
+                        ))
+                    })?;
+                ScoreOptions::new(task, edition)
+            }
+        };
+        o.skip_check = true;
+        o.regimes = vec![Regime::Strict];
+        o.attribution = self.attribution;
+        // Every run label is evaluated, as conlleval and seqeval do.
+        let tag_col = match col {
+            Some(name) => p.column(name),
+            None => conll_tag_column(&p, self.column.as_deref()),
+        };
+        let run_labels = tag_col.map(|c| run_labels(&p, c)).unwrap_or_default();
+        o.tagset = Some(run_labels.clone());
+        let res = evaluate(&g, &p, &o)?;
+        let cols = res
+            .results
+            .into_iter()
+            .next()
+            .map(|(_, c)| c)
+            .unwrap_or_default();
+        let cr = match col {
+            Some(name) => cols.into_iter().find(|c| c.column == name),
+            None => cols.into_iter().next(),
+        }
+        .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
+        let e = cr.eval;
+        // A row for every label of gold and run, as for standoff files: a run label whose
+        // spans all count against gold spans of other labels has a row of zeros.
+        let labels: Vec<String> = e
+            .per_label
+            .keys()
+            .cloned()
+            .chain(run_labels)
+            .collect::<BTreeSet<String>>()
+            .into_iter()
+            .collect();
+        let n_docs = g.docs.len();
+        let mut s = Statistics::new(unit, 12, 12, labels);
+        let width = s.width();
+        let mut units: Vec<Vec<f64>> = vec![vec![0.0; width]; n_docs];
+        series_block(&e.all, &mut units, 0);
+        for (i, l) in s.labels.iter().enumerate() {
+            if let Some(rc) = e.per_label.get(l) {
+                series_block(rc, &mut units, 12 + i * 12);
+            }
+        }
+        for u in units {
+            s.push_unit(u);
+        }
+        warnings.extend(res.warnings);
+        s.warnings = warnings;
+        if !self.breakdown.is_empty() {
+            self.attach_breakdown(&mut s, &g, &p, &o, col, train()?)?;
+        }
+        Ok(s)
+    }
+
     /// The regime a breakdown judges spans in: exact when it is the first regime asked for,
     /// else strict.
     fn breakdown_regime(&self) -> SpanRegime {
@@ -420,7 +451,11 @@ impl SpanFamily {
             ..ReadOptions::default()
         };
         let format = self.format.filter(|f| *f != Format::Spans);
-        let t = crate::formats::read(path, format, &ropts)?;
+        // Read once: hashed for the signature, then parsed.
+        let bytes = crate::io::read_input(path)?;
+        let _ = self.train_hash.set(super::sign::bytes_hash(path, &bytes)?);
+        let text = crate::io::into_utf8(path, bytes)?;
+        let t = crate::formats::parse_text(path, text, format, &ropts)?;
         let tcol = match col {
             Some(name) => t.column(name),
             None => conll_tag_column(&t, self.column.as_deref()),
@@ -444,6 +479,7 @@ impl SpanFamily {
         p: &Corpus,
         o: &ScoreOptions,
         col: Option<&str>,
+        train: Option<super::breakdown::Train>,
     ) -> Result<()> {
         let column = |c: &Corpus| -> Result<usize> {
             match col {
@@ -465,7 +501,6 @@ impl SpanFamily {
             aligned = crate::corpus::align(g, p)?;
             &aligned.pred_docs[..]
         };
-        let train = self.train_set(col)?;
         let regime = self.breakdown_regime();
         let sides = super::breakdown::tokens::Sides {
             gold: g,

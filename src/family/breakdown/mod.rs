@@ -200,8 +200,13 @@ pub fn check_train(asked: &[Asked], train: Option<&std::path::Path>) -> Result<(
 }
 
 /// The signature fields of a breakdown: its keys (with their buckets where not the default)
-/// and the training file by its content hash.
-pub fn signature_fields(asked: &[Asked], train: Option<&std::path::Path>) -> Vec<(String, String)> {
+/// and the training file by its content hash (`hashed`: the hash already made when the file
+/// was read, else the file is hashed here).
+pub fn signature_fields(
+    asked: &[Asked],
+    train: Option<&std::path::Path>,
+    hashed: Option<&str>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if asked.is_empty() {
         return out;
@@ -218,7 +223,7 @@ pub fn signature_fields(asked: &[Asked], train: Option<&std::path::Path>) -> Vec
         .collect();
     out.push(("breakdown".to_string(), keys.join(",")));
     if let Some(t) = train {
-        let v = match super::sign::file_hash(t) {
+        let v = match hashed.map_or_else(|| super::sign::file_hash(t), |h| Ok(h.to_string())) {
             Ok(h) => format!("file-{h}"),
             Err(_) => t.display().to_string(),
         };

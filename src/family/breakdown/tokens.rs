@@ -212,17 +212,22 @@ pub fn train(c: &Corpus, col: usize) -> Train {
     }
     let mut seq = Vec::new();
     let mut sp = Spans::default();
+    let mut text = String::new();
     for d in &c.docs {
         seq.clear();
         seq.extend(d.range());
         entities(c, col, &seq, &mut sp);
         for x in &sp.spans {
-            let text = join(
-                seq[x.start as usize..=x.end as usize]
-                    .iter()
-                    .map(|&k| c.token_text(k)),
-            );
-            t.add_entity(text, sp.label(x));
+            text.clear();
+            for &k in &seq[x.start as usize..=x.end as usize] {
+                for w in c.token_text(k).split_whitespace() {
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    text.push_str(w);
+                }
+            }
+            t.add_entity(&text, sp.label(x));
         }
     }
     t
