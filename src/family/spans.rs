@@ -184,6 +184,12 @@ impl Family for SpanFamily {
                 column: self.column.clone(),
             };
             let mut s = standoff_statistics(gold, pred, &read)?;
+            if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
+                return Err(Error::usage(format!(
+                    "breakdown: {} reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
+                    a.key.name()
+                )));
+            }
             if !self.breakdown.is_empty() {
                 let train = self.train_set(None)?;
                 let regime = self.breakdown_regime();
@@ -489,6 +495,7 @@ impl SpanFamily {
             .ok_or_else(|| Error::input(&c.path, 1, "breakdown: the entity column is missing"))
         };
         let (gcol, pcol) = (column(g)?, column(p)?);
+        super::breakdown::tokens::metadata(&self.breakdown, g)?;
         let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
         // The run's documents as the scorer paired them: its own when they match the gold's
         // one for one (the usual case, no second alignment), else the alignment's.

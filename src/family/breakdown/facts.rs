@@ -103,6 +103,11 @@ pub struct Facts {
     pub train_freq: u32,
     /// With a training file: occurrences of its text as an entity of its label there.
     pub train_same_label: u32,
+    /// The largest noise level (HIPE MISC `LED…`) of the gold's tokens at its positions, 0
+    /// when none has one.
+    pub noise: f64,
+    /// The year of the gold's date at its first token (HIPE `# date`), 0 without one.
+    pub year: f64,
     /// An id for listings: document, sentence, tokens and text.
     pub id: String,
     /// The line of its first token in its file (0 when the format has no lines).
@@ -242,6 +247,8 @@ mod tests {
             oov: false,
             train_freq: 0,
             train_same_label: 0,
+            noise: 0.0,
+            year: 0.0,
             id: String::new(),
             line: 0,
         };
