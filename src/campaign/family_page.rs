@@ -15,8 +15,9 @@ use indexmap::IndexMap;
 use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
 use super::family::RankedRun;
 use crate::report::board::{
-    counts_column, fixed3, p_text, percent, slug, Board, Cell, Drill, DrillPart, FairView, Group,
-    LabelRow, Mark, Notice, RankingLink, Resampling, Row, Section, Summary, Table,
+    counts_column, fixed3, p_text, percent, slug, Board, Cell, Drill, DrillPart, FairView,
+    GoldLabel, Group, LabelRow, Mark, Notice, RankingLink, Resampling, Row, Section, Summary,
+    Table,
 };
 use crate::table::{Column, KeyKind, Kind, Results};
 
@@ -298,7 +299,30 @@ fn group(r: &TaskRanking, section: &str) -> Group {
         signature: r.signature.to_string(),
         tables: vec![table],
         drill: runs.iter().map(drill).collect(),
+        gold: runs.first().map(|x| gold(&x.results)).unwrap_or_default(),
     }
+}
+
+/// The gold's mentions per label and their flag, from a run's `adequacy` table (the same for
+/// every run of a task: it counts the gold).
+fn gold(results: &Results) -> Vec<GoldLabel> {
+    let Some(t) = results.table("adequacy") else {
+        return Vec::new();
+    };
+    let (Some(n), Some(flag)) = (t.column("gold"), t.column("sparse")) else {
+        return Vec::new();
+    };
+    let count = |r: &crate::table::Row, i: usize| {
+        r.values.get(i).and_then(|v| v.as_f64()).unwrap_or(0.0) as u64
+    };
+    t.rows
+        .iter()
+        .map(|r| GoldLabel {
+            label: r.key.first().cloned().unwrap_or_default(),
+            mentions: count(r, n),
+            sparse: count(r, flag) > 0,
+        })
+        .collect()
 }
 
 /// A run's per-label rows: every table of its results keyed by label alone, label `ALL` left

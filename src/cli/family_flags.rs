@@ -45,7 +45,8 @@ pub struct SpansFlags {
     pub min_overlap: Option<String>,
     /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
     /// length, chars, sentence_length, density, capitalisation, position, document, and with
-    /// --train oov, train_freq, train_consistency; a continuous key takes its number of
+    /// --train oov, train_freq, train_consistency, and for a HIPE TSV gold noise (its LED
+    /// noise levels) and period (the year of its document dates); a continuous key takes its number of
     /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
     /// their own value (recall), run spans by theirs (precision); docs/breakdown.md.
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]

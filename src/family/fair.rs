@@ -340,6 +340,15 @@ impl Family for FairFamily {
         Some("errors")
     }
 
+    fn gold_mentions(&self, stats: &Statistics, sums: &[f64]) -> Option<super::GoldMentions> {
+        // Every target span is a traditional TP or FN of its label (columns 0, 2).
+        let gold = |i: usize| {
+            let b = stats.label_block(sums, i);
+            b[0] + b[2]
+        };
+        Some(super::GoldMentions::of(&stats.labels, gold, "fair", "F1"))
+    }
+
     fn signature_fields(&self) -> Vec<(String, String)> {
         let o = &self.options;
         let repair = match o.continuation.unwrap_or_default() {

@@ -32,7 +32,9 @@
 //! # Ok(()) }
 //! ```
 
+mod adequacy;
 pub(crate) mod breakdown;
+mod columns;
 mod compare;
 pub(crate) mod fair;
 mod hipe;
@@ -48,9 +50,11 @@ pub(crate) mod sign;
 mod spans;
 pub(crate) mod tagging;
 
+pub use adequacy::{GoldMentions, MARKS as ADEQUACY_MARKS};
 pub use breakdown::{
     parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
 };
+pub use columns::{prf, prf_columns, prf_values, totals_table};
 pub use compare::{compare, compare_statistics, compare_table, on_same_labels};
 pub use inputs::Inputs;
 pub use mentions::MentionsFamily;
@@ -72,7 +76,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::metrics::resample::{Resampler, Units};
-use crate::table::{Column, KeyKind, Kind, ResamplingInfo, Results, Table, Unit, Value};
+use crate::table::{Column, ResamplingInfo, Results, Table, Unit, Value};
 
 /// Per-unit statistics of one gold/run pair.
 ///
@@ -256,6 +260,12 @@ pub trait Family: Send + Sync {
     fn listing_name(&self) -> Option<&'static str> {
         None
     }
+
+    /// The gold's mentions per label in `sums` and where each label's F1 is, for the
+    /// `adequacy` table (docs/breakdown.md), when the family counts labeled mentions.
+    fn gold_mentions(&self, _stats: &Statistics, _sums: &[f64]) -> Option<GoldMentions> {
+        None
+    }
 }
 
 /// The results of summed statistics: the family's tables with provenance.
@@ -301,7 +311,8 @@ pub fn scored(
     stats: &Statistics,
     resampler: Option<&Resampler>,
 ) -> Result<Results> {
-    let mut r = results_of(fam, stats, &stats.total());
+    let total = stats.total();
+    let mut r = results_of(fam, stats, &total);
     if let Some(rs) = resampler {
         // Units of no numbers (muc on documents without entities): nothing to resample, no
         // cell with a value to give an interval.
@@ -313,6 +324,9 @@ pub fn scored(
             seed: rs.seed,
             confidence: rs.confidence,
         });
+    }
+    if let Some(g) = fam.gold_mentions(stats, &total) {
+        r.tables.push(adequacy::table(&g, &r));
     }
     r.tables.extend(stats.details.iter().cloned());
     Ok(r)
@@ -405,47 +419,4 @@ pub fn refuse_standoff(family: &str, gold: &Path, pred: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The `totals` table: how much input was scored (`segments`, `characters`, …), one count per
-/// row keyed by its measure.
-pub fn totals_table(rows: &[(&str, f64)]) -> Table {
-    let mut t = Table::new(
-        "totals",
-        "Totals",
-        vec![KeyKind::Measure],
-        vec![Column::new("n", Kind::Count)],
-    );
-    for (name, n) in rows {
-        t.push(vec![(*name).to_string()], vec![Value::Count(*n as u64)]);
-    }
-    t
-}
-
-/// P, R and F-beta of weighted TP, FP and FN (each 0 when its denominator is 0).
-pub fn prf(tp: f64, fp: f64, fn_: f64, beta: f64) -> (f64, f64, f64) {
-    crate::metrics::prf::prf_beta(tp, tp + fp, tp + fn_, beta)
-}
-
-/// The metric columns `P`, `R`, `F1` and, for β ≠ 1, `F<β>`.
-pub fn prf_columns(beta: f64) -> Vec<Column> {
-    let mut c = vec![
-        Column::new("P", Kind::Ratio),
-        Column::new("R", Kind::Ratio),
-        Column::new("F1", Kind::Ratio),
-    ];
-    if beta != 1.0 {
-        c.push(Column::new(format!("F{beta}"), Kind::Ratio));
-    }
-    c
-}
-
-/// The values of [`prf_columns`] for weighted TP, FP and FN.
-pub fn prf_values(tp: f64, fp: f64, fn_: f64, beta: f64) -> Vec<Value> {
-    let (p, r, f1) = prf(tp, fp, fn_, 1.0);
-    let mut v = vec![Value::ratio(p), Value::ratio(r), Value::ratio(f1)];
-    if beta != 1.0 {
-        v.push(Value::ratio(prf(tp, fp, fn_, beta).2));
-    }
-    v
 }

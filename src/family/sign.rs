@@ -39,7 +39,11 @@ pub fn file_hash(path: &Path) -> Result<String> {
         }
         return Ok(set_hash(&items));
     }
-    let bytes = crate::io::read_input(path)?;
+    bytes_hash(path, &crate::io::read_input(path)?)
+}
+
+/// [`file_hash`] of a file (not a directory) whose bytes were read already.
+pub(crate) fn bytes_hash(path: &Path, bytes: &[u8]) -> Result<String> {
     let txt = crate::formats::brat::text_path(path);
     let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1 << 16)]);
     let brat =
@@ -50,14 +54,14 @@ pub fn file_hash(path: &Path) -> Result<String> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         return Ok(set_hash(&[
-            (rel.clone(), short_hash(&bytes)),
+            (rel.clone(), short_hash(bytes)),
             (
                 format!("{rel}.txt"),
                 short_hash(&crate::io::read_input(&txt)?),
             ),
         ]));
     }
-    Ok(short_hash(&bytes))
+    Ok(short_hash(bytes))
 }
 
 /// The content hashes an agreement's signature names: each annotator's input in report order

@@ -40,6 +40,8 @@ pub struct SpanFamily {
     attribution: Attribution,
     breakdown: Vec<super::breakdown::Asked>,
     train: Option<std::path::PathBuf>,
+    /// The training file's content hash, made when it is read (for the signature).
+    train_hash: std::sync::OnceLock<String>,
     options: Options,
 }
 
@@ -121,6 +123,7 @@ impl SpanFamily {
             attribution: attribution(opts)?,
             breakdown,
             train,
+            train_hash: std::sync::OnceLock::new(),
             options: opts.clone(),
         })
     }
@@ -155,6 +158,7 @@ impl Family for SpanFamily {
         own.extend(super::breakdown::signature_fields(
             &self.breakdown,
             self.train.as_deref(),
+            self.train_hash.get().map(String::as_str),
         ));
         super::sign::option_fields(&o, own)
     }
@@ -180,6 +184,12 @@ impl Family for SpanFamily {
                 column: self.column.clone(),
             };
             let mut s = standoff_statistics(gold, pred, &read)?;
+            if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
+                return Err(Error::usage(format!(
+                    "breakdown: {} reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
+                    a.key.name()
+                )));
+            }
             if !self.breakdown.is_empty() {
                 let train = self.train_set(None)?;
                 let regime = self.breakdown_regime();
@@ -204,6 +214,117 @@ impl Family for SpanFamily {
                 "format spans: the spans family reads tags (conll or hipe); span files are scored by the fair family",
             ));
         }
+        // The entity column: CoNLL's tag column, or a HIPE TSV column by name.
+        let col = match format {
+            Format::Conll => None,
+            _ => Some(
+                self.column
+                    .clone()
+                    .unwrap_or_else(|| "NE-COARSE-LIT".into()),
+            ),
+        };
+        // The training file is read beside the gold and the run, in a thread of its own: its
+        // reading is most of what the training keys cost (docs/performance.md).
+        let wanted = !self.breakdown.is_empty() && self.train.is_some();
+        std::thread::scope(|sc| {
+            let reading = wanted.then(|| sc.spawn(|| self.train_set(col.as_deref())));
+            let train = move || match reading {
+                None => Ok(None),
+                Some(h) => h.join().unwrap_or_else(|_| {
+                    Err(Error::usage("train: the training file's reader stopped"))
+                }),
+            };
+            self.token_statistics(gold, pred, text, format, col.as_deref(), train)
+        })
+    }
+
+    fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
+        let mut out = Vec::new();
+        for r in &self.regimes {
+            let k = SpanRegime::ALL.iter().position(|x| x == r).unwrap_or(0);
+            let mut cols = vec![
+                Column::new("TP", Kind::Amount),
+                Column::errors("FP", Kind::Amount),
+                Column::errors("FN", Kind::Amount),
+            ];
+            cols.extend(prf_columns(self.beta));
+            let mut t = Table::new(
+                r.json_name(),
+                &format!("{} regime", r.json_name()),
+                vec![KeyKind::Label],
+                cols,
+            );
+            let row = |b: &[f64]| {
+                let c = DocCounts::new(b[k * 3], b[k * 3 + 1], b[k * 3 + 2]);
+                let mut v = vec![
+                    Value::amount(c.tp),
+                    Value::amount(c.fp),
+                    Value::amount(c.fn_),
+                ];
+                v.extend(prf_values(c.tp, c.fp, c.fn_, self.beta));
+                v
+            };
+            t.push(vec!["ALL".into()], row(&sums[..12]));
+            for (i, l) in stats.labels.iter().enumerate() {
+                t.push(vec![l.clone()], row(stats.label_block(sums, i)));
+            }
+            out.push(t);
+        }
+        out
+    }
+
+    fn headline(&self) -> Headline {
+        Headline {
+            table: self
+                .regimes
+                .first()
+                .copied()
+                .unwrap_or(SpanRegime::Strict)
+                .json_name()
+                .into(),
+            row: vec!["ALL".into()],
+            column: "F1".into(),
+        }
+    }
+
+    fn gold_mentions(&self, stats: &Statistics, sums: &[f64]) -> Option<super::GoldMentions> {
+        // Every gold span is a TP or an FN of its label in the strict regime (columns 0, 2).
+        let gold = |i: usize| {
+            let b = stats.label_block(sums, i);
+            b[0] + b[2]
+        };
+        let h = self.headline();
+        Some(super::GoldMentions::of(
+            &stats.labels,
+            gold,
+            &h.table,
+            &h.column,
+        ))
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let how = match self.attribution {
+            Attribution::Hipe => "counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first)".to_string(),
+            Attribution::Nervaluate { min_overlap } => format!(
+                "counted as nervaluate 1.2.x counts (each regime and each label attributed on its own; ent_type takes the closest overlapping gold entity of the same label; an overlap covers at least {min_overlap} % of the gold entity)"
+            ),
+        };
+        vec![format!("regimes as nervaluate names them, {how}; partial: half credit for overlaps; every run label is evaluated")]
+    }
+}
+
+impl SpanFamily {
+    /// The statistics of token files: the gold's `text` in `format` and the run read alike,
+    /// `col` the HIPE entity column (`None` for CoNLL), `train` the training file once read.
+    fn token_statistics(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        text: String,
+        format: Format,
+        col: Option<&str>,
+        train: impl FnOnce() -> Result<Option<super::breakdown::Train>>,
+    ) -> Result<Statistics> {
         let ropts = ReadOptions::default();
         let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
         let (run_read, changes) = self.options.run_read();
@@ -259,15 +380,7 @@ impl Family for SpanFamily {
         o.regimes = vec![Regime::Strict];
         o.attribution = self.attribution;
         // Every run label is evaluated, as conlleval and seqeval do.
-        let col = match format {
-            Format::Conll => None,
-            _ => Some(
-                self.column
-                    .clone()
-                    .unwrap_or_else(|| "NE-COARSE-LIT".into()),
-            ),
-        };
-        let tag_col = match &col {
+        let tag_col = match col {
             Some(name) => p.column(name),
             None => conll_tag_column(&p, self.column.as_deref()),
         };
@@ -280,8 +393,8 @@ impl Family for SpanFamily {
             .next()
             .map(|(_, c)| c)
             .unwrap_or_default();
-        let cr = match &col {
-            Some(name) => cols.into_iter().find(|c| &c.column == name),
+        let cr = match col {
+            Some(name) => cols.into_iter().find(|c| c.column == name),
             None => cols.into_iter().next(),
         }
         .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
@@ -312,72 +425,11 @@ impl Family for SpanFamily {
         warnings.extend(res.warnings);
         s.warnings = warnings;
         if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &g, &p, &o, col.as_deref())?;
+            self.attach_breakdown(&mut s, &g, &p, &o, col, train()?)?;
         }
         Ok(s)
     }
 
-    fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
-        let mut out = Vec::new();
-        for r in &self.regimes {
-            let k = SpanRegime::ALL.iter().position(|x| x == r).unwrap_or(0);
-            let mut cols = vec![
-                Column::new("TP", Kind::Amount),
-                Column::errors("FP", Kind::Amount),
-                Column::errors("FN", Kind::Amount),
-            ];
-            cols.extend(prf_columns(self.beta));
-            let mut t = Table::new(
-                r.json_name(),
-                &format!("{} regime", r.json_name()),
-                vec![KeyKind::Label],
-                cols,
-            );
-            let row = |b: &[f64]| {
-                let c = DocCounts::new(b[k * 3], b[k * 3 + 1], b[k * 3 + 2]);
-                let mut v = vec![
-                    Value::amount(c.tp),
-                    Value::amount(c.fp),
-                    Value::amount(c.fn_),
-                ];
-                v.extend(prf_values(c.tp, c.fp, c.fn_, self.beta));
-                v
-            };
-            t.push(vec!["ALL".into()], row(&sums[..12]));
-            for (i, l) in stats.labels.iter().enumerate() {
-                t.push(vec![l.clone()], row(stats.label_block(sums, i)));
-            }
-            out.push(t);
-        }
-        out
-    }
-
-    fn headline(&self) -> Headline {
-        Headline {
-            table: self
-                .regimes
-                .first()
-                .copied()
-                .unwrap_or(SpanRegime::Strict)
-                .json_name()
-                .into(),
-            row: vec!["ALL".into()],
-            column: "F1".into(),
-        }
-    }
-
-    fn notes(&self) -> Vec<String> {
-        let how = match self.attribution {
-            Attribution::Hipe => "counted as the HIPE scorer counts (ent_type attributes an entity overlapping several gold entities to the first)".to_string(),
-            Attribution::Nervaluate { min_overlap } => format!(
-                "counted as nervaluate 1.2.x counts (each regime and each label attributed on its own; ent_type takes the closest overlapping gold entity of the same label; an overlap covers at least {min_overlap} % of the gold entity)"
-            ),
-        };
-        vec![format!("regimes as nervaluate names them, {how}; partial: half credit for overlaps; every run label is evaluated")]
-    }
-}
-
-impl SpanFamily {
     /// The regime a breakdown judges spans in: exact when it is the first regime asked for,
     /// else strict.
     fn breakdown_regime(&self) -> SpanRegime {
@@ -405,7 +457,11 @@ impl SpanFamily {
             ..ReadOptions::default()
         };
         let format = self.format.filter(|f| *f != Format::Spans);
-        let t = crate::formats::read(path, format, &ropts)?;
+        // Read once: hashed for the signature, then parsed.
+        let bytes = crate::io::read_input(path)?;
+        let _ = self.train_hash.set(super::sign::bytes_hash(path, &bytes)?);
+        let text = crate::io::into_utf8(path, bytes)?;
+        let t = crate::formats::parse_text(path, text, format, &ropts)?;
         let tcol = match col {
             Some(name) => t.column(name),
             None => conll_tag_column(&t, self.column.as_deref()),
@@ -429,6 +485,7 @@ impl SpanFamily {
         p: &Corpus,
         o: &ScoreOptions,
         col: Option<&str>,
+        train: Option<super::breakdown::Train>,
     ) -> Result<()> {
         let column = |c: &Corpus| -> Result<usize> {
             match col {
@@ -438,6 +495,7 @@ impl SpanFamily {
             .ok_or_else(|| Error::input(&c.path, 1, "breakdown: the entity column is missing"))
         };
         let (gcol, pcol) = (column(g)?, column(p)?);
+        super::breakdown::tokens::metadata(&self.breakdown, g)?;
         let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
         // The run's documents as the scorer paired them: its own when they match the gold's
         // one for one (the usual case, no second alignment), else the alignment's.
@@ -450,7 +508,6 @@ impl SpanFamily {
             aligned = crate::corpus::align(g, p)?;
             &aligned.pred_docs[..]
         };
-        let train = self.train_set(col)?;
         let regime = self.breakdown_regime();
         let sides = super::breakdown::tokens::Sides {
             gold: g,

@@ -132,6 +132,21 @@ pub struct Group {
     pub tables: Vec<Table>,
     /// Per-run details, in the order of the last table.
     pub drill: Vec<Drill>,
+    /// A family task's gold mentions per label (its results' `adequacy` table), each flagged
+    /// when below the MUC-7 guide's 100 (docs/breakdown.md); empty when not counted.
+    pub gold: Vec<GoldLabel>,
+}
+
+/// One label of a task's gold: its mentions, and whether they are too few (below 100) to rank
+/// systems on.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GoldLabel {
+    /// The label.
+    pub label: String,
+    /// Its gold mentions.
+    pub mentions: u64,
+    /// Below 100 mentions.
+    pub sparse: bool,
 }
 
 /// One ranked table: the rows and order of a ranking file (label ALL, one Evaluation).

@@ -135,6 +135,21 @@ pub fn render(board: &Board) -> String {
                     s.push('\n');
                 }
             }
+            if !g.gold.is_empty() {
+                let labels: Vec<String> = g
+                    .gold
+                    .iter()
+                    .map(|l| {
+                        let flag = if l.sparse { " (sparse)" } else { "" };
+                        format!("{} {}{flag}", esc(&l.label), l.mentions)
+                    })
+                    .collect();
+                let _ = writeln!(
+                    s,
+                    "Gold mentions per label (MUC-7 guide: at least 100 of each type, ideally 1,000; sparse: below 100, too few to rank systems on): {}\n",
+                    labels.join(" · ")
+                );
+            }
         }
     }
     if !board.teams.is_empty() {

@@ -31,6 +31,8 @@ fn value(key: Key, s: &Facts) -> KeyValue<'_> {
         Key::Position => KeyValue::Number(ratio(s.start_in_sentence, s.sentence_tokens)),
         Key::TrainFreq => KeyValue::Number(f64::from(s.train_freq)),
         Key::TrainConsistency => KeyValue::Number(ratio(s.train_same_label, s.train_freq)),
+        Key::Noise => KeyValue::Number(s.noise),
+        Key::Period => KeyValue::Number(s.year),
     }
 }
 

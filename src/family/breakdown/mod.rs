@@ -57,11 +57,15 @@ pub enum Key {
     TrainFreq,
     /// Share of those occurrences with the span's label.
     TrainConsistency,
+    /// The gold's HIPE noise level (MISC `LED…`) at the span's tokens.
+    Noise,
+    /// The year of the date of the span's document (HIPE `# date`).
+    Period,
 }
 
 impl Key {
     /// Every key, in the order docs/breakdown.md gives them.
-    pub const ALL: [Key; 11] = [
+    pub const ALL: [Key; 13] = [
         Key::Label,
         Key::Length,
         Key::Chars,
@@ -73,6 +77,8 @@ impl Key {
         Key::Oov,
         Key::TrainFreq,
         Key::TrainConsistency,
+        Key::Noise,
+        Key::Period,
     ];
 
     /// The key's name (`sentence_length`).
@@ -89,12 +95,19 @@ impl Key {
             Key::Oov => "oov",
             Key::TrainFreq => "train_freq",
             Key::TrainConsistency => "train_consistency",
+            Key::Noise => "noise",
+            Key::Period => "period",
         }
     }
 
     /// Whether the key reads a training file (`train`).
     pub fn needs_train(self) -> bool {
         matches!(self, Key::Oov | Key::TrainFreq | Key::TrainConsistency)
+    }
+
+    /// Whether the key reads the gold's HIPE metadata (noise levels, document dates).
+    pub fn needs_metadata(self) -> bool {
+        matches!(self, Key::Noise | Key::Period)
     }
 
     /// Whether the key's values are numbers bucketed by quantiles.
@@ -200,8 +213,13 @@ pub fn check_train(asked: &[Asked], train: Option<&std::path::Path>) -> Result<(
 }
 
 /// The signature fields of a breakdown: its keys (with their buckets where not the default)
-/// and the training file by its content hash.
-pub fn signature_fields(asked: &[Asked], train: Option<&std::path::Path>) -> Vec<(String, String)> {
+/// and the training file by its content hash (`hashed`: the hash already made when the file
+/// was read, else the file is hashed here).
+pub fn signature_fields(
+    asked: &[Asked],
+    train: Option<&std::path::Path>,
+    hashed: Option<&str>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if asked.is_empty() {
         return out;
@@ -218,7 +236,7 @@ pub fn signature_fields(asked: &[Asked], train: Option<&std::path::Path>) -> Vec
         .collect();
     out.push(("breakdown".to_string(), keys.join(",")));
     if let Some(t) = train {
-        let v = match super::sign::file_hash(t) {
+        let v = match hashed.map_or_else(|| super::sign::file_hash(t), |h| Ok(h.to_string())) {
             Ok(h) => format!("file-{h}"),
             Err(_) => t.display().to_string(),
         };

@@ -85,6 +85,8 @@ pub fn facts(
                     oov: false,
                     train_freq: 0,
                     train_same_label: 0,
+                    noise: 0.0,
+                    year: 0.0,
                     id: format!(
                         "{name} s{} t{}-{} {text}",
                         l + 1,

@@ -3,8 +3,9 @@
 
 use std::collections::BTreeSet;
 
-use super::{join, Caps, Facts, Train};
+use super::{join, Asked, Caps, Facts, Key, Train};
 use crate::corpus::{Corpus, Document};
+use crate::error::{Error, Result};
 use crate::spans::{entities, same_text, Span, Spans};
 
 /// Where the entity column of a gold and its aligned run is, and what is scored.
@@ -136,6 +137,13 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
                     .map(|&t| corpus.token_text(t));
                 let line = corpus.line(own_seq[x.start as usize]);
                 let mut f = ctx.facts(x, label, correct, words.clone(), line);
+                // The gold's metadata at the span's positions (the gold's tokens).
+                let at = &gseq[x.start as usize..=x.end as usize];
+                f.noise = at.iter().filter_map(|&t| s.gold.led(t)).fold(0.0, f64::max);
+                f.year = at
+                    .first()
+                    .and_then(|&t| s.gold.date(t))
+                    .map_or(0.0, |d| f64::from(d.year));
                 if let Some(t) = train {
                     f.set_train(t, words);
                 }
@@ -194,6 +202,8 @@ impl Doc<'_> {
             oov: false,
             train_freq: 0,
             train_same_label: 0,
+            noise: 0.0,
+            year: 0.0,
             id,
             line,
         }
@@ -212,18 +222,49 @@ pub fn train(c: &Corpus, col: usize) -> Train {
     }
     let mut seq = Vec::new();
     let mut sp = Spans::default();
+    let mut text = String::new();
     for d in &c.docs {
         seq.clear();
         seq.extend(d.range());
         entities(c, col, &seq, &mut sp);
         for x in &sp.spans {
-            let text = join(
-                seq[x.start as usize..=x.end as usize]
-                    .iter()
-                    .map(|&k| c.token_text(k)),
-            );
-            t.add_entity(text, sp.label(x));
+            text.clear();
+            for &k in &seq[x.start as usize..=x.end as usize] {
+                for w in c.token_text(k).split_whitespace() {
+                    if !text.is_empty() {
+                        text.push(' ');
+                    }
+                    text.push_str(w);
+                }
+            }
+            t.add_entity(&text, sp.label(x));
         }
     }
     t
+}
+
+/// A usage error naming a key of HIPE metadata the gold does not carry: `noise` needs a noise
+/// level (MISC `LED…`) on some token, `period` a date (`# date`) for every token.
+pub fn metadata(asked: &[Asked], g: &Corpus) -> Result<()> {
+    for a in asked {
+        let (carried, what) = match a.key {
+            Key::Noise => (
+                (0..g.n_tokens()).any(|t| g.led(t).is_some()),
+                "a noise level (MISC LED…) on some token",
+            ),
+            Key::Period => (
+                g.n_tokens() > 0 && (0..g.n_tokens()).all(|t| g.date(t).is_some()),
+                "a document date (# date = YYYY-MM-DD) before every token",
+            ),
+            _ => continue,
+        };
+        if !carried {
+            return Err(Error::usage(format!(
+                "breakdown: {} reads {what} of the gold (HIPE TSV), which {} does not carry",
+                a.key.name(),
+                g.path.display()
+            )));
+        }
+    }
+    Ok(())
 }

@@ -174,6 +174,35 @@ impl Family for HipeFamily {
         }
     }
 
+    fn gold_mentions(&self, stats: &Statistics, sums: &[f64]) -> Option<super::GoldMentions> {
+        // NERC only: the labels of the headline's column (and filter), each gold entity a TP
+        // or an FN of the strict regime at the first cutoff.
+        if self.hipe.score.task == Task::Nel {
+            return None;
+        }
+        let h = self.headline();
+        let (_, head) = h.row.split_last()?;
+        let (_, prefix) = head.split_last()?;
+        let lead: String = prefix.iter().map(|p| format!("{p}{SEP}")).collect();
+        let strict = REGIMES.iter().position(|r| r.0 == "strict")? * PER_REGIME;
+        let mut labels = Vec::new();
+        for (i, l) in stats.labels.iter().enumerate() {
+            let Some(label) = l.strip_prefix(&lead).filter(|x| *x != "ALL") else {
+                continue;
+            };
+            let b = stats.label_block(sums, i);
+            labels.push((label.to_string(), b[strict] + b[strict + 2]));
+        }
+        let mut g = super::GoldMentions::of(
+            &labels.iter().map(|x| x.0.clone()).collect::<Vec<_>>(),
+            |i| labels[i].1,
+            &h.table,
+            &h.column,
+        );
+        g.prefix = head.to_vec();
+        Some(g)
+    }
+
     fn notes(&self) -> Vec<String> {
         vec![format!(
             "HIPE {} of {} as the official HIPE scorer v2.0 counts it: micro P, R, F1 (from P and R) and TP, FP, FN; fuzzy is its ent_type regime",

@@ -50,19 +50,27 @@ impl MucFamily {
 }
 
 /// The statistics of per-unit counts per type: the five judgements of every type of any
-/// unit, types in order.
+/// unit, then the gold's entities of the type (for the adequacy table), types in order.
 fn unit_statistics(
     unit: Unit,
     units: &[std::collections::BTreeMap<String, MucCounts>],
+    entities: &[std::collections::BTreeMap<String, u64>],
 ) -> Statistics {
-    let labels: std::collections::BTreeSet<&String> = units.iter().flat_map(|u| u.keys()).collect();
+    let labels: std::collections::BTreeSet<&String> = units
+        .iter()
+        .flat_map(|u| u.keys())
+        .chain(entities.iter().flat_map(|u| u.keys()))
+        .collect();
     let labels: Vec<String> = labels.into_iter().cloned().collect();
-    let mut s = Statistics::new(unit, 0, 5, labels);
-    for u in units {
+    let mut s = Statistics::new(unit, 0, 6, labels);
+    for (k, u) in units.iter().enumerate() {
         let mut v = Vec::with_capacity(s.width());
         for l in &s.labels {
             let c = u.get(l).copied().unwrap_or_default();
-            v.extend([c.correct, c.incorrect, c.partial, c.missing, c.spurious].map(|x| x as f64));
+            let e = entities.get(k).and_then(|e| e.get(l)).copied().unwrap_or(0);
+            v.extend(
+                [c.correct, c.incorrect, c.partial, c.missing, c.spurious, e].map(|x| x as f64),
+            );
         }
         s.push_unit(v);
     }
@@ -101,8 +109,8 @@ impl Family for MucFamily {
                 column: self.column.clone(),
             };
             self.options.refuse_standoff_changes()?;
-            let (units, warnings) = muc_units(gold, pred, &read)?;
-            let mut s = unit_statistics(Unit::Document, &units);
+            let (units, entities, warnings) = muc_units(gold, pred, &read)?;
+            let mut s = unit_statistics(Unit::Document, &units, &entities);
             s.warnings = warnings;
             return Ok(s);
         }
@@ -125,7 +133,7 @@ impl Family for MucFamily {
         } else {
             Unit::Document
         };
-        let mut s = unit_statistics(unit, &r.units);
+        let mut s = unit_statistics(unit, &r.units, &r.gold_entities);
         s.listing = self.listing.then(|| judgements_tsv(&r));
         s.warnings = r.warnings;
         s.warnings
@@ -209,6 +217,12 @@ impl Family for MucFamily {
 
     fn listing_name(&self) -> Option<&'static str> {
         Some("judgements")
+    }
+
+    fn gold_mentions(&self, stats: &Statistics, sums: &[f64]) -> Option<super::GoldMentions> {
+        // The gold's entities (not its judged tokens), the last number of a type's block.
+        let gold = |i: usize| stats.label_block(sums, i)[5];
+        Some(super::GoldMentions::of(&stats.labels, gold, "muc", "F"))
     }
 
     fn signature_fields(&self) -> Vec<(String, String)> {

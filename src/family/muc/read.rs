@@ -75,6 +75,8 @@ pub struct MucResult {
     pub units: Vec<BTreeMap<String, MucCounts>>,
     /// Whether [`MucResult::units`] are sentences.
     pub units_are_sentences: bool,
+    /// The gold's entities per type of every unit of [`MucResult::units`].
+    pub gold_entities: Vec<BTreeMap<String, u64>>,
 }
 
 /// Reads both files and evaluates.
@@ -184,6 +186,8 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
     let sentence_units = by_sentence && gold.docs.len() == 1;
     let mut unit_counts: Vec<BTreeMap<String, MucCounts>> = Vec::new();
     let mut cur: HashMap<&str, MucCounts> = HashMap::new();
+    let mut entities: Vec<BTreeMap<String, u64>> = Vec::new();
+    let mut cur_entities: BTreeMap<String, u64> = BTreeMap::new();
     for (gd, pd) in gold.docs.iter().zip(&al.pred_docs) {
         let document = gd
             .id
@@ -208,6 +212,17 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
             tokens += n;
             spans::entities(gold, gcol, &gseq, &mut gsp);
             spans::entities(pred, pcol, &pseq, &mut psp);
+            for x in &gsp.spans {
+                let l = gsp.label(x);
+                if !l.is_empty() {
+                    match cur_entities.get_mut(l) {
+                        Some(n) => *n += 1,
+                        None => {
+                            cur_entities.insert(l.to_string(), 1);
+                        }
+                    }
+                }
+            }
             judge(&gsp, &psp, n, &mut scratch, |t| {
                 cur.entry(t.counted_type()).or_default().add(t.judgement);
                 if let Some(out) = listing.as_mut() {
@@ -225,10 +240,12 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
             });
             if sentence_units {
                 unit_counts.push(owned(&mut cur));
+                entities.push(std::mem::take(&mut cur_entities));
             }
         }
         if !sentence_units {
             unit_counts.push(owned(&mut cur));
+            entities.push(std::mem::take(&mut cur_entities));
         }
     }
     Ok(MucResult {
@@ -239,6 +256,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
         warnings,
         units: unit_counts,
         units_are_sentences: sentence_units,
+        gold_entities: entities,
     })
 }
 

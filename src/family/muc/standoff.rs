@@ -14,12 +14,16 @@ use crate::spans::Spans;
 /// Counts per type (the type a position counts for) of one document pair.
 pub type DocMuc = BTreeMap<String, MucCounts>;
 
-/// The counts of each document pair, in the gold's order, and the warnings of the pairing.
+/// The gold's entities per type of one document.
+pub type DocEntities = BTreeMap<String, u64>;
+
+/// The counts of each document pair, in the gold's order, the gold's entities of each, and the
+/// warnings of the pairing.
 pub fn muc_units(
     gold: &Path,
     pred: &Path,
     read: &StandoffRead,
-) -> Result<(Vec<DocMuc>, Vec<String>)> {
+) -> Result<(Vec<DocMuc>, Vec<DocEntities>, Vec<String>)> {
     let Pairs {
         docs,
         cuts,
@@ -28,9 +32,16 @@ pub fn muc_units(
     } = pair(gold, pred, read)?;
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(docs.len());
+    let mut entities = Vec::with_capacity(docs.len());
     for ((g, p), cuts) in docs.iter().zip(&cuts) {
         let pos = positions(&g.text, &g.spans, &p.spans, cuts);
-        let gs = fragments(&on_positions(g, &pos, &mut warnings));
+        let on = on_positions(g, &pos, &mut warnings);
+        let mut e = DocEntities::new();
+        for (label, _, _) in &on {
+            *e.entry(label.to_string()).or_default() += 1;
+        }
+        entities.push(e);
+        let gs = fragments(&on);
         let ps = fragments(&on_positions(p, &pos, &mut warnings));
         let mut counts: BTreeMap<&str, MucCounts> = BTreeMap::new();
         judge(&gs, &ps, pos.len(), &mut scratch, |t| {
@@ -43,7 +54,7 @@ pub fn muc_units(
                 .collect(),
         );
     }
-    Ok((out, warnings))
+    Ok((out, entities, warnings))
 }
 
 /// One span per run of consecutive positions of each span.

@@ -14,10 +14,14 @@ struct Tok {
     text: String,
     tag: String,
     eos: bool,
+    /// The noise level of MISC's `LED…` flag.
+    led: Option<f64>,
 }
 
 struct Doc {
     id: String,
+    /// The year of the document's `# date` (or `# hipe2022:date`); 0 without one.
+    year: f64,
     toks: Vec<Tok>,
 }
 
@@ -31,6 +35,7 @@ fn read_hipe(path: &Path) -> Vec<Doc> {
     let (tok_c, tag_c, misc_c) = (col("TOKEN"), col("NE-COARSE-LIT"), col("MISC"));
     let mut docs: Vec<Doc> = Vec::new();
     let mut pending_id: Option<String> = None;
+    let mut year = 0.0;
     for l in lines {
         let cells: Vec<&str> = l.split('\t').collect();
         if cells[0].is_empty() {
@@ -40,11 +45,16 @@ fn read_hipe(path: &Path) -> Vec<Doc> {
             if cells[0].contains("document_id") {
                 pending_id = cells[0].split_once('=').map(|x| x.1.trim().to_string());
             }
+            if cells[0].starts_with("# date") || cells[0].starts_with("# hipe2022:date") {
+                let v = cells[0].split_once('=').map_or("", |x| x.1.trim());
+                year = v.get(..4).and_then(|y| y.parse().ok()).unwrap_or(0.0);
+            }
             continue;
         }
         if let Some(id) = pending_id.take() {
             docs.push(Doc {
                 id,
+                year,
                 toks: Vec::new(),
             });
         }
@@ -55,6 +65,9 @@ fn read_hipe(path: &Path) -> Vec<Doc> {
             eos: cell(misc_c)
                 .split('|')
                 .any(|f| f.eq_ignore_ascii_case("EndOfSentence")),
+            led: cell(misc_c)
+                .split('|')
+                .find_map(|f| f.strip_prefix("LED")?.parse().ok()),
         });
     }
     docs
@@ -213,7 +226,10 @@ fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) 
                     (m.values().sum::<u32>(), m.get(l).copied().unwrap_or(0))
                 });
                 let mut sp = Span {
-                    correct: other.iter().any(|o| o.0 == *s && o.1 == *e && o.2 == *l),
+                    // Same offsets and label, and the same token text (a run that changed a
+                    // token cannot match there).
+                    correct: other.iter().any(|o| o.0 == *s && o.1 == *e && o.2 == *l)
+                        && (*s..=*e).all(|i| gd.toks[i].text == rd.toks[i].text),
                     text: BTreeMap::new(),
                     num: BTreeMap::new(),
                 };
@@ -235,6 +251,13 @@ fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) 
                     0.0
                 };
                 sp.num.insert("train_consistency", consistency);
+                // The largest noise level of the gold's tokens at its positions (0 without).
+                let noise = gd.toks[*s..=*e]
+                    .iter()
+                    .filter_map(|t| t.led)
+                    .fold(0.0, f64::max);
+                sp.num.insert("noise", noise);
+                sp.num.insert("period", gd.year);
                 out.push(sp);
             }
         }
@@ -712,5 +735,79 @@ fn standoff_files_are_broken_down_by_their_own_spans() {
             }
         }
         assert_eq!(sums, [n("TP"), n("FN"), n("TP"), n("FP")], "{key}");
+    }
+}
+
+#[test]
+fn noise_and_period_follow_the_golds_hipe_metadata() {
+    let Some(data) = shared_data("breakdown") else {
+        return;
+    };
+    let h = data.join("hipe2020-synth");
+    let gold_p = h.join("gold/HIPE-data-v1.4-test-de.tsv");
+    // The first run in IOB with the gold's documents (the decoding here does not read IOBES,
+    // which the scorer reads as IOB: S- as B-, E- as I-; and pairs documents by their ids).
+    let mut runs: Vec<_> = std::fs::read_dir(h.join("submissions"))
+        .expect("submissions")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with('#')))
+        })
+        .collect();
+    runs.sort();
+    let (run_p, run) = runs
+        .into_iter()
+        .map(|p| {
+            let docs = read_hipe(&p);
+            (p, docs)
+        })
+        .find(|(_, docs)| {
+            docs.iter()
+                .flat_map(|d| &d.toks)
+                .all(|t| !t.tag.starts_with("E-") && !t.tag.starts_with("S-"))
+        })
+        .expect("a run in IOB");
+    let gold = read_hipe(&gold_p);
+    let (gs, rs) = spans(&gold, &run, &TrainSet::default());
+    assert!(
+        gs.iter().any(|s| s.num["noise"] > 0.0),
+        "some gold entities are noisy"
+    );
+    let years: HashSet<u64> = gs.iter().map(|s| s.num["period"] as u64).collect();
+    assert!(years.len() > 3, "documents of several years");
+    let v = fairscore_json(&[
+        "evaluate",
+        "--family",
+        "spans",
+        "--gold",
+        &gold_p.to_string_lossy(),
+        "--pred",
+        &run_p.to_string_lossy(),
+        "--breakdown",
+        "noise,period",
+        "--json",
+        "-",
+    ]);
+    check(&v, &gs, &rs, &["noise", "period"], "hipe-2020");
+    // A gold without the metadata (CoNLL) refuses the keys, naming them.
+    let dir = temp_dir("breakdown-no-metadata");
+    let g = write_file(&dir, "g.conll", "Paris B-LOC\nis O\n\nAnna B-PER\n");
+    for key in ["noise", "period"] {
+        let out = fairscore(&[
+            "evaluate",
+            "--family",
+            "spans",
+            "--gold",
+            &g,
+            "--pred",
+            &g,
+            "--breakdown",
+            key,
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{key}: a usage error");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(key), "{key}: {err}");
     }
 }

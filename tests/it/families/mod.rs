@@ -1,4 +1,6 @@
+mod adequacy;
 mod breakdown;
+mod breakdown_intervals;
 mod compare;
 mod conll_parity;
 mod conll_units;

@@ -315,7 +315,7 @@ fn judgements_follow_the_guide_token_by_token() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    assert_eq!(names, ["muc"]);
+    assert_eq!(names, ["muc", "adequacy"]);
     let p = crate::common::json_cell(&v, "muc", &["macro"], "P").unwrap();
     assert!((p - 4.0 / 9.0).abs() < 1e-15);
     assert_eq!(crate::common::json_cell(&v, "muc", &["macro"], "COR"), None);

@@ -86,7 +86,8 @@ fn official_numbers(v: &serde_json::Value, nel: bool) -> Official {
 fn compare(ours: &Results, official: &Official) -> Result<usize, String> {
     let mut n = 0;
     let mut rows = 0;
-    for t in &ours.tables {
+    // The micro tables (the adequacy table counts the gold, beside them: not official).
+    for t in ours.tables.iter().filter(|t| t.name != "adequacy") {
         for row in &t.rows {
             rows += 1;
             let key = (
