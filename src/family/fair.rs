@@ -144,7 +144,7 @@ impl FairFamily {
         let index = sizes
             .iter()
             .enumerate()
-            .flat_map(|(i, &n)| std::iter::repeat(i).take(n));
+            .flat_map(|(i, &n)| std::iter::repeat_n(i, n));
         let [(gf, gt), (rf, rt)] = super::breakdown::fair::facts(index.zip(&report.units));
         super::breakdown::fair::attach(s, &self.breakdown, &gf, &gt, &rf, &rt)
     }

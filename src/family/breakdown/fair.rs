@@ -32,9 +32,9 @@ fn slot(side: usize, kind: ErrorType) -> usize {
     side * 5 + k
 }
 
-/// Fair P, R and F1 of a bucket's [`PER_BUCKET`] counts: P = TP-run / (TP-run + FP + ½ (LE-run
-/// + BE-run + LBE-run)), R = TP-gold / (TP-gold + FN + ½ (LE-gold + BE-gold + LBE-gold)), F1
-/// their harmonic mean (each 0 when its denominator is 0).
+/// Fair P, R and F1 of a bucket's [`PER_BUCKET`] counts: P is TP-run over TP-run, FP and half
+/// of LE-run, BE-run and LBE-run; R is TP-gold over TP-gold, FN and half of LE-gold, BE-gold and
+/// LBE-gold; F1 their harmonic mean (each 0 when its denominator is 0).
 pub(super) fn prf(c: &[f64]) -> (f64, f64, f64) {
     let get = |i: usize| c.get(i).copied().unwrap_or(0.0);
     let half = |from: usize| 0.5 * (get(from) + get(from + 1) + get(from + 2));
