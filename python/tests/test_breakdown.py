@@ -39,3 +39,20 @@ def test_an_unknown_key_names_the_keys(tmp_path):
         fairscore.family("spans", g, r, breakdown="lenght")
     for key in ("label", "length", "sentence_length", "train_consistency"):
         assert key in str(e.value)
+
+
+def test_fair_breakdown_counts_each_span_once_per_side(tmp_path):
+    # Paris: TP. Anna Karenina (PER, 2 tokens) found as Anna (PER, 1 token): one boundary
+    # error, on the gold side in PER and length 2, on the run side in PER and length 1. UN: ORG
+    # in the gold, LOC in the run: a labeling error, LE-gold of ORG and LE-run of LOC. Bob: TP.
+    g, r = _files(tmp_path)
+    res = fairscore.family("fair", g, r, breakdown="label,length")
+    tables = {t["name"]: t for t in res["tables"]}
+    rows = {row["key"]["bucket"]: row["scores"] for row in tables["breakdown:label"]["rows"]}
+    assert (rows["LOC"]["TP-gold"], rows["LOC"]["TP-run"], rows["LOC"]["LE-run"]) == (1, 1, 1)
+    assert rows["LOC"]["P"] == pytest.approx(1 / 1.5) and rows["LOC"]["R"] == pytest.approx(1.0)
+    assert (rows["ORG"]["LE-gold"], rows["ORG"]["LE-run"], rows["ORG"]["R"]) == (1, 0, 0)
+    assert (rows["PER"]["BE-gold"], rows["PER"]["BE-run"]) == (1, 1)
+    assert rows["PER"]["R"] == pytest.approx(1 / 1.5) and rows["PER"]["P"] == pytest.approx(1 / 1.5)
+    with pytest.raises(fairscore.UsageError):
+        fairscore.family("fair", g, r, breakdown="chars")

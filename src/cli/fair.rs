@@ -7,7 +7,7 @@ use super::args::{
     settings, Beta, ColumnFlag, ErrorsFlag, Format, Gold, Json, Pred, Resampling, SignatureFlag,
     TableFlag, WeightsFlag,
 };
-use super::family_flags::FairFlags;
+use super::family_flags::{BreakdownFlag, FairFlags};
 
 #[derive(Args, Debug)]
 #[command(
@@ -37,6 +37,8 @@ pub struct FairArgs {
     #[command(flatten)]
     pub fair: FairFlags,
     #[command(flatten)]
+    pub breakdown: BreakdownFlag,
+    #[command(flatten)]
     pub json: Json,
     #[command(flatten)]
     pub errors: ErrorsFlag,
@@ -58,6 +60,7 @@ pub fn run(args: FairArgs) -> fairscore::Result<i32> {
         &args.column,
         &args.weights,
         &args.fair,
+        &args.breakdown,
         &args.beta,
         &args.resampling,
         &args.errors,

@@ -29,6 +29,20 @@ pub struct FairFlags {
     pub continuation: Option<String>,
 }
 
+/// The breakdown flag of the spans and fair families (`evaluate`, `compare`, `fair`).
+#[derive(Args, Debug, Clone)]
+pub struct BreakdownFlag {
+    /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
+    /// length, chars, sentence_length, density, capitalisation, position, document, and with
+    /// --train oov, train_freq, train_consistency, and for a HIPE TSV gold noise (its LED
+    /// noise levels) and period (the year of its document dates); a continuous key takes its number of
+    /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
+    /// their own value (recall), run spans by theirs (precision). fair: label and length, per
+    /// bucket the fair counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1; docs/breakdown.md.
+    #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
+    pub breakdown: Option<String>,
+}
+
 /// The spans family's own flags.
 #[derive(Args, Debug, Clone)]
 pub struct SpansFlags {
@@ -43,14 +57,8 @@ pub struct SpansFlags {
     /// min_overlap_percentage).
     #[arg(long = "min-overlap", alias = "min_overlap", value_name = "PCT")]
     pub min_overlap: Option<String>,
-    /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
-    /// length, chars, sentence_length, density, capitalisation, position, document, and with
-    /// --train oov, train_freq, train_consistency, and for a HIPE TSV gold noise (its LED
-    /// noise levels) and period (the year of its document dates); a continuous key takes its number of
-    /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
-    /// their own value (recall), run spans by theirs (precision); docs/breakdown.md.
-    #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
-    pub breakdown: Option<String>,
+    #[command(flatten)]
+    pub breakdown: BreakdownFlag,
     /// spans with --breakdown oov, train_freq or train_consistency: the training file (CoNLL
     /// or HIPE TSV, read in the gold's column; CoNLL's tag column for a standoff gold).
     #[arg(long = "train", value_name = "FILE")]
@@ -120,7 +128,16 @@ pub struct MentionsFlags {
     pub kb: Option<String>,
 }
 
-put_text!(SpansFlags, attribution, min_overlap, breakdown, train);
+put_text!(BreakdownFlag, breakdown);
+
+impl Put for SpansFlags {
+    fn put(&self, s: &mut Settings) {
+        s.text("attribution", self.attribution.as_ref())
+            .text("min_overlap", self.min_overlap.as_ref())
+            .text("train", self.train.as_ref());
+        self.breakdown.put(s);
+    }
+}
 put_text!(NelFlags, ne_column, link_labels);
 
 impl Put for MentionsFlags {

@@ -31,8 +31,16 @@ pub struct FairFamily {
     opts: FairOptions,
     beta: f64,
     listing: bool,
+    breakdown: Vec<super::breakdown::Asked>,
     options: Options,
 }
+
+/// The options the fair family declares of its own.
+pub const OWN_OPTIONS: &[&str] = &["breakdown"];
+
+/// The keys the fair family breaks down by (docs/breakdown.md, "The fair family").
+const KEYS: [super::breakdown::Key; 2] =
+    [super::breakdown::Key::Label, super::breakdown::Key::Length];
 
 impl FairFamily {
     /// The family with `opts` (format, column, weights, labels, exclude, focus,
@@ -48,9 +56,21 @@ impl FairFamily {
             "continuation",
             "ignore-punct",
             "beta",
+            "breakdown",
         ];
         allowed.extend(super::options::RUN_CHANGES);
         opts.refuse_except("fair", &allowed)?;
+        let breakdown = match opts.own("breakdown") {
+            Some(v) => super::breakdown::parse_keys(v)?,
+            None => Vec::new(),
+        };
+        if let Some(a) = breakdown.iter().find(|a| !KEYS.contains(&a.key)) {
+            return Err(crate::error::Error::usage(format!(
+                "breakdown: the fair family breaks down by {} (not yet by {})",
+                KEYS.map(super::breakdown::Key::name).join(" and "),
+                a.key.name()
+            )));
+        }
         let format = opts.format_of("fair", FORMATS)?;
         let mut read = ReadOptions {
             format: format.and_then(InputFormat::corpus_format),
@@ -76,6 +96,7 @@ impl FairFamily {
             },
             beta: opts.beta(),
             listing: opts.listing,
+            breakdown,
             options: opts.clone(),
         })
     }
@@ -103,6 +124,29 @@ impl FairFamily {
             changes,
             gold: Some(g),
         })
+    }
+
+    /// Adds the breakdown asked for: the units of `report` are grouped into the statistics'
+    /// units by `sizes` (units per statistics unit).
+    fn attach_breakdown(
+        &self,
+        s: &mut Statistics,
+        report: &crate::eval::fair::FairReport,
+        sizes: &[usize],
+        standoff: bool,
+    ) -> Result<()> {
+        use super::breakdown::Key;
+        if standoff && self.breakdown.iter().any(|a| a.key == Key::Length) {
+            return Err(crate::error::Error::usage(
+                "breakdown: length in the fair family reads token files (CoNLL, HIPE TSV, span files); standoff files break down by label",
+            ));
+        }
+        let index = sizes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &n)| std::iter::repeat_n(i, n));
+        let [(gf, gt), (rf, rt)] = super::breakdown::fair::facts(index.zip(&report.units));
+        super::breakdown::fair::attach(s, &self.breakdown, &gf, &gt, &rf, &rt)
     }
 
     fn weights(&self) -> Weights {
@@ -224,7 +268,7 @@ impl Family for FairFamily {
             vec![1; report.units.len()]
         };
         let mut units = report.units.iter();
-        for n in sizes {
+        for &n in &sizes {
             let mut t = Tally::new();
             for u in units.by_ref().take(n) {
                 t.add(&u.target.spans, &u.system.spans, &u.outcome);
@@ -238,6 +282,9 @@ impl Family for FairFamily {
                 }
             }
             s.push_unit(v);
+        }
+        if !self.breakdown.is_empty() {
+            self.attach_breakdown(&mut s, &report, &sizes, standoff)?;
         }
         Ok(s)
     }
@@ -355,7 +402,7 @@ impl Family for FairFamily {
             crate::spans::stacked::Continuation::Conlleval => "conlleval",
             crate::spans::stacked::Continuation::Reference => "reference",
         };
-        let own = vec![
+        let mut own = vec![
             ("focus".into(), o.focus.unwrap_or_default().as_str().into()),
             ("repair".into(), repair.into()),
             (
@@ -363,6 +410,11 @@ impl Family for FairFamily {
                 if o.ignore_punct { "yes" } else { "no" }.into(),
             ),
         ];
+        own.extend(super::breakdown::signature_fields(
+            &self.breakdown,
+            None,
+            None,
+        ));
         super::sign::option_fields(o, own)
     }
 

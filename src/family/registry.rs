@@ -29,7 +29,7 @@ const BUILT_IN: [Registration; 8] = [
     },
     Registration {
         name: "fair",
-        options: &[],
+        options: fair::OWN_OPTIONS,
         build: |o| Ok(Box::new(fair::FairFamily::new(o)?)),
     },
     Registration {

@@ -14,6 +14,7 @@
 
 mod buckets;
 mod facts;
+pub(crate) mod fair;
 pub(crate) mod standoff;
 pub(crate) mod tokens;
 
@@ -259,15 +260,27 @@ pub struct Breakdown {
     offset: usize,
     regime: &'static str,
     keys: Vec<KeyBuckets>,
+    /// The fair family's layout ([`fair::PER_BUCKET`] numbers per bucket) rather than the
+    /// spans family's.
+    fair: bool,
 }
 
 /// Numbers per bucket in a unit.
 const PER_BUCKET: usize = 4;
 
 impl Breakdown {
+    /// Numbers per bucket.
+    fn per_bucket(&self) -> usize {
+        if self.fair {
+            fair::PER_BUCKET
+        } else {
+            PER_BUCKET
+        }
+    }
+
     /// Numbers per unit.
     pub fn width(&self) -> usize {
-        PER_BUCKET * self.keys.iter().map(|k| k.names.len()).sum::<usize>()
+        self.per_bucket() * self.keys.iter().map(|k| k.names.len()).sum::<usize>()
     }
 
     /// The ratio cells of [`Breakdown::tables`] (P, R, F1 of every bucket, key after key), as
@@ -275,14 +288,21 @@ impl Breakdown {
     pub fn ratios(&self, sums: &[f64], out: &mut Vec<f64>) {
         let n = self.width();
         let block = sums.get(self.offset..self.offset + n).unwrap_or(&[]);
-        for c in block.chunks_exact(PER_BUCKET) {
-            let (p, r, f1) = bucket_prf(c[0], c[1], c[2], c[3]);
+        for c in block.chunks_exact(self.per_bucket()) {
+            let (p, r, f1) = if self.fair {
+                fair::prf(c)
+            } else {
+                bucket_prf(c[0], c[1], c[2], c[3])
+            };
             out.extend([p, r, f1]);
         }
     }
 
     /// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket.
     pub fn tables(&self, sums: &[f64]) -> Vec<Table> {
+        if self.fair {
+            return fair::tables(self, sums);
+        }
         let mut at = self.offset;
         let mut out = Vec::with_capacity(self.keys.len());
         for k in &self.keys {
@@ -406,14 +426,23 @@ pub(crate) fn attach(
         offset: stats.fixed,
         regime,
         keys,
+        fair: false,
     };
+    splice(stats, layout, &blocks);
+    Ok(())
+}
+
+/// Puts the bucket counts `blocks` (per key: numbers per unit, then the units' numbers) into
+/// `stats` after the family's fixed numbers, with `layout` as its breakdown.
+fn splice(stats: &mut Statistics, layout: Breakdown, blocks: &[(usize, Vec<f64>)]) {
+    let n_units = stats.len();
     let added = layout.width();
     let (old_width, fixed) = (stats.width(), stats.fixed);
     let mut data = Vec::with_capacity(n_units * (old_width + added));
     for u in 0..n_units {
         let unit = &stats.data[u * old_width..(u + 1) * old_width];
         data.extend_from_slice(&unit[..fixed]);
-        for (w, per_unit) in &blocks {
+        for (w, per_unit) in blocks {
             data.extend_from_slice(&per_unit[u * w..(u + 1) * w]);
         }
         data.extend_from_slice(&unit[fixed..]);
@@ -421,5 +450,4 @@ pub(crate) fn attach(
     stats.data = data;
     stats.fixed += added;
     stats.breakdown = Some(layout);
-    Ok(())
 }

@@ -4,6 +4,7 @@ mod breakdown_intervals;
 mod compare;
 mod conll_parity;
 mod conll_units;
+mod fair_breakdown;
 mod fair_examples;
 mod fair_index;
 mod fair_props;
