@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the generative-NER projects' OWN scorer code against the mentions presets, on the noisy
-# outputs of HIPE-2022 gold that tests/it/families/mentions.rs writes (its
-# each_preset_equals_its_projects_scorer_on_noisy_outputs_of_real_gold test; run with
+# outputs of HIPE-2022 and brat gold that tests/it/families/mentions.rs writes (its
+# each_preset_equals_its_projects_scorer_on_noisy_outputs_of_{real,brat}_gold tests; run with
 # ../shared). Compares P, R, F1 and the counts bit for bit (scripts/mentions_peers.py).
 #
 #   PEERS_DIR=/path/to/peers scripts/mentions_peers.sh
@@ -29,8 +29,15 @@ python3 -c "import typing_extensions" 2>/dev/null || {
     echo "mentions_peers: GoLLIE's utils_scorer.py imports typing_extensions: pip install typing_extensions" >&2
     exit 1
 }
-dir="$target/tmp/mentions-presets"
-[ -f "$dir/ajmc-test-en-gold.jsonl" ] ||
-    xc_skip "$dir absent (run \`cargo test --release --test it -- families::mentions::each_preset\` with ../shared first)"
+# the two preset tests' outputs: HIPE-2022 test sets, and the brat example project
+dirs=("$target/tmp/mentions-presets" "$target/tmp/mentions-presets-brat")
+for d in "${dirs[@]}"; do
+    ls "$d"/*-gold.jsonl >/dev/null 2>&1 ||
+        xc_skip "$d absent (run \`cargo test --release --test it -- families::mentions::each_preset\` with ../shared first)"
+done
 xc_binary
-python3 scripts/mentions_peers.py "$PEERS_DIR" "$bin" "$dir"
+status=0
+for d in "${dirs[@]}"; do
+    python3 scripts/mentions_peers.py "$PEERS_DIR" "$bin" "$d" || status=1
+done
+exit $status
