@@ -159,6 +159,11 @@ def instructuie(peers, gold, preds):
 
 def main():
     peers, exe, data = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+    if sys.version_info >= (3, 13):
+        # GoLLIE's AnnotationList.from_gold/from_output hand `eval` the guideline classes
+        # through `locals().update(...)`; on Python 3.13 (PEP 667) `eval` no longer sees them
+        # (from_gold raises NameError: tried on 3.13.0).
+        sys.exit("mentions_peers: run with Python 3.12 or older (GoLLIE's AnnotationList needs it)")
     logging.disable(logging.WARNING)  # GoLLIE logs every hallucinated class
     bad = 0
     names = sorted(p.name[: -len("-gold.jsonl")] for p in data.glob("*-gold.jsonl"))

@@ -13,7 +13,8 @@
 #   GoLLIE/src/tasks/utils_scorer.py
 #   InstructUIE/src/evaluation/evaluator.py   github.com/BeyonderXX/InstructUIE
 # (a clone of each repository will do). The project never vendors them, and CI has no copy:
-# this script is not part of .ci/run. Without PEERS_DIR it skips with a notice.
+# this script is not part of .ci/run. Without PEERS_DIR it skips with a notice. PYTHON picks
+# the interpreter (default python3; 3.12 or older, with typing_extensions, for GoLLIE's code).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 xc_init mentions_peers
@@ -25,7 +26,7 @@ for f in universal-ner/src/eval/evaluate.py GoLLIE/src/tasks/utils_typing.py \
     GoLLIE/src/tasks/utils_scorer.py InstructUIE/src/evaluation/evaluator.py; do
     [ -f "$PEERS_DIR/$f" ] || { echo "mentions_peers: $PEERS_DIR/$f is missing" >&2; exit 1; }
 done
-python3 -c "import typing_extensions" 2>/dev/null || {
+"${PYTHON:-python3}" -c "import typing_extensions" 2>/dev/null || {
     echo "mentions_peers: GoLLIE's utils_scorer.py imports typing_extensions: pip install typing_extensions" >&2
     exit 1
 }
@@ -38,6 +39,6 @@ done
 xc_binary
 status=0
 for d in "${dirs[@]}"; do
-    python3 scripts/mentions_peers.py "$PEERS_DIR" "$bin" "$d" || status=1
+    "${PYTHON:-python3}" scripts/mentions_peers.py "$PEERS_DIR" "$bin" "$d" || status=1
 done
 exit $status
