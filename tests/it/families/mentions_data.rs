@@ -285,3 +285,39 @@ pub(super) fn run_tsv(gold: &str, spans: &[(String, usize, usize)]) -> String {
     }
     lines.join("\n") + "\n"
 }
+
+/// The documents of a brat folder as units: the `.txt` as written, the `T` lines of its `.ann`
+/// (`LABEL start end`, character offsets, and the text) as mentions, in text order.
+pub(super) fn brat_units(dir: &Path) -> Vec<Unit> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .expect("read the brat folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ann"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f.with_extension("txt")).expect("the .txt");
+            let ann = std::fs::read_to_string(f).expect("the .ann");
+            let mut mentions: Vec<(String, String, usize, usize)> = ann
+                .lines()
+                .filter(|l| l.starts_with('T'))
+                .map(|l| {
+                    let cells: Vec<&str> = l.split('\t').collect();
+                    let head: Vec<&str> = cells[1].split(' ').collect();
+                    let (a, b) = (head[1].parse().unwrap(), head[2].parse().unwrap());
+                    (cells[2].to_string(), head[0].to_string(), a, b)
+                })
+                .collect();
+            mentions.sort_by_key(|m| (m.2, m.3));
+            Unit {
+                id: f.file_stem().unwrap().to_string_lossy().into_owned(),
+                text,
+                lines: vec![(0, 0); mentions.len()],
+                mentions,
+            }
+        })
+        .collect()
+}
