@@ -507,3 +507,30 @@ pub fn family_texts(
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
+
+/// The headless browser page tests use (the three names `scripts/page_check.sh` looks for), or
+/// `None` with a skip notice naming `test` and `what` is not checked; under CI
+/// ([`required`]) a missing browser fails the test.
+pub fn chromium(test: &str, what: &str) -> Option<String> {
+    let found = std::process::Command::new("bash")
+        .args([
+            "-c",
+            "command -v chromium || command -v chromium-browser || command -v google-chrome",
+        ])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    assert!(
+        found.is_some() || !required(),
+        "{test}: no chromium, but CI requires the page checks (apt-get install -y chromium)"
+    );
+    if found.is_none() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "{test}: skipped: no chromium (apt-get install -y chromium); {what}"
+        );
+    }
+    found
+}

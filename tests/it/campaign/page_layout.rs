@@ -4,33 +4,9 @@
 //! whose text wraps (a fixture). Without Chromium these tests skip with a notice, as
 //! page_check.sh does, but under CI (`common::required`) they fail.
 
-use crate::common::{fairscore, segmented, temp_dir};
+use crate::common::{chromium, fairscore, segmented, temp_dir};
 use std::path::Path;
 use std::process::Command;
-
-/// Whether page_check.sh finds a browser (it looks for the same three names); prints the skip
-/// notice when it does not.
-fn chromium(test: &str) -> bool {
-    let found = Command::new("bash")
-        .args([
-            "-c",
-            "command -v chromium || command -v chromium-browser || command -v google-chrome",
-        ])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found || !crate::common::required(),
-        "{test}: no chromium, but CI requires the page checks (apt-get install -y chromium)"
-    );
-    if !found {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "{test}: skipped: no chromium (apt-get install -y chromium); layout not checked"
-        );
-    }
-    found
-}
 
 /// Runs page_check.sh at 390 and 1366 px: (passed, its output), the output also on stderr.
 fn page_check(page: &Path, max_bytes: usize) -> (bool, String) {
@@ -63,7 +39,7 @@ fn page_check(page: &Path, max_bytes: usize) -> (bool, String) {
 /// of its own after `<br>`) are not reported.
 #[test]
 fn the_check_catches_cells_that_wrap() {
-    if !chromium("the_check_catches_cells_that_wrap") {
+    if chromium("the_check_catches_cells_that_wrap", "layout not checked").is_none() {
         return;
     }
     let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/page/wrapping.html");
@@ -152,7 +128,12 @@ fn tagged(k: usize) -> String {
 /// page passes at both widths.
 #[test]
 fn family_campaign_pages_fit_phone_and_laptop() {
-    if !chromium("family_campaign_pages_fit_phone_and_laptop") {
+    if chromium(
+        "family_campaign_pages_fit_phone_and_laptop",
+        "layout not checked",
+    )
+    .is_none()
+    {
         return;
     }
     let dir = temp_dir("page_layout_family");
@@ -239,7 +220,12 @@ fn hipe_leaderboard_page_fits_phone_and_laptop() {
     let Some(data) = crate::common::shared_data("page_layout") else {
         return;
     };
-    if !chromium("hipe_leaderboard_page_fits_phone_and_laptop") {
+    if chromium(
+        "hipe_leaderboard_page_fits_phone_and_laptop",
+        "layout not checked",
+    )
+    .is_none()
+    {
         return;
     }
     let data = data.join("hipe2022");

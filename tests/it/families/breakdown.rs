@@ -333,13 +333,6 @@ fn expected(key: &str, gold: &[Span], run: &[Span]) -> Vec<(Option<String>, [f64
     rows
 }
 
-fn table<'v>(v: &'v Value, name: &str) -> &'v Value {
-    v["tables"]
-        .as_array()
-        .and_then(|ts| ts.iter().find(|t| t["name"] == name))
-        .unwrap_or_else(|| panic!("no table {name}"))
-}
-
 const KEYS: [&str; 11] = [
     "label",
     "length",
@@ -356,13 +349,13 @@ const KEYS: [&str; 11] = [
 
 /// Checks every key's table of `v` against the computation from the definitions.
 fn check(v: &Value, gold: &[Span], run: &[Span], keys: &[&str], what: &str) {
-    let strict = table(v, "strict");
+    let strict = json_table(v, "strict");
     let all = strict["rows"]
         .as_array()
         .and_then(|r| r.iter().find(|r| r["key"]["label"] == "ALL"))
         .expect("ALL");
     for key in keys {
-        let t = table(v, &format!("breakdown:{key}"));
+        let t = json_table(v, &format!("breakdown:{key}"));
         let rows = t["rows"].as_array().expect("rows");
         let want = expected(key, gold, run);
         assert_eq!(rows.len(), want.len(), "{what} {key}: number of buckets");
@@ -447,7 +440,7 @@ fn every_key_equals_the_definitions_on_a_real_run_as_hipe_tsv_and_conll() {
     let v = args(&g, &r, &tr);
     check(&v, &gs, &rs, &KEYS, "hipe");
     // Examples: missed gold spans and spurious run spans only, at most 3 per bucket and side.
-    let ex = table(&v, "breakdown:length:examples")["rows"]
+    let ex = json_table(&v, "breakdown:length:examples")["rows"]
         .as_array()
         .expect("rows")
         .clone();
@@ -481,7 +474,11 @@ fn every_key_equals_the_definitions_on_a_real_run_as_hipe_tsv_and_conll() {
     check(&c, &gs, &rs, &no_doc, "conll");
     for k in &no_doc {
         let name = format!("breakdown:{k}");
-        assert_eq!(table(&c, &name)["rows"], table(&v, &name)["rows"], "{k}");
+        assert_eq!(
+            json_table(&c, &name)["rows"],
+            json_table(&v, &name)["rows"],
+            "{k}"
+        );
     }
 }
 
@@ -509,13 +506,13 @@ fn intervals_are_present_and_ordered() {
         "-",
     ]);
     assert_eq!(
-        table(&v, "breakdown:length")["rows"]
+        json_table(&v, "breakdown:length")["rows"]
             .as_array()
             .map(Vec::len),
         Some(3)
     );
     for key in ["label", "length", "position"] {
-        for row in table(&v, &format!("breakdown:{key}"))["rows"]
+        for row in json_table(&v, &format!("breakdown:{key}"))["rows"]
             .as_array()
             .expect("rows")
         {
@@ -532,7 +529,7 @@ fn intervals_are_present_and_ordered() {
         }
     }
     // Some bucket's interval has a width: the documents differ.
-    let t = table(&v, "breakdown:length");
+    let t = json_table(&v, "breakdown:length");
     assert!(t["rows"].as_array().expect("rows").iter().any(|r| {
         let ci = &r["ci"]["F1"];
         ci[1].as_f64() > ci[0].as_f64()
@@ -594,7 +591,7 @@ fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
         "--json",
         "-",
     ]);
-    let rows = table(&v, "compare")["rows"]
+    let rows = json_table(&v, "compare")["rows"]
         .as_array()
         .expect("rows")
         .clone();
@@ -620,11 +617,11 @@ fn compare_gives_every_bucket_a_paired_test_when_the_buckets_agree() {
     let mut n = 0;
     for key in ["length", "capitalisation"] {
         let name = format!("breakdown:{key}");
-        for (ra, rb) in table(&va, &name)["rows"]
+        for (ra, rb) in json_table(&va, &name)["rows"]
             .as_array()
             .expect("rows")
             .iter()
-            .zip(table(&vb, &name)["rows"].as_array().expect("rows"))
+            .zip(json_table(&vb, &name)["rows"].as_array().expect("rows"))
         {
             let bucket = ra["key"]["bucket"].as_str().expect("bucket");
             assert_eq!(rb["key"]["bucket"], ra["key"]["bucket"], "same buckets");
@@ -701,7 +698,7 @@ fn standoff_files_are_broken_down_by_their_own_spans() {
         }
     }
     assert_eq!(docs, 7);
-    let rows = table(&v, "breakdown:label")["rows"]
+    let rows = json_table(&v, "breakdown:label")["rows"]
         .as_array()
         .expect("rows")
         .clone();
@@ -718,7 +715,7 @@ fn standoff_files_are_broken_down_by_their_own_spans() {
         .collect();
     assert_eq!(got, want);
     // Every key's buckets add up to the strict counts.
-    let strict = table(&v, "strict");
+    let strict = json_table(&v, "strict");
     let all = strict["rows"]
         .as_array()
         .and_then(|r| r.iter().find(|r| r["key"]["label"] == "ALL"))
@@ -726,7 +723,7 @@ fn standoff_files_are_broken_down_by_their_own_spans() {
     let n = |c: &str| all["scores"][c].as_f64().expect("count");
     for key in keys.split(',') {
         let mut sums = [0.0; 4];
-        for row in table(&v, &format!("breakdown:{key}"))["rows"]
+        for row in json_table(&v, &format!("breakdown:{key}"))["rows"]
             .as_array()
             .expect("rows")
         {

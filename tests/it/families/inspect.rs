@@ -219,31 +219,6 @@ fn pages_of_real_runs_mark_every_span_once_with_the_fair_counts() {
     }
 }
 
-/// Whether headless Chromium is there (under CI it must be).
-fn chromium(test: &str) -> Option<String> {
-    let found = Command::new("bash")
-        .args([
-            "-c",
-            "command -v chromium || command -v chromium-browser || command -v google-chrome",
-        ])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    assert!(
-        found.is_some() || !crate::common::required(),
-        "{test}: no chromium, but CI requires the page checks (apt-get install -y chromium)"
-    );
-    if found.is_none() {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "{test}: skipped: no chromium (apt-get install -y chromium); page not loaded"
-        );
-    }
-    found
-}
-
 /// The probe: counts the marks and listed errors of the loaded page, then unticks "missed"
 /// and picks the first label, and counts what stays shown.
 const PROBE: &str = r#"<script>
@@ -279,7 +254,7 @@ fn pages_load_in_chromium_with_the_counts_and_fit_a_phone() {
     let Some(data) = shared_data(test) else {
         return;
     };
-    let Some(browser) = chromium(test) else {
+    let Some(browser) = crate::common::chromium(test, "page not loaded") else {
         return;
     };
     let dir = temp_dir("inspect_chromium");
