@@ -37,6 +37,7 @@ mod rank;
 mod score;
 mod teams;
 
+pub use hipe::OfficialOutput;
 pub use teams::best_per_team;
 
 use index::TaskIndex;
@@ -75,6 +76,9 @@ pub struct FamilyTask {
     /// file's directory): the participants' check of a Codabench submission checks run labels
     /// against it (docs/codabench.md). Not fair's `labels`, which selects labels to score.
     pub label_list: Option<LabelList>,
+    /// A HIPE campaign's output (`nel_relaxed`, …) this task scores: its runs get the
+    /// official per-run files ([`super::official::OfficialRuns`]). `None` for family tasks.
+    pub official: Option<hipe::OfficialOutput>,
 }
 
 /// A task's label list: as written in the campaign file, and the file it names.
@@ -312,6 +316,7 @@ impl FamilyCampaign {
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
                 bundles: None,
                 label_list,
+                official: None,
             });
         }
         Ok(FamilyCampaign {
@@ -405,6 +410,23 @@ pub fn run_family_campaign(
     cfg: &FamilyCampaign,
     gold_dir: &Path,
     runs_dir: &Path,
+) -> Result<FamilyReport> {
+    run_family_campaign_with(cfg, gold_dir, runs_dir, &|_, _, _, _| Ok(()))
+}
+
+/// What is done with each run's statistics as soon as it is scored, before it is ranked:
+/// (task, system, run file, statistics). An output error stops the campaign; any other error
+/// fails the run.
+pub type OnScored<'a> =
+    dyn Fn(&FamilyTask, &str, &Path, &mut crate::family::Statistics) -> Result<()> + Sync + 'a;
+
+/// [`run_family_campaign`], handing each run's statistics to `on_scored` as it is scored (a
+/// HIPE campaign writes its official per-run files there: [`super::official::OfficialRuns`]).
+pub fn run_family_campaign_with(
+    cfg: &FamilyCampaign,
+    gold_dir: &Path,
+    runs_dir: &Path,
+    on_scored: &OnScored<'_>,
 ) -> Result<FamilyReport> {
     let mut odd: Vec<String> = Vec::new();
     // Each entry: its name and whether it is a folder (a brat run).
@@ -501,7 +523,11 @@ pub fn run_family_campaign(
     let shared = crate::family::Inputs::new();
     // Per task and non-empty group, in order: the runs that failed and the ranking.
     let mut done: BTreeMap<(usize, usize), rank::Outcome> = BTreeMap::new();
-    score::score_all(&cfg.tasks, &per_task, gold_dir, &shared, |k, j, scored| {
+    let hooks = score::Hooks {
+        shared: &shared,
+        on_scored,
+    };
+    score::score_all(&cfg.tasks, &per_task, gold_dir, &hooks, |k, j, scored| {
         let t = &cfg.tasks[k];
         let Some((group, runs)) = per_task[k].iter().filter(|(_, r)| !r.is_empty()).nth(j) else {
             return Ok(());

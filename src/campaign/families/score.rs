@@ -14,6 +14,12 @@ use super::{FamilyTask, Groups, Placeholder, GOLD_PLACEHOLDERS};
 use crate::error::Result;
 use crate::family::{Inputs, Statistics};
 
+/// The inputs' cache and what is done with each run's statistics as it is scored.
+pub(super) struct Hooks<'a> {
+    pub shared: &'a Inputs,
+    pub on_scored: &'a super::OnScored<'a>,
+}
+
 /// One run of a task and group scored: (system, run file, its statistics and content hash).
 pub(super) type Scored = (String, PathBuf, Result<(Statistics, String)>);
 
@@ -60,9 +66,10 @@ pub(super) fn score_all(
     tasks: &[FamilyTask],
     per_task: &[Groups],
     gold_dir: &Path,
-    shared: &Inputs,
+    hooks: &Hooks<'_>,
     mut rank: impl FnMut(usize, usize, Vec<Scored>) -> Result<()>,
 ) -> Result<()> {
+    let shared = hooks.shared;
     let mut jobs: Vec<Job<'_>> = Vec::new();
     // Per task and group: (task, index among the task's non-empty groups).
     let mut at: Vec<(usize, usize)> = Vec::new();
@@ -121,6 +128,9 @@ pub(super) fn score_all(
                             .task
                             .family
                             .statistics_in(&j.gold, j.run, shared)
+                            .and_then(|mut st| {
+                                (hooks.on_scored)(j.task, j.system, j.run, &mut st).map(|()| st)
+                            })
                             .and_then(|st| shared.file_hash(j.run).map(|h| (st, h)));
                         shared.done(&j.gold);
                         shared.done(run);
@@ -129,6 +139,16 @@ pub(super) fn score_all(
                     .collect::<Vec<_>>()
             })
             .collect();
+        // An output error (a file that could not be written) stops the campaign.
+        let output_error = scored.iter().position(|(_, st)| {
+            st.as_ref()
+                .is_err_and(|e| e.class() == crate::error::ErrorClass::Output)
+        });
+        if let Some(at) = output_error {
+            if let (_, Err(e)) = scored.swap_remove(at) {
+                return Err(e);
+            }
+        }
         scored.sort_by_key(|(i, _)| *i);
         // Job indices ascend with the task and group, and within it with the run's order.
         let mut scored = scored.into_iter().peekable();
