@@ -15,8 +15,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use fairscore::campaign::{
-    official_rankings, run_family_campaign_with, write_family_outputs, Campaign, FamilyCampaign,
-    OfficialRuns,
+    official_rankings, run_family_campaign_with, write_family_outputs, Campaign, CampaignHooks,
+    FamilyCampaign, OfficialRuns,
 };
 
 fn run(args: &[String]) -> fairscore::Result<(usize, usize)> {
@@ -29,9 +29,12 @@ fn run(args: &[String]) -> fairscore::Result<(usize, usize)> {
     let cfg = Campaign::preset(preset)?;
     let fam = FamilyCampaign::from_hipe(&cfg, Path::new(preset), Path::new(resources), gold)?;
     let runs_out = OfficialRuns::new(Some(&outdir.join("official-runs")))?;
-    let report = run_family_campaign_with(&fam, gold, Path::new(runs), &|t, s, r, st| {
-        runs_out.scored(t, s, r, st)
-    })?;
+    let on_scored = |t: &_, s: &str, r: &Path, st: &mut _| runs_out.scored(t, s, r, st);
+    let hooks = CampaignHooks {
+        on_scored: Some(&on_scored),
+        outdir: Some(outdir),
+    };
+    let report = run_family_campaign_with(&fam, gold, Path::new(runs), &hooks)?;
     write_family_outputs(outdir, &fam, &report)?;
     let official = official_rankings(&cfg, &fam, &report, &runs_out);
     let dir = outdir.join("official");

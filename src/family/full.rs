@@ -9,7 +9,10 @@ use std::sync::{Arc, Mutex};
 /// The full result, if the family gives one; shared by clones of the statistics and taken out
 /// by the first who asks for it (so it is dropped as soon as it has been rendered).
 #[derive(Clone, Default)]
-pub struct Full(Option<Arc<Mutex<Option<Box<dyn Any + Send>>>>>);
+pub struct Full(Option<Arc<Slot>>);
+
+/// Where the result waits until it is taken.
+type Slot = Mutex<Option<Box<dyn Any + Send>>>;
 
 impl Full {
     /// A full result.

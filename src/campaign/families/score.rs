@@ -11,17 +11,24 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{FamilyTask, Groups, Placeholder, GOLD_PLACEHOLDERS};
+use crate::campaign::family::RunScores;
 use crate::error::Result;
-use crate::family::{Inputs, Statistics};
+use crate::family::Inputs;
 
 /// The inputs' cache and what is done with each run's statistics as it is scored.
 pub(super) struct Hooks<'a> {
     pub shared: &'a Inputs,
     pub on_scored: &'a super::OnScored<'a>,
+    /// The campaign's resampling: each run's results are made as it is scored, its
+    /// statistics kept only for the paired tests.
+    pub resampler: Option<&'a crate::metrics::resample::Resampler>,
+    /// Where each run's results are written as it is scored (then cut to what the reports
+    /// read: [`crate::campaign::family_board::write_run_results`]).
+    pub outdir: Option<&'a Path>,
 }
 
-/// One run of a task and group scored: (system, run file, its statistics and content hash).
-pub(super) type Scored = (String, PathBuf, Result<(Statistics, String)>);
+/// One run of a task and group scored: (system, run file, its scores and content hash).
+pub(super) type Scored = (String, PathBuf, Result<(RunScores, String)>);
 
 /// The gold file of task `t` for a group of placeholder values.
 pub(super) fn gold_path(t: &FamilyTask, gold_dir: &Path, group: &[(String, String)]) -> PathBuf {
@@ -42,9 +49,28 @@ struct Job<'a> {
     task: &'a FamilyTask,
     /// The task-and-group it belongs to (an index of `at` in [`score_all`]).
     tg: usize,
+    /// The stem of the task-and-group's ranking (its runs' result files).
+    stem: String,
     gold: PathBuf,
     system: &'a str,
     run: &'a Path,
+}
+
+/// A run's results from its statistics, written to the output directory (and cut) when
+/// there is one.
+fn score_run(j: &Job<'_>, st: crate::family::Statistics, hooks: &Hooks<'_>) -> Result<RunScores> {
+    let fam = j.task.family.as_ref();
+    let mut run = RunScores::new(fam, j.system.to_string(), st, hooks.resampler)?;
+    if let Some(dir) = hooks.outdir {
+        crate::campaign::family_board::write_run_results(
+            dir,
+            j.system,
+            &j.stem,
+            &mut run.results,
+            &j.task.headline,
+        )?;
+    }
+    Ok(run)
 }
 
 /// The root of `i` in a union-find forest.
@@ -76,12 +102,14 @@ pub(super) fn score_all(
     for (k, (t, groups)) in tasks.iter().zip(per_task).enumerate() {
         for (j, (group, runs)) in groups.iter().filter(|(_, r)| !r.is_empty()).enumerate() {
             let gold = gold_path(t, gold_dir, group);
+            let stem = super::stem(&t.name, group);
             let tg = at.len();
             at.push((k, j));
             for (system, path, _) in runs {
                 jobs.push(Job {
                     task: t,
                     tg,
+                    stem: stem.clone(),
                     gold: gold.clone(),
                     system,
                     run: path,
@@ -118,7 +146,9 @@ pub(super) fn score_all(
     for mut files in clusters.into_values() {
         // In the order of their first gold, so that a gold is needed for a short stretch.
         files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
-        let mut scored: Vec<(usize, Result<(Statistics, String)>)> = files
+        // Per job: the run's scoring (an error fails the run) and, inside, its results (an
+        // error there, an output or a resampling refused, stops the campaign).
+        let outcomes: Vec<(usize, Result<Result<(RunScores, String)>>)> = files
             .par_iter()
             .flat_map_iter(|(run, ids)| {
                 ids.iter()
@@ -134,11 +164,19 @@ pub(super) fn score_all(
                             .and_then(|st| shared.file_hash(j.run).map(|h| (st, h)));
                         shared.done(&j.gold);
                         shared.done(run);
-                        (i, st)
+                        let out = match st {
+                            Ok((st, h)) => score_run(j, st, hooks).map(|r| Ok((r, h))),
+                            Err(e) => Ok(Err(e)),
+                        };
+                        (i, out)
                     })
                     .collect::<Vec<_>>()
             })
             .collect();
+        let mut scored = Vec::with_capacity(outcomes.len());
+        for (i, out) in outcomes {
+            scored.push((i, out?));
+        }
         // An output error (a file that could not be written) stops the campaign.
         let output_error = scored.iter().position(|(_, st)| {
             st.as_ref()

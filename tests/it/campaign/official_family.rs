@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 
 use fairscore::campaign::{
-    official_rankings, run_family_campaign_with, Campaign, FamilyCampaign, OfficialRuns,
+    official_rankings, run_family_campaign_with, Campaign, CampaignHooks, FamilyCampaign,
+    OfficialRuns,
 };
 
 fn lines(text: &str) -> Vec<String> {
@@ -36,11 +37,12 @@ fn family_engine_gives_the_56_official_rankings() {
         std::env::temp_dir().join(format!("fairscore-official-family-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let official = OfficialRuns::new(Some(&out)).unwrap();
-    let report =
-        run_family_campaign_with(&fam, &gold, &data.join("submissions"), &|t, s, r, st| {
-            official.scored(t, s, r, st)
-        })
-        .unwrap();
+    let on_scored = |t: &_, s: &str, r: &std::path::Path, st: &mut _| official.scored(t, s, r, st);
+    let hooks = CampaignHooks {
+        on_scored: Some(&on_scored),
+        ..CampaignHooks::default()
+    };
+    let report = run_family_campaign_with(&fam, &gold, &data.join("submissions"), &hooks).unwrap();
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     assert!(report.rejected.is_empty(), "{:?}", report.rejected);
 
