@@ -28,7 +28,10 @@ pub(super) struct Hooks<'a> {
 }
 
 /// One run of a task and group scored: (system, run file, its scores and content hash).
-pub(super) type Scored = (String, PathBuf, Result<(RunScores, String)>);
+pub(super) type Scored = (String, PathBuf, ScoredJob);
+
+/// A run's scores and content hash, or why its scoring failed.
+pub(super) type ScoredJob = Result<(RunScores, String)>;
 
 /// The gold file of task `t` for a group of placeholder values.
 pub(super) fn gold_path(t: &FamilyTask, gold_dir: &Path, group: &[(String, String)]) -> PathBuf {
@@ -148,7 +151,7 @@ pub(super) fn score_all(
         files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
         // Per job: the run's scoring (an error fails the run) and, inside, its results (an
         // error there, an output or a resampling refused, stops the campaign).
-        let outcomes: Vec<(usize, Result<Result<(RunScores, String)>>)> = files
+        let outcomes: Vec<(usize, Result<ScoredJob>)> = files
             .par_iter()
             .flat_map_iter(|(run, ids)| {
                 ids.iter()
