@@ -37,6 +37,7 @@ mod rank;
 mod score;
 mod teams;
 
+pub use hipe::OfficialOutput;
 pub use teams::best_per_team;
 
 use index::TaskIndex;
@@ -75,6 +76,9 @@ pub struct FamilyTask {
     /// file's directory): the participants' check of a Codabench submission checks run labels
     /// against it (docs/codabench.md). Not fair's `labels`, which selects labels to score.
     pub label_list: Option<LabelList>,
+    /// A HIPE campaign's output (`nel_relaxed`, …) this task scores: its runs get the
+    /// official per-run files ([`super::official::OfficialRuns`]). `None` for family tasks.
+    pub official: Option<hipe::OfficialOutput>,
 }
 
 /// A task's label list: as written in the campaign file, and the file it names.
@@ -312,6 +316,7 @@ impl FamilyCampaign {
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
                 bundles: None,
                 label_list,
+                official: None,
             });
         }
         Ok(FamilyCampaign {
@@ -326,6 +331,16 @@ impl FamilyCampaign {
 
 /// Per group (placeholder values shared with the gold): the runs as (system, file, team).
 type Groups = BTreeMap<Vec<(String, String)>, Vec<(String, PathBuf, String)>>;
+
+/// The file stem of a task's ranking on a group: the task, then each group value.
+fn stem(task: &str, group: &[(String, String)]) -> String {
+    let mut s = task.to_string();
+    for (_, v) in group {
+        s.push('-');
+        s.push_str(v);
+    }
+    s
+}
 
 /// One ranked table of a family campaign: a task on one gold file.
 pub struct TaskRanking {
@@ -348,17 +363,15 @@ pub struct TaskRanking {
     pub signature: crate::table::Signature,
     /// Each ranked run's short content hash, by system.
     pub run_hashes: BTreeMap<String, String>,
+    /// Whether the runs' results were written (`runs/`) as the task was ranked and cut to what
+    /// the reports read ([`CampaignHooks::outdir`]).
+    pub results_written: bool,
 }
 
 impl TaskRanking {
     /// The file stem of the ranking: the task, then each group value (`seg`, `ner-de`).
     pub fn stem(&self) -> String {
-        let mut s = self.task.clone();
-        for (_, v) in &self.group {
-            s.push('-');
-            s.push_str(v);
-        }
-        s
+        stem(&self.task, &self.group)
     }
 }
 
@@ -405,6 +418,34 @@ pub fn run_family_campaign(
     cfg: &FamilyCampaign,
     gold_dir: &Path,
     runs_dir: &Path,
+) -> Result<FamilyReport> {
+    run_family_campaign_with(cfg, gold_dir, runs_dir, &CampaignHooks::default())
+}
+
+/// What is done with each run's statistics as soon as it is scored, before it is ranked:
+/// (task, system, run file, statistics). An output error stops the campaign; any other error
+/// fails the run.
+pub type OnScored<'a> =
+    dyn Fn(&FamilyTask, &str, &Path, &mut crate::family::Statistics) -> Result<()> + Sync + 'a;
+
+/// What a family campaign does beside scoring and ranking.
+#[derive(Default, Clone, Copy)]
+pub struct CampaignHooks<'a> {
+    /// Called with each run's statistics as it is scored (a HIPE campaign writes its
+    /// official per-run files there: [`super::official::OfficialRuns`]).
+    pub on_scored: Option<&'a OnScored<'a>>,
+    /// The output directory: each ranked run's results are written to `runs/` as soon as its
+    /// task is ranked, and only what the reports read is kept, so that memory does not grow
+    /// with the number of runs ([`super::write_family_outputs`] then writes the rest).
+    pub outdir: Option<&'a Path>,
+}
+
+/// [`run_family_campaign`] with `hooks`.
+pub fn run_family_campaign_with(
+    cfg: &FamilyCampaign,
+    gold_dir: &Path,
+    runs_dir: &Path,
+    hooks: &CampaignHooks<'_>,
 ) -> Result<FamilyReport> {
     let mut odd: Vec<String> = Vec::new();
     // Each entry: its name and whether it is a folder (a brat run).
@@ -501,12 +542,27 @@ pub fn run_family_campaign(
     let shared = crate::family::Inputs::new();
     // Per task and non-empty group, in order: the runs that failed and the ranking.
     let mut done: BTreeMap<(usize, usize), rank::Outcome> = BTreeMap::new();
-    score::score_all(&cfg.tasks, &per_task, gold_dir, &shared, |k, j, scored| {
+    let none = |_: &FamilyTask, _: &str, _: &Path, _: &mut crate::family::Statistics| Ok(());
+    if let Some(dir) = hooks.outdir {
+        let runs = dir.join("runs");
+        std::fs::create_dir_all(&runs)
+            .map_err(|e| Error::output(&runs, format!("cannot create the directory: {e}")))?;
+    }
+    let scoring = score::Hooks {
+        shared: &shared,
+        on_scored: hooks.on_scored.unwrap_or(&none),
+        resampler: cfg.bootstrap.as_ref(),
+        outdir: hooks.outdir,
+    };
+    score::score_all(&cfg.tasks, &per_task, gold_dir, &scoring, |k, j, scored| {
         let t = &cfg.tasks[k];
         let Some((group, runs)) = per_task[k].iter().filter(|(_, r)| !r.is_empty()).nth(j) else {
             return Ok(());
         };
-        let outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, &shared)?;
+        let mut outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, &shared)?;
+        if let Some(r) = outcome.1.as_mut() {
+            r.results_written = hooks.outdir.is_some();
+        }
         done.insert((k, j), outcome);
         Ok(())
     })?;

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::super::family::{rank_statistics, ranking_results};
+use super::super::family::{rank_scored, ranking_results};
 use super::{best_per_team, clash, score, FamilyCampaign, FamilyTask, TaskRanking};
 use crate::error::Result;
 
@@ -30,8 +30,8 @@ pub(super) fn rank_group(
     for (system, path, st) in scored {
         match st {
             Ok((s, h)) => {
-                run_hashes.insert(system.clone(), h);
-                ok.push((system, s));
+                run_hashes.insert(system, h);
+                ok.push(s);
             }
             Err(e) => failed.push((
                 path.file_name()
@@ -44,7 +44,7 @@ pub(super) fn rank_group(
     if ok.is_empty() {
         return Ok((failed, None));
     }
-    let ranking = rank_statistics(
+    let ranking = rank_scored(
         t.family.as_ref(),
         ok,
         Some(t.headline.clone()),
@@ -68,6 +68,7 @@ pub(super) fn rank_group(
         teams,
         signature,
         run_hashes,
+        results_written: false,
     };
     Ok((failed, Some(ranking)))
 }
