@@ -27,7 +27,7 @@ use crate::error::Result;
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
 use count::{Counter, DIAGNOSTICS, FIXED};
-pub use onto::{reader as aligned_run, run_fields};
+pub use onto::{converter as aligned_converter, reader as aligned_run, run_fields};
 use settings::{Formula, Settings};
 pub use settings::{OWN_OPTIONS, RUN_OPTIONS};
 

@@ -44,12 +44,24 @@ pub fn reader(family: &str, opts: &Options) -> Result<Option<DocsReader>> {
              exact, case or fuzzy (or score its strings with the mentions family)"
         )));
     }
+    Ok(Some(docs_reader(opts, true)?))
+}
+
+/// The reader of `fairscore convert` (`align` given): the run's documents with the gold's
+/// texts and the placed mentions only; a mention without a place has none to write and is
+/// left out (counted in the note).
+pub fn converter(opts: &Options) -> Result<DocsReader> {
+    docs_reader(opts, false)
+}
+
+/// The reader of both sides; `tail`: unplaced mentions written after the text.
+fn docs_reader(opts: &Options, tail: bool) -> Result<DocsReader> {
     let s = Settings::parse(opts)?;
     let format = opts.format;
     let column = opts.column.clone();
-    Ok(Some(DocsReader(std::sync::Arc::new(
-        move |gold: &Path, pred: &Path| sides(gold, pred, &s, format, column.as_deref()),
-    ))))
+    Ok(DocsReader(std::sync::Arc::new(
+        move |gold: &Path, pred: &Path| sides(gold, pred, &s, format, column.as_deref(), tail),
+    )))
 }
 
 /// The signature fields of a generative run read by a span family: `run-format mentions` and the
@@ -91,6 +103,7 @@ fn sides(
     s: &Settings,
     format: Option<crate::formats::InputFormat>,
     column: Option<&str>,
+    with_tail: bool,
 ) -> Result<ReadDocs> {
     let g = read::gold(gold, s, format, column)?;
     let recs = read::records(pred, s.parser)?;
@@ -123,7 +136,11 @@ fn sides(
             .collect();
         let run_side = place_run(&mut placer, rs, s, n, &mut t);
         let tail = tail_of(&text, gold_side.iter().chain(&run_side));
-        let full = format!("{text}{}", tail.text);
+        let full = if with_tail {
+            format!("{text}{}", tail.text)
+        } else {
+            text
+        };
         let mut at_tail = tail.starts.into_iter();
         let mut doc = |side: &[Placed], path: &Path| {
             let spans = side
@@ -132,7 +149,8 @@ fn sides(
                 .filter_map(|(k, (label, at, _))| {
                     let (a, b) = match at {
                         Some(x) => *x,
-                        None => at_tail.next()?,
+                        None if with_tail => at_tail.next()?,
+                        None => return None,
                     };
                     Some(StandoffSpan {
                         id: format!("T{}", k + 1),
@@ -153,11 +171,18 @@ fn sides(
         gdocs.push(doc(&gold_side, gold));
         rdocs.push(doc(&run_side, pred));
     }
+    let (fp, fn_) = if with_tail {
+        (
+            "false positives, each written after its unit's text",
+            "false negatives, after the text",
+        )
+    } else {
+        ("not written", "not written")
+    };
     warnings.push(format!(
         "{}: {} predicted mention(s) in {} answer(s) ({} malformed): {} placed in their unit's \
-         text, {} unaligned (found no place: false positives, each written after its unit's \
-         text), {} repeated string(s) dropped as duplicates; {} gold mention(s) without a place \
-         (false negatives, after the text)",
+         text, {} unaligned (found no place: {fp}), {} repeated string(s) dropped as \
+         duplicates; {} gold mention(s) without a place ({fn_})",
         pred.display(),
         t.predicted,
         paired.iter().map(Vec::len).sum::<usize>(),

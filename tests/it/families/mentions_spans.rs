@@ -232,6 +232,51 @@ fn aligned_brat_annotators_score_as_their_brat_files_in_every_span_family() {
             assert_eq!(keep(&got), keep(&want), "{who} {fam}");
             assert!(warning(&got).contains(" unaligned"), "{who} {fam}");
         }
+        // Converted to brat on the gold's texts, the placed mentions score as placed; the
+        // unaligned ones are not written (no place), so they are no longer false positives.
+        let out = dir.join(format!("{who}-brat"));
+        let (p, g, o) = (
+            pred.to_string_lossy(),
+            gold.to_string_lossy(),
+            out.to_string_lossy(),
+        );
+        let conv = fairscore(&[
+            "convert",
+            "--in",
+            &p,
+            "--onto",
+            &g,
+            "--align",
+            "exact",
+            "--out-format",
+            "brat",
+            "--out",
+            &o,
+        ]);
+        assert!(
+            conv.status.success(),
+            "{}",
+            String::from_utf8_lossy(&conv.stderr)
+        );
+        let placed = family("spans", &gold, &pred, &["--align", "exact"]);
+        let w = warning(&placed);
+        let unaligned: f64 = w
+            .split(", ")
+            .find_map(|x| x.strip_suffix(" unaligned (found no place: false positives"))
+            .and_then(|x| x.split(' ').next_back())
+            .and_then(|x| x.parse().ok())
+            .unwrap_or_else(|| panic!("{w}"));
+        let written = family("spans", &gold, &out, &[]);
+        for t in ["strict", "partial"] {
+            for c in ["TP", "FN"] {
+                assert_eq!(all(&written, t, c), all(&placed, t, c), "{who} {t} {c}");
+            }
+            assert_eq!(
+                all(&written, t, "FP") + unaligned,
+                all(&placed, t, "FP"),
+                "{who} {t}"
+            );
+        }
     }
 }
 
