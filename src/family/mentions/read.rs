@@ -334,7 +334,11 @@ fn gold_tokens(
     // HIPE's links: the NEL-LIT cell of a mention's first token; CoNLL's: its last column.
     let links = match (hipe, conll_kb) {
         (true, _) => c.column("NEL-LIT"),
-        (false, true) => Some(c.columns.len() - 1).filter(|&l| l != col && l > 0),
+        (false, true) => c
+            .columns
+            .len()
+            .checked_sub(1)
+            .filter(|&l| l != col && l > 0),
         (false, false) => None,
     };
     let documents = s.unit == UnitKind::Document;

@@ -503,3 +503,95 @@ fn the_page_of_an_aligned_run_marks_every_span_once() {
     assert_eq!(run_marks, rows);
     assert!(extra > 0 && html.matches(ZORGLUB).count() >= extra);
 }
+
+#[test]
+fn a_campaign_task_ranks_generative_runs_as_single_scorings_do() {
+    let dir = temp_dir("mentions-spans-campaign");
+    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("out"));
+    for d in [&gold, &runs] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let units = [
+        (
+            "s1",
+            "Barack Obama was born in Hawaii.",
+            [("Barack Obama", "PER"), ("Hawaii", "LOC")],
+        ),
+        (
+            "s2",
+            "The UN met Obama in New York.",
+            [("Obama", "PER"), ("New York", "LOC")],
+        ),
+    ];
+    let g: Vec<Value> = units
+        .iter()
+        .map(|(id, text, ents)| json!({"id": id, "text": text, "entities": ents.iter().map(|(t, l)| json!([t, l])).collect::<Vec<_>>()}))
+        .collect();
+    write_jsonl(&gold.join("gold.jsonl"), &g);
+    // alpha: every mention; beta: a hallucination more and one mention left out.
+    write_jsonl(
+        &runs.join("alpha_1.jsonl"),
+        &[
+            json!({"id": "s1", "entities": [["Barack Obama", "PER"], ["Hawaii", "LOC"]]}),
+            json!({"id": "s2", "entities": [["Obama", "PER"], ["New York", "LOC"]]}),
+        ],
+    );
+    write_jsonl(
+        &runs.join("beta_1.jsonl"),
+        &[
+            json!({"id": "s1", "entities": [["Barack Obama", "PER"], ["Mars", "LOC"]]}),
+            json!({"id": "s2", "entities": [["Obama", "PER"], ["New York", "LOC"]]}),
+        ],
+    );
+    let c = dir.join("campaign.toml");
+    std::fs::write(
+        &c,
+        "name = \"gen\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\ngold = \"gold.jsonl\"\nruns = \"{team}_{run}.jsonl\"\nregimes = [\"strict\"]\nalign = \"exact\"\nrank_by = \"F1\"\n",
+    )
+    .unwrap();
+    let (cs, gs, rs, os) = (
+        c.to_string_lossy(),
+        gold.to_string_lossy(),
+        runs.to_string_lossy(),
+        out.to_string_lossy(),
+    );
+    let o = fairscore(&[
+        "leaderboard",
+        "--campaign",
+        &cs,
+        "--gold-dir",
+        &gs,
+        "--runs-dir",
+        &rs,
+        "--outdir",
+        &os,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let board: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
+            .unwrap();
+    let rows = board["tables"][0]["rows"].as_array().unwrap();
+    let systems: Vec<&str> = rows.iter().map(|r| r["system"].as_str().unwrap()).collect();
+    assert_eq!(systems, ["alpha_1", "beta_1"]);
+    for r in rows {
+        let sys = r["system"].as_str().unwrap();
+        let single = family(
+            "spans",
+            &gold.join("gold.jsonl"),
+            &runs.join(format!("{sys}.jsonl")),
+            &["--align", "exact"],
+        );
+        assert_eq!(
+            r["scores"]["F1"].as_f64(),
+            Some(all(&single, "strict", "F1")),
+            "{sys}"
+        );
+    }
+    // beta: 3 of 4 placed right, Mars unaligned: P 3/4, R 3/4.
+    assert_eq!(rows[1]["scores"]["F1"].as_f64(), Some(0.75));
+}
