@@ -3,7 +3,8 @@
 # and 10 predicted mentions each (JSON records, 20 % upper-cased, 10 % retyped). Times the
 # scoring beside its floor: the same files where no record names a gold unit, so that both
 # files are read and every answer parsed, but nothing predicted is scored.
-# Usage: scripts/mentions_bench.sh [REPS]   (needs python3 and a release build)
+# Then the same files with --align exact, in the mentions family and as a run of the spans
+# family. Usage: scripts/mentions_bench.sh [REPS]   (needs python3 and a release build)
 set -euo pipefail
 reps=${1:-3}
 bin=${CARGO_TARGET_DIR:-target}/release/fairscore
@@ -25,7 +26,19 @@ with open(f"{d}/gold.jsonl", "w") as g, open(f"{d}/run.jsonl", "w") as p, open(f
 PY
 for ((k = 0; k < reps; k++)); do
     for run in floor run; do
-        /usr/bin/time -f "$run %e s %M KB" "$bin" evaluate --family mentions \
+        /usr/bin/time -f "$run %e s %U s user %M KB" "$bin" evaluate --family mentions \
             --gold "$dir/gold.jsonl" --pred "$dir/$run.jsonl" 2>&1 >/dev/null | grep -v warning
+    done
+done
+# The same run placed on the gold's texts and scored by the spans family (docs/generative.md,
+# "Aligned runs in the span families"), beside the mentions family placing it the same way.
+for ((k = 0; k < reps; k++)); do
+    for run in floor run; do
+        /usr/bin/time -f "mentions --align exact $run %e s %U s user %M KB" "$bin" evaluate \
+            --family mentions --align exact --gold "$dir/gold.jsonl" --pred "$dir/$run.jsonl" \
+            2>&1 >/dev/null | grep -v warning
+        /usr/bin/time -f "spans --align exact $run %e s %U s user %M KB" "$bin" evaluate \
+            --family spans --align exact --gold "$dir/gold.jsonl" --pred "$dir/$run.jsonl" \
+            2>&1 >/dev/null | grep -v warning
     done
 done

@@ -161,3 +161,24 @@ def test_bad_records_and_values_are_errors_naming_the_item():
         fairscore.mentions(gold, [[]], match="bag")
     with pytest.raises(fairscore.UsageError):
         fairscore.mentions(gold, [[]], preset="nobody")
+
+
+def test_a_generative_run_is_a_run_of_spans_by_its_options(tmp_path):
+    """`fairscore.family("spans"|"fair"|"muc", gold, run, align=…)`: the run's strings placed on
+    the gold's texts (docs/generative.md, "Aligned runs in the span families"); a string found
+    nowhere is a false positive, counted in the warning."""
+    g, r = tmp_path / "gold.jsonl", tmp_path / "run.jsonl"
+    g.write_text(json.dumps({"id": "s1", "text": "Anna met Otto in Paris.",
+                             "entities": [["Anna", "PER"], ["Otto", "PER"], ["Paris", "LOC"]]}) + "\n")
+    r.write_text(json.dumps({"id": "s1", "output": "PER: anna; PER: Otto; LOC: Mars"}) + "\n")
+    res = fairscore.family("spans", str(g), str(r), align="case", parser="pairs")
+    strict = next(t for t in res["tables"] if t["name"] == "strict")
+    row = next(x["scores"] for x in strict["rows"] if x["key"]["label"] == "ALL")
+    # anna and Otto placed (ignoring case), Mars found nowhere: TP 2, FP 1, FN 1 (Paris).
+    assert (row["TP"], row["FP"], row["FN"]) == (2, 1, 1)
+    assert any(" 1 unaligned" in w for w in res["warnings"])
+    assert "|run-format:mentions|" in res["signature"]
+    for fam in ("fair", "muc"):
+        assert fairscore.family(fam, str(g), str(r), align="case", parser="pairs")["tables"]
+    with pytest.raises(fairscore.UsageError):
+        fairscore.family("spans", str(g), str(r), align="fuzzy", align_threshold="2")

@@ -292,7 +292,39 @@ pub fn convert_options(s: &Settings) -> Result<ConvertOptions> {
     if let Some(m) = s.get("map_types") {
         types.map = read_type_map(Path::new(&m))?;
     }
+    // A generative run placed on the texts of `onto` (its gold).
+    let aligned = match (s.get("onto"), s.get("align")) {
+        (None, None) => None,
+        (Some(gold), Some(align)) => {
+            let mut o = crate::family::Options::default();
+            o.set("align", &align)?;
+            for k in ["parser", "unit", "align_threshold"] {
+                if let Some(v) = s.get(k) {
+                    o.set(k, &v)?;
+                }
+            }
+            o.column = s.get("column");
+            let r = crate::family::aligned_converter(&o)?;
+            Some((std::path::PathBuf::from(gold), r))
+        }
+        (None, Some(_)) => {
+            return Err(Error::usage(
+                "align: convert places a generative run on the texts of its gold: give the gold as onto",
+            ))
+        }
+        (Some(_), None) => {
+            return Err(Error::usage(
+                "onto: goes with align exact, case or fuzzy (a generative run placed on the gold's texts)",
+            ))
+        }
+    };
+    if aligned.is_some() && s.has("format") {
+        return Err(Error::usage(
+            "format: a generative run is JSONL entity lists; its gold's format is detected",
+        ));
+    }
     Ok(ConvertOptions {
+        aligned,
         input_format: format("format")?,
         output_format: format("out_format")?,
         from: encoding("from")?,

@@ -251,6 +251,7 @@ pub fn check_plan(
             crate::eval::standoff::StandoffRead {
                 format: None,
                 column: s.get("column"),
+                docs: None,
             },
             label_list(s)?,
         ));
@@ -335,6 +336,7 @@ fn check_format(s: &Settings, f: &str, detected: bool) -> Result<CheckRequest> {
                     crate::eval::standoff::StandoffRead {
                         format: Some(standoff),
                         column: s.get("column"),
+                        docs: None,
                     },
                     label_list(s)?,
                 ));

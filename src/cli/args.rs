@@ -402,6 +402,10 @@ pub struct ConvertFlags {
     /// instead of standard error.
     #[arg(long = "repair-log", value_name = "FILE")]
     pub repair_log: Option<PathBuf>,
+    /// The gold whose texts a generative run (JSONL entity lists, the input) is placed on,
+    /// with --align (docs/generative.md); its documents are written with the gold's texts.
+    #[arg(long = "onto", value_name = "GOLD")]
+    pub onto: Option<PathBuf>,
 }
 
 /// `Put` for a flag group of text fields, each named as its setting.
@@ -483,6 +487,7 @@ impl Put for ConvertFlags {
         s.text("out_format", self.out_format.as_ref());
         s.text("from", self.from.as_ref());
         s.text("to", self.to.as_ref());
+        s.text("onto", path_text(&self.onto));
     }
 }
 

@@ -4,12 +4,15 @@ use clap::Args;
 use fairscore::Result;
 
 use super::args::{settings, ColumnFlag, ConvertFlags, Format, InOut, ReadChanges};
+use super::family_flags::AlignFlags;
 
 /// Convert annotations: CoNLL tags between encodings (BIO, IOB, BIOES, BILOU, BMES, BMEOW,
 /// IO) as seqscore 0.9 converts them, with its repairs and type changes; standoff files
 /// (brat, doccano, Label Studio, Prodigy) into one another, keeping every span; standoff to
 /// CoNLL by whitespace tokens (cut at span boundaries; overlapping spans are refused) and
-/// CoNLL to standoff (the text is the tokens, a line a sentence). See docs/convert.md.
+/// CoNLL to standoff (the text is the tokens, a line a sentence); a generative run (JSONL
+/// entity lists) placed on its gold's texts (--onto GOLD --align MODE) to any of these. See
+/// docs/convert.md.
 #[derive(Args, Debug)]
 pub struct ConvertArgs {
     /// (--in, --out.)
@@ -26,15 +29,26 @@ pub struct ConvertArgs {
     pub changes: ReadChanges,
     #[command(flatten)]
     pub flags: ConvertFlags,
+    /// (--align, --parser, --unit, --align-threshold: a generative run placed on the texts
+    /// of --onto.)
+    #[command(flatten)]
+    pub run: AlignFlags,
 }
 
 pub fn run(args: ConvertArgs) -> Result<i32> {
-    let s = settings(&[&args.format, &args.column, &args.changes, &args.flags]);
+    let s = settings(&[
+        &args.format,
+        &args.column,
+        &args.changes,
+        &args.flags,
+        &args.run,
+    ]);
     let opts = fairscore::api::convert_options(&s)?;
     s.finish("convert")?;
     let input = args.io.input.as_path();
     let output = args.io.output.as_path();
     let mut inputs = vec![("--in", input)];
+    inputs.extend(args.flags.onto.as_deref().map(|p| ("--onto", p)));
     inputs.extend(
         args.changes
             .map_types

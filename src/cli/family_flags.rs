@@ -91,10 +91,6 @@ pub struct MentionsFlags {
     /// option `preset` of campaign files and Python (`--preset` names a HIPE campaign).
     #[arg(long = "mentions-preset", value_name = "NAME")]
     pub preset: Option<String>,
-    /// mentions: what a unit is: sentence (default), document, or sentence-type (one query
-    /// per sentence and type, as UniversalNER asks).
-    #[arg(long = "unit", value_name = "UNIT")]
-    pub unit: Option<String>,
     /// mentions: set (duplicates dropped, default) or multiset (each gold mention matched
     /// at most once).
     #[arg(long = "match", value_name = "set|multiset")]
@@ -106,14 +102,6 @@ pub struct MentionsFlags {
     /// mentions: whether the type is compared (true, default) or only the text (false).
     #[arg(long = "typed", value_name = "true|false")]
     pub typed: Option<String>,
-    /// mentions: place each predicted string in the unit's text and compare offsets: off
-    /// (default), exact or case (the first unused occurrence at word boundaries), or fuzzy
-    /// (exact, then case, then the closest window: one character in four may differ).
-    #[arg(long = "align", value_name = "MODE")]
-    pub align: Option<String>,
-    /// mentions: the parser of raw answers: auto (default), json-list, pairs or python.
-    #[arg(long = "parser", value_name = "PARSER")]
-    pub parser: Option<String>,
     /// mentions: predicted types outside the schema (--labels, else the gold's types):
     /// count (scored as false positives, default) or drop.
     #[arg(long = "schema", value_name = "count|drop")]
@@ -126,6 +114,35 @@ pub struct MentionsFlags {
     /// HIPE's NEL-LIT column; brat's N lines) is compared too: false (default) or true.
     #[arg(long = "mentions-kb", value_name = "true|false")]
     pub kb: Option<String>,
+    #[command(flatten)]
+    pub run: AlignFlags,
+}
+
+/// The reading of a generative run (entity lists): the mentions family's, and the spans, fair
+/// and muc families' (and `inspect`'s) when `--align` places the run on the gold's texts
+/// (docs/generative.md).
+#[derive(Args, Debug, Clone)]
+pub struct AlignFlags {
+    /// mentions (and spans, fair, muc, inspect with a generative run): what a unit is:
+    /// sentence (default), document, or sentence-type (one query per sentence and type, as
+    /// UniversalNER asks).
+    #[arg(long = "unit", value_name = "UNIT")]
+    pub unit: Option<String>,
+    /// mentions: place each predicted string in the unit's text and compare offsets: off
+    /// (default), exact or case (the first unused occurrence at word boundaries), or fuzzy
+    /// (exact, then case, then the closest window: one character in four may differ). With
+    /// spans, fair, muc or inspect: the run is a generative run (JSONL entity lists) placed
+    /// on the gold's texts this way.
+    #[arg(long = "align", value_name = "MODE")]
+    pub align: Option<String>,
+    /// The fuzzy step's bound (--align fuzzy): the share of a string's characters that may be
+    /// inserted or deleted, from 0 to 1 (default 0.25, one in four).
+    #[arg(long = "align-threshold", value_name = "SHARE")]
+    pub align_threshold: Option<String>,
+    /// mentions (and a generative run of spans, fair, muc, inspect): the parser of raw
+    /// answers: auto (default), json-list, pairs or python.
+    #[arg(long = "parser", value_name = "PARSER")]
+    pub parser: Option<String>,
 }
 
 put_text!(BreakdownFlag, breakdown);
@@ -143,17 +160,17 @@ put_text!(NelFlags, ne_column, link_labels);
 impl Put for MentionsFlags {
     fn put(&self, s: &mut Settings) {
         s.text("preset", self.preset.as_ref())
-            .text("unit", self.unit.as_ref())
             .text("match", self.matching.as_ref())
             .text("normalize", self.normalize.as_ref())
             .text("typed", self.typed.as_ref())
-            .text("align", self.align.as_ref())
-            .text("parser", self.parser.as_ref())
             .text("schema", self.schema.as_ref())
             .text("unfound", self.unfound.as_ref())
             .text("kb", self.kb.as_ref());
+        self.run.put(s);
     }
 }
+
+put_text!(AlignFlags, unit, align, align_threshold, parser);
 
 impl Put for FairFlags {
     fn put(&self, s: &mut Settings) {

@@ -5,14 +5,15 @@
 use clap::Args;
 
 use super::args::{settings, ColumnFlag, Format, Gold, PageFlag, Pred, ReadChanges};
-use super::family_flags::FairFlags;
+use super::family_flags::{AlignFlags, FairFlags};
 
 #[derive(Args, Debug)]
 #[command(
     after_long_help = "Reads gold and run as `evaluate --family fair` reads them (HIPE TSV, \
 CoNLL, span files, or the standoff formats brat, doccano, labelstudio, prodigy; --format, \
 --column, --focus, --labels, --exclude, --ignore-punct, --continuation, --repair, --map-types, \
---keep-types, --remove-types as there) and writes one HTML page: each document's text (tokens \
+--keep-types, --remove-types as there; a generative run, JSONL entity lists, with --align \
+exact|case|fuzzy, --parser, --unit, placed on the gold's texts) and writes one HTML page: each document's text (tokens \
 joined as the file says, standoff documents as written) with every gold and run span marked and \
 coloured by its fair error type (correct, missed, spurious, label, boundary, label-boundary), \
 documents with most errors first, each document's errors linked to their places, filters by \
@@ -35,13 +36,21 @@ pub struct InspectArgs {
     #[command(flatten)]
     pub changes: ReadChanges,
     #[command(flatten)]
+    pub run: AlignFlags,
+    #[command(flatten)]
     pub page: PageFlag,
 }
 
 pub fn run(args: InspectArgs) -> fairscore::Result<i32> {
     let gold = args.gold.gold.clone();
     let pred = args.pred.one()?.clone();
-    let s = settings(&[&args.format, &args.column, &args.fair, &args.changes]);
+    let s = settings(&[
+        &args.format,
+        &args.column,
+        &args.fair,
+        &args.changes,
+        &args.run,
+    ]);
     let page = args
         .page
         .page

@@ -46,6 +46,9 @@ pub struct ConvertOptions {
     pub repair: Option<Repair>,
     /// Type map, keep and remove.
     pub types: TypeChanges,
+    /// A generative run (JSONL entity lists) placed on a gold's texts: the gold and the
+    /// reader of both sides (`align`, docs/generative.md); the input is then the run.
+    pub aligned: Option<(PathBuf, crate::corpus::standoff::DocsReader)>,
 }
 
 /// What a conversion gives: the files to write and what was changed on the way.
@@ -147,6 +150,9 @@ fn detect(input: &Path) -> Result<InputFormat> {
 
 /// Converts `input` for writing to `output` (a file, or the directory of a brat output).
 pub fn convert(input: &Path, output: &Path, opts: &ConvertOptions) -> Result<Converted> {
+    if let Some((gold, reader)) = &opts.aligned {
+        return aligned(input, output, gold, reader, opts);
+    }
     let from_format = match opts.input_format {
         Some(f) => usable(f, "format")?,
         None => usable(detect(input)?, "format")?,
@@ -229,6 +235,62 @@ pub fn convert(input: &Path, output: &Path, opts: &ConvertOptions) -> Result<Con
         } else {
             standoff_files(&docs, to_format, output, &mut out)?;
         }
+    }
+    Ok(out)
+}
+
+/// Converts a generative run placed on the texts of `gold` ([`ConvertOptions::aligned`]): the
+/// run's documents (the gold's texts, the placed mentions) in the output format, which must
+/// be given.
+fn aligned(
+    input: &Path,
+    output: &Path,
+    gold: &Path,
+    reader: &crate::corpus::standoff::DocsReader,
+    opts: &ConvertOptions,
+) -> Result<Converted> {
+    let Some(to_format) = opts.output_format else {
+        return Err(Error::usage(
+            "out_format: give the output's format (brat, doccano, labelstudio, prodigy or \
+             conll) for a generative run",
+        ));
+    };
+    let to_format = usable(to_format, "out_format")?;
+    for (given, name) in [
+        (opts.from.is_some(), "from"),
+        (opts.repair.is_some(), "repair"),
+    ] {
+        if given {
+            return Err(Error::usage(format!(
+                "{name}: goes with a CoNLL input (tags); a generative run has entity lists"
+            )));
+        }
+    }
+    if to_format != InputFormat::Conll && opts.to.is_some() {
+        return Err(Error::usage(format!(
+            "to: goes with a CoNLL output (tags); a {to_format} output has spans"
+        )));
+    }
+    let (_, mut docs, notes) = (reader.0)(gold, input)?;
+    let mut out = Converted {
+        notes,
+        ..Converted::default()
+    };
+    for d in &mut docs {
+        types::apply_to_spans(d, &opts.types);
+    }
+    if to_format == InputFormat::Conll {
+        let mut tagged = tags::Tagged::default();
+        for d in &mut docs {
+            d.remove_duplicates();
+            tagged.docs.push(tokens::tokenize(d)?);
+        }
+        tagged.tag = 1;
+        let to = opts.to.unwrap_or(Encoding::Bio);
+        out.files
+            .push((output.to_path_buf(), tags::write(&tagged, to).into_bytes()));
+    } else {
+        standoff_files(&docs, to_format, output, &mut out)?;
     }
     Ok(out)
 }

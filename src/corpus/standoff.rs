@@ -41,6 +41,25 @@ pub struct StandoffDoc {
     pub norms: Vec<StandoffNorm>,
 }
 
+/// Both sides of a scoring as read by a caller's own reader: the gold's documents, the run's
+/// (with the same names and texts) and warnings.
+pub type ReadDocs = (Vec<StandoffDoc>, Vec<StandoffDoc>, Vec<String>);
+
+/// A reader of both sides (gold path, run path) that replaces the standoff readers: the
+/// family layer hands one down when the run is not standoff annotation but is placed on the
+/// gold's texts first (a generative model's entity lists, `docs/generative.md`).
+#[derive(Clone)]
+pub struct DocsReader(pub std::sync::Arc<ReadFn>);
+
+/// The function of a [`DocsReader`]: gold path, run path → both sides.
+pub type ReadFn = dyn Fn(&Path, &Path) -> Result<ReadDocs> + Send + Sync;
+
+impl std::fmt::Debug for DocsReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DocsReader")
+    }
+}
+
 /// A normalization, brat's `N1<TAB>Reference T3 Wikidata:Q42<TAB>Douglas Adams`: the
 /// knowledge-base reference `Wikidata:Q42` attached to the annotation `T3`. The reader keeps
 /// the line as written (a part missing is an empty string); the reader of the links checks

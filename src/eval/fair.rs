@@ -35,6 +35,9 @@ pub struct ReadOptions {
     pub standoff: Option<crate::formats::StandoffFormat>,
     /// A rewrite of the run's text before it is parsed (its tag repairs and type changes).
     pub run: Option<std::sync::Arc<dyn crate::corpus::TextRewrite>>,
+    /// A reader of both sides as standoff documents (a generative run placed on the gold's
+    /// texts); the files are then scored as standoff files.
+    pub docs: Option<crate::corpus::standoff::DocsReader>,
 }
 
 impl Default for ReadOptions {
@@ -46,6 +49,7 @@ impl Default for ReadOptions {
             continuation: Continuation::Conlleval,
             standoff: None,
             run: None,
+            docs: None,
         }
     }
 }

@@ -59,6 +59,7 @@ impl FairFamily {
             "breakdown",
         ];
         allowed.extend(super::options::RUN_CHANGES);
+        allowed.extend(super::mentions::RUN_OPTIONS);
         opts.refuse_except("fair", &allowed)?;
         let breakdown = match opts.own("breakdown") {
             Some(v) => super::breakdown::parse_keys(v)?,
@@ -77,6 +78,7 @@ impl FairFamily {
             standoff: format.and_then(InputFormat::standoff),
             ignore_punct: opts.ignore_punct,
             continuation: opts.continuation.unwrap_or_default(),
+            docs: super::mentions::aligned_run("fair", opts)?,
             ..ReadOptions::default()
         };
         if let Some(c) = &opts.column {
@@ -415,6 +417,7 @@ impl Family for FairFamily {
             None,
             None,
         ));
+        own.extend(super::mentions::run_fields(o));
         super::sign::option_fields(o, own)
     }
 

@@ -59,6 +59,7 @@ pub use columns::{prf, prf_columns, prf_values, totals_table};
 pub use compare::{compare, compare_statistics, compare_table, on_same_labels};
 pub use full::Full;
 pub use inputs::Inputs;
+pub(crate) use mentions::aligned_converter;
 pub use mentions::MentionsFamily;
 pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,

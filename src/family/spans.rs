@@ -42,6 +42,8 @@ pub struct SpanFamily {
     train: Option<std::path::PathBuf>,
     /// The training file's content hash, made when it is read (for the signature).
     train_hash: std::sync::OnceLock<String>,
+    /// The reader of a generative run placed on the gold's texts (`align`).
+    docs: Option<crate::corpus::standoff::DocsReader>,
     options: Options,
 }
 
@@ -103,6 +105,7 @@ impl SpanFamily {
             "train",
         ];
         allowed.extend(super::options::RUN_CHANGES);
+        allowed.extend(super::mentions::RUN_OPTIONS);
         opts.refuse_except("spans", &allowed)?;
         let input_format = opts.format_of("spans", FORMATS)?;
         let breakdown = match opts.own("breakdown") {
@@ -124,6 +127,7 @@ impl SpanFamily {
             breakdown,
             train,
             train_hash: std::sync::OnceLock::new(),
+            docs: super::mentions::aligned_run("spans", opts)?,
             options: opts.clone(),
         })
     }
@@ -160,6 +164,7 @@ impl Family for SpanFamily {
             self.train.as_deref(),
             self.train_hash.get().map(String::as_str),
         ));
+        own.extend(super::mentions::run_fields(&o));
         super::sign::option_fields(&o, own)
     }
 
@@ -172,7 +177,7 @@ impl Family for SpanFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        if crate::eval::standoff::applies(gold, pred, self.input_format) {
+        if self.docs.is_some() || crate::eval::standoff::applies(gold, pred, self.input_format) {
             if self.attribution != Attribution::Hipe {
                 return Err(Error::usage(
                     "attribution nervaluate: the spans family attributes nervaluate's way entities read from tags (conll or hipe), not standoff files",
@@ -182,6 +187,7 @@ impl Family for SpanFamily {
             let read = crate::eval::standoff::StandoffRead {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
+                docs: self.docs.clone(),
             };
             let mut s = standoff_statistics(gold, pred, &read)?;
             if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {

@@ -42,6 +42,7 @@ pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Optio
         let read = crate::eval::standoff::StandoffRead {
             format: t.options.format.and_then(InputFormat::standoff),
             column: t.options.column.clone(),
+            docs: None,
         };
         let name = t.options.format.map_or("auto", InputFormat::name);
         return crate::check::check_standoff(gold, run, &read, name, labels).map(Some);

@@ -20,7 +20,7 @@ mod repeat;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::corpus::standoff::{is_py_space, StandoffDoc, StandoffSpan};
+use crate::corpus::standoff::{is_py_space, DocsReader, StandoffDoc, StandoffSpan};
 use crate::error::{snippet, Error, Result};
 use crate::eval::fair::{evaluate_units, FairOptions, FairReport, Unit};
 use crate::formats::{brat, jsonl, read_standoff, InputFormat, StandoffFormat};
@@ -41,6 +41,9 @@ pub struct StandoffRead {
     /// The scored column of a token side: CoNLL a name or 1-based number (default `TAG`), HIPE
     /// TSV a header name (default `NE-COARSE-LIT`).
     pub column: Option<String>,
+    /// A reader of both sides replacing the above (a generative run placed on the gold's
+    /// texts).
+    pub docs: Option<DocsReader>,
 }
 
 /// Whether gold and run are scored as standoff files: `format` is a standoff format, or no
@@ -121,10 +124,21 @@ pub struct Sides {
     pub run: Vec<StandoffDoc>,
     /// Where a token side's tokens start and end, by document name.
     cuts: BTreeMap<String, Vec<usize>>,
+    /// Warnings of the reading.
+    pub warnings: Vec<String>,
 }
 
 /// Reads gold and run (a token side aligned through the other side's texts).
 pub fn read_sides(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Sides> {
+    if let Some(r) = &read.docs {
+        let (gold, run, warnings) = (r.0)(gold, pred)?;
+        return Ok(Sides {
+            gold,
+            run,
+            cuts: BTreeMap::new(),
+            warnings,
+        });
+    }
     let column = read.column.as_deref();
     // Without a format, one side may be a token file (CoNLL, HIPE TSV): its tokens are
     // aligned through the other side's texts.
@@ -166,6 +180,7 @@ pub fn read_sides(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Sides
         gold: g,
         run: p_docs,
         cuts,
+        warnings: Vec::new(),
     })
 }
 
@@ -176,6 +191,7 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
         gold: g,
         run: p_docs,
         mut cuts,
+        warnings: read_warnings,
     } = sides;
     let mut p: BTreeMap<String, StandoffDoc> = BTreeMap::new();
     for d in p_docs {
@@ -241,10 +257,12 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
             format!("document {} of the run is not in the gold", snippet(&name)),
         ));
     }
+    let mut warnings = read_warnings;
+    warnings.extend(repeats.iter().map(Repeat::warning));
     Ok(Pairs {
         docs,
         cuts: doc_cuts,
-        warnings: repeats.iter().map(Repeat::warning).collect(),
+        warnings,
         repeats,
     })
 }
@@ -413,6 +431,7 @@ pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Span
 /// or no format is and either file holds standoff annotation.
 pub fn fair_applies(gold: &Path, pred: &Path, opts: &FairOptions) -> bool {
     opts.read.standoff.is_some()
+        || opts.read.docs.is_some()
         || (opts.read.format.is_none() && (is_standoff(gold) || is_standoff(pred)))
 }
 
@@ -433,6 +452,7 @@ pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairR
     // is then read by its tag column.
     let default = crate::eval::fair::ReadOptions::default().columns;
     let read = StandoffRead {
+        docs: opts.read.docs.clone(),
         format: opts.read.standoff,
         column: (opts.read.columns != default)
             .then(|| opts.read.columns.first().cloned())

@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::settings::Align;
+use super::settings::{Align, FUZZY_PERMILLE};
 use crate::corpus::standoff::is_py_space;
 
 /// Whether `c` is a word character for the boundaries of a placement.
@@ -23,11 +23,6 @@ fn lower1(c: char) -> char {
     }
 }
 
-/// The share of a string's characters a fuzzy placement may insert or delete: at most one in
-/// `FUZZY_DIVISOR` (rounded down), so that strings of fewer than that many characters are
-/// placed exactly or not at all.
-pub const FUZZY_DIVISOR: usize = 4;
-
 /// One unit's text, held once for every placement in it.
 pub struct Placer {
     chars: Vec<char>,
@@ -39,6 +34,9 @@ pub struct Placer {
     next_start: Vec<usize>,
     /// The cells the fuzzy search computed (its work, for the bound's test).
     pub work: u64,
+    /// The share of a string's characters the fuzzy step may insert or delete, in
+    /// thousandths ([`FUZZY_PERMILLE`] unless set).
+    pub permille: u32,
 }
 
 impl Placer {
@@ -54,6 +52,7 @@ impl Placer {
             next_cost: Vec::new(),
             next_start: Vec::new(),
             work: 0,
+            permille: FUZZY_PERMILLE,
         }
     }
 
@@ -136,7 +135,7 @@ impl Placer {
     /// boundaries, the one whose lower-cased characters are closest to the lower-cased
     /// string, by the number of characters inserted or deleted to turn one into the other
     /// (the string's length plus the window's less twice their longest common subsequence);
-    /// accepted when at most one character in [`FUZZY_DIVISOR`] of the string's. Ties: from
+    /// accepted when at most [`Placer::permille`] thousandths of the string's characters. Ties: from
     /// `from` on before the text's start, then the leftmost start, then the leftmost end.
     /// For each end only the window the search keeps (the closest; among equals, a matched
     /// character before an extra one) is a candidate; a window overlapping a place already
@@ -149,7 +148,7 @@ impl Placer {
         from: usize,
     ) -> Option<(usize, usize)> {
         let m = needle.len();
-        let limit = m / FUZZY_DIVISOR;
+        let limit = m * self.permille as usize / 1000;
         if limit == 0 {
             return None;
         }

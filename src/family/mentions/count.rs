@@ -224,7 +224,11 @@ impl<'a> Counter<'a> {
         // The text's placer, when mentions are placed.
         let mut placer = match self.s.align {
             Align::Off => None,
-            _ => text.map(Placer::new),
+            _ => text.map(|t| {
+                let mut p = Placer::new(t);
+                p.permille = self.s.threshold;
+                p
+            }),
         };
         // The gold's items.
         let mut g_items: Vec<Item> = Vec::new();

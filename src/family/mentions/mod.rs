@@ -15,6 +15,7 @@ mod align;
 mod answer;
 mod count;
 mod norm;
+mod onto;
 mod read;
 mod settings;
 
@@ -26,8 +27,9 @@ use crate::error::Result;
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
 use count::{Counter, DIAGNOSTICS, FIXED};
-pub use settings::OWN_OPTIONS;
+pub use onto::{converter as aligned_converter, reader as aligned_run, run_fields};
 use settings::{Formula, Settings};
+pub use settings::{OWN_OPTIONS, RUN_OPTIONS};
 
 const FORMATS: &[&str] = &["conll", "hipe", "brat", "doccano", "labelstudio", "prodigy"];
 

@@ -305,7 +305,17 @@ fn gold_tokens(
         &crate::corpus::ReadOptions::default(),
     )?;
     let hipe = c.format == "hipe";
-    let name = column.unwrap_or(if hipe { "NE-COARSE-LIT" } else { "TAG" });
+    // CoNLL with knowledge-base ids: the last column holds the links, the tags are in the
+    // column before it unless `column` names theirs (`TOKEN … NE LINK`, as the nel family
+    // reads it).
+    let conll_kb = s.kb && !hipe;
+    let before_last = (c.columns.len() >= 3).then(|| (c.columns.len() - 1).to_string());
+    let name = match (column, conll_kb) {
+        (Some(n), _) => n,
+        (None, true) => before_last.as_deref().unwrap_or("TAG"),
+        (None, false) if hipe => "NE-COARSE-LIT",
+        (None, false) => "TAG",
+    };
     let col = c
         .column(name)
         .or_else(|| {
@@ -321,8 +331,16 @@ fn gold_tokens(
                 format!("expected a column {} of entity tags", snippet(name)),
             )
         })?;
-    // HIPE's links: the NEL-LIT cell of a mention's first token.
-    let links = if hipe { c.column("NEL-LIT") } else { None };
+    // HIPE's links: the NEL-LIT cell of a mention's first token; CoNLL's: its last column.
+    let links = match (hipe, conll_kb) {
+        (true, _) => c.column("NEL-LIT"),
+        (false, true) => c
+            .columns
+            .len()
+            .checked_sub(1)
+            .filter(|&l| l != col && l > 0),
+        (false, false) => None,
+    };
     let documents = s.unit == UnitKind::Document;
     let mut units = Vec::new();
     let mut spans = crate::spans::Spans::default();

@@ -18,7 +18,17 @@ pub const OWN_OPTIONS: &[&str] = &[
     "schema",
     "unfound",
     "kb",
+    "align-threshold",
 ];
+
+/// The options of a generative run read by the spans, fair and muc families (its mentions
+/// placed on the gold's texts, [`super::onto`]).
+pub const RUN_OPTIONS: [&str; 4] = ["align", "align-threshold", "parser", "unit"];
+
+/// The default share of a string's characters a fuzzy placement may insert or delete, in
+/// thousandths: 250, one in four (rounded down), so that strings of fewer than 4 characters
+/// are placed exactly or not at all (`align-threshold`).
+pub const FUZZY_PERMILLE: u32 = 250;
 
 /// What one scored set of mentions is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +152,29 @@ pub struct Settings {
     pub formula: Formula,
     /// Whether a mention's knowledge-base id is part of what is compared.
     pub kb: bool,
+    /// The fuzzy step's bound: the share of a string's characters it may insert or delete,
+    /// in thousandths (`align-threshold`, default 250: one in four).
+    pub threshold: u32,
+}
+
+/// An `align-threshold` value: a share from 0 to 1 with at most three decimals, in
+/// thousandths.
+fn parse_threshold(value: &str) -> Result<u32> {
+    let bad = || {
+        Error::usage(format!(
+            "align-threshold {}: expected a share from 0 to 1 with at most three decimals (default 0.25)",
+            shown(value)
+        ))
+    };
+    let v: f64 = value.trim().parse().map_err(|_| bad())?;
+    if !(0.0..=1.0).contains(&v) {
+        return Err(bad());
+    }
+    let k = (v * 1000.0).round();
+    if (k / 1000.0 - v).abs() > 1e-12 {
+        return Err(bad());
+    }
+    Ok(k as u32)
 }
 
 fn pick<T: Copy>(name: &str, value: &str, choices: &[(&str, T)]) -> Result<T> {
@@ -171,6 +204,7 @@ impl Settings {
             unfound: Unfound::Keep,
             formula: Formula::Counts,
             kb: false,
+            threshold: FUZZY_PERMILLE,
         };
         match preset {
             None => base,
@@ -285,6 +319,14 @@ impl Settings {
         if let Some(v) = opts.own("kb") {
             s.kb = switch("kb", v)?;
         }
+        if let Some(v) = opts.own("align-threshold") {
+            s.threshold = parse_threshold(v)?;
+            if s.align != Align::Fuzzy {
+                return Err(Error::usage(
+                    "align-threshold: bounds the fuzzy step; it goes with align fuzzy",
+                ));
+            }
+        }
         if s.kb && s.norm == Norm::Instructuie {
             return Err(Error::usage(
                 "kb: normalize instructuie compares `type:name` strings, which carry no id",
@@ -342,6 +384,9 @@ impl Settings {
             ("normalize", norm),
             ("typed", if self.typed { "true" } else { "false" }),
             ("align", align),
+        ];
+        let threshold = format!("{}", f64::from(self.threshold) / 1000.0);
+        let rest = [
             ("parser", parser),
             ("schema", if self.schema { "drop" } else { "count" }),
             (
@@ -355,8 +400,18 @@ impl Settings {
             ("kb", if self.kb { "true" } else { "false" }),
             ("formula", formula),
         ];
-        v.iter()
+        let mut out: Vec<(String, String)> = v
+            .iter()
             .map(|(n, x)| ((*n).to_string(), (*x).to_string()))
-            .collect()
+            .collect();
+        // The fuzzy step's bound, named where it applies.
+        if self.align == Align::Fuzzy {
+            out.push(("align-threshold".to_string(), threshold));
+        }
+        out.extend(
+            rest.iter()
+                .map(|(n, x)| ((*n).to_string(), (*x).to_string())),
+        );
+        out
     }
 }

@@ -28,6 +28,8 @@ pub struct MucFamily {
     column: Option<String>,
     beta: f64,
     listing: bool,
+    /// The reader of a generative run placed on the gold's texts (`align`).
+    docs: Option<crate::corpus::standoff::DocsReader>,
     options: Options,
 }
 
@@ -36,6 +38,7 @@ impl MucFamily {
     pub fn new(opts: &Options) -> Result<Self> {
         let mut allowed = vec!["format", "column", "beta"];
         allowed.extend(super::options::RUN_CHANGES);
+        allowed.extend(super::mentions::RUN_OPTIONS);
         opts.refuse_except("muc", &allowed)?;
         let input_format = opts.format_of("muc", FORMATS)?;
         Ok(MucFamily {
@@ -44,6 +47,7 @@ impl MucFamily {
             column: opts.column.clone(),
             beta: opts.beta(),
             listing: opts.listing,
+            docs: super::mentions::aligned_run("muc", opts)?,
             options: opts.clone(),
         })
     }
@@ -97,7 +101,7 @@ impl Family for MucFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        if crate::eval::standoff::applies(gold, pred, self.input_format) {
+        if self.docs.is_some() || crate::eval::standoff::applies(gold, pred, self.input_format) {
             if self.listing {
                 return Err(crate::error::Error::usage(
                     "judgements: the judged tokens are listed for token files (HIPE TSV, \
@@ -107,6 +111,7 @@ impl Family for MucFamily {
             let read = crate::eval::standoff::StandoffRead {
                 format: self.input_format.and_then(InputFormat::standoff),
                 column: self.column.clone(),
+                docs: self.docs.clone(),
             };
             self.options.refuse_standoff_changes()?;
             let (units, entities, warnings) = muc_units(gold, pred, &read)?;
@@ -226,7 +231,7 @@ impl Family for MucFamily {
     }
 
     fn signature_fields(&self) -> Vec<(String, String)> {
-        super::sign::option_fields(&self.options, Vec::new())
+        super::sign::option_fields(&self.options, super::mentions::run_fields(&self.options))
     }
 
     fn notes(&self) -> Vec<String> {

@@ -128,6 +128,7 @@ pub fn statistics(o: &NelOptions, gold: &Path, pred: &Path) -> Result<(Statistic
     let read = StandoffRead {
         format: Some(StandoffFormat::Brat),
         column: None,
+        docs: None,
     };
     let sides = read_sides(gold, pred, &read)?;
     for d in sides.gold.iter().chain(&sides.run) {

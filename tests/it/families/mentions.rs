@@ -16,6 +16,10 @@ use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir}
 mod data;
 #[path = "mentions_kb.rs"]
 mod kb;
+#[path = "mentions_located.rs"]
+mod located;
+#[path = "mentions_spans.rs"]
+mod spans_run;
 
 use data::{brat_units, gold_jsonl, hipe_units, run_tsv, runs, schema, write_jsonl, Rng, Unit};
 

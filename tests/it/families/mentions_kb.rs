@@ -68,6 +68,35 @@ fn hipe_links_are_compared_when_asked() {
     assert!(all - same > 20.0 && same > 100.0, "{same} of {all}");
     let sig = v["signature"].as_str().unwrap_or_default();
     assert!(sig.contains("|kb:true|"), "{sig}");
+    // The same gold as CoNLL `TOKEN NE LINK` (a `-DOCSTART-` line a document): its last
+    // column is read as the links, its documents numbered; the same counts.
+    let ne = lines[0]
+        .split('\t')
+        .position(|c| c == "NE-COARSE-LIT")
+        .unwrap();
+    let mut conll = String::new();
+    for l in &lines[1..] {
+        if l.starts_with("# hipe2022:document_id") {
+            conll.push_str("-DOCSTART- O _\n\n");
+        }
+        if l.starts_with('#') || l.trim().is_empty() {
+            continue;
+        }
+        let c: Vec<&str> = l.split('\t').collect();
+        // Types upper-cased, as the HIPE reader reads them (the run's are).
+        conll.push_str(&format!("{} {} {}\n", c[0], c[ne].to_uppercase(), c[nel]));
+    }
+    let cgold = dir.join("gold.conll");
+    std::fs::write(&cgold, conll).unwrap();
+    let numbered: Vec<Value> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| json!({"id": (i + 1).to_string(), "entities": r["entities"]}))
+        .collect();
+    let cpred = dir.join("run-numbered.jsonl");
+    write_jsonl(&cpred, &numbered);
+    let v = scored(&cgold, &cpred, &with);
+    assert_eq!(row(&v), [same, all - same, all - same]);
 }
 
 #[test]
