@@ -32,11 +32,13 @@ use crate::table::Results;
 mod clash;
 mod hipe;
 mod index;
+pub(crate) mod insight;
 mod places;
 mod rank;
 mod score;
 mod teams;
 
+pub use insight::{Insight, Pages};
 pub use teams::best_per_team;
 
 use index::TaskIndex;
@@ -75,6 +77,9 @@ pub struct FamilyTask {
     /// file's directory): the participants' check of a Codabench submission checks run labels
     /// against it (docs/codabench.md). Not fair's `labels`, which selects labels to score.
     pub label_list: Option<LabelList>,
+    /// The task's breakdown training file (`train`) and `inspect` pages
+    /// ([`insight`]).
+    pub insight: Insight,
 }
 
 /// A task's label list: as written in the campaign file, and the file it names.
@@ -168,9 +173,18 @@ impl FamilyCampaign {
         let places = Places::new(text);
         let top_line = |key: &str| key_line(&places, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
+        let mut inspect = false;
         for (k, v) in &table {
             match k.as_str() {
                 "name" | "task" => {}
+                "inspect" => {
+                    inspect = v.as_bool().ok_or_else(|| {
+                        at(
+                            top_line("inspect"),
+                            "inspect: expected true or false".into(),
+                        )
+                    })?;
+                }
                 "bootstrap" | "bootstrap_seed" | "bootstrap_confidence" => {
                     let name = match k.as_str() {
                         "bootstrap" => "bootstrap",
@@ -186,7 +200,7 @@ impl FamilyCampaign {
                         top_line(other),
                         format!(
                             "unknown key {} (a campaign of family tasks has name, bootstrap, \
-                             bootstrap_seed, bootstrap_confidence and [[task]])",
+                             bootstrap_seed, bootstrap_confidence, inspect and [[task]])",
                             snippet(other)
                         ),
                     ))
@@ -262,7 +276,14 @@ impl FamilyCampaign {
             for (k, v) in t {
                 if matches!(
                     k.as_str(),
-                    "name" | "family" | "gold" | "runs" | "rank_by" | "label_list"
+                    "name"
+                        | "family"
+                        | "gold"
+                        | "runs"
+                        | "rank_by"
+                        | "label_list"
+                        | "inspect"
+                        | "train"
                 ) {
                     continue;
                 }
@@ -274,6 +295,11 @@ impl FamilyCampaign {
                 })?;
                 s.set(k, value);
             }
+            let insight = insight::task_insight(t, path, family, inspect)
+                .map_err(|(key, m)| ctx(line_of(key), m))?;
+            if let Some(train) = &insight.train {
+                s.set("train", Setting::Text(train.path.display().to_string()));
+            }
             let option_err = |e: Error| {
                 let m = plain(&e);
                 ctx(option_line(&places, keys, &m), m)
@@ -281,7 +307,19 @@ impl FamilyCampaign {
             let opts = family_options(&s).map_err(option_err)?;
             s.finish(&format!("the {family} family"))
                 .map_err(option_err)?;
-            let fam = build(family, &opts).map_err(|e| ctx(line_of("family"), plain(&e)))?;
+            // An option the family refuses is said at its own line, else at `family`.
+            let fam = build(family, &opts).map_err(|e| {
+                let m = plain(&e);
+                let line = option_line(&places, keys, &m);
+                ctx(
+                    if line == here {
+                        line_of("family")
+                    } else {
+                        line
+                    },
+                    m,
+                )
+            })?;
             let mut headline = fam.headline();
             if let Some(col) = get("rank_by") {
                 headline.column = col.to_string();
@@ -312,6 +350,7 @@ impl FamilyCampaign {
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
                 bundles: None,
                 label_list,
+                insight,
             });
         }
         Ok(FamilyCampaign {
@@ -348,6 +387,8 @@ pub struct TaskRanking {
     pub signature: crate::table::Signature,
     /// Each ranked run's short content hash, by system.
     pub run_hashes: BTreeMap<String, String>,
+    /// Each ranked run's file, by system (its `inspect` page reads it again).
+    pub run_files: BTreeMap<String, PathBuf>,
 }
 
 impl TaskRanking {

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
+use super::families::{insight, FamilyCampaign, FamilyReport, Pages, TaskRanking};
 use crate::error::{Error, Result};
 use crate::family::Headline;
 use crate::table::{Kind, Results};
@@ -168,8 +168,10 @@ fn not_scored_tsv(report: &FamilyReport) -> Result<String> {
 /// "gold", "resampling"?, "signature", "signature_fields", "rows": [{"rank", "system",
 /// "run_hash", "scores": {METRIC: value}, "ci":
 /// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}], "teams": [{"rank", "team",
-/// "system", "score", "ci"?, "shares_first"?}]}]}`; scores are fractions.
-pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
+/// "system", "score", "ci"?, "shares_first"?}]}]}`; scores are fractions. A row has its
+/// run's breakdowns (`"breakdown": {KEY: [{"bucket", …}]}`, [`insight::breakdown_json`]) when
+/// the task asks for them, and its `inspect` page's path when one was written.
+pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport, pages: &Pages) -> String {
     use serde_json::{json, Map, Value};
     let num = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
     let tables: Vec<Value> = report
@@ -207,6 +209,12 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
                         o.insert("p_next".into(), run.p_next.map_or(Value::Null, num));
                         o.insert("p_top".into(), run.p_top.map_or(Value::Null, num));
                         o.insert("shares_first".into(), json!(run.shares_first));
+                    }
+                    if let Some(b) = insight::breakdown_json(&run.results) {
+                        o.insert("breakdown".into(), b);
+                    }
+                    if let Some(p) = pages.link(&r.stem(), &run.system) {
+                        o.insert("inspect".into(), json!(p));
                     }
                     Value::Object(o)
                 })
@@ -292,12 +300,14 @@ fn team_rows(r: &TaskRanking, num: &dyn Fn(f64) -> serde_json::Value) -> Vec<ser
 /// Writes `rankings/*.tsv` (with `rankings/not_scored.tsv` when a run failed or a file fit no
 /// task), `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
 /// `leaderboard.tex` and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
-/// written, relative to `outdir`.
+/// written, relative to `outdir`. The `inspect` pages of the tasks that ask for them are
+/// written first, one at a time ([`insight::write_pages`]).
 pub fn write_family_outputs(
     outdir: &Path,
     cfg: &FamilyCampaign,
     report: &FamilyReport,
 ) -> Result<Vec<String>> {
+    let pages = insight::write_pages(outdir, cfg, report)?;
     let mut files: Vec<(String, String)> = Vec::new();
     for r in &report.rankings {
         files.push((format!("rankings/{}.tsv", r.stem()), ranking_tsv(r)?));
@@ -312,8 +322,11 @@ pub fn write_family_outputs(
     if !report.failed.is_empty() || !report.rejected.is_empty() {
         files.push(("rankings/not_scored.tsv".into(), not_scored_tsv(report)?));
     }
-    files.push(("leaderboard.json".into(), leaderboard_json(cfg, report)));
-    let board = super::family_page::build(cfg, report);
+    files.push((
+        "leaderboard.json".into(),
+        leaderboard_json(cfg, report, &pages),
+    ));
+    let board = super::family_page::build(cfg, report, &pages);
     files.push((
         "leaderboard.md".into(),
         crate::report::markdown::render(&board),
@@ -339,5 +352,7 @@ pub fn write_family_outputs(
         .map(|(p, (_, t))| (p.as_path(), t.as_bytes()))
         .collect();
     crate::io::write_atomic_all(&refs)?;
-    Ok(files.into_iter().map(|(n, _)| n).collect())
+    let mut written: Vec<String> = pages.links.into_values().collect();
+    written.extend(files.into_iter().map(|(n, _)| n));
+    Ok(written)
 }

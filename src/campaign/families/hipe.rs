@@ -97,6 +97,7 @@ impl FamilyCampaign {
                         rank_by_line: 0,
                         bundles: Some(bundles.clone()),
                         label_list: None,
+                        insight: Default::default(),
                     });
                 }
             }
