@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use crate::common::schema::{assert_valid, validator};
+use crate::common::worker::Worker;
 use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir};
 use crate::families::inspect::{evaluate_counts, page_counts};
 
@@ -77,6 +79,7 @@ fn hipe_runs_get_breakdowns_and_linked_pages_with_their_counts() {
     let board: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
             .unwrap();
+    assert_valid(&validator("leaderboard"), "leaderboard.json", &board);
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
     let rows = board["tables"][0]["rows"].as_array().unwrap();
@@ -189,6 +192,7 @@ fn hostile_names_and_labels_are_escaped_and_linked_safely() {
     let board: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
             .unwrap();
+    assert_valid(&validator("leaderboard"), "leaderboard.json", &board);
     let rows = board["tables"][0]["rows"].as_array().unwrap();
     let evil = rows.iter().find(|r| r["system"] == "ev<i>l&co_1").unwrap();
     let labels: Vec<&str> = evil["breakdown"]["label"]
@@ -335,4 +339,54 @@ fn a_train_file_beside_the_campaign_feeds_the_oov_breakdown() {
         assert_eq!(g["FN"].as_f64(), w["scores"]["FN"].as_f64(), "{g} {w}");
         assert_eq!(g["FP"].as_f64(), w["scores"]["FP"].as_f64(), "{g} {w}");
     }
+}
+
+/// The Codabench scoring program writes the submission's page beside its detailed results,
+/// the detailed page links it and shows the breakdown tables; the bundle ships the task's
+/// training file beside the campaign file.
+#[test]
+fn codabench_writes_and_links_the_page_and_shows_breakdowns() {
+    let dir = temp_dir("campaign_insight_codabench");
+    let (gold, runs) = hostile(&dir);
+    std::fs::create_dir_all(dir.join("data")).unwrap();
+    let train = "-DOCSTART- O\n\nJohn B-PER\nsaw O\nYork B-LOC\n\n";
+    std::fs::write(dir.join("data/train.conll"), train).unwrap();
+    let campaign = dir.join("campaign.toml");
+    std::fs::write(
+        &campaign,
+        "name = \"cb\"\ninspect = true\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\n\
+         format = \"conll\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\n\
+         breakdown = [\"label\", \"oov\"]\ntrain = \"data/train.conll\"\n",
+    )
+    .unwrap();
+    let worker = Worker::new(&dir, &gold, &campaign);
+    assert!(worker
+        .root
+        .join("scoring_program/data/train.conll")
+        .is_file());
+    let run = std::fs::read_to_string(runs.join("ev<i>l&co_1.conll")).unwrap();
+    let (code, stderr, scores) = worker.score("one", &[("alpha_1.conll", &run)]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(scores.is_some());
+    let output = worker.root.parent().unwrap().join("one/output");
+    let key = &worker.keys[0];
+    let name = format!("inspect_{key}.html");
+    let page = std::fs::read_to_string(output.join(&name)).unwrap();
+    let (counts, _, _) = page_counts(&page);
+    assert_eq!(
+        counts,
+        evaluate_counts(&gold.join("test.conll"), &runs.join("ev<i>l&co_1.conll"))
+    );
+    let detailed = std::fs::read_to_string(output.join("detailed_results.html")).unwrap();
+    assert!(
+        detailed.contains(&format!("<a href=\"{name}\">")),
+        "the detailed page links the page"
+    );
+    for k in ["label", "oov"] {
+        assert!(
+            detailed.contains(&format!("<h2>ner F1 (spans): Breakdown by {k} (")),
+            "the breakdown by {k} on the detailed page"
+        );
+    }
+    assert!(!detailed.contains("<x>"), "labels escaped");
 }
