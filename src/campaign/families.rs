@@ -16,6 +16,7 @@
 //! runs = "{team}_{run}.txt"        # in --runs-dir; {team} required
 //! rank_by = "F1"                   # a column of the family's headline table
 //! # any family option as the CLI names it: column, tagset, regimes, beta, weights, …
+//! # breakdown = ["label", "length"]; train = "FILE" (relative to this file); inspect = true
 //! ```
 
 use std::collections::BTreeMap;
