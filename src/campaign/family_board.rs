@@ -301,7 +301,7 @@ fn team_rows(r: &TaskRanking, num: &dyn Fn(f64) -> serde_json::Value) -> Vec<ser
 /// task), `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
 /// `leaderboard.tex` and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
 /// written, relative to `outdir`. The `inspect` pages of the tasks that ask for them are
-/// written first, one at a time ([`insight::write_pages`]).
+/// written first, one at a time (`families::insight::write_pages`).
 pub fn write_family_outputs(
     outdir: &Path,
     cfg: &FamilyCampaign,
