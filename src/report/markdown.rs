@@ -199,16 +199,16 @@ pub fn render(board: &Board) -> String {
 }
 
 /// A section's heading: the dataset, and the language when there is one.
-/// Each run's breakdowns of a group, one collapsed `<details>` per run and key with the
-/// buckets as a table (the summary is HTML, the table Markdown).
+/// Each run's breakdowns of a group: a line naming the run, then one collapsed `<details>` per
+/// key with the buckets as a table (the summary, HTML, names only the key; the names are in
+/// Markdown).
 fn breakdowns(s: &mut String, g: &crate::report::board::Group) {
-    for d in &g.drill {
+    for d in g.drill.iter().filter(|d| !d.breakdowns.is_empty()) {
+        let _ = writeln!(s, "Breakdowns of {} ({}):\n", esc(&d.system), esc(&g.title));
         for p in &d.breakdowns {
             let _ = writeln!(
                 s,
-                "<details><summary>{} · {} · breakdown by {}</summary>\n",
-                crate::escape::html(&g.title),
-                crate::escape::html(&d.system),
+                "<details><summary>breakdown by {}</summary>\n",
                 crate::escape::html(&p.regime)
             );
             let heads: Vec<String> = p.columns.iter().map(|c| esc(c)).collect();
