@@ -1,8 +1,10 @@
 //! A HIPE campaign on the family engine, for benchmarks beside `fairscore leaderboard` (the
 //! HIPE engine) on the same directories: the preset as `hipe` family tasks
-//! (`FamilyCampaign::from_hipe`), every run scored (`run_family_campaign`), the family
-//! outputs written to OUTDIR (`leaderboard.json`, rankings, `leaderboard.md`, `index.html`)
-//! and the official ranking files rebuilt (`official_rankings`, written to OUTDIR/official/).
+//! (`FamilyCampaign::from_hipe`), every run scored (`run_family_campaign_with`) with its
+//! official per-run files written to OUTDIR/official-runs/ as it is scored (`OfficialRuns`),
+//! the family outputs written to OUTDIR (`leaderboard.json`, rankings, `leaderboard.md`,
+//! `index.html`) and the official ranking files (`official_rankings`, written to
+//! OUTDIR/official/).
 //!
 //!     cargo run --release --example hipe_families -- PRESET GOLD_DIR RUNS_DIR RESOURCES OUTDIR
 //!
@@ -13,7 +15,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use fairscore::campaign::{
-    official_rankings, run_family_campaign, write_family_outputs, Campaign, FamilyCampaign,
+    official_rankings, run_family_campaign_with, write_family_outputs, Campaign, CampaignHooks,
+    FamilyCampaign, OfficialRuns,
 };
 
 fn run(args: &[String]) -> fairscore::Result<(usize, usize)> {
@@ -25,9 +28,15 @@ fn run(args: &[String]) -> fairscore::Result<(usize, usize)> {
     let (gold, outdir) = (Path::new(gold), Path::new(outdir));
     let cfg = Campaign::preset(preset)?;
     let fam = FamilyCampaign::from_hipe(&cfg, Path::new(preset), Path::new(resources), gold)?;
-    let report = run_family_campaign(&fam, gold, Path::new(runs))?;
+    let runs_out = OfficialRuns::new(Some(&outdir.join("official-runs")))?;
+    let on_scored = |t: &_, s: &str, r: &Path, st: &mut _| runs_out.scored(t, s, r, st);
+    let hooks = CampaignHooks {
+        on_scored: Some(&on_scored),
+        outdir: Some(outdir),
+    };
+    let report = run_family_campaign_with(&fam, gold, Path::new(runs), &hooks)?;
     write_family_outputs(outdir, &fam, &report)?;
-    let official = official_rankings(&cfg, &fam, &report);
+    let official = official_rankings(&cfg, &fam, &report, &runs_out);
     let dir = outdir.join("official");
     std::fs::create_dir_all(&dir).map_err(|e| fairscore::Error::output(&dir, e.to_string()))?;
     for (name, text) in &official {

@@ -39,11 +39,14 @@ mod rank;
 mod score;
 mod teams;
 
+pub use hipe::OfficialOutput;
 pub use insight::{Insight, Pages};
 pub use teams::best_per_team;
 
 use index::TaskIndex;
-use places::{key_line, option_line, plain, task_line, toml_error, KeyPlaces, Places, TaskPlaces};
+use places::{
+    key_line, option_line, plain, task_line, toml_error, value_text, KeyPlaces, Places, TaskPlaces,
+};
 
 const RUN_PLACEHOLDERS: &[Placeholder] = &[
     Placeholder::Team,
@@ -81,6 +84,9 @@ pub struct FamilyTask {
     /// The task's breakdown training file (`train`) and `inspect` pages
     /// ([`insight`]).
     pub insight: Insight,
+    /// A HIPE campaign's output (`nel_relaxed`, …) this task scores: its runs get the
+    /// official per-run files ([`super::official::OfficialRuns`]). `None` for family tasks.
+    pub official: Option<hipe::OfficialOutput>,
 }
 
 /// A task's label list: as written in the campaign file, and the file it names.
@@ -132,26 +138,6 @@ pub fn campaign_kind(path: &Path, text: &str) -> Result<bool> {
     toml::from_str::<toml::Table>(text)
         .map(|t| has_family_tasks(&t))
         .map_err(|e| toml_error(path, text, &e))
-}
-
-fn value_text(v: &toml::Value) -> Option<Setting> {
-    match v {
-        toml::Value::String(s) => Some(Setting::Text(s.clone())),
-        toml::Value::Integer(n) => Some(Setting::Text(n.to_string())),
-        toml::Value::Float(x) => Some(Setting::Text(x.to_string())),
-        toml::Value::Boolean(b) => Some(Setting::Flag(*b)),
-        toml::Value::Array(a) => a
-            .iter()
-            .map(|x| match x {
-                toml::Value::String(s) => Some(s.clone()),
-                toml::Value::Integer(n) => Some(n.to_string()),
-                toml::Value::Float(f) => Some(f.to_string()),
-                _ => None,
-            })
-            .collect::<Option<Vec<String>>>()
-            .map(Setting::List),
-        _ => None,
-    }
 }
 
 impl FamilyCampaign {
@@ -352,6 +338,7 @@ impl FamilyCampaign {
                 bundles: None,
                 label_list,
                 insight,
+                official: None,
             });
         }
         Ok(FamilyCampaign {
@@ -366,6 +353,16 @@ impl FamilyCampaign {
 
 /// Per group (placeholder values shared with the gold): the runs as (system, file, team).
 type Groups = BTreeMap<Vec<(String, String)>, Vec<(String, PathBuf, String)>>;
+
+/// The file stem of a task's ranking on a group: the task, then each group value.
+fn stem(task: &str, group: &[(String, String)]) -> String {
+    let mut s = task.to_string();
+    for (_, v) in group {
+        s.push('-');
+        s.push_str(v);
+    }
+    s
+}
 
 /// One ranked table of a family campaign: a task on one gold file.
 pub struct TaskRanking {
@@ -390,17 +387,15 @@ pub struct TaskRanking {
     pub run_hashes: BTreeMap<String, String>,
     /// Each ranked run's file, by system (its `inspect` page reads it again).
     pub run_files: BTreeMap<String, PathBuf>,
+    /// Whether the runs' results were written (`runs/`) as the task was ranked and cut to what
+    /// the reports read ([`CampaignHooks::outdir`]).
+    pub results_written: bool,
 }
 
 impl TaskRanking {
     /// The file stem of the ranking: the task, then each group value (`seg`, `ner-de`).
     pub fn stem(&self) -> String {
-        let mut s = self.task.clone();
-        for (_, v) in &self.group {
-            s.push('-');
-            s.push_str(v);
-        }
-        s
+        stem(&self.task, &self.group)
     }
 }
 
@@ -447,6 +442,34 @@ pub fn run_family_campaign(
     cfg: &FamilyCampaign,
     gold_dir: &Path,
     runs_dir: &Path,
+) -> Result<FamilyReport> {
+    run_family_campaign_with(cfg, gold_dir, runs_dir, &CampaignHooks::default())
+}
+
+/// What is done with each run's statistics as soon as it is scored, before it is ranked:
+/// (task, system, run file, statistics). An output error stops the campaign; any other error
+/// fails the run.
+pub type OnScored<'a> =
+    dyn Fn(&FamilyTask, &str, &Path, &mut crate::family::Statistics) -> Result<()> + Sync + 'a;
+
+/// What a family campaign does beside scoring and ranking.
+#[derive(Default, Clone, Copy)]
+pub struct CampaignHooks<'a> {
+    /// Called with each run's statistics as it is scored (a HIPE campaign writes its
+    /// official per-run files there: [`super::official::OfficialRuns`]).
+    pub on_scored: Option<&'a OnScored<'a>>,
+    /// The output directory: each ranked run's results are written to `runs/` as soon as its
+    /// task is ranked, and only what the reports read is kept, so that memory does not grow
+    /// with the number of runs ([`super::write_family_outputs`] then writes the rest).
+    pub outdir: Option<&'a Path>,
+}
+
+/// [`run_family_campaign`] with `hooks`.
+pub fn run_family_campaign_with(
+    cfg: &FamilyCampaign,
+    gold_dir: &Path,
+    runs_dir: &Path,
+    hooks: &CampaignHooks<'_>,
 ) -> Result<FamilyReport> {
     let mut odd: Vec<String> = Vec::new();
     // Each entry: its name and whether it is a folder (a brat run).
@@ -543,12 +566,27 @@ pub fn run_family_campaign(
     let shared = crate::family::Inputs::new();
     // Per task and non-empty group, in order: the runs that failed and the ranking.
     let mut done: BTreeMap<(usize, usize), rank::Outcome> = BTreeMap::new();
-    score::score_all(&cfg.tasks, &per_task, gold_dir, &shared, |k, j, scored| {
+    let none = |_: &FamilyTask, _: &str, _: &Path, _: &mut crate::family::Statistics| Ok(());
+    if let Some(dir) = hooks.outdir {
+        let runs = dir.join("runs");
+        std::fs::create_dir_all(&runs)
+            .map_err(|e| Error::output(&runs, format!("cannot create the directory: {e}")))?;
+    }
+    let scoring = score::Hooks {
+        shared: &shared,
+        on_scored: hooks.on_scored.unwrap_or(&none),
+        resampler: cfg.bootstrap.as_ref(),
+        outdir: hooks.outdir,
+    };
+    score::score_all(&cfg.tasks, &per_task, gold_dir, &scoring, |k, j, scored| {
         let t = &cfg.tasks[k];
         let Some((group, runs)) = per_task[k].iter().filter(|(_, r)| !r.is_empty()).nth(j) else {
             return Ok(());
         };
-        let outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, &shared)?;
+        let mut outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, &shared)?;
+        if let Some(r) = outcome.1.as_mut() {
+            r.results_written = hooks.outdir.is_some();
+        }
         done.insert((k, j), outcome);
         Ok(())
     })?;

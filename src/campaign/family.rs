@@ -77,6 +77,37 @@ pub fn rank_runs(
     rank_statistics(fam, stats, headline, resampler)
 }
 
+/// A run scored for a ranking: its name, its results and, when the ranking is resampled, its
+/// statistics (the paired tests need them; without resampling they are dropped as soon as
+/// the results are made, so a ranking holds no per-unit numbers).
+#[derive(Debug)]
+pub struct RunScores {
+    /// The run's name.
+    pub system: String,
+    /// Its results (with intervals when resampled).
+    pub results: Results,
+    /// Its statistics, kept only when resampled.
+    pub stats: Option<Statistics>,
+}
+
+impl RunScores {
+    /// A run's results from its statistics, with intervals when resampled (the statistics
+    /// then kept).
+    pub fn new(
+        fam: &dyn Family,
+        system: String,
+        stats: Statistics,
+        resampler: Option<&Resampler>,
+    ) -> Result<Self> {
+        let results = scored(fam, &stats, resampler)?;
+        Ok(RunScores {
+            system,
+            results,
+            stats: resampler.map(|_| stats),
+        })
+    }
+}
+
 /// [`rank_runs`] on statistics already made (name, statistics of the run on the gold).
 pub fn rank_statistics(
     fam: &dyn Family,
@@ -84,16 +115,23 @@ pub fn rank_statistics(
     headline: Option<Headline>,
     resampler: Option<&Resampler>,
 ) -> Result<FamilyRanking> {
-    let headline = headline.unwrap_or_else(|| fam.headline());
-    let mut stats: Vec<(String, Statistics, Results)> = stats
+    let runs = stats
         .into_par_iter()
-        .map(|(name, s)| {
-            let r = scored(fam, &s, resampler)?;
-            Ok((name, s, r))
-        })
+        .map(|(name, s)| RunScores::new(fam, name, s, resampler))
         .collect::<Result<Vec<_>>>()?;
-    let column = match stats.first() {
-        Some((_, _, r)) => match headline_column(r, &headline) {
+    rank_scored(fam, runs, headline, resampler)
+}
+
+/// [`rank_runs`] on runs already scored ([`RunScores::new`], with the same resampler).
+pub fn rank_scored(
+    fam: &dyn Family,
+    mut runs: Vec<RunScores>,
+    headline: Option<Headline>,
+    resampler: Option<&Resampler>,
+) -> Result<FamilyRanking> {
+    let headline = headline.unwrap_or_else(|| fam.headline());
+    let column = match runs.first() {
+        Some(r) => match headline_column(&r.results, &headline) {
             Some(c) => c.clone(),
             None => {
                 return Err(Error::usage(format!(
@@ -108,14 +146,14 @@ pub fn rank_statistics(
     };
     let value = |r: &Results| headline_value(r, &headline);
     // Best first: the highest value, or the lowest of a column that counts errors.
-    stats.sort_by(|a, b| {
-        let (x, y) = (value(&a.2), value(&b.2));
+    runs.sort_by(|a, b| {
+        let (x, y) = (value(&a.results), value(&b.results));
         let best = if column.lower_is_better {
             x.total_cmp(&y)
         } else {
             y.total_cmp(&x)
         };
-        best.then_with(|| a.0.cmp(&b.0))
+        best.then_with(|| a.system.cmp(&b.system))
     });
     let ci_of = |r: &Results| -> Option<[f64; 2]> {
         let key: Vec<&str> = headline.row.iter().map(String::as_str).collect();
@@ -123,40 +161,44 @@ pub fn rank_statistics(
         let c = t.column(&headline.column)?;
         t.row(&key)?.ci.get(c).copied().flatten()
     };
-    let mut out: Vec<RankedRun> = Vec::with_capacity(stats.len());
-    for (i, (name, _, r)) in stats.iter().enumerate() {
-        let v = value(r);
+    let marks = match resampler {
+        None => None,
+        Some(rs) => {
+            let p = |a: &RunScores, b: &RunScores| -> Result<f64> {
+                let (Some(a), Some(b)) = (&a.stats, &b.stats) else {
+                    return Err(Error::usage(
+                        "rank: a resampled ranking needs every run's statistics",
+                    ));
+                };
+                let (a, b) = crate::family::on_same_labels(a, b);
+                let score = |sums: &[f64], o: &mut [f64]| {
+                    o[0] = headline_value(&results_of(fam, &a, sums), &headline);
+                };
+                let ua = Units::new(&a.data, a.width())?;
+                let ub = Units::new(&b.data, b.width())?;
+                Ok(rs.paired_p(PairedTest::Permutation, ua, ub, 1, &score)?[0])
+            };
+            Some(super::marks::order_marks(&runs, rs.confidence, p)?)
+        }
+    };
+    let mut out: Vec<RankedRun> = Vec::with_capacity(runs.len());
+    for (i, run) in runs.into_iter().enumerate() {
+        let v = value(&run.results);
         let rank = match out.last() {
             Some(prev) if prev.value == v => prev.rank,
             _ => i + 1,
         };
+        let m = marks.as_ref().and_then(|m| m.get(i));
         out.push(RankedRun {
             rank,
-            system: name.clone(),
+            system: run.system,
             value: v,
-            ci: ci_of(r),
-            p_next: None,
-            p_top: None,
-            shares_first: i == 0,
-            results: r.clone(),
+            ci: ci_of(&run.results),
+            p_next: m.and_then(|m| m.p_next),
+            p_top: m.map(|m| m.p_top),
+            shares_first: m.map_or(i == 0, |m| m.shares_first),
+            results: run.results,
         });
-    }
-    if let Some(rs) = resampler {
-        let p = |a: &Statistics, b: &Statistics| -> Result<f64> {
-            let (a, b) = crate::family::on_same_labels(a, b);
-            let score = |sums: &[f64], o: &mut [f64]| {
-                o[0] = headline_value(&results_of(fam, &a, sums), &headline);
-            };
-            let ua = Units::new(&a.data, a.width())?;
-            let ub = Units::new(&b.data, b.width())?;
-            Ok(rs.paired_p(PairedTest::Permutation, ua, ub, 1, &score)?[0])
-        };
-        let marks = super::marks::order_marks(&stats, rs.confidence, |a, b| p(&a.1, &b.1))?;
-        for (run, m) in out.iter_mut().zip(marks) {
-            run.p_next = m.p_next;
-            run.p_top = Some(m.p_top);
-            run.shares_first = m.shares_first;
-        }
     }
     Ok(FamilyRanking {
         headline,

@@ -297,11 +297,55 @@ fn team_rows(r: &TaskRanking, num: &dyn Fn(f64) -> serde_json::Value) -> Vec<ser
         .collect()
 }
 
+/// `runs/SYSTEM_TASK[-GROUP].json`: a ranked run's results.
+fn run_file(run: &super::family::RankedRun, r: &TaskRanking) -> String {
+    run_path(&run.system, &r.stem())
+}
+
+/// `runs/SYSTEM_STEM.json`.
+fn run_path(system: &str, stem: &str) -> String {
+    format!("runs/{system}_{stem}.json")
+}
+
+/// Writes a run's results (`runs/SYSTEM_STEM.json`, as [`write_family_outputs`] would, STEM
+/// the task's ranking stem) into `outdir` now, and keeps of them only what the reports read:
+/// the headline row of the headline table `h`, the tables keyed by label alone (the per-label
+/// view), the breakdowns' buckets (`breakdown:KEY`), and the gold's `adequacy` and the fair
+/// `confusion` and `fair` tables. The other
+/// rows (a HIPE NEL run's rows per QID, say) are dropped: memory does not grow with the
+/// campaign's runs.
+pub(crate) fn write_run_results(
+    outdir: &Path,
+    system: &str,
+    stem: &str,
+    results: &mut Results,
+    h: &Headline,
+) -> Result<()> {
+    let text = crate::report::table::json::render(results);
+    crate::io::write_atomic(&outdir.join(run_path(system, stem)), text.as_bytes())?;
+    results.tables.retain_mut(|t| {
+        if t.keys == [crate::table::KeyKind::Label] {
+            true
+        } else if t.name == h.table {
+            t.rows.retain(|x| x.key == h.row);
+            true
+        } else if t.keys == [crate::table::KeyKind::Bucket] && t.name.starts_with("breakdown:") {
+            // A breakdown's buckets (not its examples): the boards show them.
+            true
+        } else {
+            matches!(t.name.as_str(), "adequacy" | "confusion" | "fair")
+        }
+    });
+    Ok(())
+}
+
 /// Writes `rankings/*.tsv` (with `rankings/not_scored.tsv` when a run failed or a file fit no
-/// task), `runs/*.json`, `leaderboard.json`, `leaderboard.md`,
-/// `leaderboard.tex` and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
-/// written, relative to `outdir`. The `inspect` pages of the tasks that ask for them are
-/// written first, one at a time (`families::insight::write_pages`).
+/// task), `runs/*.json` (unless the campaign wrote them as it ran:
+/// [`super::CampaignHooks::outdir`]), `leaderboard.json`, `leaderboard.md`, `leaderboard.tex`
+/// and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
+/// written, relative to `outdir` (the runs' results too, whenever they were written). The
+/// `inspect` pages of the tasks that ask for them are written first, one at a time
+/// (`families::insight::write_pages`).
 pub fn write_family_outputs(
     outdir: &Path,
     cfg: &FamilyCampaign,
@@ -312,11 +356,13 @@ pub fn write_family_outputs(
     for r in &report.rankings {
         files.push((format!("rankings/{}.tsv", r.stem()), ranking_tsv(r)?));
         files.push((format!("rankings/{}.teams.tsv", r.stem()), teams_tsv(r)?));
-        for run in &r.ranking.runs {
-            files.push((
-                format!("runs/{}_{}.json", run.system, r.stem()),
-                crate::report::table::json::render(&run.results),
-            ));
+        if !r.results_written {
+            for run in &r.ranking.runs {
+                files.push((
+                    run_file(run, r),
+                    crate::report::table::json::render(&run.results),
+                ));
+            }
         }
     }
     if !report.failed.is_empty() || !report.rejected.is_empty() {
@@ -352,7 +398,10 @@ pub fn write_family_outputs(
         .map(|(p, (_, t))| (p.as_path(), t.as_bytes()))
         .collect();
     crate::io::write_atomic_all(&refs)?;
-    let mut written: Vec<String> = pages.links.into_values().collect();
-    written.extend(files.into_iter().map(|(n, _)| n));
-    Ok(written)
+    let mut names: Vec<String> = pages.links.into_values().collect();
+    names.extend(files.into_iter().map(|(n, _)| n));
+    for r in report.rankings.iter().filter(|r| r.results_written) {
+        names.extend(r.ranking.runs.iter().map(|run| run_file(run, r)));
+    }
+    Ok(names)
 }

@@ -1,23 +1,113 @@
-//! The official ranking files of a HIPE campaign run on the family engine
-//! ([`super::FamilyCampaign::from_hipe`] + [`super::run_family_campaign`]): the first part of
-//! the official renderer that lets HIPE campaigns leave their own engine (issue 32).
+//! The official outputs of a HIPE campaign run on the family engine
+//! ([`super::FamilyCampaign::from_hipe`] + [`super::run_family_campaign_with`]).
 //!
-//! Every run's `hipe` family results hold the official micro counts (TP, FP, FN of every
-//! column, regime, label and n-best cutoff); from them this module rebuilds the micro rows of
-//! the official per-run table (P, R and F1 from the counts with the official scorer's
-//! int/float distinction, so `0` and `0.0` print as it prints them) and ranks them with the
-//! campaign's `[[ranking]]` specifications, as the HIPE engine ranks the per-run tables it
-//! scored: the same file names and the same bytes.
+//! As each run of a `hipe` task is scored, [`OfficialRuns::scored`] takes the family's full
+//! result (the `eval::score` result, [`crate::family::Full`]), writes it as the official
+//! per-run TSV and JSON (`report::official`, named as the official scorer names them) and
+//! keeps only the typed rows of the per-run table, so that memory does not grow with the
+//! runs. [`official_rankings`] ranks those rows with the campaign's `[[ranking]]`
+//! specifications, as the HIPE engine ranks the per-run tables it scored: the same file names
+//! and the same bytes.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use super::config::Campaign;
-use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
+use super::families::{FamilyCampaign, FamilyReport, FamilyTask, TaskRanking};
 use super::names::Placeholder;
-use super::num::Num;
 use super::ranking::{build_ranking, ranking_file_name, RankingInput};
-use super::rows::{EvalKey, ScoreRow};
-use crate::hipe::Task;
-use crate::metrics::PyNum;
-use crate::table::{KeyKind, Results, Value};
+use super::rows::{rows_from_results, ScoreRow};
+use crate::error::{Error, Result};
+use crate::eval::score::ScoreResult;
+use crate::family::Statistics;
+
+/// The official per-run outputs of a HIPE campaign's runs, made as they are scored: the files
+/// written to a directory (when one is given) and the typed rows of each run's table, by
+/// (system, output).
+#[derive(Default)]
+pub struct OfficialRuns {
+    dir: Option<PathBuf>,
+    rows: Mutex<BTreeMap<(String, String), Vec<ScoreRow>>>,
+    files: Mutex<Vec<String>>,
+}
+
+impl OfficialRuns {
+    /// Per-run outputs written into `dir` (created when absent); `None`: rows only.
+    pub fn new(dir: Option<&Path>) -> Result<Self> {
+        if let Some(d) = dir {
+            std::fs::create_dir_all(d)
+                .map_err(|e| Error::output(d, format!("cannot create the directory: {e}")))?;
+        }
+        Ok(OfficialRuns {
+            dir: dir.map(Path::to_path_buf),
+            ..OfficialRuns::default()
+        })
+    }
+
+    /// A run of `task` scored ([`super::OnScored`]): for an output of a HIPE campaign, its
+    /// official TSV and JSON are written (as `RUN_OUTPUT.tsv|json`) and its rows kept; the
+    /// full result is dropped here. Other tasks are left as they are.
+    pub fn scored(
+        &self,
+        task: &FamilyTask,
+        system: &str,
+        run: &Path,
+        st: &mut Statistics,
+    ) -> Result<()> {
+        let Some(o) = &task.official else {
+            return Ok(());
+        };
+        let Some(res) = st.full.take::<ScoreResult>() else {
+            return Ok(());
+        };
+        // System is the lower-cased file stem, as the official scorer writes it.
+        let name = system.to_lowercase();
+        let suffix = o.suffix.as_deref();
+        if let Some(dir) = &self.dir {
+            let (tsv, json) = crate::report::official::outputs_beta(
+                &name,
+                &res.results,
+                o.task,
+                suffix,
+                &o.regimes,
+                None,
+                crate::report::official::RowNames::Hipe,
+            );
+            let run = run.to_string_lossy();
+            let mut written = Vec::new();
+            for (ext, text) in [("tsv", tsv), ("json", json)] {
+                let file = crate::hipe::output_name(&run, o.task, suffix, ext);
+                crate::io::write_atomic(&dir.join(&file), text.as_bytes())?;
+                written.push(file);
+            }
+            lock(&self.files).extend(written);
+        }
+        let rows = rows_from_results(&name, &res.results, o.task, suffix, &o.regimes);
+        lock(&self.rows).insert((system.to_string(), o.output.clone()), rows);
+        Ok(())
+    }
+
+    /// The per-run files written, in name order.
+    pub fn files(&self) -> Vec<String> {
+        let mut f = lock(&self.files).clone();
+        f.sort();
+        f
+    }
+
+    /// The rows of `system`'s output `output`, if it was scored.
+    fn rows(&self, system: &str, output: &str) -> Vec<ScoreRow> {
+        lock(&self.rows)
+            .get(&(system.to_string(), output.to_string()))
+            .cloned()
+            .unwrap_or_default()
+    }
+}
+
+/// A lock that a panicking holder did not spoil (the data is plain).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 /// One run of one dataset and language: its name, bundle and per-output rows.
 struct RunRows {
@@ -27,13 +117,15 @@ struct RunRows {
 }
 
 /// The official ranking files of the HIPE campaign `cfg` from the report of its family
-/// campaign `fam` (built by [`FamilyCampaign::from_hipe`] from `cfg`): (file name, text), in
-/// dataset, language and ranking order. A dataset and language get the rankings one of whose
-/// outputs has a task there (its gold file was found).
+/// campaign `fam` (built by [`FamilyCampaign::from_hipe`] from `cfg`) and the rows its runs'
+/// official outputs had (`official`): (file name, text), in dataset, language and ranking
+/// order. A dataset and language get the rankings one of whose outputs has a task there (its
+/// gold file was found).
 pub fn official_rankings(
     cfg: &Campaign,
     fam: &FamilyCampaign,
     report: &FamilyReport,
+    official: &OfficialRuns,
 ) -> Vec<(String, String)> {
     let mut files = Vec::new();
     for (dataset, ds) in &cfg.datasets {
@@ -42,7 +134,7 @@ pub fn official_rankings(
                 |output: &str| format!("{output}-{}-{}", dataset.as_str(), lang.as_str());
             let mut runs: Vec<RunRows> = Vec::new();
             let mut has_task: Vec<&str> = Vec::new();
-            for (output, spec) in &cfg.tasks {
+            for output in cfg.tasks.keys() {
                 let name = task_name(output.as_str());
                 let Some(task) = fam.tasks.iter().find(|t| t.name == name) else {
                     continue;
@@ -51,7 +143,7 @@ pub fn official_rankings(
                 let Some(ranking) = report.rankings.iter().find(|r| r.task == name) else {
                     continue;
                 };
-                add_rows(&mut runs, output.as_str(), spec, task, ranking);
+                add_rows(&mut runs, output.as_str(), task, ranking, official);
             }
             if has_task.is_empty() {
                 continue;
@@ -83,9 +175,9 @@ pub fn official_rankings(
 fn add_rows(
     runs: &mut Vec<RunRows>,
     output: &str,
-    spec: &super::config::TaskSpec,
-    task: &super::families::FamilyTask,
+    task: &FamilyTask,
     ranking: &TaskRanking,
+    official: &OfficialRuns,
 ) {
     for run in &ranking.ranking.runs {
         let file = format!("{}.tsv", run.system);
@@ -108,97 +200,7 @@ fn add_rows(
                 runs.len() - 1
             }
         };
-        let system = run.system.to_lowercase();
-        let rows = micro_rows(&run.results, &system, spec);
+        let rows = official.rows(&run.system, output);
         runs[at].outputs.push((output.to_string(), rows));
     }
-}
-
-/// The micro rows of the official per-run table of one run's `hipe` family results.
-fn micro_rows(results: &Results, system: &str, spec: &super::config::TaskSpec) -> Vec<ScoreRow> {
-    let mut out = Vec::new();
-    let suffix = spec
-        .suffix
-        .as_ref()
-        .map(|s| format!("{}-", s.as_str()))
-        .unwrap_or_default();
-    for table in &results.tables {
-        let n_best = match table.name.strip_prefix("micro") {
-            Some("") => 1,
-            Some(rest) => match rest.strip_prefix('@').and_then(|n| n.parse().ok()) {
-                Some(n) => n,
-                None => continue,
-            },
-            None => continue,
-        };
-        let has_filter = table.keys.contains(&KeyKind::Filter);
-        let cols = ["TP", "FP", "FN"].map(|c| table.column(c));
-        let [Some(tp), Some(fp), Some(fn_)] = cols else {
-            continue;
-        };
-        for row in &table.rows {
-            let (column, filter, regime, label) = match (has_filter, row.key.as_slice()) {
-                (false, [c, r, l]) => (c, None, r, l),
-                (true, [c, f, r, l]) => (c, Some(f), r, l),
-                _ => continue,
-            };
-            if spec.task == Task::Nel && label != "ALL" {
-                continue;
-            }
-            let filter =
-                filter.map_or_else(|| "TIME-ALL-LED-ALL".to_string(), |f| f.replace(' ', "-"));
-            let at = if column.contains("NEL") {
-                format!("-@{n_best}")
-            } else {
-                String::new()
-            };
-            let evaluation = format!("{column}-micro-{regime}-{suffix}{filter}{at}");
-            let Some(key) = EvalKey::parse(&evaluation) else {
-                continue;
-            };
-            let count = |i: usize| match row.values.get(i) {
-                Some(Value::Count(n)) => *n,
-                _ => 0,
-            };
-            let (t, f, n) = (count(tp), count(fp), count(fn_));
-            let (p, r, f1) = official_prf(t, f, n);
-            out.push(ScoreRow {
-                system: system.to_string(),
-                evaluation,
-                key,
-                label: label.clone(),
-                p: Num::score(p),
-                r: Num::score(r),
-                f1: Num::score(f1),
-                f1_std: Num::default(),
-                p_std: Num::default(),
-                r_std: Num::default(),
-                tp: Num::count(t),
-                fp: Num::count(f),
-                fn_: Num::count(n),
-                docs: None,
-            });
-        }
-    }
-    out
-}
-
-/// Micro P, R and F1 of counts as the official scorer holds them: an integer `0` when there is
-/// nothing to divide by (no prediction, no gold, P + R = 0), F1 from P and R.
-fn official_prf(tp: u64, fp: u64, fn_: u64) -> (PyNum, PyNum, PyNum) {
-    let ratio = |den: u64| {
-        if den > 0 {
-            PyNum::Float(tp as f64 / den as f64)
-        } else {
-            PyNum::Int(0)
-        }
-    };
-    let (p, r) = (ratio(tp + fp), ratio(tp + fn_));
-    let (pf, rf) = (p.as_f64(), r.as_f64());
-    let f1 = if pf + rf > 0.0 {
-        PyNum::Float(2.0 * (pf * rf) / (pf + rf))
-    } else {
-        PyNum::Int(0)
-    };
-    (p, r, f1)
 }

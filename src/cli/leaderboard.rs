@@ -232,7 +232,7 @@ fn run_families(
     outdir: &std::path::Path,
 ) -> fairscore::Result<i32> {
     use campaign::write_family_outputs;
-    use campaign::{run_family_campaign, FamilyCampaign};
+    use campaign::{run_family_campaign_with, CampaignHooks, FamilyCampaign};
     if args.replay.is_some() {
         return Err(fairscore::Error::usage(
             "replay: replays HIPE outputs; a campaign of family tasks is scored",
@@ -258,8 +258,15 @@ fn run_families(
             .build_global();
     }
     let spinner = super::progress::Progress::spinner(args.quiet, "scoring the campaign");
-    let report = run_family_campaign(&cfg, &args.gold_dir.gold_dir, &args.runs_dir)?;
+    fairscore::io::remove_stale_temp_files(outdir);
+    // Each task's runs' results are written as it is ranked (memory stays flat).
+    let hooks = CampaignHooks {
+        outdir: Some(outdir),
+        ..CampaignHooks::default()
+    };
+    let report = run_family_campaign_with(&cfg, &args.gold_dir.gold_dir, &args.runs_dir, &hooks);
     spinner.finish();
+    let report = report?;
     if !report.ignored.is_empty() {
         eprintln!(
             "fairscore: ignored {} file(s) that are not runs: {}",
@@ -281,7 +288,6 @@ fn run_families(
             fairscore::io::escape_controls(why)
         );
     }
-    fairscore::io::remove_stale_temp_files(outdir);
     let written = write_family_outputs(outdir, &cfg, &report)?;
     let runs: usize = report.rankings.iter().map(|r| r.ranking.runs.len()).sum();
     eprintln!(

@@ -37,6 +37,7 @@ pub(crate) mod breakdown;
 mod columns;
 mod compare;
 pub(crate) mod fair;
+mod full;
 mod hipe;
 mod inputs;
 mod mentions;
@@ -56,6 +57,7 @@ pub use breakdown::{
 };
 pub use columns::{prf, prf_columns, prf_values, totals_table};
 pub use compare::{compare, compare_statistics, compare_table, on_same_labels};
+pub use full::Full;
 pub use inputs::Inputs;
 pub use mentions::MentionsFamily;
 pub use muc::{
@@ -107,6 +109,9 @@ pub struct Statistics {
     /// The breakdown of the spans by keys (`breakdown`), when one was asked for: its
     /// numbers are part of the fixed ones, its tables follow the family's.
     pub breakdown: Option<Breakdown>,
+    /// The family's own full result of the pair, for a renderer of its own layout (the `hipe`
+    /// family: the `eval::score` result behind the official per-run files).
+    pub full: Full,
     /// Units pushed while the width is 0 (no label in any unit and no fixed numbers: muc on
     /// documents without entities), which `data` cannot count.
     empty_units: usize,
@@ -125,6 +130,7 @@ impl Statistics {
             details: Vec::new(),
             listing: None,
             breakdown: None,
+            full: Full::default(),
             empty_units: 0,
         }
     }
@@ -182,6 +188,7 @@ impl Statistics {
         out.warnings = self.warnings.clone();
         out.details = self.details.clone();
         out.breakdown = self.breakdown.clone();
+        out.full = self.full.clone();
         let w = self.width();
         let map: Vec<Option<usize>> = labels
             .iter()

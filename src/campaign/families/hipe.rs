@@ -32,6 +32,20 @@ fn resource(resources: &Path, name: &str, used: &mut Vec<(String, PathBuf)>) -> 
     Ok(path.to_string_lossy().into_owned())
 }
 
+/// A HIPE campaign's output as a task scores it: what the official per-run files of its runs
+/// are made with (`RUN_OUTPUT.tsv` and `.json`, as the official scorer names them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OfficialOutput {
+    /// The output's name (`nel_relaxed`).
+    pub output: String,
+    /// Its HIPE task.
+    pub task: crate::hipe::Task,
+    /// Its suffix (`relaxed`), if any.
+    pub suffix: Option<String>,
+    /// The regimes of its rows (the scorer's defaults).
+    pub regimes: Vec<crate::eval::options::Regime>,
+}
+
 fn pattern(text: &str, allowed: &[Placeholder], what: &str) -> Result<Pattern> {
     Pattern::parse(text, allowed)
         .map_err(|e| Error::usage(format!("campaign: the {what} pattern {text:?}: {e}")))
@@ -98,6 +112,16 @@ impl FamilyCampaign {
                         bundles: Some(bundles.clone()),
                         label_list: None,
                         insight: Default::default(),
+                        official: Some(OfficialOutput {
+                            output: output.to_string(),
+                            task: spec.task,
+                            suffix: spec.suffix.as_ref().map(|s| s.as_str().to_string()),
+                            regimes: crate::eval::options::ScoreOptions::new(
+                                spec.task,
+                                cfg.edition,
+                            )
+                            .regimes,
+                        }),
                     });
                 }
             }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::super::family::{rank_statistics, ranking_results};
+use super::super::family::{rank_scored, ranking_results};
 use super::{best_per_team, clash, score, FamilyCampaign, FamilyTask, TaskRanking};
 use crate::error::Result;
 
@@ -32,8 +32,8 @@ pub(super) fn rank_group(
         match st {
             Ok((s, h)) => {
                 run_hashes.insert(system.clone(), h);
-                run_files.insert(system.clone(), path);
-                ok.push((system, s));
+                run_files.insert(system, path);
+                ok.push(s);
             }
             Err(e) => failed.push((
                 path.file_name()
@@ -46,7 +46,7 @@ pub(super) fn rank_group(
     if ok.is_empty() {
         return Ok((failed, None));
     }
-    let ranking = rank_statistics(
+    let ranking = rank_scored(
         t.family.as_ref(),
         ok,
         Some(t.headline.clone()),
@@ -71,6 +71,7 @@ pub(super) fn rank_group(
         signature,
         run_hashes,
         run_files,
+        results_written: false,
     };
     Ok((failed, Some(ranking)))
 }

@@ -11,11 +11,27 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{FamilyTask, Groups, Placeholder, GOLD_PLACEHOLDERS};
+use crate::campaign::family::RunScores;
 use crate::error::Result;
-use crate::family::{Inputs, Statistics};
+use crate::family::Inputs;
 
-/// One run of a task and group scored: (system, run file, its statistics and content hash).
-pub(super) type Scored = (String, PathBuf, Result<(Statistics, String)>);
+/// The inputs' cache and what is done with each run's statistics as it is scored.
+pub(super) struct Hooks<'a> {
+    pub shared: &'a Inputs,
+    pub on_scored: &'a super::OnScored<'a>,
+    /// The campaign's resampling: each run's results are made as it is scored, its
+    /// statistics kept only for the paired tests.
+    pub resampler: Option<&'a crate::metrics::resample::Resampler>,
+    /// Where each run's results are written as it is scored (then cut to what the reports
+    /// read: [`crate::campaign::family_board::write_run_results`]).
+    pub outdir: Option<&'a Path>,
+}
+
+/// One run of a task and group scored: (system, run file, its scores and content hash).
+pub(super) type Scored = (String, PathBuf, ScoredJob);
+
+/// A run's scores and content hash, or why its scoring failed.
+pub(super) type ScoredJob = Result<(RunScores, String)>;
 
 /// The gold file of task `t` for a group of placeholder values.
 pub(super) fn gold_path(t: &FamilyTask, gold_dir: &Path, group: &[(String, String)]) -> PathBuf {
@@ -36,9 +52,28 @@ struct Job<'a> {
     task: &'a FamilyTask,
     /// The task-and-group it belongs to (an index of `at` in [`score_all`]).
     tg: usize,
+    /// The stem of the task-and-group's ranking (its runs' result files).
+    stem: String,
     gold: PathBuf,
     system: &'a str,
     run: &'a Path,
+}
+
+/// A run's results from its statistics, written to the output directory (and cut) when
+/// there is one.
+fn score_run(j: &Job<'_>, st: crate::family::Statistics, hooks: &Hooks<'_>) -> Result<RunScores> {
+    let fam = j.task.family.as_ref();
+    let mut run = RunScores::new(fam, j.system.to_string(), st, hooks.resampler)?;
+    if let Some(dir) = hooks.outdir {
+        crate::campaign::family_board::write_run_results(
+            dir,
+            j.system,
+            &j.stem,
+            &mut run.results,
+            &j.task.headline,
+        )?;
+    }
+    Ok(run)
 }
 
 /// The root of `i` in a union-find forest.
@@ -60,21 +95,24 @@ pub(super) fn score_all(
     tasks: &[FamilyTask],
     per_task: &[Groups],
     gold_dir: &Path,
-    shared: &Inputs,
+    hooks: &Hooks<'_>,
     mut rank: impl FnMut(usize, usize, Vec<Scored>) -> Result<()>,
 ) -> Result<()> {
+    let shared = hooks.shared;
     let mut jobs: Vec<Job<'_>> = Vec::new();
     // Per task and group: (task, index among the task's non-empty groups).
     let mut at: Vec<(usize, usize)> = Vec::new();
     for (k, (t, groups)) in tasks.iter().zip(per_task).enumerate() {
         for (j, (group, runs)) in groups.iter().filter(|(_, r)| !r.is_empty()).enumerate() {
             let gold = gold_path(t, gold_dir, group);
+            let stem = super::stem(&t.name, group);
             let tg = at.len();
             at.push((k, j));
             for (system, path, _) in runs {
                 jobs.push(Job {
                     task: t,
                     tg,
+                    stem: stem.clone(),
                     gold: gold.clone(),
                     system,
                     run: path,
@@ -111,7 +149,9 @@ pub(super) fn score_all(
     for mut files in clusters.into_values() {
         // In the order of their first gold, so that a gold is needed for a short stretch.
         files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
-        let mut scored: Vec<(usize, Result<(Statistics, String)>)> = files
+        // Per job: the run's scoring (an error fails the run) and, inside, its results (an
+        // error there, an output or a resampling refused, stops the campaign).
+        let outcomes: Vec<(usize, Result<ScoredJob>)> = files
             .par_iter()
             .flat_map_iter(|(run, ids)| {
                 ids.iter()
@@ -121,14 +161,35 @@ pub(super) fn score_all(
                             .task
                             .family
                             .statistics_in(&j.gold, j.run, shared)
+                            .and_then(|mut st| {
+                                (hooks.on_scored)(j.task, j.system, j.run, &mut st).map(|()| st)
+                            })
                             .and_then(|st| shared.file_hash(j.run).map(|h| (st, h)));
                         shared.done(&j.gold);
                         shared.done(run);
-                        (i, st)
+                        let out = match st {
+                            Ok((st, h)) => score_run(j, st, hooks).map(|r| Ok((r, h))),
+                            Err(e) => Ok(Err(e)),
+                        };
+                        (i, out)
                     })
                     .collect::<Vec<_>>()
             })
             .collect();
+        let mut scored = Vec::with_capacity(outcomes.len());
+        for (i, out) in outcomes {
+            scored.push((i, out?));
+        }
+        // An output error (a file that could not be written) stops the campaign.
+        let output_error = scored.iter().position(|(_, st)| {
+            st.as_ref()
+                .is_err_and(|e| e.class() == crate::error::ErrorClass::Output)
+        });
+        if let Some(at) = output_error {
+            if let (_, Err(e)) = scored.swap_remove(at) {
+                return Err(e);
+            }
+        }
         scored.sort_by_key(|(i, _)| *i);
         // Job indices ascend with the task and group, and within it with the run's order.
         let mut scored = scored.into_iter().peekable();

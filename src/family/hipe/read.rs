@@ -216,7 +216,7 @@ fn normalized_run(o: &HipeOptions, m: &Map, pred: &Path, tasks: &[Task]) -> Resu
 /// The unit statistics of a gold and a run read.
 fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
     let s = &o.score;
-    let res = evaluate(g, p, s)?;
+    let mut res = evaluate(g, p, s)?;
     let filtered = o.filtered();
     // The labels: per evaluation (column, filter), ALL then the labels any cutoff met.
     let mut labels: Vec<String> = Vec::new();
@@ -274,6 +274,8 @@ fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
     for u in units {
         st.push_unit(u);
     }
-    st.warnings = res.warnings;
+    st.warnings = std::mem::take(&mut res.warnings);
+    // The whole result, for the official per-run files of a HIPE campaign.
+    st.full = crate::family::Full::new(res);
     Ok(st)
 }

@@ -1,12 +1,16 @@
 //! The official renderer over the family engine: the HIPE-2022 preset run as a campaign of
-//! `hipe` family tasks (`FamilyCampaign::from_hipe` + `run_family_campaign`) and its official
-//! ranking files rebuilt from the family results (`official_rankings`) equal the 56 official
-//! rankings row for row (line ends aside: the official NERC files have CRLF). Needs ../shared
-//! (skipped, with a message, when absent).
+//! `hipe` family tasks (`FamilyCampaign::from_hipe` + `run_family_campaign_with`), its
+//! per-run official files written as each run is scored (`OfficialRuns`) equal the 136
+//! official ones, and its official ranking files ranked from those runs' rows
+//! (`official_rankings`) equal the 56 official rankings row for row (line ends aside: the
+//! official NERC files have CRLF). Needs ../shared (skipped, with a message, when absent).
 
 use std::collections::BTreeMap;
 
-use fairscore::campaign::{official_rankings, run_family_campaign, Campaign, FamilyCampaign};
+use fairscore::campaign::{
+    official_rankings, run_family_campaign_with, Campaign, CampaignHooks, FamilyCampaign,
+    OfficialRuns,
+};
 
 fn lines(text: &str) -> Vec<String> {
     text.lines()
@@ -29,12 +33,41 @@ fn family_engine_gives_the_56_official_rankings() {
         &gold,
     )
     .unwrap();
-    let report = run_family_campaign(&fam, &gold, &data.join("submissions")).unwrap();
+    let out =
+        std::env::temp_dir().join(format!("fairscore-official-family-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let official = OfficialRuns::new(Some(&out)).unwrap();
+    let on_scored = |t: &_, s: &str, r: &std::path::Path, st: &mut _| official.scored(t, s, r, st);
+    let hooks = CampaignHooks {
+        on_scored: Some(&on_scored),
+        ..CampaignHooks::default()
+    };
+    let report = run_family_campaign_with(&fam, &gold, &data.join("submissions"), &hooks).unwrap();
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     assert!(report.rejected.is_empty(), "{:?}", report.rejected);
 
-    let got: BTreeMap<String, String> =
-        official_rankings(&cfg, &fam, &report).into_iter().collect();
+    // Every official per-run file is written, with the official name and content.
+    let written = official.files();
+    let mut compared = 0;
+    for e in std::fs::read_dir(data.join("official")).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        assert!(written.contains(&name), "{name} not written");
+        crate::common::compare_file(&out.join(&name), &e.path()).unwrap();
+        if name.ends_with(".tsv") {
+            let ours = std::fs::read(out.join(&name)).unwrap();
+            assert!(ours == std::fs::read(e.path()).unwrap(), "{name} differs");
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 136, "88 NERC and 48 NEL official files");
+    // And no other (the HIPE engine's `runs/` has the same 136).
+    assert_eq!(written.len(), compared, "{written:?}");
+    let _ = std::fs::remove_dir_all(&out);
+
+    let got: BTreeMap<String, String> = official_rankings(&cfg, &fam, &report, &official)
+        .into_iter()
+        .collect();
     let mut want = BTreeMap::new();
     for e in std::fs::read_dir(data.join("rankings")).unwrap() {
         let e = e.unwrap();
