@@ -11,7 +11,9 @@
 //! - [`markdown`]: Markdown text or a table cell (backslash escapes, no HTML entities);
 //! - [`html`]: HTML text or a quoted attribute value (the entities Tera writes; Tera's
 //!   autoescaping and `escape` filter use this function);
-//! - [`latex`]: LaTeX text.
+//! - [`latex`]: LaTeX text;
+//! - [`url_path`]: a relative link made of names (a campaign's per-run pages), before the
+//!   [`html`] of its attribute.
 //!
 //! "Control characters" ([`hidden`]) are Unicode's control characters (C0, DEL, C1), the line
 //! and paragraph separators and the bidirectional formatting characters (which reorder what a
@@ -116,8 +118,8 @@ pub fn markdown(text: &str) -> String {
 /// HTML text or a quoted attribute value: `& < > " ' /` as the entities Tera writes
 /// (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#x27;`, `&#x2F;`), [`hidden`] characters shown as
 /// `\n`, `\u{1b}`, …. A value is never written into an unquoted attribute, an event handler,
-/// a `style` or a URL attribute (`href`, `src`) by the templates, so a `javascript:` URL stays
-/// text.
+/// a `style` or a URL attribute (`href`, `src`) by the templates, but a relative link made by
+/// [`url_path`], so a `javascript:` URL stays text.
 pub fn html(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
@@ -192,9 +194,44 @@ fn latex_char(out: &mut String, c: char) {
     }
 }
 
+/// A relative URL path from names: each `/`-separated part percent-encoded but for the
+/// unreserved characters of RFC 3986 (`A-Z a-z 0-9 - . _ ~`), so that no name can give the
+/// link a scheme (`javascript:`), a query, a fragment or a further part; `.` and `..` parts
+/// become `%2E`, `%2E%2E`.
+pub fn url_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 8);
+    for (i, part) in path.split('/').enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        if part == "." || part == ".." {
+            out.push_str(&"%2E".repeat(part.len()));
+            continue;
+        }
+        for b in part.bytes() {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+                out.push(b as char);
+            } else {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn url_path_encodes_names() {
+        assert_eq!(url_path("inspect/a_1-ner.html"), "inspect/a_1-ner.html");
+        assert_eq!(
+            url_path("inspect/javascript:x?y#z é.html"),
+            "inspect/javascript%3Ax%3Fy%23z%20%C3%A9.html"
+        );
+        assert_eq!(url_path("../x"), "%2E%2E/x");
+    }
 
     #[test]
     fn terminal_shows_controls() {

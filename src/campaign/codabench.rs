@@ -190,6 +190,9 @@ pub struct ColumnScore {
     pub run: Option<String>,
     /// The run's result tables.
     pub results: Option<Results>,
+    /// The gold and the run, when the task asks for an `inspect` page (written beside the
+    /// detailed results by [`super::write_codabench_outputs`]).
+    pub inspect: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// Why a submission was refused: what is wrong with it (one line each), and the reports of
@@ -463,6 +466,7 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
                 value,
                 run: None,
                 results: None,
+                inspect: None,
             });
             continue;
         };
@@ -512,7 +516,9 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         for w in &results.warnings {
             notes.push(format!("{}: {w}", c.key));
         }
+        let inspect = t.insight.inspect.then(|| (gold.clone(), path.clone()));
         scores.push(ColumnScore {
+            inspect,
             column: c.clone(),
             value: if value.is_finite() { value } else { 0.0 },
             run: Some(shown),

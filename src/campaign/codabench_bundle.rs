@@ -351,6 +351,15 @@ pub fn bundle_files(
             }
         }
     }
+    // The breakdowns' training files, beside the campaign file too (inside its directory,
+    // checked as the campaign was read).
+    for t in &cfg.tasks {
+        if let Some(tr) = &t.insight.train {
+            if !lists.iter().any(|(i, _)| *i == tr.written) {
+                lists.push((tr.written.clone(), tr.path.clone()));
+            }
+        }
+    }
     let kit = public_and_kit(cfg, &cols, &o.gold_dir, &binary)?;
     let mut files: Vec<BundleFile> = vec![
         (

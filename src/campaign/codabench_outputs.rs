@@ -69,9 +69,20 @@ pub fn page_results(cfg: &FamilyCampaign, s: &Scored) -> Results {
     out
 }
 
+/// The `inspect` page of a column's run beside the detailed results: `inspect_KEY.html` (the
+/// key is sanitized: letters, digits and `_`).
+pub fn inspect_name(key: &str) -> String {
+    format!("inspect_{key}.html")
+}
+
 /// `detailed_results.html`: [`page_results`] as a standalone page, with the signature of each
-/// column's scoring (marked by [`SIGNATURE_SPOT`]) before `</body>`.
-pub fn detailed_html(cfg: &FamilyCampaign, s: &Scored) -> Result<String> {
+/// column's scoring (marked by [`SIGNATURE_SPOT`]) and the links to the columns' `inspect`
+/// pages (`pages`: column key, page file; or why it is missing) before `</body>`.
+pub fn detailed_html(
+    cfg: &FamilyCampaign,
+    s: &Scored,
+    pages: &[(String, std::result::Result<String, String>)],
+) -> Result<String> {
     let r = page_results(cfg, s);
     #[cfg(feature = "html")]
     let page = crate::report::table::html::render(&r)?;
@@ -95,6 +106,24 @@ pub fn detailed_html(cfg: &FamilyCampaign, s: &Scored) -> Result<String> {
         }
     }
     signed.push_str("</section>\n");
+    if !pages.is_empty() {
+        signed.push_str("<section class=\"inspect\"><h2>Errors in their text</h2>\n<ul>\n");
+        for (key, page) in pages {
+            match page {
+                Ok(file) => signed.push_str(&format!(
+                    "<li><a href=\"{}\">{}</a>: each document of the gold with this run's spans marked by error type</li>\n",
+                    escape(&crate::escape::url_path(file)),
+                    escape(key)
+                )),
+                Err(why) => signed.push_str(&format!(
+                    "<li>{}: no page ({})</li>\n",
+                    escape(key),
+                    escape(why)
+                )),
+            }
+        }
+        signed.push_str("</ul>\n</section>\n");
+    }
     Ok(match page.rfind("</body>") {
         Some(i) => format!("{}{signed}{}", &page[..i], &page[i..]),
         None => format!("{page}{signed}"),
@@ -108,7 +137,26 @@ pub fn write_outputs(cfg: &FamilyCampaign, s: &Scored, output: &Path) -> Result<
     std::fs::create_dir_all(output)
         .map_err(|e| Error::output(output, format!("cannot create the directory: {e}")))?;
     let scores = scores_json(s);
-    let page = detailed_html(cfg, s)?;
+    // One page at a time, written and dropped before the next.
+    let mut pages = Vec::new();
+    for c in &s.scores {
+        let Some((gold, run)) = &c.inspect else {
+            continue;
+        };
+        let name = inspect_name(&c.column.key);
+        let html = super::families::insight::page(&cfg.tasks[c.column.task], gold, run);
+        pages.push((
+            c.column.key.clone(),
+            match html {
+                Ok(html) => {
+                    crate::io::write_atomic(&output.join(&name), html.as_bytes())?;
+                    Ok(name)
+                }
+                Err(e) => Err(e.to_string()),
+            },
+        ));
+    }
+    let page = detailed_html(cfg, s, &pages)?;
     let (a, b) = (output.join(SCORES_FILE), output.join(DETAILED_FILE));
     crate::io::write_atomic_all(&[
         (a.as_path(), scores.as_bytes()),

@@ -16,6 +16,7 @@
 //! runs = "{team}_{run}.txt"        # in --runs-dir; {team} required
 //! rank_by = "F1"                   # a column of the family's headline table
 //! # any family option as the CLI names it: column, tagset, regimes, beta, weights, …
+//! # breakdown = ["label", "length"]; train = "FILE" (relative to this file); inspect = true
 //! ```
 
 use std::collections::BTreeMap;
@@ -32,16 +33,20 @@ use crate::table::Results;
 mod clash;
 mod hipe;
 mod index;
+pub(crate) mod insight;
 mod places;
 mod rank;
 mod score;
 mod teams;
 
 pub use hipe::OfficialOutput;
+pub use insight::{Insight, Pages};
 pub use teams::best_per_team;
 
 use index::TaskIndex;
-use places::{key_line, option_line, plain, task_line, toml_error, KeyPlaces, Places, TaskPlaces};
+use places::{
+    key_line, option_line, plain, task_line, toml_error, value_text, KeyPlaces, Places, TaskPlaces,
+};
 
 const RUN_PLACEHOLDERS: &[Placeholder] = &[
     Placeholder::Team,
@@ -76,6 +81,9 @@ pub struct FamilyTask {
     /// file's directory): the participants' check of a Codabench submission checks run labels
     /// against it (docs/codabench.md). Not fair's `labels`, which selects labels to score.
     pub label_list: Option<LabelList>,
+    /// The task's breakdown training file (`train`) and `inspect` pages
+    /// ([`insight`]).
+    pub insight: Insight,
     /// A HIPE campaign's output (`nel_relaxed`, …) this task scores: its runs get the
     /// official per-run files ([`super::official::OfficialRuns`]). `None` for family tasks.
     pub official: Option<hipe::OfficialOutput>,
@@ -132,26 +140,6 @@ pub fn campaign_kind(path: &Path, text: &str) -> Result<bool> {
         .map_err(|e| toml_error(path, text, &e))
 }
 
-fn value_text(v: &toml::Value) -> Option<Setting> {
-    match v {
-        toml::Value::String(s) => Some(Setting::Text(s.clone())),
-        toml::Value::Integer(n) => Some(Setting::Text(n.to_string())),
-        toml::Value::Float(x) => Some(Setting::Text(x.to_string())),
-        toml::Value::Boolean(b) => Some(Setting::Flag(*b)),
-        toml::Value::Array(a) => a
-            .iter()
-            .map(|x| match x {
-                toml::Value::String(s) => Some(s.clone()),
-                toml::Value::Integer(n) => Some(n.to_string()),
-                toml::Value::Float(f) => Some(f.to_string()),
-                _ => None,
-            })
-            .collect::<Option<Vec<String>>>()
-            .map(Setting::List),
-        _ => None,
-    }
-}
-
 impl FamilyCampaign {
     /// Reads a family campaign file (usage errors naming the file and the task).
     pub fn from_file(path: &Path) -> Result<FamilyCampaign> {
@@ -172,9 +160,18 @@ impl FamilyCampaign {
         let places = Places::new(text);
         let top_line = |key: &str| key_line(&places, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
+        let mut inspect = false;
         for (k, v) in &table {
             match k.as_str() {
                 "name" | "task" => {}
+                "inspect" => {
+                    inspect = v.as_bool().ok_or_else(|| {
+                        at(
+                            top_line("inspect"),
+                            "inspect: expected true or false".into(),
+                        )
+                    })?;
+                }
                 "bootstrap" | "bootstrap_seed" | "bootstrap_confidence" => {
                     let name = match k.as_str() {
                         "bootstrap" => "bootstrap",
@@ -190,7 +187,7 @@ impl FamilyCampaign {
                         top_line(other),
                         format!(
                             "unknown key {} (a campaign of family tasks has name, bootstrap, \
-                             bootstrap_seed, bootstrap_confidence and [[task]])",
+                             bootstrap_seed, bootstrap_confidence, inspect and [[task]])",
                             snippet(other)
                         ),
                     ))
@@ -266,7 +263,14 @@ impl FamilyCampaign {
             for (k, v) in t {
                 if matches!(
                     k.as_str(),
-                    "name" | "family" | "gold" | "runs" | "rank_by" | "label_list"
+                    "name"
+                        | "family"
+                        | "gold"
+                        | "runs"
+                        | "rank_by"
+                        | "label_list"
+                        | "inspect"
+                        | "train"
                 ) {
                     continue;
                 }
@@ -278,6 +282,11 @@ impl FamilyCampaign {
                 })?;
                 s.set(k, value);
             }
+            let insight = insight::task_insight(t, path, family, inspect)
+                .map_err(|(key, m)| ctx(line_of(key), m))?;
+            if let Some(train) = &insight.train {
+                s.set("train", Setting::Text(train.path.display().to_string()));
+            }
             let option_err = |e: Error| {
                 let m = plain(&e);
                 ctx(option_line(&places, keys, &m), m)
@@ -285,7 +294,19 @@ impl FamilyCampaign {
             let opts = family_options(&s).map_err(option_err)?;
             s.finish(&format!("the {family} family"))
                 .map_err(option_err)?;
-            let fam = build(family, &opts).map_err(|e| ctx(line_of("family"), plain(&e)))?;
+            // An option the family refuses is said at its own line, else at `family`.
+            let fam = build(family, &opts).map_err(|e| {
+                let m = plain(&e);
+                let line = option_line(&places, keys, &m);
+                ctx(
+                    if line == here {
+                        line_of("family")
+                    } else {
+                        line
+                    },
+                    m,
+                )
+            })?;
             let mut headline = fam.headline();
             if let Some(col) = get("rank_by") {
                 headline.column = col.to_string();
@@ -316,6 +337,7 @@ impl FamilyCampaign {
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
                 bundles: None,
                 label_list,
+                insight,
                 official: None,
             });
         }
@@ -363,6 +385,8 @@ pub struct TaskRanking {
     pub signature: crate::table::Signature,
     /// Each ranked run's short content hash, by system.
     pub run_hashes: BTreeMap<String, String>,
+    /// Each ranked run's file, by system (its `inspect` page reads it again).
+    pub run_files: BTreeMap<String, PathBuf>,
     /// Whether the runs' results were written (`runs/`) as the task was ranked and cut to what
     /// the reports read ([`CampaignHooks::outdir`]).
     pub results_written: bool,

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
+use super::families::{insight, FamilyCampaign, FamilyReport, Pages, TaskRanking};
 use crate::error::{Error, Result};
 use crate::family::Headline;
 use crate::table::{Kind, Results};
@@ -168,8 +168,10 @@ fn not_scored_tsv(report: &FamilyReport) -> Result<String> {
 /// "gold", "resampling"?, "signature", "signature_fields", "rows": [{"rank", "system",
 /// "run_hash", "scores": {METRIC: value}, "ci":
 /// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}], "teams": [{"rank", "team",
-/// "system", "score", "ci"?, "shares_first"?}]}]}`; scores are fractions.
-pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
+/// "system", "score", "ci"?, "shares_first"?}]}]}`; scores are fractions. A row has its
+/// run's breakdowns (`"breakdown": {KEY: [{"bucket", …}]}`, [`insight::breakdown_json`]) when
+/// the task asks for them, and its `inspect` page's path when one was written.
+pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport, pages: &Pages) -> String {
     use serde_json::{json, Map, Value};
     let num = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
     let tables: Vec<Value> = report
@@ -207,6 +209,12 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport) -> String {
                         o.insert("p_next".into(), run.p_next.map_or(Value::Null, num));
                         o.insert("p_top".into(), run.p_top.map_or(Value::Null, num));
                         o.insert("shares_first".into(), json!(run.shares_first));
+                    }
+                    if let Some(b) = insight::breakdown_json(&run.results) {
+                        o.insert("breakdown".into(), b);
+                    }
+                    if let Some(p) = pages.link(&r.stem(), &run.system) {
+                        o.insert("inspect".into(), json!(p));
                     }
                     Value::Object(o)
                 })
@@ -302,7 +310,8 @@ fn run_path(system: &str, stem: &str) -> String {
 /// Writes a run's results (`runs/SYSTEM_STEM.json`, as [`write_family_outputs`] would, STEM
 /// the task's ranking stem) into `outdir` now, and keeps of them only what the reports read:
 /// the headline row of the headline table `h`, the tables keyed by label alone (the per-label
-/// view), and the gold's `adequacy` and the fair `confusion` and `fair` tables. The other
+/// view), the breakdowns' buckets (`breakdown:KEY`), and the gold's `adequacy` and the fair
+/// `confusion` and `fair` tables. The other
 /// rows (a HIPE NEL run's rows per QID, say) are dropped: memory does not grow with the
 /// campaign's runs.
 pub(crate) fn write_run_results(
@@ -320,6 +329,9 @@ pub(crate) fn write_run_results(
         } else if t.name == h.table {
             t.rows.retain(|x| x.key == h.row);
             true
+        } else if t.keys == [crate::table::KeyKind::Bucket] && t.name.starts_with("breakdown:") {
+            // A breakdown's buckets (not its examples): the boards show them.
+            true
         } else {
             matches!(t.name.as_str(), "adequacy" | "confusion" | "fair")
         }
@@ -331,12 +343,15 @@ pub(crate) fn write_run_results(
 /// task), `runs/*.json` (unless the campaign wrote them as it ran:
 /// [`super::CampaignHooks::outdir`]), `leaderboard.json`, `leaderboard.md`, `leaderboard.tex`
 /// and `index.html` (with the `html` feature) into `outdir`, all or none; returns the files
-/// written, relative to `outdir` (the runs' results too, whenever they were written).
+/// written, relative to `outdir` (the runs' results too, whenever they were written). The
+/// `inspect` pages of the tasks that ask for them are written first, one at a time
+/// (`families::insight::write_pages`).
 pub fn write_family_outputs(
     outdir: &Path,
     cfg: &FamilyCampaign,
     report: &FamilyReport,
 ) -> Result<Vec<String>> {
+    let pages = insight::write_pages(outdir, cfg, report)?;
     let mut files: Vec<(String, String)> = Vec::new();
     for r in &report.rankings {
         files.push((format!("rankings/{}.tsv", r.stem()), ranking_tsv(r)?));
@@ -353,8 +368,11 @@ pub fn write_family_outputs(
     if !report.failed.is_empty() || !report.rejected.is_empty() {
         files.push(("rankings/not_scored.tsv".into(), not_scored_tsv(report)?));
     }
-    files.push(("leaderboard.json".into(), leaderboard_json(cfg, report)));
-    let board = super::family_page::build(cfg, report);
+    files.push((
+        "leaderboard.json".into(),
+        leaderboard_json(cfg, report, &pages),
+    ));
+    let board = super::family_page::build(cfg, report, &pages);
     files.push((
         "leaderboard.md".into(),
         crate::report::markdown::render(&board),
@@ -380,7 +398,8 @@ pub fn write_family_outputs(
         .map(|(p, (_, t))| (p.as_path(), t.as_bytes()))
         .collect();
     crate::io::write_atomic_all(&refs)?;
-    let mut names: Vec<String> = files.into_iter().map(|(n, _)| n).collect();
+    let mut names: Vec<String> = pages.links.into_values().collect();
+    names.extend(files.into_iter().map(|(n, _)| n));
     for r in report.rankings.iter().filter(|r| r.results_written) {
         names.extend(r.ranking.runs.iter().map(|run| run_file(run, r)));
     }

@@ -12,7 +12,7 @@
 
 use indexmap::IndexMap;
 
-use super::families::{FamilyCampaign, FamilyReport, TaskRanking};
+use super::families::{insight, FamilyCampaign, FamilyReport, Pages, TaskRanking};
 use super::family::RankedRun;
 use crate::report::board::{
     counts_column, fixed3, p_text, percent, slug, Board, Cell, Drill, DrillPart, FairView,
@@ -21,8 +21,9 @@ use crate::report::board::{
 };
 use crate::table::{Column, KeyKind, Kind, Results};
 
-/// Builds the view of a family campaign.
-pub fn build(cfg: &FamilyCampaign, report: &FamilyReport) -> Board {
+/// Builds the view of a family campaign; `pages`: the runs' `inspect` pages, linked from their
+/// rows (a page that could not be made is a note of its section).
+pub fn build(cfg: &FamilyCampaign, report: &FamilyReport, pages: &Pages) -> Board {
     let mut metrics: Vec<&str> = report
         .rankings
         .iter()
@@ -110,8 +111,14 @@ pub fn build(cfg: &FamilyCampaign, report: &FamilyReport) -> Board {
                 lang,
                 ..Section::default()
             });
-        let group = group(r, &section.id);
+        let group = group(r, &section.id, pages);
         section.groups.push(group);
+        let stem = r.stem();
+        for (_, system, why) in pages.failed.iter().filter(|(s, _, _)| *s == stem) {
+            section
+                .notes
+                .push(format!("{}: no inspect page for {system}: {why}", r.task));
+        }
     }
     for s in sections.values_mut() {
         let mut names: Vec<&str> = s
@@ -178,7 +185,7 @@ fn column_texts(kind: Kind, values: &[Option<f64>]) -> Vec<String> {
 }
 
 /// One task on one gold file: its ranked table and the drill-down of each run.
-fn group(r: &TaskRanking, section: &str) -> Group {
+fn group(r: &TaskRanking, section: &str, pages: &Pages) -> Group {
     let h = &r.ranking.headline;
     let id = slug(&format!("{section}-{}", r.stem()));
     let head = r
@@ -265,6 +272,9 @@ fn group(r: &TaskRanking, section: &str) -> Group {
                 },
                 shares_first: run.shares_first,
             }),
+            inspect: pages
+                .link(&r.stem(), &run.system)
+                .map(crate::escape::url_path),
         })
         .collect();
     let marked =
@@ -325,47 +335,57 @@ fn gold(results: &Results) -> Vec<GoldLabel> {
         .collect()
 }
 
-/// A run's per-label rows: every table of its results keyed by label alone, label `ALL` left
-/// out; and the fair family's label confusion.
-fn drill(run: &RankedRun) -> Drill {
-    let parts = run
-        .results
-        .tables
+/// The rows of a table keyed by one key (a label: row `ALL` left out; a bucket) as a part of a
+/// drill-down named `name`; `None` without rows.
+fn part(t: &crate::table::Table, name: &str) -> Option<DrillPart> {
+    let shown = shown(&t.columns);
+    let rows: Vec<_> = t
+        .rows
         .iter()
-        .filter(|t| t.keys == [KeyKind::Label])
-        .filter_map(|t| {
-            let shown = shown(&t.columns);
-            let rows: Vec<_> = t.rows.iter().filter(|x| x.key[0] != "ALL").collect();
-            if rows.is_empty() {
-                return None;
-            }
-            let texts: Vec<Vec<String>> = shown
+        .filter(|x| t.keys != [KeyKind::Label] || x.key[0] != "ALL")
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    let texts: Vec<Vec<String>> = shown
+        .iter()
+        .map(|&i| {
+            let vals: Vec<Option<f64>> = rows
                 .iter()
-                .map(|&i| {
-                    let vals: Vec<Option<f64>> = rows
-                        .iter()
-                        .map(|x| x.values.get(i).and_then(|v| v.as_f64()))
-                        .collect();
-                    column_texts(t.columns[i].kind, &vals)
-                })
+                .map(|x| x.values.get(i).and_then(|v| v.as_f64()))
                 .collect();
-            Some(DrillPart {
-                regime: t.name.clone(),
-                columns: shown.iter().map(|&i| t.columns[i].name.clone()).collect(),
-                labels: rows
-                    .iter()
-                    .enumerate()
-                    .map(|(n, x)| LabelRow {
-                        label: x.key[0].clone(),
-                        cells: texts.iter().map(|c| c[n].clone()).collect(),
-                    })
-                    .collect(),
-            })
+            column_texts(t.columns[i].kind, &vals)
         })
+        .collect();
+    Some(DrillPart {
+        regime: name.to_string(),
+        columns: shown.iter().map(|&i| t.columns[i].name.clone()).collect(),
+        labels: rows
+            .iter()
+            .enumerate()
+            .map(|(n, x)| LabelRow {
+                label: x.key[0].clone(),
+                cells: texts.iter().map(|c| c[n].clone()).collect(),
+            })
+            .collect(),
+    })
+}
+
+/// A run's per-label rows: every table of its results keyed by label alone, label `ALL` left
+/// out; its breakdowns, one part per key; and the fair family's label confusion.
+fn drill(run: &RankedRun) -> Drill {
+    let parts = (run.results.tables.iter())
+        .filter(|t| t.keys == [KeyKind::Label])
+        .filter_map(|t| part(t, &t.name))
+        .collect();
+    let breakdowns = insight::breakdown_tables(&run.results)
+        .into_iter()
+        .filter_map(|(key, t)| part(t, key))
         .collect();
     Drill {
         system: run.system.clone(),
         parts,
+        breakdowns,
         fair: fair(&run.results),
     }
 }

@@ -291,6 +291,7 @@ fn build_table(
                 },
                 shares_first: m.shares_first,
             }),
+            inspect: None,
         });
     }
     let marked = !rows.is_empty() && rows.iter().all(|r| r.mark.is_some());
@@ -411,6 +412,7 @@ fn finish_group(
             Some(Drill {
                 system: scored.run.name.clone(),
                 parts: drill_parts(rows, &acc.column, &acc.variant),
+                breakdowns: Vec::new(),
                 fair,
             })
         })

@@ -357,6 +357,16 @@ pub struct InOut {
     pub output: PathBuf,
 }
 
+/// `--inspect` of `leaderboard`: an `inspect` page per run of every spans and fair task.
+#[derive(Args, Debug, Clone)]
+pub struct InspectFlag {
+    /// Write each ranked run's error page (the page of `fairscore inspect`) to
+    /// inspect/SYSTEM_TASK.html, linked from the leaderboard, for every spans and fair task of a
+    /// campaign of family tasks (as `inspect = true` in the campaign file)
+    #[arg(long = "inspect")]
+    pub inspect: bool,
+}
+
 /// `--page` (`-o`): where `inspect` writes its page.
 #[derive(Args, Debug, Clone)]
 pub struct PageFlag {

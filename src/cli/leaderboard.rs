@@ -35,6 +35,8 @@ pub struct LeaderboardArgs {
     /// `bootstrap_confidence`); they add `rankings/*.ci.tsv`.
     #[command(flatten)]
     pub resampling: super::args::Resampling,
+    #[command(flatten)]
+    pub inspect: super::args::InspectFlag,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -63,6 +65,12 @@ pub fn run_with(
         if campaign::campaign_kind(file, &text)? {
             return run_families(&args, file, &text, &outdir);
         }
+    }
+    if args.inspect.inspect {
+        return Err(fairscore::Error::usage(
+            "--inspect: for campaigns of family tasks (spans and fair tasks); a HIPE campaign \
+             has no inspect pages yet",
+        ));
     }
     let resources = args.hipe.resources.clone().ok_or_else(|| {
         fairscore::Error::usage(
@@ -232,6 +240,18 @@ fn run_families(
     }
     let mut cfg = FamilyCampaign::parse(file, text)?;
     cfg.bootstrap = resampling(args, cfg.bootstrap)?;
+    if args.inspect.inspect {
+        let mut any = false;
+        for t in cfg.tasks.iter_mut().filter(|t| campaign::inspectable(t)) {
+            t.insight.inspect = true;
+            any = true;
+        }
+        if !any {
+            return Err(fairscore::Error::usage(
+                "--inspect: the campaign has no spans or fair task (the page shows span errors)",
+            ));
+        }
+    }
     if let Some(n) = args.threads {
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(n))

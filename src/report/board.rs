@@ -202,6 +202,9 @@ pub struct Row {
     /// The ranked score's interval and the tests against the next and the top run, with
     /// resampling.
     pub mark: Option<Mark>,
+    /// The run's `inspect` page, a relative link already URL-encoded
+    /// ([`crate::escape::url_path`]), when the campaign wrote one.
+    pub inspect: Option<String>,
 }
 
 /// A row's interval of the ranked score and its significance marks, formatted.
@@ -240,6 +243,9 @@ pub struct Drill {
     pub system: String,
     /// One part per regime, strict first.
     pub parts: Vec<DrillPart>,
+    /// One part per breakdown key (`regime`: the key; `labels`: its buckets), when the task
+    /// asks for breakdowns.
+    pub breakdowns: Vec<DrillPart>,
     /// The fair regime of the run's output, when the scorer gave one; only in the output's first
     /// group.
     pub fair: Option<FairView>,

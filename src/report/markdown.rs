@@ -112,11 +112,15 @@ pub fn render(board: &Board) -> String {
                         ),
                         _ => String::new(),
                     };
+                    let system = match &r.inspect {
+                        // The link is URL-encoded already (escape::url_path).
+                        Some(link) => format!("[{}]({link})", esc(&r.system)),
+                        None => esc(&r.system),
+                    };
                     let _ = writeln!(
                         s,
-                        "| {} | {} | {} |{marks}",
+                        "| {} | {system} | {} |{marks}",
                         r.rank,
-                        esc(&r.system),
                         cells.join(" | ")
                     );
                 }
@@ -150,6 +154,7 @@ pub fn render(board: &Board) -> String {
                     labels.join(" · ")
                 );
             }
+            breakdowns(&mut s, g);
         }
     }
     if !board.teams.is_empty() {
@@ -194,6 +199,30 @@ pub fn render(board: &Board) -> String {
 }
 
 /// A section's heading: the dataset, and the language when there is one.
+/// Each run's breakdowns of a group: a line naming the run, then one collapsed `<details>` per
+/// key with the buckets as a table (the summary, HTML, names only the key; the names are in
+/// Markdown).
+fn breakdowns(s: &mut String, g: &crate::report::board::Group) {
+    for d in g.drill.iter().filter(|d| !d.breakdowns.is_empty()) {
+        let _ = writeln!(s, "Breakdowns of {} ({}):\n", esc(&d.system), esc(&g.title));
+        for p in &d.breakdowns {
+            let _ = writeln!(
+                s,
+                "<details><summary>breakdown by {}</summary>\n",
+                crate::escape::html(&p.regime)
+            );
+            let heads: Vec<String> = p.columns.iter().map(|c| esc(c)).collect();
+            let _ = writeln!(s, "| Bucket | {} |", heads.join(" | "));
+            let _ = writeln!(s, "|---|{}", "---:|".repeat(heads.len()));
+            for l in &p.labels {
+                let cells: Vec<String> = l.cells.iter().map(|c| esc(c)).collect();
+                let _ = writeln!(s, "| {} | {} |", esc(&l.label), cells.join(" | "));
+            }
+            s.push_str("\n</details>\n\n");
+        }
+    }
+}
+
 pub(crate) fn section_name(dataset: &str, lang: &str) -> String {
     if lang.is_empty() {
         dataset.to_string()

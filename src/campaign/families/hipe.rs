@@ -111,6 +111,7 @@ impl FamilyCampaign {
                         rank_by_line: 0,
                         bundles: Some(bundles.clone()),
                         label_list: None,
+                        insight: Default::default(),
                         official: Some(OfficialOutput {
                             output: output.to_string(),
                             task: spec.task,

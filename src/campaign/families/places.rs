@@ -1,5 +1,6 @@
 //! Where things are in a campaign file of family tasks: TOML errors at their line, the lines
-//! of top-level and task keys (toml's spans), so that every error names file and line.
+//! of top-level and task keys (toml's spans), so that every error names file and line; a key's TOML
+//! value as a setting.
 
 use std::path::Path;
 
@@ -116,6 +117,28 @@ pub(super) fn option_line(at: &Places, keys: Option<&KeyPlaces>, message: &str) 
             .map(|k| at.line_at(k.span().start))
     })
     .unwrap_or_else(|| task_line(at, keys))
+}
+
+/// A TOML value of a campaign key as a setting: text, a switch or a list (`None`: a table or
+/// a list of those).
+pub(super) fn value_text(v: &toml::Value) -> Option<crate::api::Setting> {
+    match v {
+        toml::Value::String(s) => Some(crate::api::Setting::Text(s.clone())),
+        toml::Value::Integer(n) => Some(crate::api::Setting::Text(n.to_string())),
+        toml::Value::Float(x) => Some(crate::api::Setting::Text(x.to_string())),
+        toml::Value::Boolean(b) => Some(crate::api::Setting::Flag(*b)),
+        toml::Value::Array(a) => a
+            .iter()
+            .map(|x| match x {
+                toml::Value::String(s) => Some(s.clone()),
+                toml::Value::Integer(n) => Some(n.to_string()),
+                toml::Value::Float(f) => Some(f.to_string()),
+                _ => None,
+            })
+            .collect::<Option<Vec<String>>>()
+            .map(crate::api::Setting::List),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

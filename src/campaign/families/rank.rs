@@ -27,10 +27,12 @@ pub(super) fn rank_group(
     let mut failed = Vec::new();
     let mut ok = Vec::new();
     let mut run_hashes = BTreeMap::new();
+    let mut run_files = BTreeMap::new();
     for (system, path, st) in scored {
         match st {
             Ok((s, h)) => {
-                run_hashes.insert(system, h);
+                run_hashes.insert(system.clone(), h);
+                run_files.insert(system, path);
                 ok.push(s);
             }
             Err(e) => failed.push((
@@ -68,6 +70,7 @@ pub(super) fn rank_group(
         teams,
         signature,
         run_hashes,
+        run_files,
         results_written: false,
     };
     Ok((failed, Some(ranking)))

@@ -4,6 +4,7 @@ mod codabench_formats;
 mod codabench_hipe;
 mod codabench_kit;
 mod failed_runs;
+mod insight;
 mod leaderboard_board;
 mod leaderboard_ci;
 mod leaderboard_official;

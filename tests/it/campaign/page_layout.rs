@@ -156,11 +156,14 @@ fn family_campaign_pages_fit_phone_and_laptop() {
         std::fs::write(runs.join(format!("{name}.tsv")), tagged(k + 2)).unwrap();
     }
     let campaign = dir.join("campaign.toml");
-    std::fs::write(
-        &campaign,
-        crate::common::five_family_campaign("page-layout-2026", Some("nkjp")),
-    )
-    .unwrap();
+    // The spans task with breakdowns (issue 35): each run's drill-down has a table per key.
+    let text = crate::common::five_family_campaign("page-layout-2026", Some("nkjp")).replacen(
+        "family = \"spans\"",
+        "family = \"spans\"\nbreakdown = [\"label\", \"length\", \"capitalisation\"]",
+        1,
+    );
+    assert!(text.contains("breakdown"));
+    std::fs::write(&campaign, text).unwrap();
     let mut failed = Vec::new();
     for (label, extra) in [
         ("plain", &[][..]),
@@ -178,6 +181,7 @@ fn family_campaign_pages_fit_phone_and_laptop() {
             runs.display().to_string(),
             "--outdir".into(),
             out.display().to_string(),
+            "--inspect".into(),
         ];
         args.extend(extra.iter().map(|s| s.to_string()));
         let o = fairscore(&args.iter().map(String::as_str).collect::<Vec<_>>());
@@ -202,9 +206,28 @@ fn family_campaign_pages_fit_phone_and_laptop() {
             );
         }
         assert!(html.contains("· per label</summary>"), "{label}");
+        assert!(html.contains("<summary>breakdown by capitalisation</summary>"));
+        // Each ranked run of the spans and fair tasks links its page (page_check below opens
+        // one: the page of the longest run name).
+        assert!(
+            html.contains("<a href=\"inspect&#x2F;alpha_1_ner.html\""),
+            "{label}"
+        );
+        assert!(
+            html.contains("<a href=\"inspect&#x2F;alpha_1_fair.html\""),
+            "{label}"
+        );
+        if label == "plain" {
+            let page = out.join(format!("inspect/{}_ner.html", names[2]));
+            let (ok, text) = page_check(&page, 200_000);
+            if !ok {
+                failed.push(format!("inspect page:\n{text}"));
+            }
+        }
         assert_eq!(html.contains("F1 CI"), label == "bootstrap");
         // Every run's per-label rows of every table are on the page (closed).
-        let (ok, text) = page_check(&page, 80_000);
+        // The bound: 80 kB before the spans task had three breakdowns (about 12 kB more).
+        let (ok, text) = page_check(&page, 100_000);
         if !ok {
             failed.push(format!("{label}:\n{text}"));
         }

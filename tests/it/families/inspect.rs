@@ -14,10 +14,10 @@ use std::process::Command;
 use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir};
 
 /// Fair and traditional counts, by name (`TP`, `FP`, …; traditional ones as `tTP`, …).
-pub(super) type Counts = BTreeMap<String, u64>;
+pub(crate) type Counts = BTreeMap<String, u64>;
 
 /// The counts of `evaluate --family fair --json -` on the pair (the ALL rows).
-fn evaluate_counts(gold: &Path, pred: &Path) -> Counts {
+pub(crate) fn evaluate_counts(gold: &Path, pred: &Path) -> Counts {
     let v = fairscore_json(&[
         "evaluate",
         "--family",
@@ -78,7 +78,7 @@ fn tags<'p>(page: &'p str, element: &str) -> Vec<&'p str> {
 /// The counts a static page shows: TP from the gold marks, the errors from the listed items,
 /// traditional counts from the marks' exact-match class; and checks that ids are unique,
 /// that every span has exactly one first element (its id) and every link an anchor.
-pub(super) fn page_counts(page: &str) -> (Counts, usize, usize) {
+pub(crate) fn page_counts(page: &str) -> (Counts, usize, usize) {
     let mut c = Counts::new();
     let mut ids = BTreeSet::new();
     let (mut gold, mut run) = (0, 0);

@@ -11,7 +11,7 @@ mod fair_props;
 mod fair_reference;
 mod family_interface;
 mod hardening_weights;
-mod inspect;
+pub(crate) mod inspect;
 mod mentions;
 mod muc;
 mod nel;

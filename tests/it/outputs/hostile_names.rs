@@ -167,6 +167,55 @@ fn problems(what: &str, lang: Lang, text: &str) -> Vec<String> {
     bad
 }
 
+/// An `inspect` page as [`problems`] checks it: without its own inline script (one, with no
+/// input text in it) and without the values of its `data-l` attributes, where labels go by
+/// design (quoted, escaped, never a URL attribute: docs/inspect.md).
+fn inspect_page(text: &str) -> String {
+    let (Some(from), Some(to)) = (text.find("<script>"), text.find("</script>")) else {
+        return text.to_string();
+    };
+    let script = &text[from..to];
+    assert_eq!(text.matches("<script").count(), 1, "one inline script");
+    assert!(
+        !script.contains("alert(1)"),
+        "input text in the page's script"
+    );
+    let mut out = String::new();
+    let mut rest = format!("{}{}", &text[..from], &text[to + "</script>".len()..]);
+    while let Some(i) = rest.find(" data-l=\"") {
+        let at = i + " data-l=\"".len();
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find('"').map_or(rest.len(), |e| at + e);
+        rest = rest[end..].to_string();
+    }
+    out.push_str(&rest);
+    out
+}
+
+/// A Markdown line with a row's link to its run's `inspect` page, `| [NAME](inspect/…) |`, with
+/// the link taken off its name (the one link the board writes); the target must be
+/// URL-encoded (unreserved characters, `%` and `/` only).
+fn unlink(line: &str) -> String {
+    let Some(at) = line.find("](inspect/") else {
+        return line.to_string();
+    };
+    let end = at + line[at..].find(')').expect("the link ends");
+    let target = &line[at + 2..end];
+    assert!(
+        target
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"%-._~/".contains(&b)),
+        "link target not URL-encoded: {target}"
+    );
+    let open = line[..at].rfind("| [").expect("the link starts a cell") + 2;
+    format!(
+        "{}{}{}",
+        &line[..open],
+        &line[open + 1..at],
+        &line[end + 1..]
+    )
+}
+
 /// Runs fairscore (which must succeed) and returns its stdout.
 fn stdout(args: &[String]) -> String {
     let a: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -373,8 +422,8 @@ fn a_family_campaign_publishes_hostile_run_names_escaped() {
     let campaign = dir.join("campaign.toml");
     std::fs::write(
         &campaign,
-        "name = \"<script>alert(1)</script>\"\nbootstrap = 50\n\
-         [[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"conll\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\nrank_by = \"F1\"\n\
+        "name = \"<script>alert(1)</script>\"\nbootstrap = 50\ninspect = true\n\
+         [[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"conll\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\nrank_by = \"F1\"\nbreakdown = [\"label\", \"capitalisation\"]\n\
          [[task]]\nname = \"seg\"\nfamily = \"segmentation\"\nformat = \"text\"\ngold = \"test.txt\"\nruns = \"{team}_{run}.txt\"\nrank_by = \"F1\"\n",
     )
     .unwrap();
@@ -397,7 +446,21 @@ fn a_family_campaign_publishes_hostile_run_names_escaped() {
     for f in &written {
         let lang = lang_of(f);
         langs.push(lang);
-        let text = std::fs::read_to_string(f).unwrap();
+        let mut text = std::fs::read_to_string(f).unwrap();
+        if f.starts_with(out.join("inspect")) {
+            text = inspect_page(&text);
+        }
+        if lang == Lang::Markdown {
+            // The board's own markup: the inspect links and the collapsed breakdown tables
+            // (their summaries HTML-escaped, checked as HTML).
+            text = text.lines().map(unlink).collect::<Vec<_>>().join("\n");
+            for l in text.lines().filter(|l| l.starts_with("<details><summary>")) {
+                bad.extend(problems("leaderboard.md <summary>", Lang::Html, l));
+            }
+            for tag in ["<details>", "</details>", "<summary>", "</summary>"] {
+                text = text.replace(tag, "");
+            }
+        }
         bad.extend(problems(&path(f.strip_prefix(&out).unwrap()), lang, &text));
     }
     for want in [Lang::Json, Lang::Tsv, Lang::Markdown, Lang::Latex] {
@@ -409,6 +472,13 @@ fn a_family_campaign_publishes_hostile_run_names_escaped() {
     // The board names every run: the names are there, escaped, not dropped.
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
     assert!(md.contains("\\<img src=x onerror=alert(1)\\>"), "{md}");
+    // Each hostile run has its breakdowns and its error page (checked above with the rest).
+    assert!(md.contains("breakdown by capitalisation</summary>"), "{md}");
+    let pages = written
+        .iter()
+        .filter(|f| f.starts_with(out.join("inspect")))
+        .count();
+    assert_eq!(pages, FILE_NAMES.len());
     assert!(
         bad.is_empty(),
         "{} problems:\n{}",
@@ -436,7 +506,7 @@ fn the_codabench_scoring_program_escapes_hostile_file_names() {
     let campaign = dir.join("campaign.toml");
     std::fs::write(
         &campaign,
-        "name = \"<script>c</script>\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"conll\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\nrank_by = \"F1\"\n",
+        "name = \"<script>c</script>\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"conll\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\nrank_by = \"F1\"\nbreakdown = \"label\"\ninspect = true\n",
     )
     .unwrap();
     stdout(&args(&[
@@ -450,13 +520,17 @@ fn the_codabench_scoring_program_escapes_hostile_file_names() {
     let mut written = Vec::new();
     files(&output, &mut written);
     for f in &written {
-        let text = std::fs::read_to_string(f).unwrap();
+        let mut text = std::fs::read_to_string(f).unwrap();
+        if f.ends_with("inspect_ner__F1.html") {
+            text = inspect_page(&text);
+        }
         bad.extend(problems(&path(f), lang_of(f), &text));
     }
     assert!(
         written.iter().any(|f| lang_of(f) == Lang::Html),
         "{written:?}"
     );
+    assert!(output.join("inspect_ner__F1.html").is_file(), "{written:?}");
     assert!(
         bad.is_empty(),
         "{} problems:\n{}",

@@ -1,0 +1,234 @@
+//! Where and why the runs of a family campaign differ: a task's `train` file for its breakdowns
+//! (`breakdown` is an option of the spans and fair families and needs no code here) and its
+//! per-run `inspect` pages ([`crate::report::render_inspection`], the page of `fairscore
+//! inspect`), written one at a time after the ranking, each dropped once written, and linked
+//! from the leaderboard (docs/campaigns.md, "Breakdowns and error pages").
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::{FamilyCampaign, FamilyReport, FamilyTask, LabelList};
+use crate::error::{snippet, Result};
+use crate::family::Options;
+
+/// The families whose runs have an `inspect` page: the span families read as the fair family
+/// reads them.
+pub const INSPECTED: &[&str] = &["spans", "fair"];
+
+/// The folder of the per-run pages in the campaign's output directory.
+pub const PAGES: &str = "inspect";
+
+/// A task's breakdown training file and whether its runs get `inspect` pages.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Insight {
+    /// Write an `inspect` page per run of the task.
+    pub inspect: bool,
+    /// The `train` file (relative to the campaign file's directory).
+    pub train: Option<LabelList>,
+}
+
+/// A campaign key's message: (the key it is about, the message).
+type KeyError = (&'static str, String);
+
+/// Reads a task's `inspect` and `train` keys (`inspect` defaults to the campaign's, for the
+/// families of [`INSPECTED`]). `train` names a file inside the campaign file's directory: no
+/// absolute path, no `..`, no hidden part (the Codabench bundle ships it beside the campaign
+/// file).
+pub(super) fn task_insight(
+    task: &toml::Table,
+    campaign: &Path,
+    family: &str,
+    campaign_inspect: bool,
+) -> std::result::Result<Insight, KeyError> {
+    let inspectable = INSPECTED.contains(&family);
+    let inspect = match task.get("inspect") {
+        None => campaign_inspect && inspectable,
+        Some(toml::Value::Boolean(b)) => {
+            if *b && !inspectable {
+                return Err((
+                    "inspect",
+                    format!(
+                        "inspect: a page of span errors, for tasks of the {} families, not {}",
+                        INSPECTED.join(" and "),
+                        snippet(family)
+                    ),
+                ));
+            }
+            *b
+        }
+        Some(_) => return Err(("inspect", "inspect: expected true or false".into())),
+    };
+    let train = match task.get("train") {
+        None => None,
+        Some(v) => {
+            let written = v.as_str().filter(|w| !w.trim().is_empty()).ok_or((
+                "train",
+                "train: expected a file name (relative to the campaign file)".to_string(),
+            ))?;
+            let w = written.replace('\\', "/");
+            let inside = !w.starts_with('/')
+                && !w.contains(':')
+                && w.split('/')
+                    .all(|p| !p.is_empty() && p != "." && p != ".." && !p.starts_with('.'));
+            if !inside {
+                return Err((
+                    "train",
+                    format!(
+                        "train: {} leaves the campaign file's directory; give a path inside it \
+                         (no absolute path, no .., no hidden part)",
+                        snippet(written)
+                    ),
+                ));
+            }
+            let dir = campaign.parent().unwrap_or_else(|| Path::new(""));
+            Some(LabelList {
+                written: w,
+                path: dir.join(written),
+            })
+        }
+    };
+    Ok(Insight { inspect, train })
+}
+
+/// Whether `--inspect` can apply to a task.
+pub fn inspectable(t: &FamilyTask) -> bool {
+    INSPECTED.contains(&t.family.name())
+}
+
+/// The options of a task's `inspect` page: the task's reading (format, column, run changes,
+/// fair's focus, labels and weights), without what only the ranking uses (regimes, β,
+/// breakdowns, attribution).
+fn page_options(t: &FamilyTask) -> Options {
+    let mut o = t.options.clone();
+    o.regimes = None;
+    o.beta = None;
+    o.listing = false;
+    o.own.clear();
+    o
+}
+
+/// The page of `run` against `gold` for task `t`: the HTML of `fairscore inspect`.
+pub fn page(t: &FamilyTask, gold: &Path, run: &Path) -> Result<String> {
+    let ins = crate::family::fair::inspect(&page_options(t), gold, run)?;
+    crate::report::render_inspection(&ins)
+}
+
+/// The page's path in the output directory: `inspect/SYSTEM_STEM.html`, named as the run's
+/// `runs/SYSTEM_STEM.json`.
+pub fn page_name(system: &str, stem: &str) -> String {
+    format!("{PAGES}/{system}_{stem}.html")
+}
+
+/// The pages a campaign wrote: by (ranking stem, system), the page's path in the output
+/// directory; and the pages that could not be made: (ranking stem, system, why).
+#[derive(Debug, Default)]
+pub struct Pages {
+    /// (stem, system) → `inspect/SYSTEM_STEM.html`.
+    pub links: BTreeMap<(String, String), String>,
+    /// (stem, system, the error).
+    pub failed: Vec<(String, String, String)>,
+}
+
+impl Pages {
+    /// The page of a run of a ranking, if written.
+    pub fn link(&self, stem: &str, system: &str) -> Option<&str> {
+        self.links
+            .get(&(stem.to_string(), system.to_string()))
+            .map(String::as_str)
+    }
+}
+
+/// Writes the `inspect` page of every ranked run of every task that asks for them into
+/// `outdir/inspect/`, each atomically and dropped once written (the threads of the pool build
+/// one page each at a time). A page that cannot be made is listed, not an error.
+pub fn write_pages(outdir: &Path, cfg: &FamilyCampaign, report: &FamilyReport) -> Result<Pages> {
+    let mut jobs: Vec<(&FamilyTask, String, &str, &Path, PathBuf)> = Vec::new();
+    for r in &report.rankings {
+        let Some(t) = cfg.tasks.iter().find(|t| t.name == r.task) else {
+            continue;
+        };
+        if !t.insight.inspect {
+            continue;
+        }
+        for run in &r.ranking.runs {
+            if let Some(file) = r.run_files.get(&run.system) {
+                jobs.push((t, r.stem(), &run.system, &r.gold, file.clone()));
+            }
+        }
+    }
+    let mut pages = Pages::default();
+    if jobs.is_empty() {
+        return Ok(pages);
+    }
+    let dir = outdir.join(PAGES);
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        crate::error::Error::output(&dir, format!("cannot create the directory: {e}"))
+    })?;
+    let done: Vec<(String, String, Result<String>)> = jobs
+        .par_iter()
+        .map(|(t, stem, system, gold, run)| {
+            let name = page_name(system, stem);
+            let written = page(t, gold, run)
+                .and_then(|html| crate::io::write_atomic(&outdir.join(&name), html.as_bytes()))
+                .map(|()| name);
+            (stem.clone(), system.to_string(), written)
+        })
+        .collect();
+    for (stem, system, written) in done {
+        match written {
+            Ok(name) => {
+                pages.links.insert((stem, system), name);
+            }
+            // An output that cannot be written stops the campaign's outputs.
+            Err(e @ crate::error::Error::Output { .. }) => return Err(e),
+            Err(e) => pages.failed.push((stem, system, e.to_string())),
+        }
+    }
+    Ok(pages)
+}
+
+/// The tables of a run's breakdowns (`breakdown:KEY`, rows keyed by bucket; not their
+/// examples), by key.
+pub fn breakdown_tables(results: &crate::table::Results) -> Vec<(&str, &crate::table::Table)> {
+    results
+        .tables
+        .iter()
+        .filter(|t| t.keys == [crate::table::KeyKind::Bucket])
+        .filter_map(|t| Some((t.name.strip_prefix("breakdown:")?, t)))
+        .collect()
+}
+
+/// A run's breakdowns for `leaderboard.json`: `{KEY: [{"bucket", COLUMN: value, …, "ci":
+/// {COLUMN: [lo, hi]}?}]}` (counts whole numbers, scores fractions); `None` without any.
+pub fn breakdown_json(results: &crate::table::Results) -> Option<serde_json::Value> {
+    use serde_json::{json, Map, Value};
+    let num = |x: f64| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number);
+    let mut out = Map::new();
+    for (key, t) in breakdown_tables(results) {
+        let rows: Vec<Value> = t
+            .rows
+            .iter()
+            .map(|r| {
+                let mut o = Map::new();
+                o.insert("bucket".into(), json!(r.key.first()));
+                let mut ci = Map::new();
+                for ((c, v), i) in t.columns.iter().zip(&r.values).zip(&r.ci) {
+                    let Some(x) = v.as_f64() else { continue };
+                    let whole = c.kind != crate::table::Kind::Ratio && x.fract() == 0.0 && x >= 0.0;
+                    o.insert(c.name.clone(), if whole { json!(x as u64) } else { num(x) });
+                    if let Some([lo, hi]) = i {
+                        ci.insert(c.name.clone(), Value::Array(vec![num(*lo), num(*hi)]));
+                    }
+                }
+                if !ci.is_empty() {
+                    o.insert("ci".into(), Value::Object(ci));
+                }
+                Value::Object(o)
+            })
+            .collect();
+        out.insert(key.to_string(), Value::Array(rows));
+    }
+    (!out.is_empty()).then_some(Value::Object(out))
+}
