@@ -461,7 +461,17 @@ impl SpanFamily {
         let bytes = crate::io::read_input(path)?;
         let _ = self.train_hash.set(super::sign::bytes_hash(path, &bytes)?);
         let text = crate::io::into_utf8(path, bytes)?;
-        let t = crate::formats::parse_text(path, text, format, &ropts)?;
+        let format = match format {
+            Some(f) => f,
+            None => crate::formats::detect(path, &text)?,
+        };
+        // A HIPE TSV file by one lean pass over its token and entity cells.
+        if let (Format::Hipe, Some(name)) = (format, col) {
+            if let Some(t) = super::breakdown::train::hipe(path, &text, name)? {
+                return Ok(Some(t));
+            }
+        }
+        let t = crate::formats::parse_text(path, text, Some(format), &ropts)?;
         let tcol = match col {
             Some(name) => t.column(name),
             None => conll_tag_column(&t, self.column.as_deref()),

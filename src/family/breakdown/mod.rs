@@ -17,6 +17,7 @@ mod facts;
 pub(crate) mod fair;
 pub(crate) mod standoff;
 pub(crate) mod tokens;
+pub(crate) mod train;
 
 pub(crate) use facts::{join, Caps, Facts, Train};
 
