@@ -459,7 +459,9 @@ impl SpanFamily {
         let format = self.format.filter(|f| *f != Format::Spans);
         // Read once: hashed for the signature, then parsed.
         let bytes = crate::io::read_input(path)?;
-        let _ = self.train_hash.set(super::sign::bytes_hash(path, &bytes)?);
+        let _ = self
+            .train_hash
+            .set(super::breakdown::train::content_hash(&bytes));
         let text = crate::io::into_utf8(path, bytes)?;
         let format = match format {
             Some(f) => f,

@@ -238,7 +238,7 @@ pub fn signature_fields(
         .collect();
     out.push(("breakdown".to_string(), keys.join(",")));
     if let Some(t) = train {
-        let v = match hashed.map_or_else(|| super::sign::file_hash(t), |h| Ok(h.to_string())) {
+        let v = match hashed.map_or_else(|| train::file_hash(t), |h| Ok(h.to_string())) {
             Ok(h) => format!("file-{h}"),
             Err(_) => t.display().to_string(),
         };
