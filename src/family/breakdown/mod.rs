@@ -18,6 +18,9 @@ pub(crate) mod fair;
 pub(crate) mod standoff;
 pub(crate) mod tokens;
 pub(crate) mod train;
+mod union;
+
+pub(crate) use union::same_buckets;
 
 pub(crate) use facts::{join, Caps, Facts, Train};
 

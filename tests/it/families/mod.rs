@@ -1,5 +1,6 @@
 mod adequacy;
 mod breakdown;
+mod breakdown_compare;
 mod breakdown_intervals;
 mod compare;
 mod conll_parity;
