@@ -126,7 +126,12 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
     inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
-    let train = args.spans.train.as_ref().map(std::path::PathBuf::from);
+    let train = args
+        .spans
+        .breakdown
+        .train
+        .as_ref()
+        .map(std::path::PathBuf::from);
     inputs.extend(train.as_deref().map(|p| ("--train", p)));
     let normalize_run = args.normalize_run.normalize_run.as_deref();
     inputs.extend(normalize_run.map(|p| ("--normalize-run", p)));

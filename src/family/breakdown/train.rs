@@ -17,8 +17,9 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use super::Train;
-use crate::corpus::{MAX_COLUMNS, MISSING};
+use crate::corpus::{ReadOptions, MAX_COLUMNS, MISSING};
 use crate::error::{Error, Result};
+use crate::formats::Format;
 use crate::spans::skip_chars;
 
 /// The entity being read: its label and its text so far.
@@ -126,6 +127,56 @@ pub fn hipe(path: &Path, text: &str, col: &str) -> Result<Option<Train>> {
     }
     close(&mut t, &mut open);
     Ok(Some(t))
+}
+
+/// Reads the training file at `path` for the training keys: its content hash (for the
+/// signature) and its vocabulary and entities, as CoNLL or HIPE TSV (`format`, detected when
+/// `None`): `col` the HIPE entity column (`None`: CoNLL's tag column, named or numbered by
+/// `conll_col`, else `TAG`). A HIPE TSV file is read by the lean pass ([`hipe`]) where it can.
+pub fn read(
+    path: &Path,
+    format: Option<Format>,
+    col: Option<&str>,
+    conll_col: Option<&str>,
+) -> Result<(String, Train)> {
+    if crate::eval::standoff::is_standoff(path) {
+        return Err(Error::usage(format!(
+            "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
+            path.display()
+        )));
+    }
+    // Read once: hashed for the signature, then parsed.
+    let bytes = crate::io::read_input(path)?;
+    let hash = content_hash(&bytes);
+    let text = crate::io::into_utf8(path, bytes)?;
+    let format = match format {
+        Some(f) => f,
+        None => crate::formats::detect(path, &text)?,
+    };
+    // A HIPE TSV file by one lean pass over its token and entity cells.
+    if let (Format::Hipe, Some(name)) = (format, col) {
+        if let Some(t) = hipe(path, &text, name)? {
+            return Ok((hash, t));
+        }
+    }
+    // Only the entity column (and the tokens) of a HIPE TSV training file.
+    let ropts = ReadOptions {
+        columns: col.map(|c| vec![c.to_string()]),
+        ..ReadOptions::default()
+    };
+    let t = crate::formats::parse_text(path, text, Some(format), &ropts)?;
+    let tcol = match col {
+        Some(name) => t.column(name),
+        None => super::tokens::conll_tag_column(&t, conll_col),
+    }
+    .ok_or_else(|| {
+        Error::input(
+            path,
+            1,
+            "train: the entity column of the gold is missing from the training file",
+        )
+    })?;
+    Ok((hash, super::tokens::train(&t, tcol)))
 }
 
 /// The training file's content hash for the signature (`train:file-…`, docs/signatures.md): a
@@ -242,7 +293,6 @@ fn close(t: &mut Train, open: &mut Option<Open>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::corpus::ReadOptions;
 
     /// The full reading: the HIPE reader, then the vocabulary and entities of its corpus.
     fn full(text: &str, col: &str) -> Train {
