@@ -44,7 +44,8 @@ pub struct BreakdownFlag {
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
     /// spans and fair with --breakdown oov, train_freq or train_consistency: the training file
-    /// (CoNLL or HIPE TSV, read in the gold's column; CoNLL's tag column for a standoff gold).
+    /// (CoNLL or HIPE TSV, read in the gold's column, CoNLL's tag column for a standoff gold;
+    /// or standoff files: their texts' positions and spans).
     #[arg(long = "train", value_name = "FILE")]
     pub train: Option<String>,
 }

@@ -140,10 +140,8 @@ pub fn read(
     conll_col: Option<&str>,
 ) -> Result<(String, Train)> {
     if crate::eval::standoff::is_standoff(path) {
-        return Err(Error::usage(format!(
-            "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
-            path.display()
-        )));
+        let hash = crate::family::sign::file_hash(path)?;
+        return Ok((hash, standoff(path)?));
     }
     // Read once: hashed for the signature, then parsed.
     let bytes = crate::io::read_input(path)?;
@@ -179,6 +177,44 @@ pub fn read(
     Ok((hash, super::tokens::train(&t, tcol)))
 }
 
+/// The vocabulary and entities of standoff documents (brat, doccano, Label Studio, Prodigy):
+/// each document's positions (the pieces between whitespace of its text, further cut at every
+/// boundary of its spans, as docs/standoff.md reads a gold) are its tokens; each span the text
+/// of its positions joined by one space, with its label as written.
+pub fn standoff(path: &Path) -> Result<Train> {
+    use crate::eval::standoff::{on_positions, positions};
+    let mut t = Train::default();
+    let mut ignored = Vec::new();
+    for d in crate::formats::read_standoff(path, None)? {
+        let pos = positions(&d.text, &d.spans, &[], &[]);
+        // Byte offset of every character.
+        let bytes: Vec<usize> = d
+            .text
+            .char_indices()
+            .map(|(b, _)| b)
+            .chain([d.text.len()])
+            .collect();
+        let word = |k: usize| -> &str {
+            let (s, e) = pos[k];
+            match (bytes.get(s), bytes.get(e)) {
+                (Some(&a), Some(&b)) => d.text.get(a..b).unwrap_or_default(),
+                _ => "",
+            }
+        };
+        for k in 0..pos.len() {
+            let w = word(k);
+            if !t.vocabulary.contains(w) {
+                t.vocabulary.insert(w.to_string());
+            }
+        }
+        for (label, covered, _) in on_positions(&d, &pos, &mut ignored) {
+            let text = super::join(covered.iter().map(|&k| word(k)));
+            t.add_entity(&text, label);
+        }
+    }
+    Ok(t)
+}
+
 /// The training file's content hash for the signature (`train:file-…`, docs/signatures.md): a
 /// multiply-rotate hash over the bytes as little-endian 8-byte words (the last one padded
 /// with zeros), then their length, mixed and folded to 32 bits, as 8 hexadecimal digits. Not
@@ -210,10 +246,10 @@ pub fn content_hash(bytes: &[u8]) -> String {
     format!("{:08x}", (h ^ (h >> 32)) as u32)
 }
 
-/// [`content_hash`] of the training file at `path` (a directory of brat pairs by the hash of
-/// its files, as for the gold).
+/// [`content_hash`] of the training file at `path` (a standoff file or directory by the hash the
+/// gold's would have: FNV-1a, a brat `.ann` with its `.txt`).
 pub fn file_hash(path: &Path) -> Result<String> {
-    if path.is_dir() {
+    if crate::eval::standoff::is_standoff(path) {
         return crate::family::sign::file_hash(path);
     }
     Ok(content_hash(&crate::io::read_input(path)?))
