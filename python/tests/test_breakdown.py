@@ -54,5 +54,15 @@ def test_fair_breakdown_counts_each_span_once_per_side(tmp_path):
     assert (rows["ORG"]["LE-gold"], rows["ORG"]["LE-run"], rows["ORG"]["R"]) == (1, 0, 0)
     assert (rows["PER"]["BE-gold"], rows["PER"]["BE-run"]) == (1, 1)
     assert rows["PER"]["R"] == pytest.approx(1 / 1.5) and rows["PER"]["P"] == pytest.approx(1 / 1.5)
+    # The keys of HIPE metadata are the spans family's only.
     with pytest.raises(fairscore.UsageError):
-        fairscore.family("fair", g, r, breakdown="chars")
+        fairscore.family("fair", g, r, breakdown="noise")
+    # chars: "Paris" (5), "Anna Karenina" (13) found as "Anna" (4), "UN" (2), "Bob" (3).
+    res = fairscore.family("fair", g, r, breakdown="chars")
+    rows = next(t for t in res["tables"] if t["name"] == "breakdown:chars")["rows"]
+    # Gold values 2, 3, 5, 13: cuts 2, 3, 5. The boundary error falls in "> 5" on the gold side
+    # (13 characters) and in "(3, 5]" on the run side (4).
+    by = {row["key"]["bucket"]: row["scores"] for row in rows}
+    assert list(by) == ["<= 2", "(2, 3]", "(3, 5]", "> 5"]
+    assert (by["> 5"]["BE-gold"], by["> 5"]["BE-run"]) == (1, 0)
+    assert (by["(3, 5]"]["BE-run"], by["(3, 5]"]["TP-gold"]) == (1, 1)

@@ -117,7 +117,12 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
             Some(test),
         );
     }
-    let train = args.spans.train.as_ref().map(std::path::PathBuf::from);
+    let train = args
+        .spans
+        .breakdown
+        .train
+        .as_ref()
+        .map(std::path::PathBuf::from);
     let mut inputs = vec![
         ("--gold", args.gold.gold.as_path()),
         ("--pred", a.as_path()),

@@ -29,8 +29,8 @@ against each other or against a CoNLL or HIPE TSV side aligned through the text 
 (docs/standoff.md). spans --breakdown KEY,… adds TP, FP, FN, P, R, F1 (and intervals) per \
 bucket of a span property: label, length, chars, sentence_length, density, capitalisation, \
 position, document, with --train FILE oov, train_freq, train_consistency, and for a HIPE \
-TSV gold noise and period; fair --breakdown label,length the fair counts (TP, FP, FN, LE, \
-BE, LBE) and fair P, R, F1 per bucket (docs/breakdown.md).\n\n\
+TSV gold noise and period; fair --breakdown KEY,… (the same keys but noise and period) the \
+fair counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1 per bucket (docs/breakdown.md).\n\n\
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \
@@ -126,7 +126,12 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
     inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
-    let train = args.spans.train.as_ref().map(std::path::PathBuf::from);
+    let train = args
+        .spans
+        .breakdown
+        .train
+        .as_ref()
+        .map(std::path::PathBuf::from);
     inputs.extend(train.as_deref().map(|p| ("--train", p)));
     let normalize_run = args.normalize_run.normalize_run.as_deref();
     inputs.extend(normalize_run.map(|p| ("--normalize-run", p)));

@@ -37,10 +37,17 @@ pub struct BreakdownFlag {
     /// --train oov, train_freq, train_consistency, and for a HIPE TSV gold noise (its LED
     /// noise levels) and period (the year of its document dates); a continuous key takes its number of
     /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
-    /// their own value (recall), run spans by theirs (precision). fair: label and length, per
-    /// bucket the fair counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1; docs/breakdown.md.
+    /// their own value (recall), run spans by theirs (precision). fair: per bucket the fair
+    /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys but noise and
+    /// period (sentence_length, density, position on CoNLL and standoff files; chars,
+    /// capitalisation and the training keys where the tokens' text is known); docs/breakdown.md.
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
+    /// spans and fair with --breakdown oov, train_freq or train_consistency: the training file
+    /// (CoNLL or HIPE TSV, read in the gold's column, CoNLL's tag column for a standoff gold;
+    /// or standoff files: their texts' positions and spans).
+    #[arg(long = "train", value_name = "FILE")]
+    pub train: Option<String>,
 }
 
 /// The spans family's own flags.
@@ -59,10 +66,6 @@ pub struct SpansFlags {
     pub min_overlap: Option<String>,
     #[command(flatten)]
     pub breakdown: BreakdownFlag,
-    /// spans with --breakdown oov, train_freq or train_consistency: the training file (CoNLL
-    /// or HIPE TSV, read in the gold's column; CoNLL's tag column for a standoff gold).
-    #[arg(long = "train", value_name = "FILE")]
-    pub train: Option<String>,
 }
 
 /// The nel family's flags of its own.
@@ -145,13 +148,12 @@ pub struct AlignFlags {
     pub parser: Option<String>,
 }
 
-put_text!(BreakdownFlag, breakdown);
+put_text!(BreakdownFlag, breakdown, train);
 
 impl Put for SpansFlags {
     fn put(&self, s: &mut Settings) {
         s.text("attribution", self.attribution.as_ref())
-            .text("min_overlap", self.min_overlap.as_ref())
-            .text("train", self.train.as_ref());
+            .text("min_overlap", self.min_overlap.as_ref());
         self.breakdown.put(s);
     }
 }

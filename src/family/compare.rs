@@ -68,11 +68,8 @@ pub fn compare_statistics(
     test: PairedTest,
 ) -> Result<Results> {
     let (sa, sb) = on_same_labels(sa, sb);
-    if sa.breakdown != sb.breakdown {
-        return Err(Error::usage(
-            "compare: the breakdowns of run A and run B have different buckets (a discrete key lists the values of each run); compare without breakdown",
-        ));
-    }
+    // A discrete key's buckets are the values of gold and run: both runs on their union.
+    let (sa, sb) = super::breakdown::same_buckets(&sa, &sb)?;
     if sa.len() != sb.len() {
         return Err(Error::usage(format!(
             "compare: run A has {} {}s and run B {}; both must have the gold's",

@@ -32,15 +32,14 @@ pub struct FairFamily {
     beta: f64,
     listing: bool,
     breakdown: Vec<super::breakdown::Asked>,
+    /// The training file of the training keys, and its content hash once read.
+    train: Option<std::path::PathBuf>,
+    train_hash: std::sync::OnceLock<String>,
     options: Options,
 }
 
 /// The options the fair family declares of its own.
-pub const OWN_OPTIONS: &[&str] = &["breakdown"];
-
-/// The keys the fair family breaks down by (docs/breakdown.md, "The fair family").
-const KEYS: [super::breakdown::Key; 2] =
-    [super::breakdown::Key::Label, super::breakdown::Key::Length];
+pub const OWN_OPTIONS: &[&str] = &["breakdown", "train"];
 
 impl FairFamily {
     /// The family with `opts` (format, column, weights, labels, exclude, focus,
@@ -57,6 +56,7 @@ impl FairFamily {
             "ignore-punct",
             "beta",
             "breakdown",
+            "train",
         ];
         allowed.extend(super::options::RUN_CHANGES);
         allowed.extend(super::mentions::RUN_OPTIONS);
@@ -65,13 +65,14 @@ impl FairFamily {
             Some(v) => super::breakdown::parse_keys(v)?,
             None => Vec::new(),
         };
-        if let Some(a) = breakdown.iter().find(|a| !KEYS.contains(&a.key)) {
+        if let Some(a) = breakdown.iter().find(|a| a.key.needs_metadata()) {
             return Err(crate::error::Error::usage(format!(
-                "breakdown: the fair family breaks down by {} (not yet by {})",
-                KEYS.map(super::breakdown::Key::name).join(" and "),
+                "breakdown: the fair family breaks down by every key but noise and period (not yet by {})",
                 a.key.name()
             )));
         }
+        let train = opts.own("train").map(std::path::PathBuf::from);
+        super::breakdown::check_train(&breakdown, train.as_deref())?;
         let format = opts.format_of("fair", FORMATS)?;
         let mut read = ReadOptions {
             format: format.and_then(InputFormat::corpus_format),
@@ -99,6 +100,8 @@ impl FairFamily {
             beta: opts.beta(),
             listing: opts.listing,
             breakdown,
+            train,
+            train_hash: std::sync::OnceLock::new(),
             options: opts.clone(),
         })
     }
@@ -135,19 +138,68 @@ impl FairFamily {
         s: &mut Statistics,
         report: &crate::eval::fair::FairReport,
         sizes: &[usize],
-        standoff: bool,
+        format: Option<Format>,
     ) -> Result<()> {
         use super::breakdown::Key;
-        if standoff && self.breakdown.iter().any(|a| a.key == Key::Length) {
-            return Err(crate::error::Error::usage(
-                "breakdown: length in the fair family reads token files (CoNLL, HIPE TSV, span files); standoff files break down by label",
-            ));
+        let hipe = format == Some(Format::Hipe);
+        let refuse = |what: &str, keys: &[Key]| -> Result<()> {
+            match self.breakdown.iter().find(|a| keys.contains(&a.key)) {
+                Some(a) => Err(crate::error::Error::usage(format!(
+                    "breakdown: {} in the fair family {what}",
+                    a.key.name()
+                ))),
+                None => Ok(()),
+            }
+        };
+        let sentence_keys = [Key::SentenceLength, Key::Density, Key::Position];
+        if hipe {
+            refuse(
+                "reads sentences of CoNLL and standoff files, not yet of HIPE TSV documents",
+                &sentence_keys,
+            )?;
         }
+        if !super::breakdown::fair::has_text(&report.units) {
+            let text_keys = [
+                Key::Chars,
+                Key::Capitalisation,
+                Key::Oov,
+                Key::TrainFreq,
+                Key::TrainConsistency,
+                Key::SentenceLength,
+                Key::Density,
+                Key::Position,
+            ];
+            refuse(
+                "reads the tokens' text, which span files do not carry",
+                &text_keys,
+            )?;
+        }
+        let train = match &self.train {
+            None => None,
+            Some(path) => {
+                let col = hipe
+                    .then(|| self.opts.read.columns.first().cloned())
+                    .flatten();
+                let (hash, t) = super::breakdown::train::read(
+                    path,
+                    format.filter(|f| *f != Format::Spans),
+                    col.as_deref(),
+                    None,
+                )?;
+                let _ = self.train_hash.set(hash);
+                Some(t)
+            }
+        };
+        let ctx = super::breakdown::fair::Context {
+            hipe,
+            document_sentences: &report.document_sentences,
+            train: train.as_ref(),
+        };
         let index = sizes
             .iter()
             .enumerate()
             .flat_map(|(i, &n)| std::iter::repeat_n(i, n));
-        let [(gf, gt), (rf, rt)] = super::breakdown::fair::facts(index.zip(&report.units));
+        let [(gf, gt), (rf, rt)] = super::breakdown::fair::facts(index.zip(&report.units), &ctx);
         super::breakdown::fair::attach(s, &self.breakdown, &gf, &gt, &rf, &rt)
     }
 
@@ -286,7 +338,7 @@ impl Family for FairFamily {
             s.push_unit(v);
         }
         if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &report, &sizes, standoff)?;
+            self.attach_breakdown(&mut s, &report, &sizes, format)?;
         }
         Ok(s)
     }
@@ -414,8 +466,8 @@ impl Family for FairFamily {
         ];
         own.extend(super::breakdown::signature_fields(
             &self.breakdown,
-            None,
-            None,
+            self.train.as_deref(),
+            self.train_hash.get().map(String::as_str),
         ));
         own.extend(super::mentions::run_fields(o));
         super::sign::option_fields(o, own)

@@ -388,7 +388,7 @@ impl SpanFamily {
         // Every run label is evaluated, as conlleval and seqeval do.
         let tag_col = match col {
             Some(name) => p.column(name),
-            None => conll_tag_column(&p, self.column.as_deref()),
+            None => super::breakdown::tokens::conll_tag_column(&p, self.column.as_deref()),
         };
         let run_labels = tag_col.map(|c| run_labels(&p, c)).unwrap_or_default();
         o.tagset = Some(run_labels.clone());
@@ -451,35 +451,10 @@ impl SpanFamily {
         let Some(path) = &self.train else {
             return Ok(None);
         };
-        if crate::eval::standoff::is_standoff(path) {
-            return Err(Error::usage(format!(
-                "train {}: a standoff training file is not read yet; give it as CoNLL or HIPE TSV",
-                path.display()
-            )));
-        }
-        // Only the entity column (and the tokens) of a HIPE TSV training file.
-        let ropts = ReadOptions {
-            columns: col.map(|c| vec![c.to_string()]),
-            ..ReadOptions::default()
-        };
         let format = self.format.filter(|f| *f != Format::Spans);
-        // Read once: hashed for the signature, then parsed.
-        let bytes = crate::io::read_input(path)?;
-        let _ = self.train_hash.set(super::sign::bytes_hash(path, &bytes)?);
-        let text = crate::io::into_utf8(path, bytes)?;
-        let t = crate::formats::parse_text(path, text, format, &ropts)?;
-        let tcol = match col {
-            Some(name) => t.column(name),
-            None => conll_tag_column(&t, self.column.as_deref()),
-        }
-        .ok_or_else(|| {
-            Error::input(
-                path,
-                1,
-                "train: the entity column of the gold is missing from the training file",
-            )
-        })?;
-        Ok(Some(super::breakdown::tokens::train(&t, tcol)))
+        let (hash, t) = super::breakdown::train::read(path, format, col, self.column.as_deref())?;
+        let _ = self.train_hash.set(hash);
+        Ok(Some(t))
     }
 
     /// Adds the breakdown asked for to the statistics of the token files `g` and `p` (read as
@@ -496,7 +471,7 @@ impl SpanFamily {
         let column = |c: &Corpus| -> Result<usize> {
             match col {
                 Some(name) => c.column(name),
-                None => conll_tag_column(c, self.column.as_deref()),
+                None => super::breakdown::tokens::conll_tag_column(c, self.column.as_deref()),
             }
             .ok_or_else(|| Error::input(&c.path, 1, "breakdown: the entity column is missing"))
         };
@@ -559,17 +534,6 @@ fn standoff_statistics(
     }
     s.warnings = c.warnings;
     Ok(s)
-}
-
-/// The tag column of a CoNLL corpus: `column` by name or 1-based number, else `TAG`.
-fn conll_tag_column(c: &Corpus, column: Option<&str>) -> Option<usize> {
-    match column {
-        None => c.column("TAG"),
-        Some(s) => match s.parse::<usize>() {
-            Ok(n) => n.checked_sub(1).filter(|&i| i < c.columns.len()),
-            Err(_) => c.column(s),
-        },
-    }
 }
 
 /// The labels of a corpus's tag column.

@@ -187,7 +187,7 @@ pub type Words = BuildHasherDefault<WordHasher>;
 
 /// What the training keys read of a training file: its tokens, and for each entity text the
 /// number of its occurrences per label.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Train {
     /// Every token (whitespace-separated word) of the file.
     pub vocabulary: HashSet<String, Words>,

@@ -4,7 +4,7 @@
 //! (TP, FP, LE, BE, LBE: the precision side); each bucket's fair P and R come from its two
 //! sides as the fair table's come from its counts (LE, BE and LBE as half an FP or FN).
 
-use super::{buckets, splice, Asked, Breakdown, Facts, KeyBuckets};
+use super::{buckets, join, splice, Asked, Breakdown, Caps, Facts, KeyBuckets, Train};
 use crate::error::{Error, Result};
 use crate::family::Statistics;
 use crate::matching::fair::ErrorType;
@@ -131,32 +131,69 @@ pub(super) fn tables(b: &Breakdown, sums: &[f64]) -> Vec<Table> {
     out
 }
 
+/// What the fair breakdown reads beyond the units' spans.
+pub(crate) struct Context<'a> {
+    /// Whether the units are HIPE TSV documents, whose sentences the units do not carry.
+    pub hipe: bool,
+    /// The report's sentences per document (CoNLL with `-DOCSTART-`), else empty.
+    pub document_sentences: &'a [usize],
+    /// The training file's vocabulary and entities, with a training key.
+    pub train: Option<&'a Train>,
+}
+
 /// The spans of a fair evaluation as the breakdown reads them: per side (gold, run) the facts
-/// of every span (label and length, the keys the fair family breaks down by) and the fair type
-/// it was first counted with. `units` are the evaluation's units with the index of the
-/// statistics' unit each belongs to.
+/// of every span and the fair type it was first counted with. `units` are the evaluation's
+/// units with the index of the statistics' unit each belongs to. A span's words are its
+/// tokens' forms (token files) or the text of its positions (standoff files); its sentence is
+/// its unit (a CoNLL sentence) or the line of the text its first position starts on
+/// (standoff); its document the unit's (HIPE, standoff) or the CoNLL document of its
+/// sentence, `#LINE` of its first token (of the sentence in a file without documents).
 pub(crate) fn facts<'a>(
     units: impl Iterator<Item = (usize, &'a crate::eval::fair::UnitResult)>,
+    ctx: &Context<'_>,
 ) -> [(Vec<Facts>, Vec<ErrorType>); 2] {
     let mut out: [(Vec<Facts>, Vec<ErrorType>); 2] = Default::default();
-    for (unit, u) in units {
+    // The CoNLL document of every sentence unit: the index of its first unit.
+    let mut doc_first: Vec<usize> = Vec::new();
+    for &n in ctx.document_sentences {
+        let first = doc_first.len();
+        doc_first.extend(std::iter::repeat_n(first, n));
+    }
+    let all: Vec<(usize, &crate::eval::fair::UnitResult)> = units.collect();
+    for (k, &(unit, u)) in all.iter().enumerate() {
+        let sentences = Sentences::of(&u.target, ctx.hipe);
+        let document = if u.target.chars.is_some() || ctx.hipe {
+            u.target.id.clone()
+        } else {
+            let first = doc_first.get(k).copied().unwrap_or(k);
+            let line = all.get(first).map_or(u.target.line, |x| x.1.target.line);
+            format!("#{line}")
+        };
         let sides = [
             (&u.target, &u.outcome.target_types),
             (&u.system, &u.outcome.system_types),
         ];
         for ((side, types), (facts, kinds)) in sides.into_iter().zip(out.iter_mut()) {
             for (i, (s, &kind)) in side.spans.iter().zip(types).enumerate() {
-                facts.push(Facts {
+                let words: Vec<&str> = s
+                    .token_list()
+                    .into_iter()
+                    .filter_map(|t| word(side, t).or_else(|| word(&u.target, t)))
+                    .collect();
+                let text = join(words.iter().copied());
+                let first = s.begin.saturating_sub(1);
+                let (sentence_tokens, sentence_entities, start_in_sentence) = sentences.at(first);
+                let mut f = Facts {
                     unit,
                     correct: kind == ErrorType::TP,
                     label: s.label.clone(),
                     tokens: u32::try_from(s.end.saturating_sub(s.begin) + 1).unwrap_or(u32::MAX),
-                    chars: 0,
-                    sentence_tokens: 0,
-                    sentence_entities: 0,
-                    start_in_sentence: 0,
-                    caps: super::Caps::NoLetters,
-                    document: String::new(),
+                    chars: u32::try_from(text.chars().count()).unwrap_or(u32::MAX),
+                    sentence_tokens,
+                    sentence_entities,
+                    start_in_sentence,
+                    caps: Caps::of(words.iter().copied()),
+                    document: document.clone(),
                     oov: false,
                     train_freq: 0,
                     train_same_label: 0,
@@ -164,10 +201,101 @@ pub(crate) fn facts<'a>(
                     year: 0.0,
                     id: String::new(),
                     line: side.span_lines.get(i).copied().unwrap_or(0),
-                });
+                };
+                if let Some(t) = ctx.train {
+                    f.set_train(t, words.iter().copied());
+                }
+                facts.push(f);
                 kinds.push(kind);
             }
         }
     }
     out
+}
+
+/// The form of token `t` (1-based) of a unit: its token's form, or its position's text in a
+/// standoff document.
+fn word(u: &crate::eval::fair::Unit, t: usize) -> Option<&str> {
+    let k = t.checked_sub(1)?;
+    if let Some(toks) = &u.tokens {
+        return toks.get(k).map(String::as_str);
+    }
+    let c = u.chars.as_ref()?;
+    let &(s, e) = c.bytes.get(k)?;
+    c.text.get(s..e)
+}
+
+/// Whether every unit has its tokens' text (token files, standoff files; span files do not).
+pub(crate) fn has_text(units: &[crate::eval::fair::UnitResult]) -> bool {
+    units
+        .iter()
+        .all(|u| u.target.tokens.is_some() || u.target.chars.is_some())
+}
+
+/// The sentences of a unit: one per CoNLL sentence unit, one per line of a standoff text.
+struct Sentences {
+    /// Per position (0-based): its sentence.
+    of: Vec<u32>,
+    /// Per sentence: its first position, its positions, the gold spans starting in it.
+    first: Vec<u32>,
+    len: Vec<u32>,
+    entities: Vec<u32>,
+}
+
+impl Sentences {
+    fn of(u: &crate::eval::fair::Unit, hipe: bool) -> Sentences {
+        let mut s = Sentences {
+            of: Vec::new(),
+            first: Vec::new(),
+            len: Vec::new(),
+            entities: Vec::new(),
+        };
+        if hipe {
+            return s;
+        }
+        if let Some(c) = &u.chars {
+            // The line of every position: the line breaks before its first byte.
+            let mut line = 0u32;
+            let mut last = 0usize;
+            for &(b, _) in &c.bytes {
+                line += c.text.get(last..b).map_or(0, |t| t.matches('\n').count()) as u32;
+                last = b.max(last);
+                s.of.push(line);
+            }
+            let n = s.of.last().map_or(0, |l| *l as usize + 1);
+            s.first = vec![u32::MAX; n];
+            s.len = vec![0; n];
+            for (k, &l) in s.of.iter().enumerate() {
+                s.len[l as usize] += 1;
+                s.first[l as usize] = s.first[l as usize].min(k as u32);
+            }
+        } else if let Some(t) = &u.tokens {
+            s.of = vec![0; t.len()];
+            s.first = vec![0];
+            s.len = vec![t.len() as u32];
+        }
+        s.entities = vec![0; s.len.len()];
+        for g in &u.spans {
+            if let Some(&l) = s.of.get(g.begin.saturating_sub(1)) {
+                s.entities[l as usize] += 1;
+            }
+        }
+        s
+    }
+
+    /// Tokens of the sentence of position `k`, its gold entities, `k`'s place in it.
+    fn at(&self, k: usize) -> (u32, u32, u32) {
+        match self.of.get(k) {
+            Some(&l) => {
+                let l = l as usize;
+                let first = self.first.get(l).copied().unwrap_or(0);
+                (
+                    self.len.get(l).copied().unwrap_or(0),
+                    self.entities.get(l).copied().unwrap_or(0),
+                    (k as u32).saturating_sub(first),
+                )
+            }
+            None => (0, 0, 0),
+        }
+    }
 }

@@ -17,6 +17,10 @@ mod facts;
 pub(crate) mod fair;
 pub(crate) mod standoff;
 pub(crate) mod tokens;
+pub(crate) mod train;
+mod union;
+
+pub(crate) use union::same_buckets;
 
 pub(crate) use facts::{join, Caps, Facts, Train};
 
@@ -237,7 +241,7 @@ pub fn signature_fields(
         .collect();
     out.push(("breakdown".to_string(), keys.join(",")));
     if let Some(t) = train {
-        let v = match hashed.map_or_else(|| super::sign::file_hash(t), |h| Ok(h.to_string())) {
+        let v = match hashed.map_or_else(|| train::file_hash(t), |h| Ok(h.to_string())) {
             Ok(h) => format!("file-{h}"),
             Err(_) => t.display().to_string(),
         };

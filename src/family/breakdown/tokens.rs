@@ -268,3 +268,14 @@ pub fn metadata(asked: &[Asked], g: &Corpus) -> Result<()> {
     }
     Ok(())
 }
+
+/// The tag column of a CoNLL corpus: `column` by name or 1-based number, else `TAG`.
+pub fn conll_tag_column(c: &Corpus, column: Option<&str>) -> Option<usize> {
+    match column {
+        None => c.column("TAG"),
+        Some(s) => match s.parse::<usize>() {
+            Ok(n) => n.checked_sub(1).filter(|&i| i < c.columns.len()),
+            Err(_) => c.column(s),
+        },
+    }
+}

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
-struct Tok {
+pub(super) struct Tok {
     text: String,
     tag: String,
     eos: bool,
@@ -18,7 +18,7 @@ struct Tok {
     led: Option<f64>,
 }
 
-struct Doc {
+pub(super) struct Doc {
     id: String,
     /// The year of the document's `# date` (or `# hipe2022:date`); 0 without one.
     year: f64,
@@ -27,7 +27,7 @@ struct Doc {
 
 /// A HIPE TSV file's documents: tokens with their NE-COARSE-LIT tag (upper-cased, as the
 /// scorer reads it) and whether MISC flags the end of a sentence.
-fn read_hipe(path: &Path) -> Vec<Doc> {
+pub(super) fn read_hipe(path: &Path) -> Vec<Doc> {
     let text = std::fs::read_to_string(path).expect("read");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
@@ -74,7 +74,7 @@ fn read_hipe(path: &Path) -> Vec<Doc> {
 }
 
 /// Writes documents as CoNLL (`-DOCSTART-`, a blank line after each sentence end).
-fn write_conll(docs: &[Doc], path: &Path) {
+pub(super) fn write_conll(docs: &[Doc], path: &Path) {
     let mut out = String::new();
     for d in docs {
         out.push_str("-DOCSTART- O\n\n");
@@ -131,7 +131,7 @@ fn labels(docs: &[Doc]) -> HashSet<String> {
     out
 }
 
-fn caps(words: &[&str]) -> &'static str {
+pub(super) fn caps(words: &[&str]) -> &'static str {
     let letters: Vec<char> = words
         .iter()
         .flat_map(|w| w.chars())
@@ -154,12 +154,12 @@ fn caps(words: &[&str]) -> &'static str {
 }
 
 #[derive(Default)]
-struct TrainSet {
-    vocab: HashSet<String>,
-    entities: HashMap<String, HashMap<String, u32>>,
+pub(super) struct TrainSet {
+    pub(super) vocab: HashSet<String>,
+    pub(super) entities: HashMap<String, HashMap<String, u32>>,
 }
 
-fn train_set(docs: &[Doc]) -> TrainSet {
+pub(super) fn train_set(docs: &[Doc]) -> TrainSet {
     let mut t = TrainSet::default();
     for d in docs {
         for tok in &d.toks {

@@ -4,7 +4,8 @@
 //! the `--errors` listing (one row per gold and run span with its fair type), bucketed by this
 //! test's own rule for each key (label; length in tokens, quantile buckets of the gold
 //! lengths); TP, FN, FP and LE summed over the buckets equal the fair table's; the two commands
-//! give the same tables; intervals come with `--bootstrap`; other keys are refused.
+//! give the same tables; intervals come with `--bootstrap`; keys a file cannot give are
+//! refused (fair_breakdown_keys checks the other keys).
 
 use crate::common::*;
 use std::collections::BTreeMap;
@@ -263,11 +264,19 @@ fn fair_breakdown_intervals_and_refused_keys() {
     assert!(rows
         .iter()
         .any(|r| r["ci"]["F1"][1].as_f64() > r["ci"]["F1"][0].as_f64()));
-    let out = fairscore(&["fair", "--gold", &gs, "--pred", &rs, "--breakdown", "chars"]);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("label and length") && err.contains("chars"),
-        "{err}"
-    );
+    // Refused: HIPE metadata keys, sentence keys of HIPE documents, text keys of span files,
+    // a training key without a training file.
+    let (fg, fr) = pairs(&data).swap_remove(0);
+    let (fg, fr) = (fg.to_string_lossy(), fr.to_string_lossy());
+    for (g, r, key, says) in [
+        (&gs, &rs, "noise", "noise and period"),
+        (&gs, &rs, "sentence_length", "HIPE TSV"),
+        (&fg, &fr, "chars", "span files"),
+        (&gs, &rs, "oov", "train"),
+    ] {
+        let out = fairscore(&["fair", "--gold", g, "--pred", r, "--breakdown", key]);
+        assert_eq!(out.status.code(), Some(2), "{key}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(key) && err.contains(says), "{err}");
+    }
 }

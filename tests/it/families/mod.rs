@@ -1,10 +1,12 @@
 mod adequacy;
 mod breakdown;
+mod breakdown_compare;
 mod breakdown_intervals;
 mod compare;
 mod conll_parity;
 mod conll_units;
 mod fair_breakdown;
+mod fair_breakdown_keys;
 mod fair_examples;
 mod fair_index;
 mod fair_props;
