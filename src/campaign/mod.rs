@@ -21,6 +21,7 @@ pub(crate) mod families;
 pub(crate) mod family;
 pub(crate) mod family_board;
 pub(crate) mod family_page;
+mod hipe_report;
 pub(crate) mod job;
 pub(crate) mod marks;
 mod names;
@@ -59,6 +60,7 @@ pub use families::{
 };
 pub use family::{rank_runs, ranking_results};
 pub use family_board::write_family_outputs;
+pub use hipe_report::official_report;
 pub use names::{fill as fill_pattern, pieces as pattern_pieces};
 pub use official::{official_rankings, OfficialRuns};
 pub use scorer::JobScorer;

@@ -96,6 +96,13 @@ impl OfficialRuns {
     }
 
     /// The rows of `system`'s output `output`, if it was scored.
+    pub(super) fn scored_rows(&self, system: &str, output: &str) -> Option<Vec<ScoreRow>> {
+        lock(&self.rows)
+            .get(&(system.to_string(), output.to_string()))
+            .cloned()
+    }
+
+    /// The rows of `system`'s output `output` (none when it was not scored).
     fn rows(&self, system: &str, output: &str) -> Vec<ScoreRow> {
         lock(&self.rows)
             .get(&(system.to_string(), output.to_string()))
