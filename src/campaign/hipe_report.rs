@@ -134,6 +134,7 @@ pub fn official_report(
     let mut scored = Vec::new();
     for run in found.runs {
         let mut outputs = Vec::new();
+        let mut fair = Vec::new();
         let mut errors: Vec<String> = report
             .failed
             .iter()
@@ -149,7 +150,12 @@ pub fn official_report(
             jobs += 1;
             golds.push(dirs.gold.join(cfg.gold_file(spec, &run.dataset, &run.lang)));
             match official.scored_rows(&run.name, name.as_str()) {
-                Some(rows) => outputs.push((name.to_string(), rows)),
+                Some(rows) => {
+                    outputs.push((name.to_string(), rows));
+                    if let Some(m) = official.fair(&run.name, name.as_str()) {
+                        fair.push((name.to_string(), m));
+                    }
+                }
                 None if errors.is_empty() => errors.push(format!("{name}: not scored")),
                 None => {}
             }
@@ -158,7 +164,7 @@ pub fn official_report(
             scored.push(ScoredRun {
                 run,
                 outputs,
-                fair: Vec::new(),
+                fair,
                 missing: Vec::new(),
             });
         } else {

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::config::Campaign;
+use super::confusion::{ConfusionMatrix, TOP_LABELS};
 use super::families::{FamilyCampaign, FamilyReport, FamilyTask, TaskRanking};
 use super::names::Placeholder;
 use super::ranking::{build_ranking, ranking_file_name, RankingInput};
@@ -29,6 +30,7 @@ use crate::family::Statistics;
 pub struct OfficialRuns {
     dir: Option<PathBuf>,
     rows: Mutex<BTreeMap<(String, String), Vec<ScoreRow>>>,
+    fair: Mutex<BTreeMap<(String, String), ConfusionMatrix>>,
     files: Mutex<Vec<String>>,
 }
 
@@ -84,6 +86,12 @@ impl OfficialRuns {
             lock(&self.files).extend(written);
         }
         let rows = rows_from_results(&name, &res.results, o.task, suffix, &o.regimes);
+        if let Some(m) = super::confusion::of_results(&res.results) {
+            lock(&self.fair).insert(
+                (system.to_string(), o.output.clone()),
+                m.compact(TOP_LABELS),
+            );
+        }
         lock(&self.rows).insert((system.to_string(), o.output.clone()), rows);
         Ok(())
     }
@@ -98,6 +106,13 @@ impl OfficialRuns {
     /// The rows of `system`'s output `output`, if it was scored.
     pub(super) fn scored_rows(&self, system: &str, output: &str) -> Option<Vec<ScoreRow>> {
         lock(&self.rows)
+            .get(&(system.to_string(), output.to_string()))
+            .cloned()
+    }
+
+    /// The fair confusion matrix of `system`'s output `output`, if fair was scored.
+    pub(super) fn fair(&self, system: &str, output: &str) -> Option<ConfusionMatrix> {
+        lock(&self.fair)
             .get(&(system.to_string(), output.to_string()))
             .cloned()
     }

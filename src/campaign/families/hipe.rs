@@ -46,6 +46,15 @@ pub struct OfficialOutput {
     pub regimes: Vec<crate::eval::options::Regime>,
 }
 
+/// The regimes of an output's rows: the scorer's defaults, and fair with `fair = true`.
+fn regimes(task: crate::hipe::Task, cfg: &Campaign) -> Vec<crate::eval::options::Regime> {
+    let mut r = crate::eval::options::ScoreOptions::new(task, cfg.edition).regimes;
+    if cfg.fair {
+        r.push(crate::eval::options::Regime::Fair);
+    }
+    r
+}
+
 fn pattern(text: &str, allowed: &[Placeholder], what: &str) -> Result<Pattern> {
     Pattern::parse(text, allowed)
         .map_err(|e| Error::usage(format!("campaign: the {what} pattern {text:?}: {e}")))
@@ -85,6 +94,9 @@ impl FamilyCampaign {
                             o.set("n_best", &n.join(","))?;
                         }
                     }
+                    if cfg.fair {
+                        o.set("fair", "true")?;
+                    }
                     if let Some(t) = cfg.tagset_file(spec) {
                         o.set("tagset", &resource(resources, t.as_str(), &mut used)?)?;
                     }
@@ -115,11 +127,7 @@ impl FamilyCampaign {
                             output: output.to_string(),
                             task: spec.task,
                             suffix: spec.suffix.as_ref().map(|s| s.as_str().to_string()),
-                            regimes: crate::eval::options::ScoreOptions::new(
-                                spec.task,
-                                cfg.edition,
-                            )
-                            .regimes,
+                            regimes: regimes(spec.task, cfg),
                         }),
                     });
                 }

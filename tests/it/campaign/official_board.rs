@@ -54,12 +54,13 @@ fn family_path(cfg: &Campaign, d: &CampaignDirs) -> CampaignReport {
     official_report(cfg, d, &report, &official).unwrap()
 }
 
-fn same_outputs(bootstrap: Option<usize>, tag: &str) {
+fn same_outputs(bootstrap: Option<usize>, fair: bool, tag: &str) {
     let Some(data) = crate::common::shared_data("official_board").map(|d| d.join("hipe2022"))
     else {
         return;
     };
     let mut cfg = Campaign::preset("hipe-2022").unwrap();
+    cfg.fair = fair;
     cfg.bootstrap =
         bootstrap.map(|n| fairscore::eval::resampler("--bootstrap", n, Some(5), None).unwrap());
     let root = std::env::temp_dir().join(format!(
@@ -89,6 +90,20 @@ fn same_outputs(bootstrap: Option<usize>, tag: &str) {
     for want in ["leaderboard.md", "leaderboard.tex", "index.html"] {
         assert!(ta.contains_key(want), "{want} not written");
     }
+    // With fair: every run has its confusion matrix, and the per-run tables their fair rows.
+    let with_matrix = |r: &CampaignReport| r.scored.iter().filter(|s| !s.fair.is_empty()).count();
+    assert_eq!(with_matrix(&fam), if fair { 41 } else { 0 });
+    assert_eq!(with_matrix(&hipe), with_matrix(&fam));
+    let fair_rows = ta
+        .iter()
+        .filter(|(k, _)| k.starts_with("runs/") && k.ends_with(".tsv"))
+        .filter(|(_, v)| String::from_utf8_lossy(v).contains("fair"))
+        .count();
+    assert_eq!(
+        fair_rows > 0,
+        fair,
+        "{fair_rows} per-run tables with fair rows"
+    );
     for (name, bytes) in &ta {
         assert!(tb[name] == *bytes, "{name} differs");
     }
@@ -97,10 +112,17 @@ fn same_outputs(bootstrap: Option<usize>, tag: &str) {
 
 #[test]
 fn family_engine_reports_equal_the_hipe_engine() {
-    same_outputs(None, "plain");
+    same_outputs(None, false, "plain");
 }
 
 #[test]
 fn family_engine_marks_equal_the_hipe_engine() {
-    same_outputs(Some(200), "boot");
+    same_outputs(Some(200), false, "boot");
+}
+
+/// `fair = true`: the fair rows of every per-run table and ranking, and each run's fair
+/// confusion matrix on the page.
+#[test]
+fn family_engine_fair_equals_the_hipe_engine() {
+    same_outputs(None, true, "fair");
 }
