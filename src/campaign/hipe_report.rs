@@ -6,17 +6,32 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::config::Campaign;
-use super::discover::{discover, Rejected, RunInfo};
-use super::families::FamilyReport;
+use super::discover::{discover, Discovery, Rejected, RunInfo};
+use super::families::{
+    run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
+};
 use super::job::CampaignDirs;
 use super::official::OfficialRuns;
 use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
 use super::outdir;
 use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
+use crate::family::Statistics;
 use crate::io::write_atomic;
 use crate::{Error, Result};
+
+/// Progress of the scoring, reported after each job.
+#[derive(Debug, Clone)]
+pub struct Progress<'a> {
+    /// Jobs finished so far.
+    pub done: usize,
+    /// Jobs in all.
+    pub total: usize,
+    /// The output stem of the job just finished.
+    pub job: &'a str,
+}
 
 /// What the scoring of a HIPE campaign gave, before the reports are written.
 pub(super) struct Parts {
@@ -99,55 +114,186 @@ pub(super) fn write_reports(
     Ok(report)
 }
 
-/// The reports of the HIPE campaign `cfg` run on the family engine: `report` is what its
-/// campaign of `hipe` tasks ([`super::FamilyCampaign::from_hipe`]) gave and `official` the rows (and per-run files) its runs' official outputs had. The runs are
-/// those of the campaign's run pattern in `dirs.runs`, each with the outputs of its bundle
-/// that could be evaluated; the ranking files, marks, board, `leaderboard.md`, `.tex` and
-/// `index.html` are written as the HIPE engine writes them.
-pub fn official_report(
+/// Scores the HIPE campaign `cfg` (`file` names it in messages) on the family engine
+/// ([`FamilyCampaign::from_hipe`], [`run_family_campaign_with`]) and writes every output of
+/// `dirs.outdir`: the official per-run files in `runs/` as each run is scored, then the
+/// rankings, marks and pages ([`official_report`]). `progress` is called after each run and
+/// output scored. A run that does not fit or fails to score is reported, not fatal; an
+/// output whose gold file, QID map or tagset is missing is reported once and not scored;
+/// missing directories, a missing campaign tagset and unwritable outputs are errors.
+pub fn score_official(
     cfg: &Campaign,
+    file: &Path,
     dirs: &CampaignDirs,
-    report: &FamilyReport,
-    official: &OfficialRuns,
+    progress: Option<&(dyn Fn(&Progress<'_>) + Sync)>,
 ) -> Result<CampaignReport> {
+    for (dir, what) in [(&dirs.gold, "gold"), (&dirs.resources, "resources")] {
+        if !dir.is_dir() {
+            return Err(Error::input(dir, 0, format!("{what} directory not found")));
+        }
+    }
+    if let Some(t) = &cfg.tagset {
+        let p = dirs.resources.join(t.as_str());
+        if !p.is_file() {
+            return Err(Error::input(&p, 0, "resource file not found"));
+        }
+    }
+    let runs_out = dirs.outdir.join("runs");
+    outdir::create_dir(&runs_out)?;
+    // Temporary files of an earlier campaign that was killed (SIGKILL leaves them).
+    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
+        crate::io::remove_stale_temp_files(d);
+    }
+    let planned = plan(cfg, dirs)?;
+    let fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
+    let official = OfficialRuns::new(Some(&runs_out))?;
+    let done = AtomicUsize::new(0);
+    let on_scored = |t: &FamilyTask, s: &str, r: &Path, st: &mut Statistics| {
+        let out = official.scored(t, s, r, st);
+        if let (Some(p), Some(o)) = (progress, &t.official) {
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            p(&Progress {
+                done: n,
+                total: planned.jobs.max(n),
+                job: &format!("{s}_{}", o.output),
+            });
+        }
+        out
+    };
+    let hooks = CampaignHooks {
+        on_scored: Some(&on_scored),
+        ..CampaignHooks::default()
+    };
+    let report = match fam.tasks.is_empty() {
+        true => FamilyReport::default(),
+        false => run_family_campaign_with(&fam, &dirs.gold, &dirs.runs, &hooks)?,
+    };
+    report_planned(cfg, dirs, planned, &report, &official)
+}
+
+/// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
+struct Planned {
+    found: Discovery,
+    /// Runs whose name cannot name their output files.
+    unnamable: Vec<FailedRun>,
+    evaluated: Vec<(String, String)>,
+    not_evaluated: Vec<NotEvaluated>,
+    /// (run, output) pairs to score.
+    jobs: usize,
+}
+
+fn plan(cfg: &Campaign, dirs: &CampaignDirs) -> Result<Planned> {
     let mut found = discover(cfg, &dirs.runs)?;
-    let mut failed: Vec<FailedRun> = Vec::new();
+    drop_own_reports(&mut found, dirs);
+    let mut unnamable: Vec<FailedRun> = Vec::new();
     found
         .runs
         .retain(|run| match super::names::check_plain(&run.name, false) {
             Ok(()) => true,
             Err(why) => {
-                failed.push(FailedRun {
+                unnamable.push(FailedRun {
                     run: run.clone(),
-                    errors: vec![format!(
-                        "the run's name {why}: it cannot become the name of its output files; \
-                     rename the file"
-                    )],
+                    errors: vec![unnamable_message(&why)],
                 });
                 false
             }
         });
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
-    let mut jobs = 0;
+    let jobs = found
+        .runs
+        .iter()
+        .map(|run| {
+            cfg.outputs_of(&run.bundle)
+                .filter(|(name, _)| !skipped(&not_evaluated, run, name.as_str()))
+                .count()
+        })
+        .sum();
+    Ok(Planned {
+        found,
+        unnamable,
+        evaluated,
+        not_evaluated,
+        jobs,
+    })
+}
+
+/// Why a run whose name cannot name its output files fails.
+pub(super) fn unnamable_message(why: &str) -> String {
+    format!("the run's name {why}: it cannot become the name of its output files; rename the file")
+}
+
+/// An output directory that is the runs directory: its own reports are not runs.
+pub(super) fn drop_own_reports(found: &mut Discovery, dirs: &CampaignDirs) {
+    let own = |n: &str| matches!(n, "leaderboard.md" | "leaderboard.tex" | "index.html");
+    if same_dir(&dirs.runs, &dirs.outdir) {
+        found.rejected.retain(|r| !own(&r.file_name));
+        found.ignored.retain(|n| !own(n));
+    }
+}
+
+fn same_dir(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn skipped(not_evaluated: &[NotEvaluated], run: &RunInfo, output: &str) -> bool {
+    not_evaluated
+        .iter()
+        .any(|n| n.dataset == run.dataset && n.lang == run.lang && n.output == output)
+}
+
+/// The reports of the HIPE campaign `cfg` run on the family engine: `report` is what its
+/// campaign of `hipe` tasks ([`FamilyCampaign::from_hipe`]) gave and `official` the rows
+/// (and per-run files) its runs' official outputs had. The runs are those of the campaign's
+/// run pattern in `dirs.runs`, each with the outputs of its bundle that could be evaluated;
+/// the ranking files, marks, board, `leaderboard.md`, `.tex` and `index.html` are written as
+/// the HIPE engine writes them.
+pub fn official_report(
+    cfg: &Campaign,
+    dirs: &CampaignDirs,
+    report: &FamilyReport,
+    official: &OfficialRuns,
+) -> Result<CampaignReport> {
+    let planned = plan(cfg, dirs)?;
+    report_planned(cfg, dirs, planned, report, official)
+}
+
+fn report_planned(
+    cfg: &Campaign,
+    dirs: &CampaignDirs,
+    planned: Planned,
+    report: &FamilyReport,
+    official: &OfficialRuns,
+) -> Result<CampaignReport> {
+    if let Some(e) = official.fatal() {
+        return Err(e);
+    }
+    let Planned {
+        found,
+        unnamable: mut failed,
+        evaluated,
+        not_evaluated,
+        jobs,
+    } = planned;
     let mut golds: Vec<PathBuf> = Vec::new();
     let mut scored = Vec::new();
     for run in found.runs {
         let mut outputs = Vec::new();
         let mut fair = Vec::new();
-        let mut errors: Vec<String> = report
+        let mut errors: Vec<String> = Vec::new();
+        let why = report
             .failed
             .iter()
-            .filter(|(f, _)| *f == run.file_name)
-            .map(|(_, e)| e.clone())
-            .collect();
+            .find(|(f, _)| *f == run.file_name)
+            .map(|(_, e)| e.as_str())
+            .unwrap_or("not scored");
         for (name, spec) in cfg.outputs_of(&run.bundle) {
-            if not_evaluated.iter().any(|n| {
-                n.dataset == run.dataset && n.lang == run.lang && n.output == name.as_str()
-            }) {
+            if skipped(&not_evaluated, &run, name.as_str()) {
                 continue;
             }
-            jobs += 1;
             golds.push(dirs.gold.join(cfg.gold_file(spec, &run.dataset, &run.lang)));
             match official.scored_rows(&run.name, name.as_str()) {
                 Some(rows) => {
@@ -156,8 +302,7 @@ pub fn official_report(
                         fair.push((name.to_string(), m));
                     }
                 }
-                None if errors.is_empty() => errors.push(format!("{name}: not scored")),
-                None => {}
+                None => errors.push(format!("{name}: {why}")),
             }
         }
         if errors.is_empty() {

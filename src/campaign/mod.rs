@@ -39,12 +39,13 @@ mod tables;
 pub use config::{Campaign, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpec};
 pub use confusion::ConfusionMatrix;
 pub use discover::{Closeness, Rejected, RunInfo};
+pub use hipe_report::Progress;
 pub use job::{replay_scorer, CampaignDirs, JobOutput, ScoreJob, Scorer};
 pub use marks::{Marks, RowMark};
 pub use outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
 pub use ranking::{build_ranking, rank, ranking_file_name, Ranked, RankingInput};
 pub use rows::{parse_table, ScoreRow};
-pub use runner::{run_campaign, run_campaign_with, Progress, RunOptions};
+pub use runner::{run_campaign, run_campaign_with, RunOptions};
 
 pub use crate::hipe::{Edition, Task};
 pub use board::{build as build_board, no_run_fits, InputNames};
@@ -60,7 +61,7 @@ pub use families::{
 };
 pub use family::{rank_runs, ranking_results};
 pub use family_board::write_family_outputs;
-pub use hipe_report::official_report;
+pub use hipe_report::{official_report, score_official};
 pub use names::{fill as fill_pattern, pieces as pattern_pieces};
 pub use official::{official_rankings, OfficialRuns};
 pub use scorer::JobScorer;

@@ -32,6 +32,8 @@ pub struct OfficialRuns {
     rows: Mutex<BTreeMap<(String, String), Vec<ScoreRow>>>,
     fair: Mutex<BTreeMap<(String, String), ConfusionMatrix>>,
     files: Mutex<Vec<String>>,
+    /// The first output error (a file that could not be written): fatal to the campaign.
+    fatal: Mutex<Option<Error>>,
 }
 
 impl OfficialRuns {
@@ -65,6 +67,10 @@ impl OfficialRuns {
         };
         // System is the lower-cased file stem, as the official scorer writes it.
         let name = system.to_lowercase();
+        // A run whose name cannot name its output files is reported, never written.
+        if super::names::check_plain(system, false).is_err() {
+            return Ok(());
+        }
         let suffix = o.suffix.as_deref();
         if let Some(dir) = &self.dir {
             let (tsv, json) = crate::report::official::outputs_beta(
@@ -80,7 +86,13 @@ impl OfficialRuns {
             let mut written = Vec::new();
             for (ext, text) in [("tsv", tsv), ("json", json)] {
                 let file = crate::hipe::output_name(&run, o.task, suffix, ext);
-                crate::io::write_atomic(&dir.join(&file), text.as_bytes())?;
+                if let Err(e) = crate::io::write_atomic(&dir.join(&file), text.as_bytes()) {
+                    let mut fatal = lock(&self.fatal);
+                    if fatal.is_none() {
+                        *fatal = Some(e.clone());
+                    }
+                    return Err(e);
+                }
                 written.push(file);
             }
             lock(&self.files).extend(written);
@@ -94,6 +106,11 @@ impl OfficialRuns {
         }
         lock(&self.rows).insert((system.to_string(), o.output.clone()), rows);
         Ok(())
+    }
+
+    /// The first file that could not be written, if any.
+    pub(super) fn fatal(&self) -> Option<Error> {
+        lock(&self.fatal).clone()
     }
 
     /// The per-run files written, in name order.

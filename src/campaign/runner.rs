@@ -17,24 +17,13 @@ use rayon::prelude::*;
 use super::config::Campaign;
 use super::confusion::ConfusionMatrix;
 use super::discover::{discover, RunInfo};
-use super::hipe_report::{evaluated_pairs, missing_inputs, write_reports, Parts};
+use super::hipe_report::{evaluated_pairs, missing_inputs, write_reports, Parts, Progress};
 use super::job::{CampaignDirs, ScoreJob, Scorer};
 use super::outcome::{CampaignReport, FailedRun, ScoredRun};
 use super::outdir;
 use super::rows::ScoreRow;
 use crate::io::write_atomic;
 use crate::{Error, Result};
-
-/// Progress of the scoring, reported after each job.
-#[derive(Debug, Clone)]
-pub struct Progress<'a> {
-    /// Jobs finished so far.
-    pub done: usize,
-    /// Jobs in all.
-    pub total: usize,
-    /// The output stem of the job just finished.
-    pub job: &'a str,
-}
 
 /// Knobs of [`run_campaign_with`].
 #[derive(Default)]
@@ -79,21 +68,7 @@ pub fn run_campaign_with(
         }
     }
     let mut found = discover(cfg, &dirs.runs)?;
-    // An output directory that is the runs directory: its own reports are not runs.
-    if same_dir(&dirs.runs, &dirs.outdir) {
-        found.rejected.retain(|r| {
-            !matches!(
-                r.file_name.as_str(),
-                "leaderboard.md" | "leaderboard.tex" | "index.html"
-            )
-        });
-        found.ignored.retain(|n| {
-            !matches!(
-                n.as_str(),
-                "leaderboard.md" | "leaderboard.tex" | "index.html"
-            )
-        });
-    }
+    super::hipe_report::drop_own_reports(&mut found, dirs);
     // A run whose name cannot become the name of its output files (a `\\`, a control
     // character, too long) fails alone, before anything of it is scored or written.
     let mut unnamable: Vec<FailedRun> = Vec::new();
@@ -104,10 +79,7 @@ pub fn run_campaign_with(
             Err(why) => {
                 unnamable.push(FailedRun {
                     run: run.clone(),
-                    errors: vec![format!(
-                        "the run's name {why}: it cannot become the name of its output files; \
-                     rename the file"
-                    )],
+                    errors: vec![super::hipe_report::unnamable_message(&why)],
                 });
                 false
             }
@@ -290,13 +262,6 @@ fn score_and_write(job: &ScoreJob, scorer: &Scorer<'_>, out: &Path) -> Result<Jo
         fair: output.fair.map(|m| m.compact(super::confusion::TOP_LABELS)),
         files: output.files.into_iter().map(|(n, _)| n).collect(),
     })
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 /// The jobs of a run, in its bundle's order.
