@@ -145,7 +145,10 @@ pub fn score_official(
         crate::io::remove_stale_temp_files(d);
     }
     let planned = plan(cfg, dirs)?;
-    let fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
+    let mut fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
+    // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
+    // resampling of each task would be computed for nothing.
+    fam.bootstrap = None;
     let official = OfficialRuns::new(Some(&runs_out))?;
     let done = AtomicUsize::new(0);
     let on_scored = |t: &FamilyTask, s: &str, r: &Path, st: &mut Statistics| {
