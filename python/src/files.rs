@@ -356,7 +356,7 @@ fn leaderboard<'py>(
     threads: Option<usize>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    use fairscore::campaign::{self as c, Campaign, CampaignDirs, RunOptions};
+    use fairscore::campaign::{self as c, Campaign, CampaignDirs};
     let mut cfg = match (&campaign, preset) {
         (Some(_), Some(_)) => return Err(to_usage(py, "give campaign or preset, not both".into())),
         (Some(file), None) => lift(py, Campaign::from_file(file))?,
@@ -376,14 +376,21 @@ fn leaderboard<'py>(
         resources,
         outdir,
     };
+    let name = match (&campaign, preset) {
+        (Some(file), _) => file.clone(),
+        (None, p) => PathBuf::from(p.unwrap_or("hipe-2022")),
+    };
+    // Scored on the family engine, as `fairscore leaderboard` scores it.
     let report = crate::interruptible(py, move || {
-        let scorer = c::JobScorer::new();
-        let opts = RunOptions {
-            threads,
-            progress: None,
-            replay_dir: None,
-        };
-        c::run_campaign_with(&cfg, &dirs, &|job: &c::ScoreJob| scorer.score(job), &opts)
+        let score = || c::score_official(&cfg, &name, &dirs, None);
+        match threads {
+            Some(n) => rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| fairscore::Error::usage(format!("cannot start {n} threads: {e}")))
+                .and_then(|pool| pool.install(score)),
+            None => score(),
+        }
     })?;
     let report = lift(py, report)?;
     let d = PyDict::new_bound(py);

@@ -158,6 +158,24 @@ pub fn totals(c: &FairCounts) -> Vec<(String, u64)> {
     .collect()
 }
 
+/// The fair confusion matrix of the first column's all-data evaluation (first n-best cutoff),
+/// if fair was scored, compacted from the sparse counts (never a full label × label grid).
+pub(super) fn of_results(
+    results: &[(usize, Vec<crate::eval::score::ColumnResult>)],
+) -> Option<ConfusionMatrix> {
+    let (_, cols) = results.first()?;
+    let first = cols
+        .iter()
+        .find(|c| c.time == "TIME-ALL" && c.noise == "LED-ALL")?;
+    let fair = first.eval.fair.as_ref()?;
+    Some(ConfusionMatrix::from_sparse(
+        &fair.confusion_labels,
+        &fair.confusion,
+        Some(&fair.all.counts),
+        TOP_LABELS,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::config::Campaign;
+use super::confusion::{ConfusionMatrix, TOP_LABELS};
 use super::families::{FamilyCampaign, FamilyReport, FamilyTask, TaskRanking};
 use super::names::Placeholder;
 use super::ranking::{build_ranking, ranking_file_name, RankingInput};
@@ -29,7 +30,10 @@ use crate::family::Statistics;
 pub struct OfficialRuns {
     dir: Option<PathBuf>,
     rows: Mutex<BTreeMap<(String, String), Vec<ScoreRow>>>,
+    fair: Mutex<BTreeMap<(String, String), ConfusionMatrix>>,
     files: Mutex<Vec<String>>,
+    /// The first output error (a file that could not be written): fatal to the campaign.
+    fatal: Mutex<Option<Error>>,
 }
 
 impl OfficialRuns {
@@ -63,6 +67,10 @@ impl OfficialRuns {
         };
         // System is the lower-cased file stem, as the official scorer writes it.
         let name = system.to_lowercase();
+        // A run whose name cannot name its output files is reported, never written.
+        if super::names::check_plain(system, false).is_err() {
+            return Ok(());
+        }
         let suffix = o.suffix.as_deref();
         if let Some(dir) = &self.dir {
             let (tsv, json) = crate::report::official::outputs_beta(
@@ -78,14 +86,31 @@ impl OfficialRuns {
             let mut written = Vec::new();
             for (ext, text) in [("tsv", tsv), ("json", json)] {
                 let file = crate::hipe::output_name(&run, o.task, suffix, ext);
-                crate::io::write_atomic(&dir.join(&file), text.as_bytes())?;
+                if let Err(e) = crate::io::write_atomic(&dir.join(&file), text.as_bytes()) {
+                    let mut fatal = lock(&self.fatal);
+                    if fatal.is_none() {
+                        *fatal = Some(e.clone());
+                    }
+                    return Err(e);
+                }
                 written.push(file);
             }
             lock(&self.files).extend(written);
         }
         let rows = rows_from_results(&name, &res.results, o.task, suffix, &o.regimes);
+        if let Some(m) = super::confusion::of_results(&res.results) {
+            lock(&self.fair).insert(
+                (system.to_string(), o.output.clone()),
+                m.compact(TOP_LABELS),
+            );
+        }
         lock(&self.rows).insert((system.to_string(), o.output.clone()), rows);
         Ok(())
+    }
+
+    /// The first file that could not be written, if any.
+    pub(super) fn fatal(&self) -> Option<Error> {
+        lock(&self.fatal).clone()
     }
 
     /// The per-run files written, in name order.
@@ -96,6 +121,20 @@ impl OfficialRuns {
     }
 
     /// The rows of `system`'s output `output`, if it was scored.
+    pub(super) fn scored_rows(&self, system: &str, output: &str) -> Option<Vec<ScoreRow>> {
+        lock(&self.rows)
+            .get(&(system.to_string(), output.to_string()))
+            .cloned()
+    }
+
+    /// The fair confusion matrix of `system`'s output `output`, if fair was scored.
+    pub(super) fn fair(&self, system: &str, output: &str) -> Option<ConfusionMatrix> {
+        lock(&self.fair)
+            .get(&(system.to_string(), output.to_string()))
+            .cloned()
+    }
+
+    /// The rows of `system`'s output `output` (none when it was not scored).
     fn rows(&self, system: &str, output: &str) -> Vec<ScoreRow> {
         lock(&self.rows)
             .get(&(system.to_string(), output.to_string()))

@@ -17,24 +17,13 @@ use rayon::prelude::*;
 use super::config::Campaign;
 use super::confusion::ConfusionMatrix;
 use super::discover::{discover, RunInfo};
+use super::hipe_report::{evaluated_pairs, missing_inputs, write_reports, Parts, Progress};
 use super::job::{CampaignDirs, ScoreJob, Scorer};
-use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+use super::outcome::{CampaignReport, FailedRun, ScoredRun};
 use super::outdir;
-use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
 use super::rows::ScoreRow;
 use crate::io::write_atomic;
 use crate::{Error, Result};
-
-/// Progress of the scoring, reported after each job.
-#[derive(Debug, Clone)]
-pub struct Progress<'a> {
-    /// Jobs finished so far.
-    pub done: usize,
-    /// Jobs in all.
-    pub total: usize,
-    /// The output stem of the job just finished.
-    pub job: &'a str,
-}
 
 /// Knobs of [`run_campaign_with`].
 #[derive(Default)]
@@ -79,21 +68,7 @@ pub fn run_campaign_with(
         }
     }
     let mut found = discover(cfg, &dirs.runs)?;
-    // An output directory that is the runs directory: its own reports are not runs.
-    if same_dir(&dirs.runs, &dirs.outdir) {
-        found.rejected.retain(|r| {
-            !matches!(
-                r.file_name.as_str(),
-                "leaderboard.md" | "leaderboard.tex" | "index.html"
-            )
-        });
-        found.ignored.retain(|n| {
-            !matches!(
-                n.as_str(),
-                "leaderboard.md" | "leaderboard.tex" | "index.html"
-            )
-        });
-    }
+    super::hipe_report::drop_own_reports(&mut found, dirs);
     // A run whose name cannot become the name of its output files (a `\\`, a control
     // character, too long) fails alone, before anything of it is scored or written.
     let mut unnamable: Vec<FailedRun> = Vec::new();
@@ -104,16 +79,13 @@ pub fn run_campaign_with(
             Err(why) => {
                 unnamable.push(FailedRun {
                     run: run.clone(),
-                    errors: vec![format!(
-                        "the run's name {why}: it cannot become the name of its output files; \
-                     rename the file"
-                    )],
+                    errors: vec![super::hipe_report::unnamable_message(&why)],
                 });
                 false
             }
         });
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
-    let mut not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
+    let not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
     let mut jobs: Vec<(usize, ScoreJob)> = found
         .runs
         .iter()
@@ -229,42 +201,18 @@ pub fn run_campaign_with(
     }
 
     failed.append(&mut unnamable);
-    failed.sort_by(|a, b| a.run.file_name.as_bytes().cmp(b.run.file_name.as_bytes()));
-    let rankings_dir = dirs.outdir.join("rankings");
-    let rankings = write_rankings(cfg, &evaluated, &scored, &mut not_evaluated, &rankings_dir)?;
-    let mut removed = outdir::remove_stale_runs(cfg, &runs_out, &written)?;
-    let ranking_names: HashSet<String> = rankings.iter().map(|r| r.file_name.clone()).collect();
-    removed.extend(outdir::remove_stale_rankings(
-        &rankings_dir,
-        &ranking_names,
-    )?);
-    let report = CampaignReport {
-        campaign: cfg.name.clone(),
-        edition: cfg.edition,
-        scored,
-        failed,
+    let parts = Parts {
         rejected: found.rejected,
         ignored: found.ignored,
+        scored,
+        failed,
         not_evaluated,
-        rankings,
+        evaluated,
+        written,
         jobs: total,
-        run_files: written.len(),
-        removed,
+        golds,
     };
-    let names = super::board::InputNames::new(dirs, opts.replay_dir.as_deref());
-    let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
-    board.signature = super::sign::hipe_signature(cfg, &report, &golds)?.to_string();
-    let md = crate::report::markdown::render(&board);
-    write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
-    let tex = crate::report::latex::render(&board);
-    write_atomic(&dirs.outdir.join("leaderboard.tex"), tex.as_bytes())?;
-    // The HTML page needs the template engine (feature `html`, on by default).
-    #[cfg(feature = "html")]
-    {
-        let html = crate::report::html::render(&board)?;
-        write_atomic(&dirs.outdir.join("index.html"), html.as_bytes())?;
-    }
-    Ok(report)
+    write_reports(cfg, dirs, opts.replay_dir.as_deref(), parts)
 }
 
 #[derive(Default)]
@@ -314,13 +262,6 @@ fn score_and_write(job: &ScoreJob, scorer: &Scorer<'_>, out: &Path) -> Result<Jo
         fair: output.fair.map(|m| m.compact(super::confusion::TOP_LABELS)),
         files: output.files.into_iter().map(|(n, _)| n).collect(),
     })
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 /// The jobs of a run, in its bundle's order.
@@ -384,166 +325,4 @@ fn plan(jobs: &mut [(usize, ScoreJob)]) -> Vec<usize> {
             .then(a.cmp(&b))
     });
     order
-}
-
-/// The datasets and languages evaluated here, in campaign order: those whose gold file is
-/// present or that have runs. (A preset names every dataset of its campaign; a gold directory
-/// may hold only some of them.)
-fn evaluated_pairs(cfg: &Campaign, dirs: &CampaignDirs, runs: &[RunInfo]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (dataset, ds) in &cfg.datasets {
-        for lang in &ds.languages {
-            let gold = super::config::fill_gold(&cfg.gold_pattern, dataset, lang);
-            let submitted = runs
-                .iter()
-                .any(|r| r.dataset == dataset.as_str() && r.lang == lang.as_str());
-            if submitted || dirs.gold.join(&gold).is_file() {
-                out.push((dataset.to_string(), lang.to_string()));
-            }
-        }
-    }
-    out
-}
-
-/// Outputs that some run needs but that cannot be evaluated for a dataset and language: an
-/// input of theirs (gold file, QID map, per-output tagset) is missing or not a regular file.
-/// One entry each, however many runs need it.
-fn missing_inputs(
-    cfg: &Campaign,
-    dirs: &CampaignDirs,
-    pairs: &[(String, String)],
-    runs: &[RunInfo],
-) -> Vec<NotEvaluated> {
-    let mut out = Vec::new();
-    for (dataset, lang) in pairs {
-        let map = cfg
-            .datasets
-            .get(dataset.as_str())
-            .and_then(|d| d.map.as_ref());
-        for (name, spec) in &cfg.tasks {
-            let mut inputs = vec![(
-                "gold file",
-                dirs.gold.join(cfg.gold_file(spec, dataset, lang)),
-            )];
-            if let (true, Some(m)) = (spec.normalize, map) {
-                inputs.push(("QID map", dirs.resources.join(m.as_str())));
-            }
-            if let Some(t) = cfg.tagset_file(spec) {
-                inputs.push(("tagset", dirs.resources.join(t.as_str())));
-            }
-            let missing = inputs.into_iter().find_map(|(what, p)| {
-                let reason = match std::fs::metadata(&p) {
-                    Ok(m) if m.is_file() => return None,
-                    Ok(_) => "not a regular file",
-                    Err(_) => "not found",
-                };
-                Some((what, p, reason))
-            });
-            let needed = runs
-                .iter()
-                .filter(|r| r.dataset == *dataset && r.lang == *lang)
-                .filter(|r| cfg.outputs_of(&r.bundle).any(|(n, _)| n == name))
-                .count();
-            // Nothing is lost when no run needs the output (its ranking is empty anyway).
-            if let (Some((what, path, reason)), true) = (missing, needed > 0) {
-                let runs = needed;
-                out.push(NotEvaluated {
-                    dataset: dataset.clone(),
-                    lang: lang.clone(),
-                    output: name.to_string(),
-                    what: what.to_string(),
-                    path,
-                    reason: reason.to_string(),
-                    runs,
-                    rankings: Vec::new(),
-                });
-            }
-        }
-    }
-    out
-}
-
-/// Ranking files for every evaluated dataset and language, except those whose outputs were
-/// all not evaluated there (they are named in the [`NotEvaluated`] entries instead).
-fn write_rankings(
-    cfg: &Campaign,
-    pairs: &[(String, String)],
-    scored: &[ScoredRun],
-    not_evaluated: &mut [NotEvaluated],
-    dir: &Path,
-) -> Result<Vec<RankingFile>> {
-    // A ranking whose filter keeps none of its outputs' rows anywhere: refused before any
-    // ranking file is written (it would be header-only everywhere).
-    let all: Vec<RankingInput<'_>> = scored
-        .iter()
-        .map(|r| RankingInput {
-            run_name: &r.run.name,
-            bundle: &r.run.bundle,
-            outputs: &r.outputs,
-        })
-        .collect();
-    for spec in &cfg.rankings {
-        if let Some((n, example)) = super::ranking::keeps_nothing(spec, &all) {
-            return Err(Error::usage(format!(
-                "campaign: ranking {} keeps no row: none of the {n} rows of {} has an Evaluation \
-                 that starts with {} and fits its contains/excludes/suffix (a row's Evaluation is \
-                 e.g. {}); fix the ranking's filter",
-                spec.kind,
-                spec.outputs
-                    .iter()
-                    .map(|o| o.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                spec.prefixes.join(" or "),
-                crate::error::snippet(&example),
-            )));
-        }
-    }
-    outdir::create_dir(dir)?;
-    let mut files = Vec::new();
-    for (dataset, lang) in pairs {
-        let ids: Vec<usize> = (0..scored.len())
-            .filter(|&i| scored[i].run.dataset == *dataset && scored[i].run.lang == *lang)
-            .collect();
-        let inputs: Vec<RankingInput<'_>> = ids
-            .iter()
-            .map(|&i| RankingInput {
-                run_name: &scored[i].run.name,
-                bundle: &scored[i].run.bundle,
-                outputs: &scored[i].outputs,
-            })
-            .collect();
-        for (spec_idx, spec) in cfg.rankings.iter().enumerate() {
-            let file_name = ranking_file_name(dataset, lang, &spec.kind);
-            let missing: Vec<usize> = (0..not_evaluated.len())
-                .filter(|&i| {
-                    let n = &not_evaluated[i];
-                    n.dataset == *dataset
-                        && n.lang == *lang
-                        && spec.outputs.iter().any(|o| *o == n.output.as_str())
-                })
-                .collect();
-            if !spec.outputs.is_empty() && missing.len() == spec.outputs.len() {
-                for i in missing {
-                    not_evaluated[i].rankings.push(file_name.clone());
-                }
-                continue;
-            }
-            let mut rows = rank(spec, &inputs);
-            let text = ranking_text(&inputs, &rows);
-            write_atomic(&dir.join(&file_name), text.as_bytes())?;
-            for r in &mut rows {
-                r.run = ids[r.run];
-            }
-            files.push(RankingFile {
-                dataset: dataset.clone(),
-                lang: lang.clone(),
-                spec: spec_idx,
-                kind: spec.kind.to_string(),
-                file_name,
-                rows,
-            });
-        }
-    }
-    Ok(files)
 }

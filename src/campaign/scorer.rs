@@ -4,7 +4,6 @@
 //! dropped after the last job that reads it ([`ScoreJob::run_uses`],
 //! [`ScoreJob::gold_uses`]), so memory follows the files in use, not the campaign's size.
 
-use super::confusion::{ConfusionMatrix, TOP_LABELS};
 use super::job::{JobOutput, ScoreJob};
 use super::rows::rows_from_results;
 use crate::corpus::{Corpus, ReadOptions};
@@ -104,7 +103,7 @@ impl JobScorer {
         let out = score_files(gold, pred, pred_arg, system, opts)?;
         let suffix = opts.suffix.as_deref().filter(|s| !s.is_empty());
         let rows = rows_from_results(&out.system, &out.results, opts.task, suffix, &opts.regimes);
-        let fair = confusion_matrix(&out);
+        let fair = super::confusion::of_results(&out.results);
         Ok(JobOutput {
             files: vec![
                 (out.tsv_name, out.tsv.into_bytes()),
@@ -114,20 +113,4 @@ impl JobScorer {
             fair,
         })
     }
-}
-
-/// The fair confusion matrix of the first column's all-data evaluation (first n-best cutoff),
-/// if fair was scored, compacted from the sparse counts (never a full label × label grid).
-fn confusion_matrix(out: &crate::score::ScoreOutput) -> Option<ConfusionMatrix> {
-    let (_, cols) = out.results.first()?;
-    let first = cols
-        .iter()
-        .find(|c| c.time == "TIME-ALL" && c.noise == "LED-ALL")?;
-    let fair = first.eval.fair.as_ref()?;
-    Some(ConfusionMatrix::from_sparse(
-        &fair.confusion_labels,
-        &fair.confusion,
-        Some(&fair.all.counts),
-        TOP_LABELS,
-    ))
 }

@@ -1,14 +1,12 @@
 //! `fairscore leaderboard`: score every run of a campaign and write per-run outputs, rankings,
-//! `leaderboard.md` and `index.html` (see docs/leaderboard.md). The scorer is passed in
-//! ([`run_with`]): [`run`] passes the real one (`campaign::JobScorer`), and `--replay DIR`
-//! serves per-run outputs computed earlier.
+//! `leaderboard.md` and `index.html` (see docs/leaderboard.md). Every campaign is scored by
+//! the family engine (a HIPE campaign as `hipe` family tasks: `campaign::score_official`);
+//! `--replay DIR` serves per-run outputs computed earlier instead.
 
 use std::path::PathBuf;
 
 use clap::Args;
-use fairscore::campaign::{
-    self, Campaign, CampaignDirs, JobOutput, Progress, RunOptions, ScoreJob,
-};
+use fairscore::campaign::{self, Campaign, CampaignDirs, Progress, RunOptions};
 
 #[derive(Args, Debug)]
 pub struct LeaderboardArgs {
@@ -42,17 +40,8 @@ pub struct LeaderboardArgs {
     pub quiet: bool,
 }
 
+/// Runs the command. Exit status 1 when some file of the runs directory was not scored.
 pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
-    let scorer = campaign::JobScorer::new();
-    run_with(args, &|job: &ScoreJob| scorer.score(job))
-}
-
-/// Runs the command with the given scorer (ignored with `--replay`). Exit status 1 when some
-/// file of the runs directory was not scored.
-pub fn run_with(
-    args: LeaderboardArgs,
-    scorer: &(dyn Fn(&ScoreJob) -> fairscore::Result<JobOutput> + Sync),
-) -> fairscore::Result<i32> {
     let outdir = args
         .outdir
         .outdir
@@ -82,8 +71,8 @@ pub fn run_with(
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };
     cfg.bootstrap = resampling(&args, cfg.bootstrap)?;
-    if let (Some(n), Some(_)) = (args.threads, cfg.bootstrap) {
-        // The marks are computed after the scoring pool is gone: --threads holds for them too.
+    if let Some(n) = args.threads {
+        // The scoring and the marks run on the global pool.
         // (Fails only when the global pool already exists, which then is used as it is.)
         let _ = rayon::ThreadPoolBuilder::new()
             .num_threads(usize::from(n))
@@ -106,9 +95,13 @@ pub fn run_with(
         progress: if show { Some(&progress) } else { None },
         replay_dir: args.replay.clone(),
     };
+    let name = match (&args.campaign.campaign, &args.hipe.preset) {
+        (Some(file), _) => file.clone(),
+        (None, preset) => PathBuf::from(preset.as_deref().unwrap_or("hipe-2022")),
+    };
     let report = match &args.replay {
         Some(dir) => campaign::run_campaign_with(&cfg, &dirs, &campaign::replay_scorer(dir), &opts),
-        None => campaign::run_campaign_with(&cfg, &dirs, scorer, &opts),
+        None => campaign::score_official(&cfg, &name, &dirs, opts.progress),
     };
     bar.finish();
     let report = report?;

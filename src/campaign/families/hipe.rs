@@ -46,6 +46,15 @@ pub struct OfficialOutput {
     pub regimes: Vec<crate::eval::options::Regime>,
 }
 
+/// The regimes of an output's rows: the scorer's defaults, and fair with `fair = true`.
+fn regimes(task: crate::hipe::Task, cfg: &Campaign) -> Vec<crate::eval::options::Regime> {
+    let mut r = crate::eval::options::ScoreOptions::new(task, cfg.edition).regimes;
+    if cfg.fair {
+        r.push(crate::eval::options::Regime::Fair);
+    }
+    r
+}
+
 fn pattern(text: &str, allowed: &[Placeholder], what: &str) -> Result<Pattern> {
     Pattern::parse(text, allowed)
         .map_err(|e| Error::usage(format!("campaign: the {what} pattern {text:?}: {e}")))
@@ -60,6 +69,29 @@ impl FamilyCampaign {
         file: &Path,
         resources: &Path,
         gold_dir: &Path,
+    ) -> Result<FamilyCampaign> {
+        let fam = FamilyCampaign::hipe_tasks(cfg, file, resources, gold_dir, false)?;
+        if fam.tasks.is_empty() {
+            return Err(Error::input(
+                gold_dir,
+                0,
+                format!(
+                    "no gold file of campaign {} is here (it names them as {})",
+                    cfg.name, cfg.gold_pattern
+                ),
+            ));
+        }
+        Ok(fam)
+    }
+
+    /// [`FamilyCampaign::from_hipe`], with no task when no gold file is here; `lenient`: an
+    /// output whose tag set or QID map is missing has no task (instead of an error).
+    pub(crate) fn hipe_tasks(
+        cfg: &Campaign,
+        file: &Path,
+        resources: &Path,
+        gold_dir: &Path,
+        lenient: bool,
     ) -> Result<FamilyCampaign> {
         let mut tasks = Vec::new();
         let mut used: Vec<(String, PathBuf)> = Vec::new();
@@ -85,14 +117,28 @@ impl FamilyCampaign {
                             o.set("n_best", &n.join(","))?;
                         }
                     }
-                    if let Some(t) = cfg.tagset_file(spec) {
-                        o.set("tagset", &resource(resources, t.as_str(), &mut used)?)?;
+                    if cfg.fair {
+                        o.set("fair", "true")?;
                     }
-                    if let Some(map) = ds.map.as_ref().filter(|_| spec.normalize) {
-                        o.set(
-                            "normalize_run",
-                            &resource(resources, map.as_str(), &mut used)?,
-                        )?;
+                    let tagset = cfg.tagset_file(spec).map(|t| t.as_str());
+                    let map = ds
+                        .map
+                        .as_ref()
+                        .filter(|_| spec.normalize)
+                        .map(|m| m.as_str());
+                    if lenient
+                        && [tagset, map]
+                            .into_iter()
+                            .flatten()
+                            .any(|f| !resources.join(f).is_file())
+                    {
+                        continue;
+                    }
+                    if let Some(t) = tagset {
+                        o.set("tagset", &resource(resources, t, &mut used)?)?;
+                    }
+                    if let Some(m) = map {
+                        o.set("normalize_run", &resource(resources, m, &mut used)?)?;
                     }
                     let family = build("hipe", &o)?;
                     let values = [
@@ -116,25 +162,11 @@ impl FamilyCampaign {
                             output: output.to_string(),
                             task: spec.task,
                             suffix: spec.suffix.as_ref().map(|s| s.as_str().to_string()),
-                            regimes: crate::eval::options::ScoreOptions::new(
-                                spec.task,
-                                cfg.edition,
-                            )
-                            .regimes,
+                            regimes: regimes(spec.task, cfg),
                         }),
                     });
                 }
             }
-        }
-        if tasks.is_empty() {
-            return Err(Error::input(
-                gold_dir,
-                0,
-                format!(
-                    "no gold file of campaign {} is here (it names them as {})",
-                    cfg.name, cfg.gold_pattern
-                ),
-            ));
         }
         Ok(FamilyCampaign {
             name: cfg.name.clone(),

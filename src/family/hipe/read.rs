@@ -31,6 +31,7 @@ pub const OWN_OPTIONS: &[&str] = &[
     "normalize_run",
     "noise_level",
     "time_period",
+    "fair",
 ];
 
 /// The regimes of the tables, in the official TSV's order: `fuzzy` (the `ent_type`
@@ -106,6 +107,13 @@ impl HipeOptions {
         }
         if let Some(t) = opts.own("time_period") {
             s.time_periods = parse_time_periods(t)?;
+        }
+        // `fair`: the tables' fair rows and the fair confusion matrix too (a HIPE campaign's
+        // `fair = true`).
+        if let Some(v) = opts.own("fair") {
+            if switch("fair", v)? {
+                s.regimes.push(crate::eval::options::Regime::Fair);
+            }
         }
         let relaxed = opts.own("relaxed").map(|v| map("relaxed", v)).transpose()?;
         let normalize_run = opts

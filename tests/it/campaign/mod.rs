@@ -9,6 +9,7 @@ mod leaderboard_board;
 mod leaderboard_ci;
 mod leaderboard_official;
 mod leaderboard_report;
+mod official_board;
 mod official_family;
 mod page_layout;
 mod signature;
