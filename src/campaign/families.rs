@@ -462,6 +462,14 @@ pub struct CampaignHooks<'a> {
     /// task is ranked, and only what the reports read is kept, so that memory does not grow
     /// with the number of runs ([`super::write_family_outputs`] then writes the rest).
     pub outdir: Option<&'a Path>,
+    /// The caller reads nothing of the runs' results but their headline values (a HIPE
+    /// campaign's reports come from its official rows, kept by `on_scored`): each run's
+    /// results are cut to the headline row as it is scored, so that memory does not grow
+    /// with the number of runs.
+    pub headline_only: bool,
+    /// The cache of parsed inputs and content hashes to use (one of the campaign's own when
+    /// `None`): a caller that hashes the same files afterwards finds them there.
+    pub inputs: Option<&'a crate::family::Inputs>,
 }
 
 /// [`run_family_campaign`] with `hooks`.
@@ -563,7 +571,8 @@ pub fn run_family_campaign_with(
             }
         }
     }
-    let shared = crate::family::Inputs::new();
+    let own = crate::family::Inputs::new();
+    let shared = hooks.inputs.unwrap_or(&own);
     // Per task and non-empty group, in order: the runs that failed and the ranking.
     let mut done: BTreeMap<(usize, usize), rank::Outcome> = BTreeMap::new();
     let none = |_: &FamilyTask, _: &str, _: &Path, _: &mut crate::family::Statistics| Ok(());
@@ -573,17 +582,18 @@ pub fn run_family_campaign_with(
             .map_err(|e| Error::output(&runs, format!("cannot create the directory: {e}")))?;
     }
     let scoring = score::Hooks {
-        shared: &shared,
+        shared,
         on_scored: hooks.on_scored.unwrap_or(&none),
         resampler: cfg.bootstrap.as_ref(),
         outdir: hooks.outdir,
+        headline_only: hooks.headline_only,
     };
     score::score_all(&cfg.tasks, &per_task, gold_dir, &scoring, |k, j, scored| {
         let t = &cfg.tasks[k];
         let Some((group, runs)) = per_task[k].iter().filter(|(_, r)| !r.is_empty()).nth(j) else {
             return Ok(());
         };
-        let mut outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, &shared)?;
+        let mut outcome = rank::rank_group(cfg, t, group, runs, scored, gold_dir, shared)?;
         if let Some(r) = outcome.1.as_mut() {
             r.results_written = hooks.outdir.is_some();
         }

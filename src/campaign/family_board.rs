@@ -339,6 +339,15 @@ pub(crate) fn write_run_results(
     Ok(())
 }
 
+/// Keeps of a run's results only the headline row of the headline table `h` (all a ranking
+/// reads).
+pub(crate) fn keep_headline(results: &mut Results, h: &Headline) {
+    results.tables.retain_mut(|t| {
+        t.rows.retain(|x| x.key == h.row);
+        t.name == h.table
+    });
+}
+
 /// Writes `rankings/*.tsv` (with `rankings/not_scored.tsv` when a run failed or a file fit no
 /// task), `runs/*.json` (unless the campaign wrote them as it ran:
 /// [`super::CampaignHooks::outdir`]), `leaderboard.json`, `leaderboard.md`, `leaderboard.tex`

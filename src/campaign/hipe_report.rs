@@ -18,7 +18,7 @@ use super::official::OfficialRuns;
 use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
 use super::outdir;
 use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
-use crate::family::Statistics;
+use crate::family::{Inputs, Statistics};
 use crate::io::write_atomic;
 use crate::{Error, Result};
 
@@ -63,6 +63,7 @@ pub(super) fn write_reports(
     dirs: &CampaignDirs,
     replay: Option<&Path>,
     parts: Parts,
+    hash: &super::sign::Hasher<'_>,
 ) -> Result<CampaignReport> {
     let Parts {
         rejected,
@@ -100,7 +101,7 @@ pub(super) fn write_reports(
     };
     let names = super::board::InputNames::new(dirs, replay);
     let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
-    board.signature = super::sign::hipe_signature(cfg, &report, &golds)?.to_string();
+    board.signature = super::sign::hipe_signature(cfg, &report, &golds, hash)?.to_string();
     let md = crate::report::markdown::render(&board);
     write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
     let tex = crate::report::latex::render(&board);
@@ -150,6 +151,8 @@ pub fn score_official(
     // resampling of each task would be computed for nothing.
     fam.bootstrap = None;
     let official = OfficialRuns::new(Some(&runs_out))?;
+    // The files' content hashes, computed once as they are scored, serve the signature too.
+    let shared = Inputs::new();
     let done = AtomicUsize::new(0);
     let on_scored = |t: &FamilyTask, s: &str, r: &Path, st: &mut Statistics| {
         let out = official.scored(t, s, r, st);
@@ -165,13 +168,15 @@ pub fn score_official(
     };
     let hooks = CampaignHooks {
         on_scored: Some(&on_scored),
+        headline_only: true,
+        inputs: Some(&shared),
         ..CampaignHooks::default()
     };
     let report = match fam.tasks.is_empty() {
         true => FamilyReport::default(),
         false => run_family_campaign_with(&fam, &dirs.gold, &dirs.runs, &hooks)?,
     };
-    report_planned(cfg, dirs, planned, &report, &official)
+    report_planned(cfg, dirs, planned, &report, &official, &shared)
 }
 
 /// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
@@ -261,7 +266,7 @@ pub fn official_report(
     official: &OfficialRuns,
 ) -> Result<CampaignReport> {
     let planned = plan(cfg, dirs)?;
-    report_planned(cfg, dirs, planned, report, official)
+    report_planned(cfg, dirs, planned, report, official, &Inputs::new())
 }
 
 fn report_planned(
@@ -270,6 +275,7 @@ fn report_planned(
     planned: Planned,
     report: &FamilyReport,
     official: &OfficialRuns,
+    shared: &Inputs,
 ) -> Result<CampaignReport> {
     if let Some(e) = official.fatal() {
         return Err(e);
@@ -332,7 +338,7 @@ fn report_planned(
         jobs,
         golds,
     };
-    write_reports(cfg, dirs, None, parts)
+    write_reports(cfg, dirs, None, parts, &|p: &Path| shared.file_hash(p))
 }
 
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is

@@ -212,7 +212,13 @@ pub fn run_campaign_with(
         jobs: total,
         golds,
     };
-    write_reports(cfg, dirs, opts.replay_dir.as_deref(), parts)
+    write_reports(
+        cfg,
+        dirs,
+        opts.replay_dir.as_deref(),
+        parts,
+        &crate::family::sign::file_hash,
+    )
 }
 
 #[derive(Default)]

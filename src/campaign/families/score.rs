@@ -25,6 +25,8 @@ pub(super) struct Hooks<'a> {
     /// Where each run's results are written as it is scored (then cut to what the reports
     /// read: [`crate::campaign::family_board::write_run_results`]).
     pub outdir: Option<&'a Path>,
+    /// Each run's results cut to the headline row ([`super::CampaignHooks::headline_only`]).
+    pub headline_only: bool,
 }
 
 /// One run of a task and group scored: (system, run file, its scores and content hash).
@@ -72,6 +74,9 @@ fn score_run(j: &Job<'_>, st: crate::family::Statistics, hooks: &Hooks<'_>) -> R
             &mut run.results,
             &j.task.headline,
         )?;
+    }
+    if hooks.headline_only {
+        crate::campaign::family_board::keep_headline(&mut run.results, &j.task.headline);
     }
     Ok(run)
 }
