@@ -33,6 +33,7 @@ fn run(args: &[String]) -> fairscore::Result<(usize, usize)> {
     let hooks = CampaignHooks {
         on_scored: Some(&on_scored),
         outdir: Some(outdir),
+        ..CampaignHooks::default()
     };
     let report = run_family_campaign_with(&fam, gold, Path::new(runs), &hooks)?;
     write_family_outputs(outdir, &fam, &report)?;
