@@ -32,6 +32,7 @@ use crate::table::Results;
 
 mod clash;
 mod hipe;
+mod hooks;
 mod index;
 pub(crate) mod insight;
 mod places;
@@ -40,6 +41,7 @@ mod score;
 mod teams;
 
 pub use hipe::OfficialOutput;
+pub use hooks::{CampaignHooks, OnScored};
 pub use insight::{Insight, Pages};
 pub use teams::best_per_team;
 
@@ -444,32 +446,6 @@ pub fn run_family_campaign(
     runs_dir: &Path,
 ) -> Result<FamilyReport> {
     run_family_campaign_with(cfg, gold_dir, runs_dir, &CampaignHooks::default())
-}
-
-/// What is done with each run's statistics as soon as it is scored, before it is ranked:
-/// (task, system, run file, statistics). An output error stops the campaign; any other error
-/// fails the run.
-pub type OnScored<'a> =
-    dyn Fn(&FamilyTask, &str, &Path, &mut crate::family::Statistics) -> Result<()> + Sync + 'a;
-
-/// What a family campaign does beside scoring and ranking.
-#[derive(Default, Clone, Copy)]
-pub struct CampaignHooks<'a> {
-    /// Called with each run's statistics as it is scored (a HIPE campaign writes its
-    /// official per-run files there: [`super::official::OfficialRuns`]).
-    pub on_scored: Option<&'a OnScored<'a>>,
-    /// The output directory: each ranked run's results are written to `runs/` as soon as its
-    /// task is ranked, and only what the reports read is kept, so that memory does not grow
-    /// with the number of runs ([`super::write_family_outputs`] then writes the rest).
-    pub outdir: Option<&'a Path>,
-    /// The caller reads nothing of the runs' results but their headline values (a HIPE
-    /// campaign's reports come from its official rows, kept by `on_scored`): each run's
-    /// results are cut to the headline row as it is scored, so that memory does not grow
-    /// with the number of runs.
-    pub headline_only: bool,
-    /// The cache of parsed inputs and content hashes to use (one of the campaign's own when
-    /// `None`): a caller that hashes the same files afterwards finds them there.
-    pub inputs: Option<&'a crate::family::Inputs>,
 }
 
 /// [`run_family_campaign`] with `hooks`.
