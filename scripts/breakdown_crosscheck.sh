@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
-# Cross-checks the bootstrap intervals of breakdown buckets (docs/breakdown.md) against SciPy's
-# percentile bootstrap over the same documents, on a real HIPE-2022 run in ../shared.
+# Cross-checks breakdown buckets (docs/breakdown.md) in ../shared, in two parts:
+#  1. HIPE-2022 (newseye-de, team4): the bootstrap interval of every bucket against SciPy's
+#     percentile bootstrap over the same documents (fairscore's per-document counts);
+#  2. standoff files (the brat example project: Peter against Lisa with Max as --train file,
+#     Peter against Max with Lisa): every bucket of the spans family's keys (label, length,
+#     chars, position, document, capitalisation, density, sentence_length, oov, train_freq,
+#     train_consistency) recomputed from the brat files alone by the docs' rules
+#     (scripts/breakdown_crosscheck_standoff.py): bucket names, counts, P, R and F1 equal to
+#     fairscore's --json report, intervals against SciPy over the per-document counts
+#     recomputed there.
 #
 #   scripts/breakdown_crosscheck.sh              # 10,000 resamples
 #   SAMPLES=100000 scripts/breakdown_crosscheck.sh
@@ -11,11 +19,12 @@
 # directory), then scripts/breakdown_crosscheck.py (tolerance: 5 Monte-Carlo standard errors
 # of the difference of two independent percentile estimates, see the script). Exit status 1
 # on disagreement. Without ../shared: skip (exit 0), or fail under CI (scripts/lib.sh).
-# Extra cargo flags (e.g. --release) can be passed in CARGO_FLAGS.
+# Extra cargo flags (e.g. --release) can be passed in CARGO_FLAGS; part 2 runs the release
+# binary ($FAIRSCORE, or built here).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 xc_init breakdown_crosscheck
-xc_need_shared data/hipe2022
+xc_need_shared data/hipe2022 data/brat/bratiaa-example/example-project
 xc_venv stats-venv "import scipy, numpy" "scipy>=1.15" "numpy>=1.26"
 n="${SAMPLES:-10000}"
 json="$target/tmp/breakdown_crosscheck/$n.json"
@@ -31,4 +40,23 @@ if ! BREAKDOWN_CROSSCHECK_SAMPLES="$n" cargo test ${CARGO_FLAGS:-} --quiet \
 fi
 rm -f "$log"
 [ -f "$json" ] || { echo "breakdown_crosscheck: $json was not written" >&2; exit 1; }
-"$venv/bin/python" scripts/breakdown_crosscheck.py "$json"
+status=0
+"$venv/bin/python" scripts/breakdown_crosscheck.py "$json" || status=1
+
+# Part 2: standoff files, recomputed from the brat files.
+xc_binary
+project="$shared/data/brat/bratiaa-example/example-project"
+keys=label,length,chars,position,document,capitalisation,density,sentence_length
+keys="$keys,oov,train_freq,train_consistency"
+for trio in "Lisa Peter Max" "Max Peter Lisa"; do
+    read -r gold run train <<<"$trio"
+    report="$target/tmp/breakdown_crosscheck/standoff-$run-$gold-$n.json"
+    mkdir -p "$(dirname "$report")"
+    rm -f "$report"
+    "$bin" evaluate --family spans --gold "$project/$gold" --pred "$project/$run" \
+        --train "$project/$train" --breakdown "$keys" --bootstrap "$n" --json "$report" \
+        >/dev/null
+    "$venv/bin/python" scripts/breakdown_crosscheck_standoff.py "$project/$gold" \
+        "$project/$run" "$project/$train" "$report" || status=1
+done
+exit "$status"
