@@ -2,7 +2,13 @@
 # Cross-checks breakdown buckets (docs/breakdown.md) in ../shared, in two parts:
 #  1. HIPE-2022 (newseye-de, team4): the bootstrap interval of every bucket against SciPy's
 #     percentile bootstrap over the same documents (fairscore's per-document counts);
-#  2. standoff files (the brat example project: Peter against Lisa with Max as --train file,
+#  2. the fair family on the same run, with newseye-fr as --train file: each span's fair type
+#     (and document, first and last token) from `fair --errors`, Ortmann's pairing not
+#     recomputed; its words read from the gold or run file and its bucket of every key (label,
+#     length, chars, capitalisation, document, oov, train_freq, train_consistency) computed
+#     by the docs' rules (scripts/breakdown_crosscheck_fair.py): bucket names, the ten counts,
+#     P, R and F1 equal to fairscore's --json report, intervals against SciPy;
+#  3. standoff files (the brat example project: Peter against Lisa with Max as --train file,
 #     Peter against Max with Lisa): every bucket of the spans family's keys (label, length,
 #     chars, position, document, capitalisation, density, sentence_length, oov, train_freq,
 #     train_consistency) recomputed from the brat files alone by the docs' rules
@@ -19,8 +25,8 @@
 # directory), then scripts/breakdown_crosscheck.py (tolerance: 5 Monte-Carlo standard errors
 # of the difference of two independent percentile estimates, see the script). Exit status 1
 # on disagreement. Without ../shared: skip (exit 0), or fail under CI (scripts/lib.sh).
-# Extra cargo flags (e.g. --release) can be passed in CARGO_FLAGS; part 2 runs the release
-# binary ($FAIRSCORE, or built here).
+# Extra cargo flags (e.g. --release) can be passed in CARGO_FLAGS; parts 2 and 3 run the
+# release binary ($FAIRSCORE, or built here).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 xc_init breakdown_crosscheck
@@ -43,15 +49,29 @@ rm -f "$log"
 status=0
 "$venv/bin/python" scripts/breakdown_crosscheck.py "$json" || status=1
 
-# Part 2: standoff files, recomputed from the brat files.
 xc_binary
+out="$target/tmp/breakdown_crosscheck"
+mkdir -p "$out"
+
+# Part 2: the fair family's buckets on the HIPE-2022 run.
+h="$shared/data/hipe2022"
+fgold="$h/gold/HIPE-2022-v2.1-newseye-test-de.tsv"
+frun="$h/submissions/team4_bundle4_newseye_de_1.tsv"
+ftrain="$h/gold/HIPE-2022-v2.1-newseye-test-fr.tsv"
+rm -f "$out/fair-$n.json" "$out/fair-$n-errors.tsv"
+"$bin" fair --target "$fgold" --system "$frun" --train "$ftrain" \
+    --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency \
+    --bootstrap "$n" --json "$out/fair-$n.json" --errors "$out/fair-$n-errors.tsv" >/dev/null
+"$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$out/fair-$n-errors.tsv" "$fgold" \
+    "$frun" "$ftrain" "$out/fair-$n.json" || status=1
+
+# Part 3: standoff files, recomputed from the brat files.
 project="$shared/data/brat/bratiaa-example/example-project"
 keys=label,length,chars,position,document,capitalisation,density,sentence_length
 keys="$keys,oov,train_freq,train_consistency"
 for trio in "Lisa Peter Max" "Max Peter Lisa"; do
     read -r gold run train <<<"$trio"
-    report="$target/tmp/breakdown_crosscheck/standoff-$run-$gold-$n.json"
-    mkdir -p "$(dirname "$report")"
+    report="$out/standoff-$run-$gold-$n.json"
     rm -f "$report"
     "$bin" evaluate --family spans --gold "$project/$gold" --pred "$project/$run" \
         --train "$project/$train" --breakdown "$keys" --bootstrap "$n" --json "$report" \
