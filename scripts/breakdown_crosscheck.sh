@@ -2,12 +2,11 @@
 # Cross-checks breakdown buckets (docs/breakdown.md) in ../shared, in two parts:
 #  1. HIPE-2022 (newseye-de, team4): the bootstrap interval of every bucket against SciPy's
 #     percentile bootstrap over the same documents (fairscore's per-document counts);
-#  2. the fair family on the same run, with newseye-fr as --train file: each span's fair type
-#     (and document, first and last token) from `fair --errors`, Ortmann's pairing not
-#     recomputed; its words read from the gold or run file and its bucket of every key (label,
-#     length, chars, capitalisation, document, oov, train_freq, train_consistency) computed
-#     by the docs' rules (scripts/breakdown_crosscheck_fair.py): bucket names, the ten counts,
-#     P, R and F1 equal to fairscore's --json report, intervals against SciPy;
+#  2. the fair family on that run and on neurbsl 3, with newseye-fr as --train file: every bucket of label,
+#     length, chars, capitalisation, document, oov, train_freq and train_consistency
+#     recomputed from the TSV files alone, Ortmann's pairing included
+#     (scripts/breakdown_crosscheck_fair.py): bucket names, the ten counts, P, R and F1 equal
+#     to fairscore's --json report, intervals against SciPy;
 #  3. standoff files (the brat example project: Peter against Lisa with Max as --train file,
 #     Peter against Max with Lisa): every bucket of the spans family's keys (label, length,
 #     chars, position, document, capitalisation, density, sentence_length, oov, train_freq,
@@ -56,14 +55,17 @@ mkdir -p "$out"
 # Part 2: the fair family's buckets on the HIPE-2022 run.
 h="$shared/data/hipe2022"
 fgold="$h/gold/HIPE-2022-v2.1-newseye-test-de.tsv"
-frun="$h/submissions/team4_bundle4_newseye_de_1.tsv"
 ftrain="$h/gold/HIPE-2022-v2.1-newseye-test-fr.tsv"
-rm -f "$out/fair-$n.json" "$out/fair-$n-errors.tsv"
-"$bin" fair --target "$fgold" --system "$frun" --train "$ftrain" \
-    --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency \
-    --bootstrap "$n" --json "$out/fair-$n.json" --errors "$out/fair-$n-errors.tsv" >/dev/null
-"$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$out/fair-$n-errors.tsv" "$fgold" \
-    "$frun" "$ftrain" "$out/fair-$n.json" || status=1
+for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
+    frun="$h/submissions/$system.tsv"
+    report="$out/fair-$system-$n.json"
+    rm -f "$report"
+    "$bin" fair --target "$fgold" --system "$frun" --train "$ftrain" \
+        --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency \
+        --bootstrap "$n" --json "$report" >/dev/null
+    "$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$fgold" "$frun" "$ftrain" \
+        "$report" || status=1
+done
 
 # Part 3: standoff files, recomputed from the brat files.
 project="$shared/data/brat/bratiaa-example/example-project"

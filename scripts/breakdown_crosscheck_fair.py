@@ -1,17 +1,18 @@
-"""Cross-checks the fair family's breakdown (docs/breakdown.md, "The fair family") on a
-HIPE-2022 run: each span's fair type (the first type it was counted with), side, document,
-first and last token are read from fairscore's `--errors` listing (Ortmann's pairing is not
-recomputed here); its words from the gold or run file, and its bucket of every key is computed here by the docs' rules (the training
-file's vocabulary and entities read from the HIPE TSV here), and every bucket's name, its ten
-counts, P, R and F1 must equal fairscore's `--json` report, its intervals within Monte-Carlo
-error of SciPy's percentile bootstrap over the per-document counts computed here (the
-tolerance of scripts/breakdown_crosscheck.py; fair P and R are sums of per-document counts,
-with LE, BE and LBE at half weight).
+"""Recomputes the fair family's breakdown (docs/breakdown.md, "The fair family") of a HIPE-2022
+run from the gold and run files alone: the spans of their NE-COARSE-LIT column, each span's
+fair type (the first type it is counted with) by Ortmann's algorithm as docs/fair.md writes it
+("The algorithm", function `pair`), and its bucket of every key by docs/breakdown.md's rules
+(the training file's vocabulary and entities read from its HIPE TSV here). Every bucket's name,
+its ten counts, P, R and F1 must equal fairscore's `--json` report, its intervals SciPy's
+percentile bootstrap over the per-document counts computed here within Monte-Carlo error (the
+tolerance of scripts/breakdown_crosscheck.py; the fair P and R are ratios of per-document
+sums, LE, BE and LBE at half weight).
 
-Usage: python scripts/breakdown_crosscheck_fair.py ERRORS.tsv GOLD.tsv RUN.tsv TRAIN.tsv REPORT.json
+Usage: python scripts/breakdown_crosscheck_fair.py GOLD.tsv RUN.tsv TRAIN.tsv REPORT.json
+(REPORT.json: `fairscore fair --target GOLD.tsv --system RUN.tsv --train TRAIN.tsv
+--breakdown KEYS --bootstrap N --json REPORT.json`; scripts/breakdown_crosscheck.sh runs both).
 """
 
-import csv
 import json
 import os
 import sys
@@ -24,7 +25,7 @@ from breakdown_crosscheck_standoff import buckets, caps
 
 GOLD = ["TP-gold", "FN", "LE-gold", "BE-gold", "LBE-gold"]
 RUN = ["TP-run", "FP", "LE-run", "BE-run", "LBE-run"]
-KIND = {"TP": 0, "FN": 1, "FP": 1, "LE": 2, "BES": 3, "BEL": 3, "BEO": 3, "LBE": 4}
+KIND = {"TP": 0, "FN": 1, "FP": 1, "LE": 2, "BE": 3, "LBE": 4}
 
 
 def read_train(path):
@@ -64,58 +65,153 @@ def read_train(path):
     return vocab, freq, same
 
 
-def read_tokens(path):
-    """{document id: [token forms]} of a HIPE TSV file (`d<n>` for the n-th without an id)."""
+def spans_of(tags):
+    """[(label, first, last)] of one document's NE-COARSE-LIT tags (upper-cased; S- and E- as
+    B- and I-; an I- that continues no entity of its label starts one), token indices 1-based
+    within the document, as `fair --errors` writes them."""
+    spans, start, label = [], None, None
+    for i, tag in enumerate(tags + ["O"], 1):
+        head, lab = tag[:2], tag[2:]
+        cont = head in ("I-", "E-") and start is not None and lab == label
+        if start is not None and not cont:
+            spans.append((label, start, i - 1))
+            start = None
+        if head in ("B-", "S-", "I-", "E-") and not cont:
+            start, label = i, lab
+    return spans
+
+
+def pair(targets, systems):
+    """Ortmann's fair types of one unit's spans, written from docs/fair.md, "The algorithm":
+    the first type each span is counted with, as two lists (targets', systems')."""
+    t_type = [None] * len(targets)
+    s_type = [None] * len(systems)
+    tok = {("t", i): set(range(b, e + 1)) for i, (_, b, e) in enumerate(targets)}
+    tok.update({("s", j): set(range(b, e + 1)) for j, (_, b, e) in enumerate(systems)})
+    span = {("t", i): x for i, x in enumerate(targets)}
+    span.update({("s", j): x for j, x in enumerate(systems)})
+    rest_t = [("t", i) for i in range(len(targets))]
+    rest_s = [("s", j) for j in range(len(systems))]
+
+    def mark(k, kind):
+        lst = t_type if k[0] == "t" else s_type
+        if lst[k[1]] is None:
+            lst[k[1]] = kind
+
+    for t in list(rest_t):  # 1. identical spans, then same range with another label
+        hit = next((s for s in rest_s if span[s] == span[t]), None)
+        if hit:
+            mark(t, "TP"), mark(hit, "TP"), rest_t.remove(t), rest_s.remove(hit)
+    for t in list(rest_t):
+        hit = next((s for s in rest_s if span[s][0] != span[t][0]
+                    and span[s][1:] == span[t][1:]), None)
+        if hit:
+            mark(t, "LE"), mark(hit, "LE"), rest_t.remove(t), rest_s.remove(hit)
+    length = lambda k: span[k][2] - span[k][1]  # noqa: E731
+    rest_t.sort(key=length)
+    rest_s.sort(key=length)
+    done_t, done_s = [], []
+
+    def best(a, cands):
+        return min(cands, key=lambda c: (-len(tok[a] & tok[c]), len(tok[a] - tok[c]),
+                                         len(tok[c] - tok[a]), length(c)))
+
+    def share(a, c):
+        common = tok[a] & tok[c]
+        tok[a] -= common
+        tok[c] -= common
+
+    for kind, same in (("BE", True), ("LBE", False)):
+        def ok(a, c, need_tokens):
+            (la, ba, ea), (lc, bc, ec) = span[a], span[c]
+            return ((la == lc) == same and (ba, ea) != (bc, ec) and ba <= ec and bc <= ea
+                    and (not need_tokens or tok[a] & tok[c]))
+        for t in list(rest_t):
+            cands = [s for s in rest_s if ok(t, s, False)]
+            if cands:
+                s = best(t, cands)
+                mark(t, kind), mark(s, kind), rest_t.remove(t), rest_s.remove(s)
+                share(t, s)
+                done_s.append(s), done_t.append(t)
+        for t in list(rest_t):
+            cands = [s for s in done_s if ok(t, s, True)]
+            if cands:
+                s = best(t, cands)
+                mark(t, kind), rest_t.remove(t), share(t, s), done_t.append(t)
+        for s in list(rest_s):
+            cands = [t for t in done_t if ok(s, t, True)]
+            if cands:
+                t = best(s, cands)
+                mark(s, kind), rest_s.remove(s), share(s, t), done_s.append(s)
+    for t in rest_t:
+        mark(t, "FN")
+    for s in rest_s:
+        mark(s, "FP")
+    return t_type, s_type
+
+
+def read_hipe(path):
+    """{document id: ([token forms], [NE-COARSE-LIT tags])} of a HIPE TSV file (`d<n>` for the
+    n-th document without an id)."""
     docs, cur, n = {}, None, 0
     with open(path, encoding="utf-8") as f:
-        f.readline()
+        col = f.readline().rstrip("\n").split("\t").index("NE-COARSE-LIT")
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("#"):
                 if "document_id" in line:
                     cur = line.split("=", 1)[1].strip()
-                    docs[cur] = []
+                    docs[cur] = ([], [])
                 continue
             if not line.strip():
                 continue
             if cur is None:
                 n += 1
                 cur = f"d{n}"
-                docs[cur] = []
-            docs[cur].append(line.split("\t")[0])
+                docs[cur] = ([], [])
+            cells = line.split("\t")
+            docs[cur][0].append(cells[0])
+            docs[cur][1].append(cells[col].upper())
     return docs
 
 
 def main() -> int:
-    errors, gold_file, run_file, train, report = sys.argv[1:6]
+    gold_file, run_file, train, report = sys.argv[1:5]
     vocab, freq, same = read_train(train)
-    forms = {"target": read_tokens(gold_file), "system": read_tokens(run_file)}
-    if list(forms["system"]) == ["d1"]:
+    gold, run = read_hipe(gold_file), read_hipe(run_file)
+    if list(run) == ["d1"] and list(gold) != ["d1"]:
         # A run without document ids: its tokens in the gold's documents, in order.
-        flat, at = forms["system"]["d1"], 0
-        forms["system"] = {}
-        for d, toks in forms["target"].items():
-            forms["system"][d] = flat[at:at + len(toks)]
+        (forms, tags), at = run["d1"], 0
+        run = {}
+        for d, (toks, _) in gold.items():
+            run[d] = (forms[at:at + len(toks)], tags[at:at + len(toks)])
             at += len(toks)
+    types = {}
+    for d in gold:
+        ts, ss = spans_of(gold[d][1]), spans_of(run[d][1])
+        tt, st = pair(ts, ss)
+        for side, xs, ys in (("target", ts, tt), ("system", ss, st)):
+            if len(set(xs)) != len(xs):
+                raise SystemExit(f"{d}: a {side} span is given twice, not handled here")
+            types.update({(d, side, x): y for x, y in zip(xs, ys)})
+    forms = {"target": {d: v[0] for d, v in gold.items()},
+             "system": {d: v[0] for d, v in run.items()}}
     spans = []
-    with open(errors, encoding="utf-8", newline="") as f:
-        for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
-            # The span's words: its own side's token forms, read from that file here (the
-            # listing's text is escaped for spreadsheets).
-            words = forms[r["side"]][r["unit"]][int(r["begin"]) - 1:int(r["end"])]  # 1-based
-            text = " ".join(words)
-            tf = freq.get(text, 0)
-            v = {
-                "label": r["label"],
-                "length": int(r["end"]) - int(r["begin"]) + 1,
-                "chars": len(text),
-                "capitalisation": caps(words),
-                "document": r["unit"],
-                "oov": "yes" if any(w not in vocab for w in words) else "no",
-                "train_freq": tf,
-                "train_consistency": same.get((text, r["label"]), 0) / tf if tf else 0.0,
-            }
-            spans.append((r["unit"], r["side"] == "target", KIND[r["type"]], v))
+    for (doc, side, (label, first, last)), kind in types.items():
+        words = forms[side][doc][first - 1:last]
+        text = " ".join(words)
+        tf = freq.get(text, 0)
+        v = {
+            "label": label,
+            "length": last - first + 1,
+            "chars": len(text),
+            "capitalisation": caps(words),
+            "document": doc,
+            "oov": "yes" if any(w not in vocab for w in words) else "no",
+            "train_freq": tf,
+            "train_consistency": same.get((text, label), 0) / tf if tf else 0.0,
+        }
+        spans.append((doc, side == "target", KIND[kind], v))
     docs = sorted({s[0] for s in spans})
     data = json.load(open(report))
     n = data["resampling"]["samples"]
@@ -159,7 +255,8 @@ def main() -> int:
             checked += k
             failed += f_
             worst = max(worst, w)
-    print(f"breakdown_crosscheck: fair family, {os.path.basename(errors)} (training file "
+    print(f"breakdown_crosscheck: fair family, {os.path.basename(run_file)} against "
+          f"{os.path.basename(gold_file)} (training file "
           f"{os.path.basename(train)}), {n} resamples: {equal}/{n_buckets} buckets of "
           f"{len(keys)} keys with equal counts, P, R and F1; {checked} interval ends, {failed} "
           f"differences (largest interval difference {worst:.2f} of its tolerance)")
