@@ -7,6 +7,7 @@
 #     recomputed from the TSV files alone, Ortmann's pairing included
 #     (scripts/breakdown_crosscheck_fair.py): bucket names, the ten counts, P, R and F1 equal
 #     to fairscore's --json report, intervals against SciPy;
+#     and on FairEval's GermEval span files (label, length, document; counts only);
 #  3. standoff files (the brat example project: Peter against Lisa with Max as --train file,
 #     Peter against Max with Lisa): every bucket of the spans family's keys (label, length,
 #     chars, position, document, capitalisation, density, sentence_length, oov, train_freq,
@@ -29,7 +30,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 xc_init breakdown_crosscheck
-xc_need_shared data/hipe2022 data/brat/bratiaa-example/example-project
+xc_need_shared data/hipe2022 data/brat/bratiaa-example/example-project data/faireval/ner
 xc_venv stats-venv "import scipy, numpy" "scipy>=1.15" "numpy>=1.26"
 n="${SAMPLES:-10000}"
 json="$target/tmp/breakdown_crosscheck/$n.json"
@@ -66,6 +67,15 @@ for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
     "$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$fgold" "$frun" "$ftrain" \
         "$report" || status=1
 done
+# and Ortmann's GermEval span files (nested spans, sentences as units, 20 `document` buckets
+# with `(other)`): label, length and document, counts only.
+faireval="$shared/data/faireval/ner"
+report="$out/fair-germeval.json"
+rm -f "$report"
+"$bin" fair --target "$faireval/target_ner_spans.csv" --system "$faireval/system_ner_spans.csv" \
+    --breakdown label,length,document --json "$report" >/dev/null
+"$venv/bin/python" scripts/breakdown_crosscheck_fair.py --spans \
+    "$faireval/target_ner_spans.csv" "$faireval/system_ner_spans.csv" "$report" || status=1
 
 # Part 3: standoff files, recomputed from the brat files.
 project="$shared/data/brat/bratiaa-example/example-project"

@@ -8,7 +8,11 @@ percentile bootstrap over the per-document counts computed here within Monte-Car
 tolerance of scripts/breakdown_crosscheck.py; the fair P and R are ratios of per-document
 sums, LE, BE and LBE at half weight).
 
+With `--spans`, the same for two FairEval span files (sentences as units, named `#LINE`): the
+keys label, length and document, counts only (the report without `--bootstrap`).
+
 Usage: python scripts/breakdown_crosscheck_fair.py GOLD.tsv RUN.tsv TRAIN.tsv REPORT.json
+       python scripts/breakdown_crosscheck_fair.py --spans TARGET SYSTEM REPORT.json
 (REPORT.json: `fairscore fair --target GOLD.tsv --system RUN.tsv --train TRAIN.tsv
 --breakdown KEYS --bootstrap N --json REPORT.json`; scripts/breakdown_crosscheck.sh runs both).
 """
@@ -82,12 +86,16 @@ def spans_of(tags):
 
 
 def pair(targets, systems):
-    """Ortmann's fair types of one unit's spans, written from docs/fair.md, "The algorithm":
+    """Ortmann's fair types of one unit's spans ((label, first, last) or, from a span file,
+    (label, first, last, tokens)), written from docs/fair.md, "The algorithm":
     the first type each span is counted with, as two lists (targets', systems')."""
     t_type = [None] * len(targets)
     s_type = [None] * len(systems)
-    tok = {("t", i): set(range(b, e + 1)) for i, (_, b, e) in enumerate(targets)}
-    tok.update({("s", j): set(range(b, e + 1)) for j, (_, b, e) in enumerate(systems)})
+    def tokens(x):  # a span file's token list, else the range
+        return set(x[3]) if len(x) > 3 else set(range(x[1], x[2] + 1))
+
+    tok = {("t", i): tokens(x) for i, x in enumerate(targets)}
+    tok.update({("s", j): tokens(x) for j, x in enumerate(systems)})
     span = {("t", i): x for i, x in enumerate(targets)}
     span.update({("s", j): x for j, x in enumerate(systems)})
     rest_t = [("t", i) for i in range(len(targets))]
@@ -104,7 +112,7 @@ def pair(targets, systems):
             mark(t, "TP"), mark(hit, "TP"), rest_t.remove(t), rest_s.remove(hit)
     for t in list(rest_t):
         hit = next((s for s in rest_s if span[s][0] != span[t][0]
-                    and span[s][1:] == span[t][1:]), None)
+                    and span[s][1:3] == span[t][1:3]), None)
         if hit:
             mark(t, "LE"), mark(hit, "LE"), rest_t.remove(t), rest_s.remove(hit)
     length = lambda k: span[k][2] - span[k][1]  # noqa: E731
@@ -123,7 +131,7 @@ def pair(targets, systems):
 
     for kind, same in (("BE", True), ("LBE", False)):
         def ok(a, c, need_tokens):
-            (la, ba, ea), (lc, bc, ec) = span[a], span[c]
+            (la, ba, ea), (lc, bc, ec) = span[a][:3], span[c][:3]
             return ((la == lc) == same and (ba, ea) != (bc, ec) and ba <= ec and bc <= ea
                     and (not need_tokens or tok[a] & tok[c]))
         for t in list(rest_t):
@@ -175,6 +183,46 @@ def read_hipe(path):
     return docs
 
 
+def read_span_file(path):
+    """[(unit name, [(label, first, last, tokens)])] of a FairEval span file: sentences
+    separated by blank lines, named `#LINE` (their first line); `NONE`/`EMPTY` spans left
+    out; the token list (4th column) or, without one, the range."""
+    units, cur = [], None
+    with open(path, encoding="utf-8") as f:
+        for no, line in enumerate(f, 1):
+            cells = line.rstrip("\n").split("\t")
+            if not line.strip():
+                cur = None
+                continue
+            if cur is None:
+                cur = (f"#{no}", [])
+                units.append(cur)
+            if cells[0] in ("NONE", "EMPTY"):
+                continue
+            b, e = int(cells[1]), int(cells[2])
+            try:
+                toks = frozenset(int(x) for x in cells[3].split(","))
+            except (IndexError, ValueError):
+                toks = frozenset(range(b, e + 1))
+            cur[1].append((cells[0], b, e, toks))
+    return units
+
+
+def span_files(target, system, report):
+    """The keys a span file has (label, length, document: the sentence), counts only."""
+    ts, ss = read_span_file(target), read_span_file(system)
+    assert len(ts) == len(ss), "sentences"
+    spans = []
+    for (unit, tsp), (_, ssp) in zip(ts, ss):
+        tt, st = pair(tsp, ssp)
+        for gold, xs, ys in ((True, tsp, tt), (False, ssp, st)):
+            for x, kind in zip(xs, ys):
+                v = {"label": x[0], "length": x[2] - x[1] + 1, "document": unit}
+                spans.append((unit, gold, KIND[kind], v))
+    what = f"FairEval span files {os.path.basename(system)} against {os.path.basename(target)}"
+    return compare(spans, json.load(open(report)), what, np.random.default_rng(2022))
+
+
 def main() -> int:
     gold_file, run_file, train, report = sys.argv[1:5]
     vocab, freq, same = read_train(train)
@@ -212,11 +260,18 @@ def main() -> int:
             "train_consistency": same.get((text, label), 0) / tf if tf else 0.0,
         }
         spans.append((doc, side == "target", KIND[kind], v))
+    return compare(spans, json.load(open(report)), f"{os.path.basename(run_file)} against "
+                   f"{os.path.basename(gold_file)} (training file {os.path.basename(train)})",
+                   np.random.default_rng(2022))
+
+
+def compare(spans, data, what, rng):
+    """Buckets `spans` ((unit, gold side?, type column, key values)) by every key of the
+    report `data` and compares them with its tables; prints the summary, returns 1 on a
+    difference."""
     docs = sorted({s[0] for s in spans})
-    data = json.load(open(report))
-    n = data["resampling"]["samples"]
-    level = data["resampling"]["confidence"]
-    rng = np.random.default_rng(2022)
+    n = data.get("resampling", {}).get("samples", 0)
+    level = data.get("resampling", {}).get("confidence", 0.95)
     tables = {t["name"]: t for t in data["tables"]}
     keys = [t[len("breakdown:"):] for t in tables if t.startswith("breakdown:")]
     n_buckets = equal = checked = failed = 0
@@ -255,13 +310,14 @@ def main() -> int:
             checked += k
             failed += f_
             worst = max(worst, w)
-    print(f"breakdown_crosscheck: fair family, {os.path.basename(run_file)} against "
-          f"{os.path.basename(gold_file)} (training file "
-          f"{os.path.basename(train)}), {n} resamples: {equal}/{n_buckets} buckets of "
-          f"{len(keys)} keys with equal counts, P, R and F1; {checked} interval ends, {failed} "
-          f"differences (largest interval difference {worst:.2f} of its tolerance)")
+    print(f"breakdown_crosscheck: fair family, {what}, {n} resamples: {equal}/{n_buckets} "
+          f"buckets of {len(keys)} keys with equal counts, P, R and F1; {checked} interval "
+          f"ends, {failed} differences (largest interval difference {worst:.2f} of its "
+          f"tolerance)")
     return 1 if failed else 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "--spans":
+        sys.exit(span_files(*sys.argv[2:5]))
     sys.exit(main())
