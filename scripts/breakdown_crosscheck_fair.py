@@ -310,7 +310,8 @@ def compare(spans, data, what, rng):
             checked += k
             failed += f_
             worst = max(worst, w)
-    print(f"breakdown_crosscheck: fair family, {what}, {n} resamples: {equal}/{n_buckets} "
+    how = f"{n} resamples" if n else "no intervals"
+    print(f"breakdown_crosscheck: fair family, {what}, {how}: {equal}/{n_buckets} "
           f"buckets of {len(keys)} keys with equal counts, P, R and F1; {checked} interval "
           f"ends, {failed} differences (largest interval difference {worst:.2f} of its "
           f"tolerance)")
