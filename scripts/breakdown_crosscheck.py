@@ -33,11 +33,56 @@ def prf(tp_gold, fn, tp_run, fp):
     return p, r, f
 
 
+def check_interval(name, c, points, ci, n, level, rng):
+    """Checks one bucket: its point values `points` ({metric: value}) against the summed
+    per-unit counts `c` (units x 4: TP-gold, FN, TP-run, FP), within 1e-12, and each interval
+    `ci` ({metric: (lo, hi)}) against SciPy's percentile bootstrap over the same units.
+    Returns (interval ends checked, failures, largest difference as a share of the
+    tolerance)."""
+    a = (1 - level) / 2
+    checked = failed = 0
+    worst = 0.0
+    for m, idx in (("P", 0), ("R", 1), ("F1", 2)):
+
+        def stat(tg, fn_, tr, fp, axis=-1):
+            return prf(tg.sum(axis=axis), fn_.sum(axis=axis), tr.sum(axis=axis),
+                       fp.sum(axis=axis))[idx]
+
+        point = stat(c[:, 0], c[:, 1], c[:, 2], c[:, 3])
+        if m in points and abs(point - points[m]) > 1e-12:
+            print(f"{name} {m}: point {points[m]} != {point}")
+            failed += 1
+        if m not in ci:
+            continue
+        res = stats.bootstrap((c[:, 0], c[:, 1], c[:, 2], c[:, 3]), stat,
+                              paired=True, vectorized=True, n_resamples=n,
+                              confidence_level=level, method="percentile",
+                              random_state=rng)
+        dist = np.asarray(res.bootstrap_distribution)
+        lo, hi = res.confidence_interval.low, res.confidence_interval.high
+        # In quantile space: fairscore's end, placed in SciPy's bootstrap distribution,
+        # must sit at the end's level within 5 Monte-Carlo standard errors of the
+        # difference of two estimates (a bucket of few documents has a lumpy
+        # distribution: the end may be any point of a jump of the CDF).
+        tol_q = 5 * math.sqrt(2 * a * (1 - a) / n)
+        for end, ours, theirs, q in (("lo", ci[m][0], lo, a), ("hi", ci[m][1], hi, 1 - a)):
+            below = float(np.mean(dist < ours - 1e-12))
+            upto = float(np.mean(dist <= ours + 1e-12))
+            off = max(below - q, q - upto, 0.0)
+            worst = max(worst, off / tol_q)
+            checked += 1
+            if off > tol_q:
+                failed += 1
+                print(f"{name} {m} {end}: fairscore {ours:.5f} at "
+                      f"quantiles [{below:.4f}, {upto:.4f}] of SciPy's distribution "
+                      f"(SciPy's end {theirs:.5f}, level {q}, tolerance {tol_q:.4f})")
+    return checked, failed, worst
+
+
 def main() -> int:
     data = json.load(open(sys.argv[1]))
     n = data["samples"]
     level = data["confidence"]
-    a = (1 - level) / 2
     rng = np.random.default_rng(2022)
     checked = failed = 0
     worst = 0.0
@@ -46,42 +91,13 @@ def main() -> int:
             c = np.asarray(b["counts"], dtype=float)  # documents x 4
             if not b["ci"]:
                 continue
-            for m, idx in (("P", 0), ("R", 1), ("F1", 2)):
-                if m not in b["ci"]:
-                    continue
-                want = b["ci"][m]
-
-                def stat(tg, fn_, tr, fp, axis=-1):
-                    return prf(tg.sum(axis=axis), fn_.sum(axis=axis), tr.sum(axis=axis),
-                               fp.sum(axis=axis))[idx]
-
-                point = stat(c[:, 0], c[:, 1], c[:, 2], c[:, 3])
-                if abs(point - want["point"]) > 1e-12:
-                    print(f"{key['key']} {b['bucket']} {m}: point {want['point']} != {point}")
-                    failed += 1
-                res = stats.bootstrap((c[:, 0], c[:, 1], c[:, 2], c[:, 3]), stat,
-                                      paired=True, vectorized=True, n_resamples=n,
-                                      confidence_level=level, method="percentile",
-                                      random_state=rng)
-                dist = np.asarray(res.bootstrap_distribution)
-                lo, hi = res.confidence_interval.low, res.confidence_interval.high
-                # In quantile space: fairscore's end, placed in SciPy's bootstrap distribution,
-                # must sit at the end's level within 5 Monte-Carlo standard errors of the
-                # difference of two estimates (a bucket of few documents has a lumpy
-                # distribution: the end may be any point of a jump of the CDF).
-                tol_q = 5 * math.sqrt(2 * a * (1 - a) / n)
-                for end, ours, theirs, q in (("lo", want["lo"], lo, a),
-                                             ("hi", want["hi"], hi, 1 - a)):
-                    below = float(np.mean(dist < ours - 1e-12))
-                    upto = float(np.mean(dist <= ours + 1e-12))
-                    off = max(below - q, q - upto, 0.0)
-                    worst = max(worst, off / tol_q)
-                    checked += 1
-                    if off > tol_q:
-                        failed += 1
-                        print(f"{key['key']} {b['bucket']} {m} {end}: fairscore {ours:.5f} at "
-                              f"quantiles [{below:.4f}, {upto:.4f}] of SciPy's distribution "
-                              f"(SciPy's end {theirs:.5f}, level {q}, tolerance {tol_q:.4f})")
+            points = {m: v["point"] for m, v in b["ci"].items()}
+            ci = {m: (v["lo"], v["hi"]) for m, v in b["ci"].items()}
+            k, f, w = check_interval(f"{key['key']} {b['bucket']}", c, points, ci, n, level,
+                                     rng)
+            checked += k
+            failed += f
+            worst = max(worst, w)
     print(f"breakdown_crosscheck: {data['run']} against {data['gold']}, {n} resamples: "
           f"{checked} interval ends of {sum(len(k['buckets']) for k in data['keys'])} buckets, "
           f"{failed} outside 5 Monte-Carlo standard errors (largest difference "
