@@ -128,24 +128,7 @@ pub fn score_official(
     dirs: &CampaignDirs,
     progress: Option<&(dyn Fn(&Progress<'_>) + Sync)>,
 ) -> Result<CampaignReport> {
-    for (dir, what) in [(&dirs.gold, "gold"), (&dirs.resources, "resources")] {
-        if !dir.is_dir() {
-            return Err(Error::input(dir, 0, format!("{what} directory not found")));
-        }
-    }
-    if let Some(t) = &cfg.tagset {
-        let p = dirs.resources.join(t.as_str());
-        if !p.is_file() {
-            return Err(Error::input(&p, 0, "resource file not found"));
-        }
-    }
-    let runs_out = dirs.outdir.join("runs");
-    outdir::create_dir(&runs_out)?;
-    // Temporary files of an earlier campaign that was killed (SIGKILL leaves them).
-    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
-        crate::io::remove_stale_temp_files(d);
-    }
-    let planned = plan(cfg, dirs)?;
+    let (planned, runs_out) = prepare(cfg, dirs)?;
     let mut fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
     // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
     // resampling of each task would be computed for nothing.
@@ -180,14 +163,39 @@ pub fn score_official(
 }
 
 /// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
-struct Planned {
-    found: Discovery,
+pub(super) struct Planned {
+    pub found: Discovery,
     /// Runs whose name cannot name their output files.
-    unnamable: Vec<FailedRun>,
-    evaluated: Vec<(String, String)>,
-    not_evaluated: Vec<NotEvaluated>,
+    pub unnamable: Vec<FailedRun>,
+    pub evaluated: Vec<(String, String)>,
+    pub not_evaluated: Vec<NotEvaluated>,
     /// (run, output) pairs to score.
-    jobs: usize,
+    pub jobs: usize,
+}
+
+/// What scoring a HIPE campaign and replaying one start from: the input directories and the
+/// campaign's tagset checked (missing ones are errors), the runs found ([`Planned`]), then
+/// `OUTDIR/runs/` created, returned, and the temporary files an earlier campaign that was
+/// killed left there removed (SIGKILL leaves them), as `score` removes them.
+pub(super) fn prepare(cfg: &Campaign, dirs: &CampaignDirs) -> Result<(Planned, PathBuf)> {
+    for (dir, what) in [(&dirs.gold, "gold"), (&dirs.resources, "resources")] {
+        if !dir.is_dir() {
+            return Err(Error::input(dir, 0, format!("{what} directory not found")));
+        }
+    }
+    if let Some(t) = &cfg.tagset {
+        let p = dirs.resources.join(t.as_str());
+        if !p.is_file() {
+            return Err(Error::input(&p, 0, "resource file not found"));
+        }
+    }
+    let planned = plan(cfg, dirs)?;
+    let runs_out = dirs.outdir.join("runs");
+    outdir::create_dir(&runs_out)?;
+    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
+        crate::io::remove_stale_temp_files(d);
+    }
+    Ok((planned, runs_out))
 }
 
 fn plan(cfg: &Campaign, dirs: &CampaignDirs) -> Result<Planned> {
@@ -227,12 +235,12 @@ fn plan(cfg: &Campaign, dirs: &CampaignDirs) -> Result<Planned> {
 }
 
 /// Why a run whose name cannot name its output files fails.
-pub(super) fn unnamable_message(why: &str) -> String {
+fn unnamable_message(why: &str) -> String {
     format!("the run's name {why}: it cannot become the name of its output files; rename the file")
 }
 
 /// An output directory that is the runs directory: its own reports are not runs.
-pub(super) fn drop_own_reports(found: &mut Discovery, dirs: &CampaignDirs) {
+fn drop_own_reports(found: &mut Discovery, dirs: &CampaignDirs) {
     let own = |n: &str| matches!(n, "leaderboard.md" | "leaderboard.tex" | "index.html");
     if same_dir(&dirs.runs, &dirs.outdir) {
         found.rejected.retain(|r| !own(&r.file_name));
@@ -344,7 +352,7 @@ fn report_planned(
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is
 /// present or that have runs. (A preset names every dataset of its campaign; a gold directory
 /// may hold only some of them.)
-pub(super) fn evaluated_pairs(
+fn evaluated_pairs(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     runs: &[RunInfo],
@@ -367,7 +375,7 @@ pub(super) fn evaluated_pairs(
 /// Outputs that some run needs but that cannot be evaluated for a dataset and language: an
 /// input of theirs (gold file, QID map, per-output tagset) is missing or not a regular file.
 /// One entry each, however many runs need it.
-pub(super) fn missing_inputs(
+fn missing_inputs(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     pairs: &[(String, String)],

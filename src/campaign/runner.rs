@@ -16,11 +16,10 @@ use rayon::prelude::*;
 
 use super::config::Campaign;
 use super::confusion::ConfusionMatrix;
-use super::discover::{discover, RunInfo};
-use super::hipe_report::{evaluated_pairs, missing_inputs, write_reports, Parts, Progress};
+use super::discover::RunInfo;
+use super::hipe_report::{prepare, write_reports, Parts, Planned, Progress};
 use super::job::{CampaignDirs, ScoreJob, Scorer};
 use super::outcome::{CampaignReport, FailedRun, ScoredRun};
-use super::outdir;
 use super::rows::ScoreRow;
 use crate::io::write_atomic;
 use crate::{Error, Result};
@@ -56,36 +55,16 @@ pub fn run_campaign_with(
     scorer: &Scorer<'_>,
     opts: &RunOptions<'_>,
 ) -> Result<CampaignReport> {
-    for (dir, what) in [(&dirs.gold, "gold"), (&dirs.resources, "resources")] {
-        if !dir.is_dir() {
-            return Err(Error::input(dir, 0, format!("{what} directory not found")));
-        }
-    }
-    if let Some(t) = &cfg.tagset {
-        let p = dirs.resources.join(t.as_str());
-        if !p.is_file() {
-            return Err(Error::input(&p, 0, "resource file not found"));
-        }
-    }
-    let mut found = discover(cfg, &dirs.runs)?;
-    super::hipe_report::drop_own_reports(&mut found, dirs);
-    // A run whose name cannot become the name of its output files (a `\\`, a control
-    // character, too long) fails alone, before anything of it is scored or written.
-    let mut unnamable: Vec<FailedRun> = Vec::new();
-    found
-        .runs
-        .retain(|run| match super::names::check_plain(&run.name, false) {
-            Ok(()) => true,
-            Err(why) => {
-                unnamable.push(FailedRun {
-                    run: run.clone(),
-                    errors: vec![super::hipe_report::unnamable_message(&why)],
-                });
-                false
-            }
-        });
-    let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
-    let not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
+    let (
+        Planned {
+            found,
+            mut unnamable,
+            evaluated,
+            not_evaluated,
+            ..
+        },
+        runs_out,
+    ) = prepare(cfg, dirs)?;
     let mut jobs: Vec<(usize, ScoreJob)> = found
         .runs
         .iter()
@@ -117,13 +96,6 @@ pub fn run_campaign_with(
     let mut golds: Vec<PathBuf> = jobs.iter().map(|(_, j)| j.gold_path.clone()).collect();
     golds.sort();
     golds.dedup();
-    let runs_out = dirs.outdir.join("runs");
-    outdir::create_dir(&runs_out)?;
-    // Temporary files of an earlier campaign that was killed (SIGKILL leaves them): removed
-    // as `score` removes them from its output directory.
-    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
-        crate::io::remove_stale_temp_files(d);
-    }
 
     let total = jobs.len();
     let done = AtomicUsize::new(0);
