@@ -140,6 +140,7 @@ pub fn html(text: &str) -> String {
 /// HTML text of a document shown as written (`white-space: pre-wrap`): as [`html`], but a
 /// line break (`\n`, `\r\n`) stays a line break and a tab stays a tab, so that the text keeps
 /// its lines; other [`hidden`] characters are shown as `\u{1b}`, ….
+#[cfg_attr(not(feature = "html"), allow(dead_code))] // the inspect page's renderer
 pub fn html_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let mut lines = text.split('\n').peekable();

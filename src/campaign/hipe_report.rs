@@ -352,11 +352,7 @@ fn report_planned(
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is
 /// present or that have runs. (A preset names every dataset of its campaign; a gold directory
 /// may hold only some of them.)
-fn evaluated_pairs(
-    cfg: &Campaign,
-    dirs: &CampaignDirs,
-    runs: &[RunInfo],
-) -> Vec<(String, String)> {
+fn evaluated_pairs(cfg: &Campaign, dirs: &CampaignDirs, runs: &[RunInfo]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (dataset, ds) in &cfg.datasets {
         for lang in &ds.languages {

@@ -110,9 +110,18 @@ fn page_options(t: &FamilyTask) -> Options {
 }
 
 /// The page of `run` against `gold` for task `t`: the HTML of `fairscore inspect`.
+/// (The HTML is made by the template engine: without the `html` feature, a usage error.)
 pub fn page(t: &FamilyTask, gold: &Path, run: &Path) -> Result<String> {
     let ins = crate::family::fair::inspect(&page_options(t), gold, run)?;
-    crate::report::render_inspection(&ins)
+    #[cfg(feature = "html")]
+    return crate::report::render_inspection(&ins);
+    #[cfg(not(feature = "html"))]
+    {
+        let _ = ins;
+        Err(crate::error::Error::usage(
+            "inspect pages need fairscore built with its `html` feature",
+        ))
+    }
 }
 
 /// The page's path in the output directory: `inspect/SYSTEM_STEM.html`, named as the run's
