@@ -2,7 +2,8 @@
 //! HIPE runs every bucket's counts, P, R and F1 equal the computation from the definitions in
 //! `breakdown.rs` (the official entity reading, the strict regime, each key's rule), and the
 //! buckets of every key add up to the hipe family's own `micro` strict `ALL` row; the NEL task
-//! and the noise and period filters are refused, naming what is not supported.
+//! and the noise and period filters are refused, naming what is not supported, as is a
+//! breakdown of the muc family (not yet).
 
 use super::breakdown::{check_totals, labels, read_hipe, spans, train_set, TrainSet, KEYS};
 use crate::common::*;
@@ -155,5 +156,107 @@ fn nel_and_filters_are_refused_naming_what_is_not_supported() {
         assert_eq!(out.status.code(), Some(2), "{extra:?}: a usage error");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("breakdown") && err.contains(word), "{err}");
+    }
+    // The muc family has no breakdown yet: a usage error naming the option and the family.
+    let out = fairscore(&[
+        "evaluate",
+        "--family",
+        "muc",
+        "--gold",
+        &g,
+        "--pred",
+        &r,
+        "--breakdown",
+        "label",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "muc: a usage error");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("breakdown") && err.contains("muc"), "{err}");
+}
+
+#[test]
+fn compare_gives_each_runs_own_buckets_and_a_p_value() {
+    let Some(data) = shared_data("hipe_breakdown") else {
+        return;
+    };
+    let h = data.join("hipe2022");
+    let gold = h.join("gold/HIPE-2022-v2.1-newseye-test-de.tsv");
+    let a = h.join("submissions/neurbsl_bundle3_newseye_de_1.tsv");
+    let b = h.join("submissions/team4_bundle4_newseye_de_1.tsv");
+    let (g, a, b) = (
+        gold.to_string_lossy(),
+        a.to_string_lossy(),
+        b.to_string_lossy(),
+    );
+    let base = [
+        "--family",
+        "hipe",
+        "--hipe-edition",
+        "hipe-2022",
+        "--gold",
+        &g,
+    ];
+    let own = |run: &str| {
+        let v = fairscore_json(
+            &[
+                &["evaluate"][..],
+                &base,
+                &["--pred", run, "--breakdown", "length,period", "--json", "-"],
+            ]
+            .concat(),
+        );
+        json_table(&v, "breakdown:period")["rows"]
+            .as_array()
+            .expect("rows")
+            .clone()
+    };
+    let (oa, ob) = (own(&a), own(&b));
+    assert!(oa.len() > 1, "several periods");
+    let v = fairscore_json(
+        &[
+            &["compare"][..],
+            &base,
+            &[
+                "--pred",
+                &a,
+                "--pred",
+                &b,
+                "--breakdown",
+                "length,period",
+                "--bootstrap",
+                "200",
+                "--json",
+                "-",
+            ],
+        ]
+        .concat(),
+    );
+    let rows = json_table(&v, "compare")["rows"]
+        .as_array()
+        .expect("rows")
+        .clone();
+    for (ra, rb) in oa.iter().zip(&ob) {
+        let bucket = ra["key"]["bucket"].as_str().expect("bucket");
+        assert_eq!(
+            rb["key"]["bucket"], bucket,
+            "the gold's buckets for both runs"
+        );
+        for measure in ["P", "R", "F1"] {
+            let row = rows
+                .iter()
+                .find(|r| {
+                    r["key"]["table"] == "breakdown:period"
+                        && r["key"]["level"] == bucket
+                        && r["key"]["measure"] == measure
+                })
+                .unwrap_or_else(|| panic!("{bucket} {measure} compared"));
+            let s = &row["scores"];
+            let num = |x: &Value| x.as_f64().expect("number");
+            let (ea, eb) = (num(&ra["scores"][measure]), num(&rb["scores"][measure]));
+            assert!((num(&s["A"]) - ea).abs() < 1e-9, "{bucket} {measure} A");
+            assert!((num(&s["B"]) - eb).abs() < 1e-9, "{bucket} {measure} B");
+            assert!((num(&s["A-B"]) - (ea - eb)).abs() < 1e-9);
+            assert!((0.0..=1.0).contains(&num(&s["p"])));
+        }
     }
 }
