@@ -29,7 +29,7 @@ pub struct FairFlags {
     pub continuation: Option<String>,
 }
 
-/// The breakdown flag of the spans and fair families (`evaluate`, `compare`, `fair`).
+/// The breakdown flag of the spans, fair and hipe families (`evaluate`, `compare`, `fair`).
 #[derive(Args, Debug, Clone)]
 pub struct BreakdownFlag {
     /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
@@ -40,10 +40,11 @@ pub struct BreakdownFlag {
     /// their own value (recall), run spans by theirs (precision). fair: per bucket the fair
     /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys but noise and
     /// period (sentence_length, density, position on CoNLL and standoff files; chars,
-    /// capitalisation and the training keys where the tokens' text is known); docs/breakdown.md.
+    /// capitalisation and the training keys where the tokens' text is known). hipe (NERC
+    /// tasks): the spans keys over the task's first column, strict regime; docs/breakdown.md.
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
-    /// spans and fair with --breakdown oov, train_freq or train_consistency: the training file
+    /// spans, fair and hipe with --breakdown oov, train_freq or train_consistency: the training file
     /// (CoNLL or HIPE TSV, read in the gold's column, CoNLL's tag column for a standoff gold;
     /// or standoff files: their texts' positions and spans).
     #[arg(long = "train", value_name = "FILE")]

@@ -3,7 +3,9 @@
 //! numbers: `task` (nerc_coarse, the default, nerc_fine or nel), `hipe_edition` (hipe-2020,
 //! the default, or hipe-2022), `tagset`, `n_best`, `glue`, `original_nel`, `relaxed` (a QID
 //! map: gold and run normalized), `normalize_run` (a QID map: the run alone normalized, as a
-//! campaign's relaxed NEL against a normalized gold), `noise_level`, `time_period` and `beta`.
+//! campaign's relaxed NEL against a normalized gold), `noise_level`, `time_period` and `beta`;
+//! and, for the NERC tasks, `breakdown` and `train` (the spans family's breakdowns of the
+//! task's first column in the strict regime; docs/breakdown.md).
 //!
 //! Its tables are the official micro scores: `micro` (and `micro@K` for each NEL cutoff K
 //! other than 1), rows keyed by column, filter (only with noise levels or time periods),
@@ -11,6 +13,7 @@
 //! official JSON has them. The headline is F1 of `ALL` in the task's first column: strict for
 //! NERC, fuzzy for NEL, at the first cutoff. Unit: the gold's documents.
 
+mod breakdown;
 mod read;
 
 use std::path::Path;
@@ -34,6 +37,7 @@ type Group = (Vec<String>, Vec<(usize, String)>);
 #[derive(Debug, Clone)]
 pub struct HipeFamily {
     hipe: HipeOptions,
+    breakdown: breakdown::HipeBreakdown,
     beta: f64,
     options: Options,
 }
@@ -45,8 +49,10 @@ impl HipeFamily {
         allowed.extend_from_slice(OWN_OPTIONS);
         opts.refuse_except("hipe", &allowed)?;
         opts.format_of("hipe", FORMATS)?;
+        let hipe = HipeOptions::parse(opts)?;
         Ok(HipeFamily {
-            hipe: HipeOptions::parse(opts)?,
+            breakdown: breakdown::HipeBreakdown::parse(opts, &hipe.score)?,
+            hipe,
             beta: opts.beta(),
             options: opts.clone(),
         })
@@ -80,11 +86,11 @@ impl Family for HipeFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        read::statistics(&self.hipe, gold, pred, None)
+        read::statistics(&self.hipe, &self.breakdown, gold, pred, None)
     }
 
     fn statistics_in(&self, gold: &Path, pred: &Path, shared: &Inputs) -> Result<Statistics> {
-        read::statistics(&self.hipe, gold, pred, Some(shared))
+        read::statistics(&self.hipe, &self.breakdown, gold, pred, Some(shared))
     }
 
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
@@ -237,6 +243,7 @@ impl Family for HipeFamily {
         if let Some(m) = &self.hipe.normalize_run {
             own.push(("normalize_run".into(), file_field(&m.path)));
         }
+        own.extend(self.breakdown.signature_fields());
         let mut o = self.options.clone();
         o.format = Some(crate::formats::InputFormat::Hipe);
         super::sign::option_fields(&o, own)

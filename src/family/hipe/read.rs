@@ -32,6 +32,8 @@ pub const OWN_OPTIONS: &[&str] = &[
     "noise_level",
     "time_period",
     "fair",
+    "breakdown",
+    "train",
 ];
 
 /// The regimes of the tables, in the official TSV's order: `fuzzy` (the `ent_type`
@@ -169,22 +171,28 @@ fn key(c: &ColumnResult, filtered: bool, label: &str) -> String {
 /// [`REGIMES`] and each (column, filter, label) of the statistics' labels (`ALL` first, then
 /// the labels in byte order), the document's TP, FP and FN. With `shared`, both files are
 /// read through it, keeping the columns of every HIPE task, so that the tasks of a campaign
-/// (nerc_coarse, nerc_fine, nel of one run and gold) parse each file once.
+/// (nerc_coarse, nerc_fine, nel of one run and gold) parse each file once. The breakdown
+/// `bd` asked for, if any, is added to the statistics.
 pub fn statistics(
     o: &HipeOptions,
+    bd: &super::breakdown::HipeBreakdown,
     gold: &Path,
     pred: &Path,
     shared: Option<&Inputs>,
 ) -> Result<Statistics> {
     let s = &o.score;
     let tasks = [s.task];
+    // A breakdown reads the gold's sentence ends, flagged in its MISC column.
+    let misc = bd.wanted();
     let Some(shared) = shared else {
-        let g = read_side(gold, s, &tasks, false)?;
+        let g = read_gold(gold, s, &tasks, misc)?;
         let p = match &o.normalize_run {
             None => read_side(pred, s, &tasks, true)?,
             Some(m) => normalized_run(o, m, pred, &tasks)?,
         };
-        return counts(o, &g, &p);
+        let mut st = counts(o, &g, &p)?;
+        bd.attach(&mut st, s, &g, &p)?;
+        return Ok(st);
     };
     let all = [Task::NercCoarse, Task::NercFine, Task::Nel];
     let key = |side: &str| {
@@ -195,7 +203,13 @@ pub fn statistics(
             o.relaxed
         )
     };
-    let g = shared.get(gold, &key("gold"), || read_side(gold, s, &all, false))?;
+    let g = if misc {
+        shared.get(gold, &format!("{} misc", key("gold")), || {
+            read_gold(gold, s, &all, true)
+        })?
+    } else {
+        shared.get(gold, &key("gold"), || read_side(gold, s, &all, false))?
+    };
     let p = match &o.normalize_run {
         None => shared.get(pred, &key("run"), || read_side(pred, s, &all, true))?,
         Some(m) => {
@@ -203,7 +217,23 @@ pub fn statistics(
             shared.get(pred, &k, || normalized_run(o, m, pred, &all))?
         }
     };
-    counts(o, &g, &p)
+    let mut st = counts(o, &g, &p)?;
+    bd.attach(&mut st, s, &g, &p)?;
+    Ok(st)
+}
+
+/// The gold read as [`read_side`] reads it, keeping its `MISC` column too when `misc`.
+fn read_gold(gold: &Path, s: &ScoreOptions, tasks: &[Task], misc: bool) -> Result<Corpus> {
+    if !misc {
+        return read_side(gold, s, tasks, false);
+    }
+    let mut columns = task_columns(s.edition, tasks);
+    columns.push("MISC".into());
+    let norm = s.relaxed_map.as_ref().map(|map| LinkNorm {
+        map,
+        norm_time: false,
+    });
+    read_hipe(gold, s.edition, s.read_options(), Some(columns), norm)
 }
 
 /// A run read with its links normalized by the `normalize_run` map (`--norm-time`).

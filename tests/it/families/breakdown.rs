@@ -12,7 +12,7 @@ use std::path::Path;
 
 pub(super) struct Tok {
     text: String,
-    tag: String,
+    pub(super) tag: String,
     eos: bool,
     /// The noise level of MISC's `LED…` flag.
     led: Option<f64>,
@@ -22,7 +22,7 @@ pub(super) struct Doc {
     id: String,
     /// The year of the document's `# date` (or `# hipe2022:date`); 0 without one.
     year: f64,
-    toks: Vec<Tok>,
+    pub(super) toks: Vec<Tok>,
 }
 
 /// A HIPE TSV file's documents: tokens with their NE-COARSE-LIT tag (upper-cased, as the
@@ -119,7 +119,7 @@ fn decode(toks: &[Tok]) -> Vec<(usize, usize, String)> {
 }
 
 /// The labels a tag column shows (`x.split('|')[0].split('-')[-1]`, not O, _ or -).
-fn labels(docs: &[Doc]) -> HashSet<String> {
+pub(super) fn labels(docs: &[Doc]) -> HashSet<String> {
     let mut out = HashSet::new();
     for t in docs.iter().flat_map(|d| &d.toks) {
         let first = t.tag.split('|').next().unwrap_or("");
@@ -178,14 +178,14 @@ pub(super) fn train_set(docs: &[Doc]) -> TrainSet {
 }
 
 /// A span's key values (text or number) and whether it is a true positive.
-struct Span {
+pub(super) struct Span {
     correct: bool,
     text: BTreeMap<&'static str, String>,
     num: BTreeMap<&'static str, f64>,
 }
 
 /// Every gold and run span with its values, from the definitions of docs/breakdown.md.
-fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) {
+pub(super) fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, Vec<Span>) {
     let mut keep = labels(gold);
     keep.extend(labels(run));
     let (mut gs, mut rs) = (Vec::new(), Vec::new());
@@ -333,7 +333,7 @@ fn expected(key: &str, gold: &[Span], run: &[Span]) -> Vec<(Option<String>, [f64
     rows
 }
 
-const KEYS: [&str; 11] = [
+pub(super) const KEYS: [&str; 11] = [
     "label",
     "length",
     "chars",
@@ -354,6 +354,20 @@ fn check(v: &Value, gold: &[Span], run: &[Span], keys: &[&str], what: &str) {
         .as_array()
         .and_then(|r| r.iter().find(|r| r["key"]["label"] == "ALL"))
         .expect("ALL");
+    let n = |c: &str| all["scores"][c].as_f64().expect("count");
+    check_totals(v, gold, run, keys, what, [n("TP"), n("FN"), n("FP")]);
+}
+
+/// Checks every key's table of `v` against the computation from the definitions, and that
+/// each key's buckets add up to `totals` (TP, FN, FP).
+pub(super) fn check_totals(
+    v: &Value,
+    gold: &[Span],
+    run: &[Span],
+    keys: &[&str],
+    what: &str,
+    totals: [f64; 3],
+) {
     for key in keys {
         let t = json_table(v, &format!("breakdown:{key}"));
         let rows = t["rows"].as_array().expect("rows");
@@ -387,11 +401,10 @@ fn check(v: &Value, gold: &[Span], run: &[Span], keys: &[&str], what: &str) {
             }
         }
         // The buckets hold every span once: the strict regime's totals.
-        let n = |c: &str| all["scores"][c].as_f64().expect("count");
         assert_eq!(sums[0], sums[2], "{what} {key}: one TP per matched pair");
         assert_eq!(
             [sums[0], sums[1], sums[3]],
-            [n("TP"), n("FN"), n("FP")],
+            totals,
             "{what} {key}: buckets add up to the strict counts"
         );
     }

@@ -13,6 +13,7 @@ mod fair_props;
 mod fair_reference;
 mod family_interface;
 mod hardening_weights;
+mod hipe_breakdown;
 pub(crate) mod inspect;
 mod mentions;
 mod muc;

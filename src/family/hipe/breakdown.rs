@@ -1,0 +1,134 @@
+//! The hipe family's breakdowns (docs/breakdown.md, "The hipe family"): the spans of the
+//! task's first column, read as the official scorer reads them, bucketed by the keys of the
+//! spans family and judged in the strict regime, so that the buckets of every key add up to
+//! the `strict` `ALL` row of the `micro` table.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use super::super::breakdown::{self as bd, Asked};
+use super::super::{Options, Statistics};
+use crate::corpus::Corpus;
+use crate::error::{Error, Result};
+use crate::eval::options::ScoreOptions;
+use crate::formats::Format;
+use crate::hipe::Task;
+
+/// The regime a hipe breakdown judges spans in.
+const REGIME: &str = "strict";
+
+/// The breakdown asked of the hipe family: its keys, the training file and that file's
+/// content hash once read (for the signature).
+#[derive(Debug, Clone, Default)]
+pub struct HipeBreakdown {
+    asked: Vec<Asked>,
+    train: Option<PathBuf>,
+    hash: OnceLock<String>,
+}
+
+impl HipeBreakdown {
+    /// The `breakdown` and `train` options; a usage error for the NEL task and with the
+    /// `noise_level` and `time_period` filters (whose rows the buckets would not add up to).
+    pub fn parse(opts: &Options, score: &ScoreOptions) -> Result<Self> {
+        let asked = match opts.own("breakdown") {
+            Some(v) => bd::parse_keys(v)?,
+            None => Vec::new(),
+        };
+        let train = opts.own("train").map(PathBuf::from);
+        bd::check_train(&asked, train.as_deref())?;
+        if !asked.is_empty() {
+            if score.task == Task::Nel {
+                return Err(Error::usage(
+                    "breakdown: the hipe family breaks down the NERC tasks (nerc_coarse, nerc_fine), not nel",
+                ));
+            }
+            if !score.noise_levels.is_empty() || !score.time_periods.is_empty() {
+                return Err(Error::usage(
+                    "breakdown: the hipe family breaks down the unfiltered scores; instead of noise_level or time_period use the keys noise and period",
+                ));
+            }
+        }
+        Ok(HipeBreakdown {
+            asked,
+            train,
+            hash: OnceLock::new(),
+        })
+    }
+
+    /// Whether a breakdown is asked for.
+    pub fn wanted(&self) -> bool {
+        !self.asked.is_empty()
+    }
+
+    /// The signature fields `breakdown` and `train` (none without a breakdown).
+    pub fn signature_fields(&self) -> Vec<(String, String)> {
+        bd::signature_fields(
+            &self.asked,
+            self.train.as_deref(),
+            self.hash.get().map(String::as_str),
+        )
+    }
+
+    /// Adds the breakdown asked for (if any) to `s`, the statistics of gold `g` and run `p`
+    /// scored with `o` (one unit per gold document).
+    pub fn attach(
+        &self,
+        s: &mut Statistics,
+        o: &ScoreOptions,
+        g: &Corpus,
+        p: &Corpus,
+    ) -> Result<()> {
+        if self.asked.is_empty() {
+            return Ok(());
+        }
+        let column = o
+            .edition
+            .columns(o.task)
+            .first()
+            .map(|c| c.0)
+            .ok_or_else(|| Error::usage("breakdown: the task has no entity column"))?;
+        let col = |c: &Corpus| -> Result<usize> {
+            c.column(column).ok_or_else(|| {
+                Error::input(
+                    &c.path,
+                    1,
+                    format!("breakdown: the column {column} is missing"),
+                )
+            })
+        };
+        let (gcol, pcol) = (col(g)?, col(p)?);
+        bd::tokens::metadata(&self.asked, g)?;
+        let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
+        // The run's documents as the scorer paired them: its own when they match the gold's
+        // one for one, else the alignment's.
+        let same = g.docs.len() == p.docs.len()
+            && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
+        let aligned;
+        let run_docs = if same {
+            &p.docs[..]
+        } else {
+            aligned = crate::corpus::align(g, p)?;
+            &aligned.pred_docs[..]
+        };
+        let train = match &self.train {
+            None => None,
+            Some(path) => {
+                let (hash, t) = bd::train::read(path, Some(Format::Hipe), Some(column), None)?;
+                let _ = self.hash.set(hash);
+                Some(t)
+            }
+        };
+        let sides = bd::tokens::Sides {
+            gold: g,
+            gold_col: gcol,
+            run: p,
+            run_col: pcol,
+            run_docs,
+            tags: &tags,
+            labels_matter: true,
+            sentence_flag: g.column("MISC").map(|c| (c, "EndOfSentence")),
+        };
+        let (gf, rf) = bd::tokens::facts(&sides, train.as_ref());
+        bd::attach(s, &self.asked, &gf, &rf, REGIME)
+    }
+}
