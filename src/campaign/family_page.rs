@@ -342,7 +342,7 @@ fn part(t: &crate::table::Table, name: &str) -> Option<DrillPart> {
     let rows: Vec<_> = t
         .rows
         .iter()
-        .filter(|x| t.keys != [KeyKind::Label] || x.key[0] != "ALL")
+        .filter(|x| t.keys != [KeyKind::Label] || x.key.first().is_none_or(|k| k != "ALL"))
         .collect();
     if rows.is_empty() {
         return None;
@@ -364,7 +364,7 @@ fn part(t: &crate::table::Table, name: &str) -> Option<DrillPart> {
             .iter()
             .enumerate()
             .map(|(n, x)| LabelRow {
-                label: x.key[0].clone(),
+                label: x.key.first().cloned().unwrap_or_default(),
                 cells: texts.iter().map(|c| c[n].clone()).collect(),
             })
             .collect(),
