@@ -151,12 +151,18 @@ pub(super) fn score_all(
         let c = root(&mut parent, jobs[ids[0]].tg);
         clusters.entry(c).or_default().push((run, ids));
     }
-    for mut files in clusters.into_values() {
-        // In the order of their first gold, so that a gold is needed for a short stretch.
-        files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
-        // Per job: the run's scoring (an error fails the run) and, inside, its results (an
-        // error there, an output or a resampling refused, stops the campaign).
-        let outcomes: Vec<(usize, Result<ScoredJob>)> = files
+    let clusters: Vec<Vec<(&Path, Vec<usize>)>> = clusters
+        .into_values()
+        .map(|mut files| {
+            // In the order of their first gold, so that a gold is needed for a short stretch.
+            files.sort_by(|a, b| jobs[a.1[0]].gold.cmp(&jobs[b.1[0]].gold).then(a.0.cmp(b.0)));
+            files
+        })
+        .collect();
+    // Per job: the run's scoring (an error fails the run) and, inside, its results (an error
+    // there, an output or a resampling refused, stops the campaign).
+    let score_cluster = |files: &[(&Path, Vec<usize>)]| -> Vec<(usize, Result<ScoredJob>)> {
+        files
             .par_iter()
             .flat_map_iter(|(run, ids)| {
                 ids.iter()
@@ -180,7 +186,9 @@ pub(super) fn score_all(
                     })
                     .collect::<Vec<_>>()
             })
-            .collect();
+            .collect()
+    };
+    let mut finish = |outcomes: Vec<(usize, Result<ScoredJob>)>| -> Result<()> {
         let mut scored = Vec::with_capacity(outcomes.len());
         for (i, out) in outcomes {
             scored.push((i, out?));
@@ -206,6 +214,22 @@ pub(super) fn score_all(
                 runs.push((jobs[i].system.to_string(), jobs[i].run.to_path_buf(), st));
             }
             rank(k, g, runs)?;
+        }
+        Ok(())
+    };
+    if hooks.resampler.is_some() {
+        // Resampled runs keep their statistics until their group is ranked: one cluster at a
+        // time, so that only its statistics are held.
+        for files in &clusters {
+            finish(score_cluster(files))?;
+        }
+    } else {
+        // Without resampling a run's statistics end with its scoring: the clusters are scored
+        // side by side (a cluster of one run file would leave the other threads idle), then
+        // ranked in order.
+        let all: Vec<_> = clusters.par_iter().map(|f| score_cluster(f)).collect();
+        for outcomes in all {
+            finish(outcomes)?;
         }
     }
     Ok(())
