@@ -117,6 +117,36 @@ fn decode(toks: &[Tok]) -> Vec<(usize, usize, String)> {
     }
     out
 }
+/// The first run of the HIPE-2020 synthetic data `h` (file-name order) in IOB with the gold's
+/// documents and accepted by `fits`: the decoding here does not read IOBES (which the scorer
+/// reads as IOB: S- as B-, E- as I-) and pairs documents by their ids.
+pub(super) fn hipe2020_iob_run(
+    h: &Path,
+    fits: impl Fn(&[Doc]) -> bool,
+) -> (std::path::PathBuf, Vec<Doc>) {
+    let mut runs: Vec<_> = std::fs::read_dir(h.join("submissions"))
+        .expect("submissions")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+        .filter(|p| {
+            std::fs::read_to_string(p)
+                .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with('#')))
+        })
+        .collect();
+    runs.sort();
+    runs.into_iter()
+        .map(|p| {
+            let docs = read_hipe(&p);
+            (p, docs)
+        })
+        .find(|(_, docs)| {
+            docs.iter()
+                .flat_map(|d| &d.toks)
+                .all(|t| !t.tag.starts_with("E-") && !t.tag.starts_with("S-"))
+                && fits(docs)
+        })
+        .expect("a run in IOB")
+}
 
 /// The labels a tag column shows (`x.split('|')[0].split('-')[-1]`, not O, _ or -).
 pub(super) fn labels(docs: &[Doc]) -> HashSet<String> {
@@ -755,30 +785,7 @@ fn noise_and_period_follow_the_golds_hipe_metadata() {
     };
     let h = data.join("hipe2020-synth");
     let gold_p = h.join("gold/HIPE-data-v1.4-test-de.tsv");
-    // The first run in IOB with the gold's documents (the decoding here does not read IOBES,
-    // which the scorer reads as IOB: S- as B-, E- as I-; and pairs documents by their ids).
-    let mut runs: Vec<_> = std::fs::read_dir(h.join("submissions"))
-        .expect("submissions")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
-        .filter(|p| {
-            std::fs::read_to_string(p)
-                .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with('#')))
-        })
-        .collect();
-    runs.sort();
-    let (run_p, run) = runs
-        .into_iter()
-        .map(|p| {
-            let docs = read_hipe(&p);
-            (p, docs)
-        })
-        .find(|(_, docs)| {
-            docs.iter()
-                .flat_map(|d| &d.toks)
-                .all(|t| !t.tag.starts_with("E-") && !t.tag.starts_with("S-"))
-        })
-        .expect("a run in IOB");
+    let (run_p, run) = hipe2020_iob_run(&h, |_| true);
     let gold = read_hipe(&gold_p);
     let (gs, rs) = spans(&gold, &run, &TrainSet::default());
     assert!(

@@ -5,7 +5,9 @@
 //! and the noise and period filters are refused, naming what is not supported, as is a
 //! breakdown of the muc family (not yet).
 
-use super::breakdown::{check_totals, labels, read_hipe, spans, train_set, TrainSet, KEYS};
+use super::breakdown::{
+    check_totals, hipe2020_iob_run, labels, read_hipe, spans, train_set, TrainSet, KEYS,
+};
 use crate::common::*;
 use serde_json::Value;
 
@@ -76,31 +78,9 @@ fn noise_and_period_add_up_to_the_micro_counts_of_a_hipe_2020_gold() {
     };
     let h = data.join("hipe2020-synth");
     let gold_p = h.join("gold/HIPE-data-v1.4-test-de.tsv");
-    // A run in IOB (the decoding in breakdown.rs reads IOB, not IOBES).
-    let mut runs: Vec<_> = std::fs::read_dir(h.join("submissions"))
-        .expect("submissions")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
-        .filter(|p| {
-            std::fs::read_to_string(p)
-                .is_ok_and(|t| t.lines().nth(1).is_some_and(|l| l.starts_with('#')))
-        })
-        .collect();
-    runs.sort();
     let gold = read_hipe(&gold_p);
-    let (run_p, run) = runs
-        .into_iter()
-        .map(|p| {
-            let docs = read_hipe(&p);
-            (p, docs)
-        })
-        .find(|(_, docs)| {
-            docs.iter()
-                .flat_map(|d| &d.toks)
-                .all(|t| !t.tag.starts_with("E-") && !t.tag.starts_with("S-"))
-                && labels(docs).is_subset(&labels(&gold))
-        })
-        .expect("a run in IOB");
+    // A run in IOB (the decoding in breakdown.rs reads IOB, not IOBES).
+    let (run_p, run) = hipe2020_iob_run(&h, |docs| labels(docs).is_subset(&labels(&gold)));
     let (gs, rs) = spans(&gold, &run, &TrainSet::default());
     let v = fairscore_json(&[
         "evaluate",
