@@ -6,7 +6,7 @@
 //! in a file name ([`Name`]) and both patterns ([`Pattern`]) are parsed into typed values, and
 //! any problem is an input error naming the campaign file and the line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Deserialize;
@@ -23,6 +23,19 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("hipe-2022", include_str!("../../presets/hipe-2022.toml")),
     ("hipe-2020", include_str!("../../presets/hipe-2020.toml")),
 ];
+
+/// Where a campaign's inputs are and where its outputs go.
+#[derive(Debug, Clone)]
+pub struct CampaignDirs {
+    /// Gold files, named by the campaign's gold pattern.
+    pub gold: PathBuf,
+    /// Run files, named by the campaign's run pattern + `.tsv`.
+    pub runs: PathBuf,
+    /// Tagset and QID map files.
+    pub resources: PathBuf,
+    /// Output directory (`runs/`, `rankings/`, the reports).
+    pub outdir: PathBuf,
+}
 
 /// A validated campaign. `tasks` is keyed by output name (`TASK` or `TASK_SUFFIX`), in file
 /// order; `datasets` and `bundles` keep file order too.

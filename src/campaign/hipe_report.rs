@@ -1,19 +1,18 @@
-//! The reports of a HIPE campaign, whichever engine scored its runs: the ranking files, their
-//! intervals and marks (`.ci.tsv`), the board, `leaderboard.md`, `leaderboard.tex` and
-//! `index.html`, made from the typed rows of each run's outputs ([`Parts`]). The HIPE engine
-//! (`super::runner`) gives the rows it scored; the family engine gives the rows its
-//! [`super::OfficialRuns`] kept ([`official_report`]).
+//! The reports of a HIPE campaign: the ranking files, their intervals and marks (`.ci.tsv`),
+//! the board, `leaderboard.md`, `leaderboard.tex` and `index.html`, made from the typed rows
+//! of each run's outputs that an [`super::OfficialRuns`] kept: as the family engine scored
+//! them ([`score_official`], [`official_report`]), or as they were given (`super::replay`:
+//! `--replay DIR`).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::config::Campaign;
+use super::config::{Campaign, CampaignDirs, Name, TaskSpec};
 use super::discover::{discover, Discovery, Rejected, RunInfo};
 use super::families::{
     run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
 };
-use super::job::CampaignDirs;
 use super::official::OfficialRuns;
 use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
 use super::outdir;
@@ -58,7 +57,7 @@ pub(super) struct Parts {
 /// Writes the ranking files, the marks, `leaderboard.md`, `leaderboard.tex` and `index.html`
 /// of a HIPE campaign from `parts`, removes the outputs of earlier invocations that this one
 /// did not write, and returns the report.
-pub(super) fn write_reports(
+fn write_reports(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     replay: Option<&Path>,
@@ -159,7 +158,29 @@ pub fn score_official(
         true => FamilyReport::default(),
         false => run_family_campaign_with(&fam, &dirs.gold, &dirs.runs, &hooks)?,
     };
-    report_planned(cfg, dirs, planned, &report, &official, &shared)
+    let hash = |p: &Path| shared.file_hash(p);
+    let lack = |run: &RunInfo, _: &str| failed(&report, run);
+    report_planned(cfg, dirs, None, planned, &lack, &official, &hash)
+}
+
+/// Why an output of a run has no rows.
+#[derive(Clone)]
+pub(super) enum Lack {
+    /// Its scoring (or reading) failed: the run fails.
+    Failed(String),
+    /// Its replayed files are not there: only the tables that need the output lack the run.
+    Missing(String),
+}
+
+/// Why `run` has no rows in a scored campaign: its scoring failed, or it was not scored.
+fn failed(report: &FamilyReport, run: &RunInfo) -> Lack {
+    let why = report
+        .failed
+        .iter()
+        .find(|(f, _)| *f == run.file_name)
+        .map(|(_, e)| e.as_str())
+        .unwrap_or("not scored");
+    Lack::Failed(why.to_string())
 }
 
 /// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
@@ -171,6 +192,21 @@ pub(super) struct Planned {
     pub not_evaluated: Vec<NotEvaluated>,
     /// (run, output) pairs to score.
     pub jobs: usize,
+}
+
+impl Planned {
+    /// The (run, output name, output) triples to score, in run and bundle order.
+    pub fn outputs<'a>(&'a self, cfg: &'a Campaign) -> Vec<(&'a RunInfo, &'a Name, &'a TaskSpec)> {
+        self.found
+            .runs
+            .iter()
+            .flat_map(|run| {
+                cfg.outputs_of(&run.bundle)
+                    .filter(|(name, _)| !skipped(&self.not_evaluated, run, name.as_str()))
+                    .map(move |(name, spec)| (run, name, spec))
+            })
+            .collect()
+    }
 }
 
 /// What scoring a HIPE campaign and replaying one start from: the input directories and the
@@ -216,22 +252,15 @@ fn plan(cfg: &Campaign, dirs: &CampaignDirs) -> Result<Planned> {
         });
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
-    let jobs = found
-        .runs
-        .iter()
-        .map(|run| {
-            cfg.outputs_of(&run.bundle)
-                .filter(|(name, _)| !skipped(&not_evaluated, run, name.as_str()))
-                .count()
-        })
-        .sum();
-    Ok(Planned {
+    let mut planned = Planned {
         found,
         unnamable,
         evaluated,
         not_evaluated,
-        jobs,
-    })
+        jobs: 0,
+    };
+    planned.jobs = planned.outputs(cfg).len();
+    Ok(planned)
 }
 
 /// Why a run whose name cannot name its output files fails.
@@ -274,16 +303,23 @@ pub fn official_report(
     official: &OfficialRuns,
 ) -> Result<CampaignReport> {
     let planned = plan(cfg, dirs)?;
-    report_planned(cfg, dirs, planned, report, official, &Inputs::new())
+    let shared = Inputs::new();
+    let hash = |p: &Path| shared.file_hash(p);
+    let lack = |run: &RunInfo, _: &str| failed(report, run);
+    report_planned(cfg, dirs, None, planned, &lack, official, &hash)
 }
 
-fn report_planned(
+/// The reports of the runs `planned`, each output with the rows `official` kept, or without
+/// them for the reason `lack` gives (`replay`: the directory the outputs were read from, named
+/// in the reports; `hash`: the files' content hashes for the signature).
+pub(super) fn report_planned(
     cfg: &Campaign,
     dirs: &CampaignDirs,
+    replay: Option<&Path>,
     planned: Planned,
-    report: &FamilyReport,
+    lack: &dyn Fn(&RunInfo, &str) -> Lack,
     official: &OfficialRuns,
-    shared: &Inputs,
+    hash: &super::sign::Hasher<'_>,
 ) -> Result<CampaignReport> {
     if let Some(e) = official.fatal() {
         return Err(e);
@@ -293,7 +329,7 @@ fn report_planned(
         unnamable: mut failed,
         evaluated,
         not_evaluated,
-        jobs,
+        mut jobs,
     } = planned;
     let mut golds: Vec<PathBuf> = Vec::new();
     let mut scored = Vec::new();
@@ -301,33 +337,41 @@ fn report_planned(
         let mut outputs = Vec::new();
         let mut fair = Vec::new();
         let mut errors: Vec<String> = Vec::new();
-        let why = report
-            .failed
-            .iter()
-            .find(|(f, _)| *f == run.file_name)
-            .map(|(_, e)| e.as_str())
-            .unwrap_or("not scored");
+        let mut missing: Vec<String> = Vec::new();
         for (name, spec) in cfg.outputs_of(&run.bundle) {
             if skipped(&not_evaluated, &run, name.as_str()) {
                 continue;
             }
-            golds.push(dirs.gold.join(cfg.gold_file(spec, &run.dataset, &run.lang)));
+            let gold = dirs.gold.join(cfg.gold_file(spec, &run.dataset, &run.lang));
             match official.scored_rows(&run.name, name.as_str()) {
                 Some(rows) => {
+                    golds.push(gold);
                     outputs.push((name.to_string(), rows));
                     if let Some(m) = official.fair(&run.name, name.as_str()) {
                         fair.push((name.to_string(), m));
                     }
                 }
-                None => errors.push(format!("{name}: {why}")),
+                None => match lack(&run, name.as_str()) {
+                    Lack::Failed(why) => {
+                        golds.push(gold);
+                        errors.push(format!("{name}: {why}"));
+                    }
+                    Lack::Missing(why) => missing.push(format!("{name}: {why}")),
+                },
             }
+        }
+        // An output not there was not scored; a run with none of its outputs has nothing to
+        // show: it fails (and a failed run lists what it lacks with its errors).
+        jobs -= missing.len();
+        if outputs.is_empty() || !errors.is_empty() {
+            errors.append(&mut missing);
         }
         if errors.is_empty() {
             scored.push(ScoredRun {
                 run,
                 outputs,
                 fair,
-                missing: Vec::new(),
+                missing,
             });
         } else {
             failed.push(FailedRun { run, errors });
@@ -346,7 +390,7 @@ fn report_planned(
         jobs,
         golds,
     };
-    write_reports(cfg, dirs, None, parts, &|p: &Path| shared.file_hash(p))
+    write_reports(cfg, dirs, replay, parts, hash)
 }
 
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is

@@ -108,6 +108,37 @@ impl OfficialRuns {
         Ok(())
     }
 
+    /// An output of a run had elsewhere (replayed, or given by a test): its `files` (plain
+    /// names) written as they are, its rows and fair matrix (compacted) kept as
+    /// [`Self::scored`] keeps them. A file that cannot be written is an output error.
+    pub fn keep(
+        &self,
+        system: &str,
+        output: &str,
+        files: Vec<(String, Vec<u8>)>,
+        rows: Vec<ScoreRow>,
+        fair: Option<ConfusionMatrix>,
+    ) -> Result<()> {
+        if let Some(dir) = &self.dir {
+            for (name, bytes) in &files {
+                if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+                    return Err(Error::output(
+                        &dir.join(name),
+                        "an output given for a run is not a plain file name",
+                    ));
+                }
+                crate::io::write_atomic(&dir.join(name), bytes)?;
+            }
+            lock(&self.files).extend(files.into_iter().map(|(n, _)| n));
+        }
+        let key = (system.to_string(), output.to_string());
+        if let Some(m) = fair {
+            lock(&self.fair).insert(key.clone(), m.compact(TOP_LABELS));
+        }
+        lock(&self.rows).insert(key, rows);
+        Ok(())
+    }
+
     /// The first file that could not be written, if any.
     pub(super) fn fatal(&self) -> Option<Error> {
         lock(&self.fatal).clone()

@@ -1,6 +1,6 @@
 //! What a campaign produced: the runs scored (with their typed rows), failed and rejected,
 //! the outputs not evaluated, and the ranking files written ([`CampaignReport`]). Plain data,
-//! made by [`super::runner`] and read by [`super::board`].
+//! made by `super::hipe_report` and read by [`super::board`].
 
 use std::path::PathBuf;
 

@@ -549,16 +549,18 @@ const HIPE_LABELS: [&str; 5] = [
     "ta\tb",
 ];
 
-/// A scorer serving a made-up official table whose System and Label cells are hostile.
-fn hipe_scorer(
-    job: &fairscore::campaign::ScoreJob,
-) -> fairscore::Result<fairscore::campaign::JobOutput> {
-    use fairscore::campaign::{parse_table, JobOutput, Task};
-    let col = match job.task {
+/// A made-up official table whose System and Label cells are hostile, for an output of a run.
+fn hipe_output(
+    run: &fairscore::campaign::RunInfo,
+    output: &str,
+    spec: &fairscore::campaign::TaskSpec,
+) -> fairscore::Result<fairscore::campaign::Given> {
+    use fairscore::campaign::{parse_table, Given, Task};
+    let col = match spec.task {
         Task::Nel => "NEL-LIT",
         _ => "NE-COARSE-LIT",
     };
-    let at = if job.task == Task::Nel { "-@1" } else { "" };
+    let at = if spec.task == Task::Nel { "-@1" } else { "" };
     let quote = |s: &str| {
         if s.contains(['\t', '"', '\r', '\n']) {
             format!("\"{}\"", s.replace('"', "\"\""))
@@ -569,7 +571,7 @@ fn hipe_scorer(
     // Scores differ by run, so that the rankings keep every run's rows.
     let f1 = format!(
         "0.{}",
-        100 + job.run_name.bytes().map(usize::from).sum::<usize>() % 900
+        100 + run.name.bytes().map(usize::from).sum::<usize>() % 900
     );
     let mut tsv =
         String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
@@ -577,22 +579,24 @@ fn hipe_scorer(
         for label in HIPE_LABELS {
             tsv.push_str(&format!(
                 "{}\t{col}-micro-{regime}-TIME-ALL-LED-ALL{at}\t{}\t0.5\t0.5\t{f1}\t\t\t\t4\t1\t1\r\n",
-                quote(&job.run_name),
+                quote(&run.name),
                 quote(label)
             ));
         }
     }
-    let stem = job.output_stem();
-    Ok(JobOutput {
-        files: vec![(format!("{stem}.tsv"), tsv.clone().into_bytes())],
-        rows: parse_table(&tsv, &job.run_path)?,
+    Ok(Given::Output {
+        files: vec![(
+            format!("{}_{output}.tsv", run.name),
+            tsv.clone().into_bytes(),
+        )],
+        rows: parse_table(&tsv, &run.path)?,
         fair: None,
     })
 }
 
 #[test]
 fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
-    use fairscore::campaign::{run_campaign, Campaign, CampaignDirs};
+    use fairscore::campaign::{report_given, Campaign, CampaignDirs};
     let root = temp_dir("hostile_hipe");
     for d in ["gold", "runs", "resources"] {
         std::fs::create_dir_all(root.join(d)).unwrap();
@@ -619,7 +623,7 @@ fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/board/mini.toml"),
     )
     .unwrap();
-    let report = run_campaign(&cfg, &dirs, &hipe_scorer).unwrap();
+    let report = report_given(&cfg, &dirs, None, &hipe_output, None).unwrap();
     // A name with a control character cannot become an output file's name: that run fails
     // alone (named escaped on the terminal), every other run is scored and published.
     let unnamable = FILE_NAMES
