@@ -295,7 +295,7 @@ fn skipped(not_evaluated: &[NotEvaluated], run: &RunInfo, output: &str) -> bool 
 /// (and per-run files) its runs' official outputs had. The runs are those of the campaign's
 /// run pattern in `dirs.runs`, each with the outputs of its bundle that could be evaluated;
 /// the ranking files, marks, board, `leaderboard.md`, `.tex` and `index.html` are written as
-/// the HIPE engine writes them.
+/// [`score_official`] writes them.
 pub fn official_report(
     cfg: &Campaign,
     dirs: &CampaignDirs,

@@ -6,8 +6,8 @@
 //! per-run TSV and JSON (`report::official`, named as the official scorer names them) and
 //! keeps only the typed rows of the per-run table, so that memory does not grow with the
 //! runs. [`official_rankings`] ranks those rows with the campaign's `[[ranking]]`
-//! specifications, as the HIPE engine ranks the per-run tables it scored: the same file names
-//! and the same bytes.
+//! specifications, as `leaderboard` ranks them: the official file names, and the official
+//! rankings row for row.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
