@@ -310,6 +310,7 @@ fn group(r: &TaskRanking, section: &str, pages: &Pages) -> Group {
         tables: vec![table],
         drill: runs.iter().map(drill).collect(),
         gold: runs.first().map(|x| gold(&x.results)).unwrap_or_default(),
+        breakdowns: super::breakdown_grid::grids(runs),
     }
 }
 

@@ -9,6 +9,7 @@
 //! [`report_given`] takes them from any [`Source`]); either way the same code reports them.
 
 pub(crate) mod board;
+mod breakdown_grid;
 pub(crate) mod codabench;
 pub(crate) mod codabench_bundle;
 mod codabench_kit;

@@ -135,6 +135,45 @@ pub struct Group {
     /// A family task's gold mentions per label (its results' `adequacy` table), each flagged
     /// when below the MUC-7 guide's 100 (docs/breakdown.md); empty when not counted.
     pub gold: Vec<GoldLabel>,
+    /// The breakdowns of every ranked run side by side, one grid per key (empty when the
+    /// task asks for none): what `leaderboard.tex` shows.
+    pub breakdowns: Vec<BreakdownGrid>,
+}
+
+/// One breakdown key of a group for all its runs: the buckets as columns, the runs as rows
+/// (in ranking order), each cell the run's score in that bucket.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BreakdownGrid {
+    /// The key (`label`, `length`, …).
+    pub key: String,
+    /// The score shown in every cell (`F1`).
+    pub metric: String,
+    /// The buckets: every bucket of any run, in the runs' order.
+    pub buckets: Vec<GridBucket>,
+    /// One row per ranked run: its name and one cell per bucket (`–` when the run has no
+    /// such bucket), the best of each bucket marked.
+    pub rows: Vec<GridRow>,
+}
+
+/// A bucket of a [`BreakdownGrid`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GridBucket {
+    /// The bucket's name (a label, `<= 2`, …).
+    pub name: String,
+    /// The gold's mentions in the bucket (the same for every run: the gold side of the
+    /// bucket), formatted.
+    pub gold: String,
+}
+
+/// A run's row of a [`BreakdownGrid`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GridRow {
+    /// The run's rank, as in the group's table.
+    pub rank: usize,
+    /// The run's name.
+    pub system: String,
+    /// One cell per bucket of the grid.
+    pub cells: Vec<Cell>,
 }
 
 /// One label of a task's gold: its mentions, and whether they are too few (below 100) to rank

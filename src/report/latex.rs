@@ -3,12 +3,22 @@
 //! the rows and numbers of the ranking files (three decimals, as the Markdown board), the best
 //! value of each column in bold and, with resampling, the F1 interval, the p-values and a
 //! `$^\dagger$` on the runs sharing first place. Captions name the table and the signature.
+//! A family task's breakdowns follow its table: one table per key, the runs as rows in
+//! ranking order and the buckets as columns (at most [`BUCKETS`] per table), each cell the
+//! run's F1 in the bucket, the best of each bucket in bold, the gold's mentions of each bucket
+//! under its name.
 
 use std::fmt::Write as _;
 
-use super::board::Board;
-use super::table::latex::{booktabs, breakable, document_start, DOCUMENT_END, FIRST_MARK};
+use super::board::{Board, BreakdownGrid, Group, Section};
+use super::table::latex::{
+    booktabs, booktabs_heads, breakable, document_start, DOCUMENT_END, FIRST_MARK,
+};
 use crate::escape::latex as escape;
+
+/// The most buckets of one breakdown table: more are split into tables of this many, so that a
+/// table fits a page's width.
+pub const BUCKETS: usize = 6;
 
 /// Renders the document.
 pub fn render(board: &Board) -> String {
@@ -107,8 +117,68 @@ pub fn render(board: &Board) -> String {
                 }
                 booktabs(&mut s, &caption, &align, &head, &rows);
             }
+            for grid in &g.breakdowns {
+                breakdown(&mut s, board, sec, g, grid);
+            }
         }
     }
     s.push_str(DOCUMENT_END);
     s
+}
+
+/// The tables of one breakdown key of a group.
+fn breakdown(s: &mut String, board: &Board, sec: &Section, g: &Group, grid: &BreakdownGrid) {
+    let parts = grid.buckets.len().div_ceil(BUCKETS);
+    for part in 0..parts {
+        let from = part * BUCKETS;
+        let to = grid.buckets.len().min(from + BUCKETS);
+        let buckets = &grid.buckets[from..to];
+        let mut caption = format!(
+            "{}, {}, {}: {} by {}",
+            escape(&super::markdown::section_name(&sec.dataset, &sec.lang)),
+            escape(&g.title),
+            escape(&g.output),
+            escape(&grid.metric),
+            escape(&grid.key)
+        );
+        if parts > 1 {
+            let _ = write!(caption, " ({} of {})", part + 1, parts);
+        }
+        let _ = write!(
+            caption,
+            ", one column per bucket. A gold span counts in the bucket of its own value (recall), \
+             a run span in the bucket of its own (precision); gold: the gold's mentions in the \
+             bucket; best value per bucket in bold; –: the run has no such bucket."
+        );
+        let signature = if g.signature.is_empty() {
+            &board.signature
+        } else {
+            &g.signature
+        };
+        if !signature.is_empty() {
+            let _ = write!(caption, " Signature: \\texttt{{{}}}.", breakable(signature));
+        }
+        let mut names = vec!["\\#".to_string(), "System".to_string()];
+        names.extend(buckets.iter().map(|b| escape(&b.name)));
+        let mut golds = vec![String::new(), "gold".to_string()];
+        golds.extend(buckets.iter().map(|b| escape(&b.gold)));
+        let rows: Vec<Vec<String>> = grid
+            .rows
+            .iter()
+            .map(|r| {
+                let mut cells = vec![r.rank.to_string(), escape(&r.system)];
+                cells.extend(r.cells.iter().skip(from).take(to - from).map(|c| {
+                    let text = escape(&c.text);
+                    if c.best {
+                        format!("\\textbf{{{text}}}")
+                    } else {
+                        text
+                    }
+                }));
+                cells
+            })
+            .collect();
+        let align = format!("rl{}", "r".repeat(buckets.len()));
+        booktabs_heads(s, &caption, &align, &[names, golds], &rows);
+    }
 }

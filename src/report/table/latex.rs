@@ -45,10 +45,24 @@ pub fn booktabs(
     head: &[String],
     rows: &[Vec<String>],
 ) {
+    booktabs_heads(out, caption, align, &[head.to_vec()], rows);
+}
+
+/// [`booktabs`] with several header rows (above the `\midrule`).
+pub fn booktabs_heads(
+    out: &mut String,
+    caption: &str,
+    align: &str,
+    heads: &[Vec<String>],
+    rows: &[Vec<String>],
+) {
     let _ = writeln!(out, "\\begin{{table}}[!htbp]\n\\centering\\small");
     let _ = writeln!(out, "\\caption{{{caption}}}");
     let _ = writeln!(out, "\\begin{{tabular}}{{{align}}}\n\\toprule");
-    let _ = writeln!(out, "{} \\\\\n\\midrule", head.join(" & "));
+    for head in heads {
+        let _ = writeln!(out, "{} \\\\", head.join(" & "));
+    }
+    out.push_str("\\midrule\n");
     for r in rows {
         let _ = writeln!(out, "{} \\\\", r.join(" & "));
     }

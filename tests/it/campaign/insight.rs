@@ -6,31 +6,11 @@
 //! run names and labels come out escaped; the keys a family does not take are refused naming
 //! the campaign file, the task and the key.
 
-use std::path::Path;
-
+use super::fixtures::{hostile, leaderboard};
 use crate::common::schema::{assert_valid, validator};
 use crate::common::worker::Worker;
 use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir};
 use crate::families::inspect::{evaluate_counts, page_counts};
-
-fn leaderboard(campaign: &Path, gold: &Path, runs: &Path, out: &Path, extra: &[&str]) -> String {
-    let mut args = vec![
-        "leaderboard",
-        "--campaign",
-        campaign.to_str().unwrap(),
-        "--gold-dir",
-        gold.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--outdir",
-        out.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    let o = fairscore(&args);
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(0), "{err}");
-    err
-}
 
 /// The sums of a breakdown's columns over its buckets: (TP-gold, FN, TP-run, FP).
 fn bucket_sums(rows: &serde_json::Value) -> [u64; 4] {
@@ -149,31 +129,6 @@ fn hipe_runs_get_breakdowns_and_linked_pages_with_their_counts() {
     let moved = dir.join("moved");
     std::fs::rename(&out, &moved).unwrap();
     assert!(moved.join(rows[0]["inspect"].as_str().unwrap()).is_file());
-}
-
-/// A small CoNLL campaign with a hostile label and a hostile team name.
-fn hostile(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
-    let (gold, runs) = (dir.join("gold"), dir.join("runs"));
-    for d in [&gold, &runs] {
-        std::fs::create_dir_all(d).unwrap();
-    }
-    let doc = |tags: [&str; 6]| {
-        let words = ["John", "saw", "<b>Mary</b>", "in", "New", "York"];
-        let mut s = String::from("-DOCSTART- O\n\n");
-        for _ in 0..3 {
-            for (w, t) in words.iter().zip(tags) {
-                s.push_str(&format!("{w} {t}\n"));
-            }
-            s.push('\n');
-        }
-        s
-    };
-    let gold_tags = ["B-PER", "O", "B-<x>&'q", "O", "B-LOC", "I-LOC"];
-    std::fs::write(gold.join("test.conll"), doc(gold_tags)).unwrap();
-    let run_tags = ["B-PER", "O", "B-<x>&'q", "O", "B-LOC", "O"];
-    std::fs::write(runs.join("ev<i>l&co_1.conll"), doc(run_tags)).unwrap();
-    std::fs::write(runs.join("good_1.conll"), doc(gold_tags)).unwrap();
-    (gold, runs)
 }
 
 #[test]

@@ -1,9 +1,11 @@
+mod breakdown_latex;
 mod campaign_families;
 mod codabench;
 mod codabench_formats;
 mod codabench_hipe;
 mod codabench_kit;
 mod failed_runs;
+mod fixtures;
 mod insight;
 mod leaderboard_board;
 mod leaderboard_ci;

@@ -3,10 +3,10 @@
 //! output carries it; `--table latex` and `leaderboard.tex` (family campaigns, the HIPE-2022
 //! campaign) compile with pdflatex and hold the ranking files' numbers.
 
+use super::fixtures::{compile, pdflatex};
 use crate::common::{fairscore, segmented, temp_dir};
 use fairscore::table::Signature;
 use std::path::Path;
-use std::process::Command;
 
 /// CoNLL NER of four documents; run `k` drops an entity in every k-th sentence.
 fn conll(k: usize) -> String {
@@ -225,56 +225,6 @@ fn every_json_output_carries_its_signature() {
         "--signature",
     ]);
     assert_eq!(v["signature"].as_str(), Some(alone.trim_end()));
-}
-
-/// Whether pdflatex is there; under CI (`CI` or `FAIRSCORE_REQUIRE_SHARED`, as `.ci/run`
-/// sets, which installs it) its absence fails the test, else the test skips with a notice.
-fn pdflatex(test: &str) -> bool {
-    let found = Command::new("pdflatex")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        let required = ["CI", "FAIRSCORE_REQUIRE_SHARED"]
-            .iter()
-            .any(|v| std::env::var_os(v).is_some_and(|x| !x.is_empty() && x != "false"));
-        assert!(
-            !required,
-            "{test}: pdflatex is missing but required under CI"
-        );
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr().lock(),
-            "{test}: skipped: no pdflatex (apt-get install -y texlive-latex-recommended)"
-        );
-    }
-    found
-}
-
-/// Compiles `tex` (in its own directory) with pdflatex; fails with the log's errors.
-fn compile(tex: &Path) {
-    let dir = tex.parent().unwrap();
-    let o = Command::new("pdflatex")
-        .args([
-            "-interaction=nonstopmode",
-            "-halt-on-error",
-            "-output-directory",
-        ])
-        .arg(dir)
-        .arg(tex)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let log = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success() && tex.with_extension("pdf").is_file(),
-        "{}: pdflatex failed:\n{}",
-        tex.display(),
-        log.lines()
-            .filter(|l| l.starts_with('!') || l.starts_with("l."))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
 }
 
 /// The body rows of a LaTeX document: cells of lines ending in `\\` (headers included).
