@@ -170,7 +170,19 @@ pub fn rank_scored(
                         "rank: a resampled ranking needs every run's statistics",
                     ));
                 };
-                let (a, b) = crate::family::on_same_labels(a, b);
+                // The ranked cell of a family table needs no bucket: the breakdowns are left
+                // out (runs whose buckets differ pair unit by unit, and the tests do not
+                // rebuild the buckets' tables); a cell of a breakdown table pairs the runs on
+                // the union of their buckets, as `compare` does.
+                let (a, b) = if headline.table.starts_with("breakdown:") {
+                    crate::family::breakdown::same_buckets(a, b)?
+                } else {
+                    (
+                        crate::family::breakdown::without(a),
+                        crate::family::breakdown::without(b),
+                    )
+                };
+                let (a, b) = crate::family::on_same_labels(&a, &b);
                 let score = |sums: &[f64], o: &mut [f64]| {
                     o[0] = headline_value(&results_of(fam, &a, sums), &headline);
                 };

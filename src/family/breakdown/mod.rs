@@ -20,7 +20,7 @@ pub(crate) mod tokens;
 pub(crate) mod train;
 mod union;
 
-pub(crate) use union::same_buckets;
+pub(crate) use union::{same_buckets, without};
 
 pub(crate) use facts::{join, Caps, Facts, Train};
 

@@ -52,6 +52,29 @@ pub fn same_buckets(a: &Statistics, b: &Statistics) -> Result<(Statistics, Stati
     Ok((widen(a, ba, &union), widen(b, bb, &union)))
 }
 
+/// `s` without its breakdown: its numbers taken out of every unit, the family's own left as
+/// they are (a ranking's paired tests of a family cell need no bucket, and runs whose buckets
+/// differ still pair unit by unit).
+pub fn without(s: &Statistics) -> Statistics {
+    let Some(b) = &s.breakdown else {
+        return s.clone();
+    };
+    let (old_w, bw) = (s.width(), b.width());
+    let mut out = s.clone();
+    out.fixed = s.fixed.saturating_sub(bw);
+    out.breakdown = None;
+    out.data.clear();
+    if old_w == 0 {
+        return out;
+    }
+    let end = (b.offset + bw).min(old_w);
+    for u in s.data.chunks_exact(old_w) {
+        out.data.extend_from_slice(&u[..b.offset.min(end)]);
+        out.data.extend_from_slice(&u[end..]);
+    }
+    out
+}
+
 fn refused(why: &str) -> Error {
     Error::usage(format!(
         "compare: the breakdowns of run A and run B cannot be compared bucket by bucket: {why}; compare without breakdown"

@@ -3,7 +3,8 @@
 //! bucket's F1 and gold mentions in the LaTeX tables are those of `evaluate --family …
 //! --breakdown … --json` on the same pair (an independent run of the binary), no bucket is
 //! dropped or made up, names are escaped, the document compiles with pdflatex, and the
-//! Markdown board shows every key of every run.
+//! Markdown board shows every key of every run. A resampled campaign whose runs have
+//! different buckets (a label only one run uses) ranks them as it does without breakdowns.
 
 use std::collections::BTreeMap;
 
@@ -232,4 +233,47 @@ fn leaderboard_tex_shows_every_bucket_as_evaluate_counts_it() {
         return;
     }
     compile(&out.join("leaderboard.tex"));
+}
+
+/// With `bootstrap`, the ranking's paired tests pair the runs unit by unit: runs whose
+/// breakdowns have different buckets (a run label the gold and the other runs lack) used to
+/// stop the campaign ("paired comparison of runs with 3 and 3 units"). The ranking files,
+/// intervals and p-values included, are those of the same campaign without breakdowns.
+#[test]
+fn a_resampled_campaign_ranks_runs_with_different_buckets_as_without_breakdowns() {
+    let dir = temp_dir("campaign_breakdown_resampled");
+    let (gold, runs) = hostile(&dir);
+    let text = std::fs::read_to_string(runs.join("good_1.conll")).unwrap();
+    // Mary as ORG once: a label bucket of this run only.
+    let other = text.replacen("<b>Mary</b> B-<x>&'q", "<b>Mary</b> B-ORG", 1);
+    assert_ne!(other, text);
+    std::fs::write(runs.join("other_1.conll"), other).unwrap();
+    let campaign = dir.join("campaign.toml");
+    let mut ranked = Vec::new();
+    for (i, breakdown) in ["", "breakdown = \"label,length\"\n"].iter().enumerate() {
+        std::fs::write(
+            &campaign,
+            format!(
+                "name = \"ci\"\nbootstrap = 200\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\n\
+                 format = \"conll\"\ngold = \"test.conll\"\nruns = \"{{team}}_{{run}}.conll\"\n{breakdown}"
+            ),
+        )
+        .unwrap();
+        let out = dir.join(format!("site{i}"));
+        leaderboard(&campaign, &gold, &runs, &out, &[]);
+        ranked.push(std::fs::read_to_string(out.join("rankings/ner.tsv")).unwrap());
+        if i == 1 {
+            let board: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(out.join("leaderboard.json")).unwrap(),
+            )
+            .unwrap();
+            let rows = board["tables"][0]["rows"].as_array().unwrap();
+            let other = rows.iter().find(|r| r["system"] == "other_1").unwrap();
+            let labels = other["breakdown"]["label"].as_array().unwrap();
+            assert!(labels.iter().any(|b| b["bucket"] == "ORG"), "{other}");
+            assert!(rows.iter().all(|r| r["p_top"].is_number()), "{board}");
+        }
+    }
+    assert_eq!(ranked[0].lines().count(), 4, "{}", ranked[0]);
+    assert_eq!(ranked[0], ranked[1]);
 }
