@@ -107,14 +107,7 @@ pub fn render(board: &Board) -> String {
                         " {FIRST_MARK}: shares first place (not significantly different from the top run)."
                     );
                 }
-                let signature = if g.signature.is_empty() {
-                    &board.signature
-                } else {
-                    &g.signature
-                };
-                if !signature.is_empty() {
-                    let _ = write!(caption, " Signature: \\texttt{{{}}}.", breakable(signature));
-                }
+                signed(&mut caption, board, g);
                 booktabs(&mut s, &caption, &align, &head, &rows);
             }
             for grid in &g.breakdowns {
@@ -124,6 +117,18 @@ pub fn render(board: &Board) -> String {
     }
     s.push_str(DOCUMENT_END);
     s
+}
+
+/// Adds the signature of a group's numbers (its own, else the board's) to a caption.
+fn signed(caption: &mut String, board: &Board, g: &Group) {
+    let signature = if g.signature.is_empty() {
+        &board.signature
+    } else {
+        &g.signature
+    };
+    if !signature.is_empty() {
+        let _ = write!(caption, " Signature: \\texttt{{{}}}.", breakable(signature));
+    }
 }
 
 /// The tables of one breakdown key of a group.
@@ -150,14 +155,7 @@ fn breakdown(s: &mut String, board: &Board, sec: &Section, g: &Group, grid: &Bre
              a run span in the bucket of its own (precision); gold: the gold's mentions in the \
              bucket; best value per bucket in bold; –: the run has no such bucket."
         );
-        let signature = if g.signature.is_empty() {
-            &board.signature
-        } else {
-            &g.signature
-        };
-        if !signature.is_empty() {
-            let _ = write!(caption, " Signature: \\texttt{{{}}}.", breakable(signature));
-        }
+        signed(&mut caption, board, g);
         let mut names = vec!["\\#".to_string(), "System".to_string()];
         names.extend(buckets.iter().map(|b| escape(&b.name)));
         let mut golds = vec![String::new(), "gold".to_string()];

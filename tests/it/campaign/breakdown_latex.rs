@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use super::fixtures::{compile, hostile, leaderboard, pdflatex};
+use super::fixtures::{board_json, compile, hostile, leaderboard, pdflatex};
 use crate::common::{fairscore_json, json_table, temp_dir};
 
 /// A LaTeX cell as text: the escapes of `escape::latex` undone, bold dropped.
@@ -263,10 +263,7 @@ fn a_resampled_campaign_ranks_runs_with_different_buckets_as_without_breakdowns(
         leaderboard(&campaign, &gold, &runs, &out, &[]);
         ranked.push(std::fs::read_to_string(out.join("rankings/ner.tsv")).unwrap());
         if i == 1 {
-            let board: serde_json::Value = serde_json::from_str(
-                &std::fs::read_to_string(out.join("leaderboard.json")).unwrap(),
-            )
-            .unwrap();
+            let board: serde_json::Value = board_json(&out);
             let rows = board["tables"][0]["rows"].as_array().unwrap();
             let other = rows.iter().find(|r| r["system"] == "other_1").unwrap();
             let labels = other["breakdown"]["label"].as_array().unwrap();

@@ -8,6 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use super::fixtures::{board_json, leaderboard};
 use crate::common::worker::{zip_files, Worker};
 use crate::common::{copy_dir, fairscore, shared_data, temp_dir};
 
@@ -99,9 +100,7 @@ fn files_under(dir: &Path) -> Vec<(String, PathBuf)> {
 /// The ranked F1 of each system of each task of `leaderboard.json`, and the systems in rank
 /// order.
 fn board(site: &Path) -> BTreeMap<String, (Vec<String>, BTreeMap<String, f64>)> {
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(site.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let v: serde_json::Value = board_json(site);
     let mut out = BTreeMap::new();
     for t in v["tables"].as_array().unwrap() {
         let rows = t["rows"].as_array().unwrap();
@@ -134,17 +133,7 @@ fn brat_gold_and_runs_of_every_format_rank_alike_on_codabench() {
     let campaign = dir.join("campaign.toml");
     std::fs::write(&campaign, CAMPAIGN).unwrap();
     let (gold, runs, site) = (dir.join("gold"), dir.join("runs"), dir.join("site"));
-    run(&[
-        "leaderboard",
-        "--campaign",
-        campaign.to_str().unwrap(),
-        "--gold-dir",
-        gold.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--outdir",
-        site.to_str().unwrap(),
-    ]);
+    leaderboard(&campaign, &gold, &runs, &site, &[]);
     let board = board(&site);
     let systems = ["alpha_1", "bravo_1", "charlie_1", "delta_1", "echo_1"];
     // Named without extensions, in leaderboard.json and in the per-run files.
@@ -268,9 +257,7 @@ fn runs_named_alike_but_for_the_extension_are_refused() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let board = board(&site);
     assert_eq!(board["ner"].0, ["alpha_1"], "{stderr}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(site.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let v: serde_json::Value = board_json(&site);
     let not: Vec<(String, String)> = v["not_scored"]
         .as_array()
         .unwrap()

@@ -2,36 +2,32 @@
 //! family campaign (the page, the Markdown, `leaderboard.json` and `rankings/not_scored.tsv`),
 //! not only on stderr; the other runs are ranked as without it.
 
-use crate::common::{fairscore, temp_dir, write_file};
+use super::fixtures::{board_json, dirs, run_leaderboard};
+use crate::common::{temp_dir, write_file};
+use std::path::Path;
+
+/// Runs the leaderboard of one segmentation task (`test.txt` in `gold`, runs `TEAM_RUN.txt`)
+/// whose campaign file it writes into `dir`.
+fn leaderboard_of(dir: &Path, gold: &Path, runs: &Path, out: &Path) -> std::process::Output {
+    let campaign = write_file(
+        dir,
+        "campaign.toml",
+        "name = \"demo\"\n[[task]]\nname = \"seg\"\nfamily = \"segmentation\"\nformat = \"text\"\n\
+         gold = \"test.txt\"\nruns = \"{team}_{run}.txt\"\n",
+    );
+    run_leaderboard(Path::new(&campaign), gold, runs, out, &[])
+}
 
 #[test]
 fn a_failed_run_is_listed_with_its_reason_in_every_output() {
     let dir = temp_dir("campaign_failed_runs");
-    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("out"));
-    std::fs::create_dir_all(&gold).unwrap();
-    std::fs::create_dir_all(&runs).unwrap();
+    let (gold, runs, out) = dirs(&dir);
     write_file(&gold, "test.txt", "ab cd ef\ngh ij\n");
     write_file(&runs, "alpha_1.txt", "ab cd ef\ngh ij\n");
     write_file(&runs, "beta_1.txt", "abcd ef\nghij\n");
     // Other characters than the gold's: segmentation refuses to align it.
     write_file(&runs, "gamma_1.txt", "xy cd ef\ngh ij\n");
-    let campaign = write_file(
-        &dir,
-        "campaign.toml",
-        "name = \"demo\"\n[[task]]\nname = \"seg\"\nfamily = \"segmentation\"\nformat = \"text\"\n\
-         gold = \"test.txt\"\nruns = \"{team}_{run}.txt\"\n",
-    );
-    let o = fairscore(&[
-        "leaderboard",
-        "--campaign",
-        &campaign,
-        "--gold-dir",
-        gold.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--outdir",
-        out.to_str().unwrap(),
-    ]);
+    let o = leaderboard_of(&dir, &gold, &runs, &out);
     let stderr = String::from_utf8_lossy(&o.stderr);
     // A run that cannot be scored is an error of the campaign (exit 1, docs/campaigns.md);
     // the outputs are written all the same.
@@ -43,9 +39,7 @@ fn a_failed_run_is_listed_with_its_reason_in_every_output() {
         .unwrap_or_else(|| panic!("stderr names the failed run: {stderr}"));
     assert!(reason_line.len() > "gamma_1.txt".len() + 5, "{reason_line}");
 
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let json: serde_json::Value = board_json(&out);
     let listed = json["not_scored"].as_array().expect("not_scored");
     assert_eq!(listed.len(), 1, "{listed:?}");
     assert_eq!(listed[0]["file"], "gamma_1.txt");
@@ -91,33 +85,13 @@ fn a_failed_run_is_listed_with_its_reason_in_every_output() {
 #[test]
 fn a_campaign_without_failures_writes_no_not_scored_file() {
     let dir = temp_dir("campaign_no_failed_runs");
-    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("out"));
-    std::fs::create_dir_all(&gold).unwrap();
-    std::fs::create_dir_all(&runs).unwrap();
+    let (gold, runs, out) = dirs(&dir);
     write_file(&gold, "test.txt", "ab cd\n");
     write_file(&runs, "alpha_1.txt", "ab cd\n");
-    let campaign = write_file(
-        &dir,
-        "campaign.toml",
-        "name = \"demo\"\n[[task]]\nname = \"seg\"\nfamily = \"segmentation\"\nformat = \"text\"\n\
-         gold = \"test.txt\"\nruns = \"{team}_{run}.txt\"\n",
-    );
-    let o = fairscore(&[
-        "leaderboard",
-        "--campaign",
-        &campaign,
-        "--gold-dir",
-        gold.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--outdir",
-        out.to_str().unwrap(),
-    ]);
+    let o = leaderboard_of(&dir, &gold, &runs, &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!out.join("rankings/not_scored.tsv").exists());
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let json: serde_json::Value = board_json(&out);
     assert_eq!(json["not_scored"], serde_json::json!([]));
     let _ = std::fs::remove_dir_all(&dir);
 }

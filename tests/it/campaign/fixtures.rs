@@ -2,19 +2,29 @@
 //! campaign with hostile names, and compiling LaTeX with pdflatex (required under CI).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use crate::common::fairscore;
 
-/// Runs `fairscore leaderboard` on `campaign` with its gold, runs and output directories (and
-/// `extra` arguments); fails unless it exits 0; returns its stderr.
-pub fn leaderboard(
+/// The gold, runs and output directories of a campaign under `dir` (`gold`, `runs`, `site`),
+/// the first two made.
+pub fn dirs(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("site"));
+    for d in [&gold, &runs] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    (gold, runs, out)
+}
+
+/// Runs `fairscore leaderboard` on `campaign` with its gold, runs and output directories and
+/// `extra` arguments, whatever its exit.
+pub fn run_leaderboard(
     campaign: &Path,
     gold: &Path,
     runs: &Path,
     out: &Path,
     extra: &[&str],
-) -> String {
+) -> Output {
     let mut args = vec![
         "leaderboard",
         "--campaign",
@@ -27,18 +37,31 @@ pub fn leaderboard(
         out.to_str().unwrap(),
     ];
     args.extend(extra);
-    let o = fairscore(&args);
+    fairscore(&args)
+}
+
+/// [`run_leaderboard`], failing unless it exits 0; returns its stderr.
+pub fn leaderboard(
+    campaign: &Path,
+    gold: &Path,
+    runs: &Path,
+    out: &Path,
+    extra: &[&str],
+) -> String {
+    let o = run_leaderboard(campaign, gold, runs, out, extra);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{err}");
     err
 }
 
+/// The `leaderboard.json` a campaign wrote into `out`.
+pub fn board_json(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap()).unwrap()
+}
+
 /// A small CoNLL campaign with a hostile label and a hostile team name.
 pub fn hostile(dir: &Path) -> (PathBuf, PathBuf) {
-    let (gold, runs) = (dir.join("gold"), dir.join("runs"));
-    for d in [&gold, &runs] {
-        std::fs::create_dir_all(d).unwrap();
-    }
+    let (gold, runs, _) = dirs(dir);
     let doc = |tags: [&str; 6]| {
         let words = ["John", "saw", "<b>Mary</b>", "in", "New", "York"];
         let mut s = String::from("-DOCSTART- O\n\n");

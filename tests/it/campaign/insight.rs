@@ -6,10 +6,10 @@
 //! run names and labels come out escaped; the keys a family does not take are refused naming
 //! the campaign file, the task and the key.
 
-use super::fixtures::{hostile, leaderboard};
+use super::fixtures::{board_json, dirs, hostile, leaderboard, run_leaderboard};
 use crate::common::schema::{assert_valid, validator};
 use crate::common::worker::Worker;
-use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir};
+use crate::common::{fairscore_json, json_cell, shared_data, temp_dir};
 use crate::families::inspect::{evaluate_counts, page_counts};
 
 /// The sums of a breakdown's columns over its buckets: (TP-gold, FN, TP-run, FP).
@@ -30,10 +30,7 @@ fn hipe_runs_get_breakdowns_and_linked_pages_with_their_counts() {
         return;
     };
     let dir = temp_dir("campaign_insight_hipe");
-    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("site"));
-    for d in [&gold, &runs] {
-        std::fs::create_dir_all(d).unwrap();
-    }
+    let (gold, runs, out) = dirs(&dir);
     let g = "HIPE-2022-v2.1-newseye-test-de.tsv";
     std::fs::copy(data.join("hipe2022/gold").join(g), gold.join(g)).unwrap();
     let systems = [
@@ -56,9 +53,7 @@ fn hipe_runs_get_breakdowns_and_linked_pages_with_their_counts() {
     )
     .unwrap();
     leaderboard(&campaign, &gold, &runs, &out, &[]);
-    let board: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let board: serde_json::Value = board_json(&out);
     assert_valid(&validator("leaderboard"), "leaderboard.json", &board);
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
@@ -144,9 +139,7 @@ fn hostile_names_and_labels_are_escaped_and_linked_safely() {
     )
     .unwrap();
     leaderboard(&campaign, &gold, &runs, &out, &["--inspect"]);
-    let board: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let board: serde_json::Value = board_json(&out);
     assert_valid(&validator("leaderboard"), "leaderboard.json", &board);
     let rows = board["tables"][0]["rows"].as_array().unwrap();
     let evil = rows.iter().find(|r| r["system"] == "ev<i>l&co_1").unwrap();
@@ -198,17 +191,7 @@ fn keys_a_task_cannot_take_are_refused_naming_file_task_and_key() {
         (task("muc", "inspect = true"), "inspect"),
     ] {
         std::fs::write(&campaign, &text).unwrap();
-        let o = fairscore(&[
-            "leaderboard",
-            "--campaign",
-            campaign.to_str().unwrap(),
-            "--gold-dir",
-            gold.to_str().unwrap(),
-            "--runs-dir",
-            runs.to_str().unwrap(),
-            "--outdir",
-            out.to_str().unwrap(),
-        ]);
+        let o = run_leaderboard(&campaign, &gold, &runs, &out, &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_ne!(o.status.code(), Some(0), "{text}");
         assert!(
@@ -220,18 +203,7 @@ fn keys_a_task_cannot_take_are_refused_naming_file_task_and_key() {
     }
     // --inspect on a campaign without a span task.
     std::fs::write(&campaign, task("muc", "")).unwrap();
-    let o = fairscore(&[
-        "leaderboard",
-        "--campaign",
-        campaign.to_str().unwrap(),
-        "--gold-dir",
-        gold.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--outdir",
-        out.to_str().unwrap(),
-        "--inspect",
-    ]);
+    let o = run_leaderboard(&campaign, &gold, &runs, &out, &["--inspect"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("--inspect"));
 }
@@ -256,9 +228,7 @@ fn a_train_file_beside_the_campaign_feeds_the_oov_breakdown() {
     .unwrap();
     // Run from elsewhere: the path is the campaign file's, not the working directory's.
     leaderboard(&campaign, &gold, &runs, &out, &[]);
-    let board: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap())
-            .unwrap();
+    let board: serde_json::Value = board_json(&out);
     let evil = board["tables"][0]["rows"]
         .as_array()
         .unwrap()

@@ -3,7 +3,7 @@
 //! output carries it; `--table latex` and `leaderboard.tex` (family campaigns, the HIPE-2022
 //! campaign) compile with pdflatex and hold the ranking files' numbers.
 
-use super::fixtures::{compile, pdflatex};
+use super::fixtures::{compile, leaderboard, pdflatex};
 use crate::common::{fairscore, segmented, temp_dir};
 use fairscore::table::Signature;
 use std::path::Path;
@@ -302,21 +302,13 @@ fn family_campaign_leaderboard_tex_compiles_and_holds_the_rankings() {
         crate::common::five_family_campaign("latex_&_signatures #1", None),
     )
     .unwrap();
-    let args = [
-        "leaderboard",
-        "--quiet",
-        "--campaign",
-        campaign.to_str().unwrap(),
-        "--gold-dir",
-        gold.to_str().unwrap(),
-        "--runs-dir",
-        runs.to_str().unwrap(),
-        "--outdir",
-        out.to_str().unwrap(),
-        "--bootstrap",
-        "100",
-    ];
-    run(&args);
+    leaderboard(
+        &campaign,
+        &gold,
+        &runs,
+        &out,
+        &["--quiet", "--bootstrap", "100"],
+    );
     let board = json(&std::fs::read_to_string(out.join("leaderboard.json")).unwrap());
     let tables = board["tables"].as_array().unwrap();
     assert_eq!(tables.len(), 5);
