@@ -29,7 +29,8 @@ pub struct FairFlags {
     pub continuation: Option<String>,
 }
 
-/// The breakdown flag of the spans, fair and hipe families (`evaluate`, `compare`, `fair`).
+/// The breakdown flag of the spans, fair, hipe and muc families (`evaluate`, `compare`, `fair`,
+/// `muc`).
 #[derive(Args, Debug, Clone)]
 pub struct BreakdownFlag {
     /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
@@ -41,10 +42,12 @@ pub struct BreakdownFlag {
     /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys but noise and
     /// period (sentence_length, density, position on CoNLL and standoff files; chars,
     /// capitalisation and the training keys where the tokens' text is known). hipe (NERC
-    /// tasks): the spans keys over the task's first column, strict regime; docs/breakdown.md.
+    /// tasks): the spans keys over the task's first column, strict regime. muc (HIPE TSV,
+    /// CoNLL): per bucket the judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run
+    /// entities (COR, INC, PAR, SPU; P), every key; docs/breakdown.md.
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
-    /// spans, fair and hipe with --breakdown oov, train_freq or train_consistency: the training file
+    /// spans, fair, hipe and muc with --breakdown oov, train_freq or train_consistency: the training file
     /// (CoNLL or HIPE TSV, read in the gold's column, CoNLL's tag column for a standoff gold;
     /// or standoff files: their texts' positions and spans).
     #[arg(long = "train", value_name = "FILE")]

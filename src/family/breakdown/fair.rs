@@ -87,7 +87,7 @@ pub(crate) fn attach(
         offset: stats.fixed,
         regime: "fair",
         keys,
-        fair: true,
+        layout: super::Layout::Fair,
     };
     splice(stats, layout, &blocks);
     Ok(())

@@ -17,6 +17,7 @@ mod hipe_breakdown;
 pub(crate) mod inspect;
 mod mentions;
 mod muc;
+mod muc_breakdown;
 mod nel;
 mod nel_formats;
 mod read_changes;
