@@ -14,7 +14,12 @@
 #     train_consistency) recomputed from the brat files alone by the docs' rules
 #     (scripts/breakdown_crosscheck_standoff.py): bucket names, counts, P, R and F1 equal to
 #     fairscore's --json report, intervals against SciPy over the per-document counts
-#     recomputed there.
+#     recomputed there;
+#  4. the muc family on the HIPE-2022 runs team4 1 and neurbsl 3 (newseye-de): every bucket of
+#     label, length, chars, sentence_length, density, capitalisation, position and document
+#     recomputed from the TSV files alone, MUC-7's token judgement included
+#     (scripts/breakdown_crosscheck_muc.py): bucket names, the eight counts, P, R and F equal
+#     to fairscore's --json report, intervals against SciPy.
 #
 #   scripts/breakdown_crosscheck.sh              # 10,000 resamples
 #   SAMPLES=100000 scripts/breakdown_crosscheck.sh
@@ -90,5 +95,17 @@ for trio in "Lisa Peter Max" "Max Peter Lisa"; do
         >/dev/null
     "$venv/bin/python" scripts/breakdown_crosscheck_standoff.py "$project/$gold" \
         "$project/$run" "$project/$train" "$report" || status=1
+done
+
+# Part 4: the muc family's buckets on the HIPE-2022 runs, recomputed from the TSV files.
+keys=label,length,chars,sentence_length,density,capitalisation,position,document
+for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
+    frun="$h/submissions/$system.tsv"
+    report="$out/muc-$system-$n.json"
+    rm -f "$report"
+    "$bin" muc --gold "$fgold" --pred "$frun" --breakdown "$keys" --bootstrap "$n" \
+        --json "$report" >/dev/null
+    "$venv/bin/python" scripts/breakdown_crosscheck_muc.py "$fgold" "$frun" "$report" "$n" ||
+        status=1
 done
 exit "$status"
