@@ -32,7 +32,7 @@ position, document, with --train FILE oov, train_freq, train_consistency, and fo
 TSV gold noise and period; fair --breakdown KEY,… (the same keys but noise and period) the \
 fair counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1 per bucket; hipe --breakdown KEY,… \
 (NERC tasks) the spans keys over the task's first column in its strict regime; muc --breakdown \
-KEY,… (HIPE TSV, CoNLL) the judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run \
+KEY,… the judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run \
 entities (COR, INC, PAR, SPU; P) per bucket (docs/breakdown.md).\n\n\
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \

@@ -42,9 +42,9 @@ pub struct BreakdownFlag {
     /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys but noise and
     /// period (sentence_length, density, position on CoNLL and standoff files; chars,
     /// capitalisation and the training keys where the tokens' text is known). hipe (NERC
-    /// tasks): the spans keys over the task's first column, strict regime. muc (HIPE TSV,
-    /// CoNLL): per bucket the judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run
-    /// entities (COR, INC, PAR, SPU; P), every key; docs/breakdown.md.
+    /// tasks): the spans keys over the task's first column, strict regime. muc: per bucket the
+    /// judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run entities (COR, INC,
+    /// PAR, SPU; P), by the spans keys; docs/breakdown.md.
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
     /// spans, fair, hipe and muc with --breakdown oov, train_freq or train_consistency: the training file

@@ -28,7 +28,7 @@ results are the muc family's table, as `evaluate --family muc` gives it; --table
 format, --bootstrap N adds intervals (documents resampled; sentences for a CoNLL file \
 without documents). --breakdown KEY,… adds per bucket of an entity property the judged \
 tokens of gold entities (COR-gold, INC-gold, PAR-gold, MIS; R) and of run entities (COR-run, \
-INC-run, PAR-run, SPU; P), on HIPE TSV and CoNLL (docs/breakdown.md).\n\n\
+INC-run, PAR-run, SPU; P), by the keys of the spans family (docs/breakdown.md).\n\n\
 See docs/muc.md."
 )]
 pub struct MucArgs {

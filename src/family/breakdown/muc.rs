@@ -225,6 +225,26 @@ impl<'t> MucSpans<'t> {
         }
     }
 
+    /// The training file's vocabulary and entities, with a training key.
+    pub fn train(&self) -> Option<&'t Train> {
+        self.train
+    }
+
+    /// Adds the entities of a standoff document pair: the facts of its gold's and its run's
+    /// spans (`super::standoff::Doc::facts`); the judged tokens that follow count by the
+    /// spans' indexes in those lists.
+    pub fn standoff_doc(&mut self, facts: (Vec<Facts>, Vec<Facts>)) {
+        for (side, f) in [facts.0, facts.1].into_iter().enumerate() {
+            let s = &mut self.sides[side];
+            s.index.clear();
+            for x in f {
+                s.index.push(s.facts.len() as u32);
+                s.facts.push(x);
+                s.counts.push([0; 4]);
+            }
+        }
+    }
+
     /// Counts a judged token of the current unit: `slot` on the gold side when it is inside
     /// gold span `gold`, on the run side when inside run span `run`.
     #[inline]

@@ -10,7 +10,6 @@ mod standoff;
 
 pub use judge::MucCounts;
 pub use read::{evaluate_files, judgements_tsv, MucOptions, MucResult, JUDGEMENTS_HEADER};
-pub use standoff::muc_units;
 
 use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;
@@ -153,15 +152,30 @@ impl Family for MucFamily {
                 docs: self.docs.clone(),
             };
             self.options.refuse_standoff_changes()?;
-            if let Some(a) = self.breakdown.first() {
+            if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
                 return Err(crate::error::Error::usage(format!(
-                    "breakdown: the muc family breaks down token files (HIPE TSV, CoNLL), not yet \
-                     standoff files ({})",
+                    "breakdown: {} reads the gold's HIPE TSV metadata, which standoff files do \
+                     not carry",
                     a.key.name()
                 )));
             }
-            let (units, entities, warnings) = muc_units(gold, pred, &read)?;
+            let train = match &self.train {
+                None => None,
+                Some(path) => {
+                    let (hash, t) =
+                        super::breakdown::train::read(path, None, None, self.column.as_deref())?;
+                    let _ = self.train_hash.set(hash);
+                    Some(t)
+                }
+            };
+            let mut spans = (!self.breakdown.is_empty())
+                .then(|| super::breakdown::muc::MucSpans::new(train.as_ref(), None));
+            let (units, entities, warnings) =
+                standoff::muc_units(gold, pred, &read, spans.as_mut())?;
             let mut s = unit_statistics(Unit::Document, &units, &entities);
+            if let Some(spans) = &spans {
+                super::breakdown::muc::attach(&mut s, &self.breakdown, spans, self.beta)?;
+            }
             s.warnings = warnings;
             return Ok(s);
         }

@@ -161,7 +161,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
 }
 
 /// The breakdown's slot of a judgement (`crate::family::breakdown::muc::Slot`).
-fn slot(j: Judgement) -> usize {
+pub(super) fn slot(j: Judgement) -> usize {
     match j {
         Judgement::Correct => 0,
         Judgement::Incorrect => 1,

@@ -18,6 +18,7 @@ pub(crate) mod inspect;
 mod mentions;
 mod muc;
 mod muc_breakdown;
+mod muc_breakdown_standoff;
 mod nel;
 mod nel_formats;
 mod read_changes;

@@ -6,7 +6,8 @@
 //! and then put on the gold side in its gold entity's bucket and on the run side in its run
 //! entity's, each key's value by the spans family's rules, the quantile buckets of the gold
 //! entities' values; each key's buckets add up to the muc table's `ALL` counts. Intervals are
-//! present and ordered; keys the input cannot give, and standoff files, are usage errors.
+//! present and ordered; keys the input cannot give are usage errors (standoff files:
+//! `muc_breakdown_standoff`).
 
 use super::breakdown::{caps, read_hipe, train_set, write_conll, Doc, TrainSet};
 use crate::common::*;
@@ -533,7 +534,7 @@ fn intervals_and_refused_keys() {
     }
     assert!(wide, "some interval has a width");
 
-    // noise: a HIPE-2022 gold has no noise levels; period on CoNLL; standoff files.
+    // noise: a HIPE-2022 gold has no noise levels; period on CoNLL; noise on standoff files.
     let refused = |args: &[&str], named: &str| {
         let out = fairscore(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -572,7 +573,7 @@ fn intervals_and_refused_keys() {
     }
     let (ga, ra) = (ga.to_string_lossy(), ra.to_string_lossy());
     refused(
-        &["muc", "--gold", &ga, "--pred", &ra, "--breakdown", "length"],
+        &["muc", "--gold", &ga, "--pred", &ra, "--breakdown", "noise"],
         "standoff",
     );
 }
