@@ -3,7 +3,8 @@
 #  1. HIPE-2022 (newseye-de, team4): the bootstrap interval of every bucket against SciPy's
 #     percentile bootstrap over the same documents (fairscore's per-document counts);
 #  2. the fair family on that run and on neurbsl 3, with newseye-fr as --train file: every bucket of label,
-#     length, chars, capitalisation, document, oov, train_freq and train_consistency
+#     length, chars, capitalisation, document, oov, train_freq, train_consistency,
+#     sentence_length, density, position and period
 #     recomputed from the TSV files alone, Ortmann's pairing included
 #     (scripts/breakdown_crosscheck_fair.py): bucket names, the ten counts, P, R and F1 equal
 #     to fairscore's --json report, intervals against SciPy;
@@ -62,7 +63,7 @@ for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
     report="$out/fair-$system-$n.json"
     rm -f "$report"
     "$bin" fair --target "$fgold" --system "$frun" --train "$ftrain" \
-        --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency \
+        --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency,sentence_length,density,position,period \
         --bootstrap "$n" --json "$report" >/dev/null
     "$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$fgold" "$frun" "$ftrain" \
         "$report" || status=1
