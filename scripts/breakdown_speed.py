@@ -15,7 +15,11 @@ without a breakdown, as issue 35 words it) and `none + read train`: `none` plus 
 `read_floor` example reading the training file (read, UTF-8 check, every line split into its
 cells), since no breakdown by training keys can avoid reading that file.
 
+With `--family fair`, the same for `evaluate --family fair` (its own counts per bucket; the
+sentence keys read the gold's HIPE sentences).
+
 Usage: python scripts/breakdown_speed.py [--repeat N] [--bin PATH] [--floor PATH]
+       [--family spans|fair]
 (the binary defaults to $CARGO_TARGET_DIR/release/fairscore, else target/release/fairscore;
 the floor to examples/read_floor beside it: `cargo build --release --example read_floor`).
 """
@@ -40,6 +44,7 @@ def main() -> int:
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     ap.add_argument("--bin", default=str(target / "release" / "fairscore"))
     ap.add_argument("--floor", default=str(target / "release" / "examples" / "read_floor"))
+    ap.add_argument("--family", choices=["spans", "fair"], default="spans")
     a = ap.parse_args()
     gold = DATA / "gold" / "HIPE-2022-v2.1-newseye-test-de.tsv"
     run = DATA / "submissions" / "team4_bundle4_newseye_de_1.tsv"
@@ -47,7 +52,7 @@ def main() -> int:
     if not gold.is_file():
         print("breakdown_speed: skipped: ../shared absent", file=sys.stderr)
         return 0
-    base = [a.bin, "evaluate", "--family", "spans", "--gold", str(gold), "--pred", str(run),
+    base = [a.bin, "evaluate", "--family", a.family, "--gold", str(gold), "--pred", str(run),
             "--json", os.devnull]
     configs = {
         "none": [],
