@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::super::breakdown::{self as bd, Asked};
+use super::super::breakdown::{self as bd, Asked, Train};
 use super::super::{Options, Statistics};
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
@@ -69,24 +69,37 @@ impl HipeBreakdown {
         )
     }
 
+    /// Whether the breakdown reads a training file (see [`HipeBreakdown::read_train`]).
+    pub fn reads_train(&self) -> bool {
+        !self.asked.is_empty() && self.train.is_some()
+    }
+
+    /// Reads the training file for the training keys (none without a breakdown or `train`),
+    /// as HIPE TSV in the task's first column of `o`, keeping its hash for the signature. The
+    /// hipe family calls it in a thread of its own, beside the reading of gold and run.
+    pub fn read_train(&self, o: &ScoreOptions) -> Result<Option<Train>> {
+        let Some(path) = self.train.as_ref().filter(|_| !self.asked.is_empty()) else {
+            return Ok(None);
+        };
+        let (hash, t) = bd::train::read(path, Some(Format::Hipe), Some(first_column(o)?), None)?;
+        let _ = self.hash.set(hash);
+        Ok(Some(t))
+    }
+
     /// Adds the breakdown asked for (if any) to `s`, the statistics of gold `g` and run `p`
-    /// scored with `o` (one unit per gold document).
+    /// scored with `o` (one unit per gold document); `train`: the training file as
+    /// [`HipeBreakdown::read_train`] read it.
     pub fn attach(
         &self,
         s: &mut Statistics,
         o: &ScoreOptions,
-        g: &Corpus,
-        p: &Corpus,
+        (g, p): (&Corpus, &Corpus),
+        train: Option<&Train>,
     ) -> Result<()> {
         if self.asked.is_empty() {
             return Ok(());
         }
-        let column = o
-            .edition
-            .columns(o.task)
-            .first()
-            .map(|c| c.0)
-            .ok_or_else(|| Error::usage("breakdown: the task has no entity column"))?;
+        let column = first_column(o)?;
         let col = |c: &Corpus| -> Result<usize> {
             c.column(column).ok_or_else(|| {
                 Error::input(
@@ -110,14 +123,6 @@ impl HipeBreakdown {
             aligned = crate::corpus::align(g, p)?;
             &aligned.pred_docs[..]
         };
-        let train = match &self.train {
-            None => None,
-            Some(path) => {
-                let (hash, t) = bd::train::read(path, Some(Format::Hipe), Some(column), None)?;
-                let _ = self.hash.set(hash);
-                Some(t)
-            }
-        };
         let sides = bd::tokens::Sides {
             gold: g,
             gold_col: gcol,
@@ -128,7 +133,16 @@ impl HipeBreakdown {
             labels_matter: true,
             sentence_flag: g.column("MISC").map(|c| (c, "EndOfSentence")),
         };
-        let (gf, rf) = bd::tokens::facts(&sides, train.as_ref());
+        let (gf, rf) = bd::tokens::facts(&sides, train);
         bd::attach(s, &self.asked, &gf, &rf, REGIME)
     }
+}
+
+/// The task's first column (`NE-COARSE-LIT`, `NE-FINE-LIT`): the spans a breakdown buckets.
+fn first_column(o: &ScoreOptions) -> Result<&'static str> {
+    o.edition
+        .columns(o.task)
+        .first()
+        .map(|c| c.0)
+        .ok_or_else(|| Error::usage("breakdown: the task has no entity column"))
 }

@@ -6,6 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
+use super::super::breakdown::Train;
 use super::super::options::switch;
 use super::super::{Inputs, Options, Statistics};
 use crate::corpus::Corpus;
@@ -180,6 +181,33 @@ pub fn statistics(
     pred: &Path,
     shared: Option<&Inputs>,
 ) -> Result<Statistics> {
+    if !bd.reads_train() {
+        return scored(o, bd, gold, pred, shared, || Ok(None));
+    }
+    // The training file is read beside the gold and the run, in a thread of its own, as the
+    // spans family reads it: its reading is most of what the training keys cost
+    // (docs/performance.md).
+    std::thread::scope(|sc| {
+        let reading = sc.spawn(|| bd.read_train(&o.score));
+        let train = move || {
+            reading
+                .join()
+                .unwrap_or_else(|_| Err(Error::usage("train: the training file's reader stopped")))
+        };
+        scored(o, bd, gold, pred, shared, train)
+    })
+}
+
+/// [`statistics`] with `train` giving the training file read (called once both sides are
+/// scored).
+fn scored(
+    o: &HipeOptions,
+    bd: &super::breakdown::HipeBreakdown,
+    gold: &Path,
+    pred: &Path,
+    shared: Option<&Inputs>,
+    train: impl FnOnce() -> Result<Option<Train>>,
+) -> Result<Statistics> {
     let s = &o.score;
     let tasks = [s.task];
     // A breakdown reads the gold's sentence ends, flagged in its MISC column.
@@ -191,7 +219,7 @@ pub fn statistics(
             Some(m) => normalized_run(o, m, pred, &tasks)?,
         };
         let mut st = counts(o, &g, &p)?;
-        bd.attach(&mut st, s, &g, &p)?;
+        bd.attach(&mut st, s, (&g, &p), train()?.as_ref())?;
         return Ok(st);
     };
     let all = [Task::NercCoarse, Task::NercFine, Task::Nel];
@@ -218,7 +246,7 @@ pub fn statistics(
         }
     };
     let mut st = counts(o, &g, &p)?;
-    bd.attach(&mut st, s, &g, &p)?;
+    bd.attach(&mut st, s, (&g, &p), train()?.as_ref())?;
     Ok(st)
 }
 
