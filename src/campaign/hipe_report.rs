@@ -10,12 +10,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::config::Campaign;
 use super::discover::{discover, Discovery, Rejected, RunInfo};
+use super::families::insight::{inspectable, official_pages};
 use super::families::{
     run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
 };
 use super::job::CampaignDirs;
 use super::official::OfficialRuns;
-use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+use super::outcome::{
+    CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun,
+};
 use super::outdir;
 use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
 use crate::family::{Inputs, Statistics};
@@ -65,6 +68,18 @@ pub(super) fn write_reports(
     parts: Parts,
     hash: &super::sign::Hasher<'_>,
 ) -> Result<CampaignReport> {
+    write_reports_with(cfg, dirs, replay, parts, hash, OfficialPages::default())
+}
+
+/// [`write_reports`], the rows linked to the runs' `inspect` pages `pages` (written before).
+fn write_reports_with(
+    cfg: &Campaign,
+    dirs: &CampaignDirs,
+    replay: Option<&Path>,
+    parts: Parts,
+    hash: &super::sign::Hasher<'_>,
+    pages: OfficialPages,
+) -> Result<CampaignReport> {
     let Parts {
         rejected,
         ignored,
@@ -98,10 +113,17 @@ pub(super) fn write_reports(
         jobs,
         run_files: written.len(),
         removed,
+        inspect: pages,
     };
     let names = super::board::InputNames::new(dirs, replay);
     let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
     board.signature = super::sign::hipe_signature(cfg, &report, &golds, hash)?.to_string();
+    for (subject, why) in &report.inspect.failed {
+        board.skipped.push(crate::report::board::Notice {
+            subject: subject.clone(),
+            reason: format!("no inspect page: {why}"),
+        });
+    }
     let md = crate::report::markdown::render(&board);
     write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
     let tex = crate::report::latex::render(&board);
@@ -130,6 +152,14 @@ pub fn score_official(
 ) -> Result<CampaignReport> {
     let (planned, runs_out) = prepare(cfg, dirs)?;
     let mut fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
+    // `inspect`: a page per run of every NERC output (families::insight).
+    for t in fam
+        .tasks
+        .iter_mut()
+        .filter(|t| cfg.inspect && inspectable(t))
+    {
+        t.insight.inspect = true;
+    }
     // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
     // resampling of each task would be computed for nothing.
     fam.bootstrap = None;
@@ -159,7 +189,8 @@ pub fn score_official(
         true => FamilyReport::default(),
         false => run_family_campaign_with(&fam, &dirs.gold, &dirs.runs, &hooks)?,
     };
-    report_planned(cfg, dirs, planned, &report, &official, &shared)
+    let pages = official_pages(&dirs.outdir, &fam, &report)?;
+    report_planned(cfg, dirs, planned, (&report, pages), &official, &shared)
 }
 
 /// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
@@ -274,14 +305,22 @@ pub fn official_report(
     official: &OfficialRuns,
 ) -> Result<CampaignReport> {
     let planned = plan(cfg, dirs)?;
-    report_planned(cfg, dirs, planned, report, official, &Inputs::new())
+    let pages = OfficialPages::default();
+    report_planned(
+        cfg,
+        dirs,
+        planned,
+        (report, pages),
+        official,
+        &Inputs::new(),
+    )
 }
 
 fn report_planned(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     planned: Planned,
-    report: &FamilyReport,
+    (report, pages): (&FamilyReport, OfficialPages),
     official: &OfficialRuns,
     shared: &Inputs,
 ) -> Result<CampaignReport> {
@@ -346,7 +385,8 @@ fn report_planned(
         jobs,
         golds,
     };
-    write_reports(cfg, dirs, None, parts, &|p: &Path| shared.file_hash(p))
+    let hash = |p: &Path| shared.file_hash(p);
+    write_reports_with(cfg, dirs, None, parts, &hash, pages)
 }
 
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is

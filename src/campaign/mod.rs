@@ -42,7 +42,7 @@ pub use discover::{Closeness, Rejected, RunInfo};
 pub use hipe_report::Progress;
 pub use job::{replay_scorer, CampaignDirs, JobOutput, ScoreJob, Scorer};
 pub use marks::{Marks, RowMark};
-pub use outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+pub use outcome::{CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun};
 pub use ranking::{build_ranking, rank, ranking_file_name, Ranked, RankingInput};
 pub use rows::{parse_table, ScoreRow};
 pub use runner::{run_campaign, run_campaign_with, RunOptions};
