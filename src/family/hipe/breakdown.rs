@@ -3,6 +3,7 @@
 //! spans family and judged in the strict regime, so that the buckets of every key add up to
 //! the `strict` `ALL` row of the `micro` table.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -16,6 +17,16 @@ use crate::hipe::Task;
 
 /// The regime a hipe breakdown judges spans in.
 const REGIME: &str = "strict";
+
+/// What a breakdown reads of the scoring it breaks down, made once there: the run's documents
+/// as the alignment to the gold cut them, and the labels evaluated in the task's first column.
+#[derive(Debug, Default)]
+pub struct Scored {
+    /// The run's documents, one per gold document ([`crate::corpus::Alignment`]).
+    pub run_docs: Vec<crate::corpus::Document>,
+    /// The labels evaluated ([`crate::eval::score::evaluation_tags`]).
+    pub tags: BTreeSet<String>,
+}
 
 /// The breakdown asked of the hipe family: its keys, the training file and that file's
 /// content hash once read (for the signature).
@@ -94,6 +105,7 @@ impl HipeBreakdown {
         s: &mut Statistics,
         o: &ScoreOptions,
         (g, p): (&Corpus, &Corpus),
+        scored: &Scored,
         train: Option<&Train>,
     ) -> Result<()> {
         if self.asked.is_empty() {
@@ -111,17 +123,14 @@ impl HipeBreakdown {
         };
         let (gcol, pcol) = (col(g)?, col(p)?);
         bd::tokens::metadata(&self.asked, g)?;
-        let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
         // The run's documents as the scorer paired them: its own when they match the gold's
         // one for one, else the alignment's.
         let same = g.docs.len() == p.docs.len()
             && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
-        let aligned;
         let run_docs = if same {
             &p.docs[..]
         } else {
-            aligned = crate::corpus::align(g, p)?;
-            &aligned.pred_docs[..]
+            &scored.run_docs[..]
         };
         let sides = bd::tokens::Sides {
             gold: g,
@@ -129,7 +138,7 @@ impl HipeBreakdown {
             run: p,
             run_col: pcol,
             run_docs,
-            tags: &tags,
+            tags: &scored.tags,
             labels_matter: true,
             sentence_flag: g.column("MISC").map(|c| (c, "EndOfSentence")),
         };

@@ -9,13 +9,15 @@ use std::path::Path;
 use super::super::breakdown::Train;
 use super::super::options::switch;
 use super::super::{Inputs, Options, Statistics};
+use super::breakdown::Scored;
+use crate::corpus::align;
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::eval::options::{
     parse_glue, parse_n_best, parse_noise_levels, parse_time_periods, read_tagset, ScoreOptions,
 };
 use crate::eval::read::{read_hipe, read_side, task_columns, LinkNorm};
-use crate::eval::score::{evaluate, ColumnResult};
+use crate::eval::score::{evaluate_aligned, ColumnResult};
 use crate::hipe::{Edition, Task};
 use crate::matching::SpanRegime;
 use crate::table::Unit;
@@ -218,8 +220,8 @@ fn scored(
             None => read_side(pred, s, &tasks, true)?,
             Some(m) => normalized_run(o, m, pred, &tasks)?,
         };
-        let mut st = counts(o, &g, &p)?;
-        bd.attach(&mut st, s, (&g, &p), train()?.as_ref())?;
+        let (mut st, scored) = counts(o, &g, &p)?;
+        bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
         return Ok(st);
     };
     let all = [Task::NercCoarse, Task::NercFine, Task::Nel];
@@ -245,8 +247,8 @@ fn scored(
             shared.get(pred, &k, || normalized_run(o, m, pred, &all))?
         }
     };
-    let mut st = counts(o, &g, &p)?;
-    bd.attach(&mut st, s, (&g, &p), train()?.as_ref())?;
+    let (mut st, scored) = counts(o, &g, &p)?;
+    bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
     Ok(st)
 }
 
@@ -279,10 +281,15 @@ fn normalized_run(o: &HipeOptions, m: &Map, pred: &Path, tasks: &[Task]) -> Resu
     )
 }
 
-/// The unit statistics of a gold and a run read.
-fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
+/// The unit statistics of a gold and a run read, and what a breakdown reads of the scoring.
+fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<(Statistics, Scored)> {
     let s = &o.score;
-    let mut res = evaluate(g, p, s)?;
+    let al = align(g, p)?;
+    let mut res = evaluate_aligned(g, p, s, &al)?;
+    let scored = Scored {
+        run_docs: al.pred_docs,
+        tags: res.tags.first_mut().map(std::mem::take).unwrap_or_default(),
+    };
     let filtered = o.filtered();
     // The labels: per evaluation (column, filter), ALL then the labels any cutoff met.
     let mut labels: Vec<String> = Vec::new();
@@ -343,5 +350,5 @@ fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
     st.warnings = std::mem::take(&mut res.warnings);
     // The whole result, for the official per-run files of a HIPE campaign.
     st.full = crate::family::Full::new(res);
-    Ok(st)
+    Ok((st, scored))
 }
