@@ -15,7 +15,7 @@ use super::confusion::ConfusionMatrix;
 use super::discover::RunInfo;
 use super::hipe_report::{prepare, report_planned, Lack, Progress};
 use super::official::OfficialRuns;
-use super::outcome::CampaignReport;
+use super::outcome::{CampaignReport, OfficialPages};
 use super::rows::{parse_table, ScoreRow};
 use crate::{Error, Result};
 
@@ -104,7 +104,16 @@ pub fn report_given(
         lacks.get(&key).cloned().unwrap_or_else(none)
     };
     let hash = crate::family::sign::file_hash;
-    report_planned(cfg, dirs, replay, planned, &lack, &official, &hash)
+    report_planned(
+        cfg,
+        dirs,
+        replay,
+        planned,
+        &lack,
+        OfficialPages::default(),
+        &official,
+        &hash,
+    )
 }
 
 /// The output `output` of `run` as `dir` holds it (what [`replay_official`] reports):
