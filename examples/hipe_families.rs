@@ -1,5 +1,5 @@
-//! A HIPE campaign on the family engine, for benchmarks beside `fairscore leaderboard` (the
-//! HIPE engine) on the same directories: the preset as `hipe` family tasks
+//! A HIPE campaign on the family engine, for benchmarks beside `fairscore leaderboard` on the
+//! same directories: the preset as `hipe` family tasks
 //! (`FamilyCampaign::from_hipe`), every run scored (`run_family_campaign_with`) with its
 //! official per-run files written to OUTDIR/official-runs/ as it is scored (`OfficialRuns`),
 //! the family outputs written to OUTDIR (`leaderboard.json`, rankings, `leaderboard.md`,

@@ -55,9 +55,11 @@ def test_fair_breakdown_counts_each_span_once_per_side(tmp_path):
     assert (rows["ORG"]["LE-gold"], rows["ORG"]["LE-run"], rows["ORG"]["R"]) == (1, 0, 0)
     assert (rows["PER"]["BE-gold"], rows["PER"]["BE-run"]) == (1, 1)
     assert rows["PER"]["R"] == pytest.approx(1 / 1.5) and rows["PER"]["P"] == pytest.approx(1 / 1.5)
-    # The keys of HIPE metadata are the spans family's only.
-    with pytest.raises(fairscore.UsageError):
+    # The keys of HIPE metadata need a HIPE TSV gold that carries them: refused on CoNLL,
+    # naming the gold.
+    with pytest.raises(fairscore.UsageError) as e:
         fairscore.family("fair", g, r, breakdown="noise")
+    assert "noise" in str(e.value) and str(g) in str(e.value)
     # chars: "Paris" (5), "Anna Karenina" (13) found as "Anna" (4), "UN" (2), "Bob" (3).
     res = fairscore.family("fair", g, r, breakdown="chars")
     rows = next(t for t in res["tables"] if t["name"] == "breakdown:chars")["rows"]

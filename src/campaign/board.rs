@@ -15,8 +15,8 @@ use std::path::Path;
 use indexmap::IndexMap;
 
 use super::config::Campaign;
+use super::config::CampaignDirs;
 use super::discover::Closeness;
-use super::job::CampaignDirs;
 use super::marks::Marks;
 use super::outcome::CampaignReport;
 use crate::report::board::{
@@ -80,7 +80,7 @@ pub fn build(cfg: &Campaign, report: &CampaignReport, names: &InputNames) -> Boa
     build_marked(cfg, report, names, &Marks::default())
 }
 
-/// What the runner does once the ranking files are written: computes the marks when the
+/// What the reports do once the ranking files are written: computes the marks when the
 /// campaign asks for them (`cfg.bootstrap`), writes the `.ci.tsv` files next to the ranking
 /// files in `rankings_dir` (removing stale ones) and builds the view with the marks.
 pub fn build_and_write_marks(

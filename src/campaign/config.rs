@@ -6,7 +6,7 @@
 //! in a file name ([`Name`]) and both patterns ([`Pattern`]) are parsed into typed values, and
 //! any problem is an input error naming the campaign file and the line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 use serde::Deserialize;
@@ -24,6 +24,19 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("hipe-2020", include_str!("../../presets/hipe-2020.toml")),
 ];
 
+/// Where a campaign's inputs are and where its outputs go.
+#[derive(Debug, Clone)]
+pub struct CampaignDirs {
+    /// Gold files, named by the campaign's gold pattern.
+    pub gold: PathBuf,
+    /// Run files, named by the campaign's run pattern + `.tsv`.
+    pub runs: PathBuf,
+    /// Tagset and QID map files.
+    pub resources: PathBuf,
+    /// Output directory (`runs/`, `rankings/`, the reports).
+    pub outdir: PathBuf,
+}
+
 /// A validated campaign. `tasks` is keyed by output name (`TASK` or `TASK_SUFFIX`), in file
 /// order; `datasets` and `bundles` keep file order too.
 #[derive(Debug, Clone)]
@@ -40,6 +53,9 @@ pub struct Campaign {
     pub tagset: Option<Name>,
     /// Ask the scorer for the fair (Ortmann 2022) regime too.
     pub fair: bool,
+    /// Write an `inspect` page per run and NERC output (`inspect = true`, or `leaderboard
+    /// --inspect`): the output's first column, linked from the boards.
+    pub inspect: bool,
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
     /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
@@ -138,6 +154,8 @@ struct CampaignFile {
     tagset: Option<S<String>>,
     #[serde(default)]
     fair: bool,
+    #[serde(default)]
+    inspect: bool,
     #[serde(default)]
     bootstrap: Option<S<usize>>,
     #[serde(default)]
@@ -384,6 +402,7 @@ impl Campaign {
             gold_pattern,
             tagset,
             fair: file.fair,
+            inspect: file.inspect,
             bootstrap,
             datasets,
             tasks,

@@ -1,21 +1,23 @@
-//! The reports of a HIPE campaign, whichever engine scored its runs: the ranking files, their
-//! intervals and marks (`.ci.tsv`), the board, `leaderboard.md`, `leaderboard.tex` and
-//! `index.html`, made from the typed rows of each run's outputs ([`Parts`]). The HIPE engine
-//! (`super::runner`) gives the rows it scored; the family engine gives the rows its
-//! [`super::OfficialRuns`] kept ([`official_report`]).
+//! The reports of a HIPE campaign: the ranking files, their intervals and marks (`.ci.tsv`),
+//! the board, `leaderboard.md`, `leaderboard.tex` and `index.html`, made from the typed rows
+//! of each run's outputs that an [`super::OfficialRuns`] kept: as the family engine scored
+//! them ([`score_official`], [`official_report`]), or as they were given (`super::replay`:
+//! `--replay DIR`).
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::config::Campaign;
+use super::config::{Campaign, CampaignDirs, Name, TaskSpec};
 use super::discover::{discover, Discovery, Rejected, RunInfo};
+use super::families::insight::{inspectable, official_pages};
 use super::families::{
     run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
 };
-use super::job::CampaignDirs;
 use super::official::OfficialRuns;
-use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+use super::outcome::{
+    CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun,
+};
 use super::outdir;
 use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
 use crate::family::{Inputs, Statistics};
@@ -57,13 +59,15 @@ pub(super) struct Parts {
 
 /// Writes the ranking files, the marks, `leaderboard.md`, `leaderboard.tex` and `index.html`
 /// of a HIPE campaign from `parts`, removes the outputs of earlier invocations that this one
-/// did not write, and returns the report.
-pub(super) fn write_reports(
+/// did not write, and returns the report; the rows link the runs' `inspect` pages `pages`
+/// (written before).
+fn write_reports(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     replay: Option<&Path>,
     parts: Parts,
     hash: &super::sign::Hasher<'_>,
+    pages: OfficialPages,
 ) -> Result<CampaignReport> {
     let Parts {
         rejected,
@@ -98,10 +102,17 @@ pub(super) fn write_reports(
         jobs,
         run_files: written.len(),
         removed,
+        inspect: pages,
     };
     let names = super::board::InputNames::new(dirs, replay);
     let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
     board.signature = super::sign::hipe_signature(cfg, &report, &golds, hash)?.to_string();
+    for (subject, why) in &report.inspect.failed {
+        board.skipped.push(crate::report::board::Notice {
+            subject: subject.clone(),
+            reason: format!("no inspect page: {why}"),
+        });
+    }
     let md = crate::report::markdown::render(&board);
     write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
     let tex = crate::report::latex::render(&board);
@@ -130,6 +141,14 @@ pub fn score_official(
 ) -> Result<CampaignReport> {
     let (planned, runs_out) = prepare(cfg, dirs)?;
     let mut fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
+    // `inspect`: a page per run of every NERC output (families::insight).
+    for t in fam
+        .tasks
+        .iter_mut()
+        .filter(|t| cfg.inspect && inspectable(t))
+    {
+        t.insight.inspect = true;
+    }
     // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
     // resampling of each task would be computed for nothing.
     fam.bootstrap = None;
@@ -159,7 +178,30 @@ pub fn score_official(
         true => FamilyReport::default(),
         false => run_family_campaign_with(&fam, &dirs.gold, &dirs.runs, &hooks)?,
     };
-    report_planned(cfg, dirs, planned, &report, &official, &shared)
+    let hash = |p: &Path| shared.file_hash(p);
+    let lack = |run: &RunInfo, _: &str| failed(&report, run);
+    let pages = official_pages(&dirs.outdir, &fam, &report)?;
+    report_planned(cfg, dirs, None, planned, &lack, pages, &official, &hash)
+}
+
+/// Why an output of a run has no rows.
+#[derive(Clone)]
+pub(super) enum Lack {
+    /// Its scoring (or reading) failed: the run fails.
+    Failed(String),
+    /// Its replayed files are not there: only the tables that need the output lack the run.
+    Missing(String),
+}
+
+/// Why `run` has no rows in a scored campaign: its scoring failed, or it was not scored.
+fn failed(report: &FamilyReport, run: &RunInfo) -> Lack {
+    let why = report
+        .failed
+        .iter()
+        .find(|(f, _)| *f == run.file_name)
+        .map(|(_, e)| e.as_str())
+        .unwrap_or("not scored");
+    Lack::Failed(why.to_string())
 }
 
 /// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
@@ -171,6 +213,21 @@ pub(super) struct Planned {
     pub not_evaluated: Vec<NotEvaluated>,
     /// (run, output) pairs to score.
     pub jobs: usize,
+}
+
+impl Planned {
+    /// The (run, output name, output) triples to score, in run and bundle order.
+    pub fn outputs<'a>(&'a self, cfg: &'a Campaign) -> Vec<(&'a RunInfo, &'a Name, &'a TaskSpec)> {
+        self.found
+            .runs
+            .iter()
+            .flat_map(|run| {
+                cfg.outputs_of(&run.bundle)
+                    .filter(|(name, _)| !skipped(&self.not_evaluated, run, name.as_str()))
+                    .map(move |(name, spec)| (run, name, spec))
+            })
+            .collect()
+    }
 }
 
 /// What scoring a HIPE campaign and replaying one start from: the input directories and the
@@ -216,22 +273,15 @@ fn plan(cfg: &Campaign, dirs: &CampaignDirs) -> Result<Planned> {
         });
     let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
     let not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
-    let jobs = found
-        .runs
-        .iter()
-        .map(|run| {
-            cfg.outputs_of(&run.bundle)
-                .filter(|(name, _)| !skipped(&not_evaluated, run, name.as_str()))
-                .count()
-        })
-        .sum();
-    Ok(Planned {
+    let mut planned = Planned {
         found,
         unnamable,
         evaluated,
         not_evaluated,
-        jobs,
-    })
+        jobs: 0,
+    };
+    planned.jobs = planned.outputs(cfg).len();
+    Ok(planned)
 }
 
 /// Why a run whose name cannot name its output files fails.
@@ -266,7 +316,7 @@ fn skipped(not_evaluated: &[NotEvaluated], run: &RunInfo, output: &str) -> bool 
 /// (and per-run files) its runs' official outputs had. The runs are those of the campaign's
 /// run pattern in `dirs.runs`, each with the outputs of its bundle that could be evaluated;
 /// the ranking files, marks, board, `leaderboard.md`, `.tex` and `index.html` are written as
-/// the HIPE engine writes them.
+/// [`score_official`] writes them.
 pub fn official_report(
     cfg: &Campaign,
     dirs: &CampaignDirs,
@@ -274,16 +324,33 @@ pub fn official_report(
     official: &OfficialRuns,
 ) -> Result<CampaignReport> {
     let planned = plan(cfg, dirs)?;
-    report_planned(cfg, dirs, planned, report, official, &Inputs::new())
+    let shared = Inputs::new();
+    let hash = |p: &Path| shared.file_hash(p);
+    let lack = |run: &RunInfo, _: &str| failed(report, run);
+    report_planned(
+        cfg,
+        dirs,
+        None,
+        planned,
+        &lack,
+        OfficialPages::default(),
+        official,
+        &hash,
+    )
 }
 
-fn report_planned(
+/// The reports of the runs `planned`, each output with the rows `official` kept, or without
+/// them for the reason `lack` gives (`replay`: the directory the outputs were read from, named
+/// in the reports; `hash`: the files' content hashes for the signature).
+pub(super) fn report_planned(
     cfg: &Campaign,
     dirs: &CampaignDirs,
+    replay: Option<&Path>,
     planned: Planned,
-    report: &FamilyReport,
+    lack: &dyn Fn(&RunInfo, &str) -> Lack,
+    pages: OfficialPages,
     official: &OfficialRuns,
-    shared: &Inputs,
+    hash: &super::sign::Hasher<'_>,
 ) -> Result<CampaignReport> {
     if let Some(e) = official.fatal() {
         return Err(e);
@@ -293,7 +360,7 @@ fn report_planned(
         unnamable: mut failed,
         evaluated,
         not_evaluated,
-        jobs,
+        mut jobs,
     } = planned;
     let mut golds: Vec<PathBuf> = Vec::new();
     let mut scored = Vec::new();
@@ -301,33 +368,41 @@ fn report_planned(
         let mut outputs = Vec::new();
         let mut fair = Vec::new();
         let mut errors: Vec<String> = Vec::new();
-        let why = report
-            .failed
-            .iter()
-            .find(|(f, _)| *f == run.file_name)
-            .map(|(_, e)| e.as_str())
-            .unwrap_or("not scored");
+        let mut missing: Vec<String> = Vec::new();
         for (name, spec) in cfg.outputs_of(&run.bundle) {
             if skipped(&not_evaluated, &run, name.as_str()) {
                 continue;
             }
-            golds.push(dirs.gold.join(cfg.gold_file(spec, &run.dataset, &run.lang)));
+            let gold = dirs.gold.join(cfg.gold_file(spec, &run.dataset, &run.lang));
             match official.scored_rows(&run.name, name.as_str()) {
                 Some(rows) => {
+                    golds.push(gold);
                     outputs.push((name.to_string(), rows));
                     if let Some(m) = official.fair(&run.name, name.as_str()) {
                         fair.push((name.to_string(), m));
                     }
                 }
-                None => errors.push(format!("{name}: {why}")),
+                None => match lack(&run, name.as_str()) {
+                    Lack::Failed(why) => {
+                        golds.push(gold);
+                        errors.push(format!("{name}: {why}"));
+                    }
+                    Lack::Missing(why) => missing.push(format!("{name}: {why}")),
+                },
             }
+        }
+        // An output not there was not scored; a run with none of its outputs has nothing to
+        // show: it fails (and a failed run lists what it lacks with its errors).
+        jobs -= missing.len();
+        if outputs.is_empty() || !errors.is_empty() {
+            errors.append(&mut missing);
         }
         if errors.is_empty() {
             scored.push(ScoredRun {
                 run,
                 outputs,
                 fair,
-                missing: Vec::new(),
+                missing,
             });
         } else {
             failed.push(FailedRun { run, errors });
@@ -346,7 +421,7 @@ fn report_planned(
         jobs,
         golds,
     };
-    write_reports(cfg, dirs, None, parts, &|p: &Path| shared.file_hash(p))
+    write_reports(cfg, dirs, replay, parts, hash, pages)
 }
 
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is

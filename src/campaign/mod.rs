@@ -1,13 +1,12 @@
 //! Whole campaigns: configuration (`config`, presets in `presets/`), finding runs
-//! (`discover`), scoring them in parallel with an injected scorer and writing every output
-//! (`runner`), typed per-run score rows (`rows`), the official ranking files
-//! (`ranking`), their intervals and significance marks (`marks`, with `bootstrap = N`) and
-//! the leaderboard view (`board`) that [`crate::report`] renders as Markdown and HTML.
-//! `report` knows nothing of campaigns: this layer builds its view types.
+//! (`discover`), typed per-run score rows (`rows`), the official ranking files (`ranking`),
+//! their intervals and significance marks (`marks`, with `bootstrap = N`) and the leaderboard
+//! view (`board`) that [`crate::report`] renders as Markdown and HTML. `report` knows nothing
+//! of campaigns: this layer builds its view types.
 //!
-//! The scorer is a plain function `Fn(&ScoreJob) -> Result<JobOutput>`: the campaign layer
-//! knows nothing of how a run is scored. [`scorer::JobScorer`] is the real one;
-//! [`replay_scorer`] serves outputs computed earlier (e.g. the official ones).
+//! A HIPE campaign is scored on the family engine as `hipe` tasks ([`score_official`]), or its
+//! per-run outputs are given ([`replay_official`] reads them from a directory,
+//! [`report_given`] takes them from any [`Source`]); either way the same code reports them.
 
 pub(crate) mod board;
 pub(crate) mod codabench;
@@ -22,7 +21,6 @@ pub(crate) mod family;
 pub(crate) mod family_board;
 pub(crate) mod family_page;
 mod hipe_report;
-pub(crate) mod job;
 pub(crate) mod marks;
 mod names;
 mod num;
@@ -30,22 +28,20 @@ mod official;
 pub(crate) mod outcome;
 mod outdir;
 pub(crate) mod ranking;
+mod replay;
 pub(crate) mod rows;
-pub(crate) mod runner;
-pub(crate) mod scorer;
 pub(crate) mod sign;
 mod tables;
 
-pub use config::{Campaign, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpec};
+pub use config::{Campaign, CampaignDirs, Dataset, Name, Pattern, RankingSpec, SortKey, TaskSpec};
 pub use confusion::ConfusionMatrix;
 pub use discover::{Closeness, Rejected, RunInfo};
 pub use hipe_report::Progress;
-pub use job::{replay_scorer, CampaignDirs, JobOutput, ScoreJob, Scorer};
 pub use marks::{Marks, RowMark};
-pub use outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+pub use outcome::{CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun};
 pub use ranking::{build_ranking, rank, ranking_file_name, Ranked, RankingInput};
+pub use replay::{replay_official, replayed, report_given, Given, Source};
 pub use rows::{parse_table, ScoreRow};
-pub use runner::{run_campaign, run_campaign_with, RunOptions};
 
 pub use crate::hipe::{Edition, Task};
 pub use board::{build as build_board, no_run_fits, InputNames};
@@ -66,4 +62,3 @@ pub use family_board::write_family_outputs;
 pub use hipe_report::{official_report, score_official};
 pub use names::{fill as fill_pattern, pieces as pattern_pieces};
 pub use official::{official_rankings, OfficialRuns};
-pub use scorer::JobScorer;

@@ -6,8 +6,8 @@
 //! per-run TSV and JSON (`report::official`, named as the official scorer names them) and
 //! keeps only the typed rows of the per-run table, so that memory does not grow with the
 //! runs. [`official_rankings`] ranks those rows with the campaign's `[[ranking]]`
-//! specifications, as the HIPE engine ranks the per-run tables it scored: the same file names
-//! and the same bytes.
+//! specifications, as `leaderboard` ranks them: the official file names, and the official
+//! rankings row for row.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -105,6 +105,37 @@ impl OfficialRuns {
             );
         }
         lock(&self.rows).insert((system.to_string(), o.output.clone()), rows);
+        Ok(())
+    }
+
+    /// An output of a run had elsewhere (replayed, or given by a test): its `files` (plain
+    /// names) written as they are, its rows and fair matrix (compacted) kept as
+    /// [`Self::scored`] keeps them. A file that cannot be written is an output error.
+    pub fn keep(
+        &self,
+        system: &str,
+        output: &str,
+        files: Vec<(String, Vec<u8>)>,
+        rows: Vec<ScoreRow>,
+        fair: Option<ConfusionMatrix>,
+    ) -> Result<()> {
+        if let Some(dir) = &self.dir {
+            for (name, bytes) in &files {
+                if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+                    return Err(Error::output(
+                        &dir.join(name),
+                        "an output given for a run is not a plain file name",
+                    ));
+                }
+                crate::io::write_atomic(&dir.join(name), bytes)?;
+            }
+            lock(&self.files).extend(files.into_iter().map(|(n, _)| n));
+        }
+        let key = (system.to_string(), output.to_string());
+        if let Some(m) = fair {
+            lock(&self.fair).insert(key.clone(), m.compact(TOP_LABELS));
+        }
+        lock(&self.rows).insert(key, rows);
         Ok(())
     }
 

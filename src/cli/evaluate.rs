@@ -29,7 +29,7 @@ against each other or against a CoNLL or HIPE TSV side aligned through the text 
 (docs/standoff.md). spans --breakdown KEY,… adds TP, FP, FN, P, R, F1 (and intervals) per \
 bucket of a span property: label, length, chars, sentence_length, density, capitalisation, \
 position, document, with --train FILE oov, train_freq, train_consistency, and for a HIPE \
-TSV gold noise and period; fair --breakdown KEY,… (the same keys but noise and period) the \
+TSV gold noise and period; fair --breakdown KEY,… (the same keys) the \
 fair counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1 per bucket; hipe --breakdown KEY,… \
 (NERC tasks) the spans keys over the task's first column in its strict regime; muc --breakdown \
 KEY,… the judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run \

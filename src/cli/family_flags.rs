@@ -39,9 +39,9 @@ pub struct BreakdownFlag {
     /// noise levels) and period (the year of its document dates); a continuous key takes its number of
     /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
     /// their own value (recall), run spans by theirs (precision). fair: per bucket the fair
-    /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys but noise and
-    /// period (sentence_length, density, position on CoNLL and standoff files; chars,
-    /// capitalisation and the training keys where the tokens' text is known). hipe (NERC
+    /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys (sentence_length,
+    /// density, position where the tokens are known; noise and period on a HIPE TSV gold;
+    /// chars, capitalisation and the training keys where the tokens' text is known). hipe (NERC
     /// tasks): the spans keys over the task's first column, strict regime. muc: per bucket the
     /// judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run entities (COR, INC,
     /// PAR, SPU; P), by the spans keys; docs/breakdown.md.

@@ -1,12 +1,12 @@
 //! `fairscore leaderboard`: score every run of a campaign and write per-run outputs, rankings,
 //! `leaderboard.md` and `index.html` (see docs/leaderboard.md). Every campaign is scored by
 //! the family engine (a HIPE campaign as `hipe` family tasks: `campaign::score_official`);
-//! `--replay DIR` serves per-run outputs computed earlier instead.
+//! `--replay DIR` reports per-run outputs computed earlier instead (`campaign::replay_official`).
 
 use std::path::PathBuf;
 
 use clap::Args;
-use fairscore::campaign::{self, Campaign, CampaignDirs, Progress, RunOptions};
+use fairscore::campaign::{self, Campaign, CampaignDirs, Progress};
 
 #[derive(Args, Debug)]
 pub struct LeaderboardArgs {
@@ -55,12 +55,6 @@ pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
             return run_families(&args, file, &text, &outdir);
         }
     }
-    if args.inspect.inspect {
-        return Err(fairscore::Error::usage(
-            "--inspect: for campaigns of family tasks (spans and fair tasks); a HIPE campaign \
-             has no inspect pages yet",
-        ));
-    }
     let resources = args.hipe.resources.clone().ok_or_else(|| {
         fairscore::Error::usage(
             "resources: required for a HIPE campaign (the tagset and QID map files)",
@@ -71,6 +65,13 @@ pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };
     cfg.bootstrap = resampling(&args, cfg.bootstrap)?;
+    cfg.inspect |= args.inspect.inspect;
+    if cfg.inspect && args.replay.is_some() {
+        return Err(fairscore::Error::usage(
+            "--replay: replayed outputs are not scored again, so no inspect pages are made; \
+             drop --replay, or --inspect (or the campaign's inspect)",
+        ));
+    }
     if let Some(n) = args.threads {
         // The scoring and the marks run on the global pool.
         // (Fails only when the global pool already exists, which then is used as it is.)
@@ -90,18 +91,17 @@ pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
         bar.set_total(p.total as u64);
         bar.done(p.done as u64, p.job);
     };
-    let opts = RunOptions {
-        threads: args.threads.map(usize::from),
-        progress: if show { Some(&progress) } else { None },
-        replay_dir: args.replay.clone(),
+    let progress: Option<&(dyn Fn(&Progress<'_>) + Sync)> = match show {
+        true => Some(&progress),
+        false => None,
     };
     let name = match (&args.campaign.campaign, &args.hipe.preset) {
         (Some(file), _) => file.clone(),
         (None, preset) => PathBuf::from(preset.as_deref().unwrap_or("hipe-2022")),
     };
     let report = match &args.replay {
-        Some(dir) => campaign::run_campaign_with(&cfg, &dirs, &campaign::replay_scorer(dir), &opts),
-        None => campaign::score_official(&cfg, &name, &dirs, opts.progress),
+        Some(dir) => campaign::replay_official(&cfg, &dirs, dir, progress),
+        None => campaign::score_official(&cfg, &name, &dirs, progress),
     };
     bar.finish();
     let report = report?;

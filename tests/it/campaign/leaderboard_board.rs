@@ -1,5 +1,5 @@
 //! What organisers tripped over in the leaderboard (issue 12), on a small hand-made campaign
-//! scored by a fake scorer: a missing gold variant affects only the outputs that need it; the
+//! whose per-run outputs are made up (`report_given`): a missing gold variant affects only the outputs that need it; the
 //! tables show the rows and order of the ranking files (identical runs listed once) and a
 //! per-team view; tables without gold entities are left out with a note; numbers have one
 //! form; reports name inputs relative to the campaign's directories and escape Markdown
@@ -12,8 +12,8 @@ use std::process::Command;
 use fairscore::campaign::build_board as build;
 use fairscore::campaign::InputNames;
 use fairscore::campaign::{
-    parse_table, run_campaign, Campaign, CampaignDirs, CampaignReport, ConfusionMatrix, JobOutput,
-    ScoreJob,
+    parse_table, report_given, Campaign, CampaignDirs, CampaignReport, ConfusionMatrix, Given,
+    RunInfo,
 };
 use fairscore::Error;
 
@@ -130,16 +130,12 @@ fn results(run: &str) -> (&'static str, [u64; 3]) {
     }
 }
 
-fn table(job: &ScoreJob) -> String {
-    let system = job.run_name.to_lowercase();
-    let (f1, [tp, fp, fn_]) = results(&job.run_name);
+fn table(run_name: &str, output: &str) -> String {
+    let system = run_name.to_lowercase();
+    let (f1, [tp, fp, fn_]) = results(run_name);
     let mut t =
         String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
-    let at = if job.output == "nel_relaxed" {
-        "-@1"
-    } else {
-        ""
-    };
+    let at = if output == "nel_relaxed" { "-@1" } else { "" };
     let mut row = |ev: &str, label: &str, f1: &str, c: [u64; 3]| {
         t.push_str(&format!(
             "{system}\t{ev}-TIME-ALL-LED-ALL{at}\t{label}\t{f1}\t{f1}\t{f1}\t\t\t\t{}\t{}\t{}\r\n",
@@ -147,7 +143,7 @@ fn table(job: &ScoreJob) -> String {
         ));
     };
     for regime in ["fuzzy", "strict"] {
-        match job.output.as_str() {
+        match output {
             "nerc_coarse" => {
                 row(
                     &format!("NE-COARSE-LIT-micro-{regime}"),
@@ -183,13 +179,14 @@ fn table(job: &ScoreJob) -> String {
     t
 }
 
-fn fake_scorer(job: &ScoreJob) -> fairscore::Result<JobOutput> {
-    if job.run_name.starts_with("broken") {
-        return Err(Error::input(&job.run_path, 7, "bad tag \"X-FOO\""));
+/// The made-up output `output` of `run`; runs of team `broken` fail.
+fn fake_output(run: &RunInfo, output: &str) -> fairscore::Result<Given> {
+    if run.name.starts_with("broken") {
+        return Err(Error::input(&run.path, 7, "bad tag \"X-FOO\""));
     }
-    let tsv = table(job);
+    let tsv = table(&run.name, output);
     // A link column's matrix: 300 QIDs; the board must show a compact one.
-    let fair = (job.output == "nel_relaxed").then(|| {
+    let fair = (output == "nel_relaxed").then(|| {
         let labels: Vec<String> = (0..300).map(|i| format!("Q{i}")).collect();
         let counts = (0..300)
             .map(|i| (0..300).map(|j| u64::from(i == j || j == 0)).collect())
@@ -202,19 +199,20 @@ fn fake_scorer(job: &ScoreJob) -> fairscore::Result<JobOutput> {
             folded: 0,
         }
     });
-    Ok(JobOutput {
+    Ok(Given::Output {
         files: vec![(
-            format!("{}.tsv", job.output_stem()),
+            format!("{}_{output}.tsv", run.name),
             tsv.clone().into_bytes(),
         )],
-        rows: parse_table(&tsv, &job.run_path)?,
+        rows: parse_table(&tsv, &run.path)?,
         fair,
     })
 }
 
 fn run(s: &Setup) -> (Campaign, CampaignReport) {
     let cfg = Campaign::from_file(&s.campaign).unwrap();
-    let report = run_campaign(&cfg, &s.dirs, &fake_scorer).unwrap();
+    let source = |r: &RunInfo, o: &str, _: &fairscore::campaign::TaskSpec| fake_output(r, o);
+    let report = report_given(&cfg, &s.dirs, None, &source, None).unwrap();
     (cfg, report)
 }
 

@@ -1,15 +1,16 @@
-//! The campaign runner on the real HIPE-2022 data with a fake scorer that serves the official
-//! per-run outputs: the 56 official rankings are reproduced row for row, every per-run output
-//! is written unchanged, the jobs follow the README's matrix, and the bytes written do not
-//! depend on the thread count. Needs ../shared (skipped, with a message, when absent).
+//! A HIPE-2022 campaign reported from given per-run outputs (`report_given`, serving the
+//! official ones as `--replay` does): the 56 official rankings are reproduced row for row,
+//! every per-run output is written unchanged, the outputs asked for follow the README's
+//! matrix, and the bytes written do not depend on the thread count. The family engine's typed
+//! rows equal the official tables. Needs ../shared (skipped, with a message, when absent).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use fairscore::campaign::{
-    replay_scorer, run_campaign_with, Campaign, CampaignDirs, CampaignReport, Edition, JobOutput,
-    RunOptions, ScoreJob, Task,
+    replayed, report_given, Campaign, CampaignDirs, CampaignReport, Edition, Given, RunInfo, Task,
+    TaskSpec,
 };
 
 /// `../shared/data/hipe2022`, or `None` (with a skip notice) when `../shared` is absent; under
@@ -25,86 +26,81 @@ fn tmp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// What the README says each job must be, checked on every call.
-fn check_job(job: &ScoreJob, data: &Path) -> Vec<String> {
+/// What the README says each output of a run must be scored with, checked on every output
+/// asked for.
+fn check_output(cfg: &Campaign, run: &RunInfo, output: &str, spec: &TaskSpec) -> Vec<String> {
     let mut bad = Vec::new();
-    let res = data.join("resources");
-    if job.tagset.as_deref() != Some(res.join("tagset-hipe2022-all.txt").as_path()) {
-        bad.push(format!("{}: tagset {:?}", job.output_stem(), job.tagset));
+    let stem = format!("{}_{output}", run.name);
+    let tagset = cfg.tagset_file(spec).map(|t| t.as_str());
+    if tagset != Some("tagset-hipe2022-all.txt") {
+        bad.push(format!("{stem}: tagset {tagset:?}"));
     }
-    if job.edition != Edition::Hipe2022 {
-        bad.push(format!("{}: edition {:?}", job.output_stem(), job.edition));
+    if cfg.edition != Edition::Hipe2022 {
+        bad.push(format!("{stem}: edition {:?}", cfg.edition));
     }
-    let gold_name = job
-        .gold_path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let relaxed = job.suffix.as_deref() == Some("relaxed");
+    let gold_name = cfg.gold_file(spec, &run.dataset, &run.lang);
+    let relaxed = spec.suffix.as_ref().map(|s| s.as_str()) == Some("relaxed");
     let want_gold = format!(
         "HIPE-2022-v2.1-{}-test-{}{}.tsv",
-        job.dataset,
-        job.lang,
+        run.dataset,
+        run.lang,
         if relaxed { "_histonorm" } else { "" }
     );
     if gold_name != want_gold {
-        bad.push(format!("{}: gold {gold_name}", job.output_stem()));
+        bad.push(format!("{stem}: gold {gold_name}"));
     }
-    let want_map = relaxed.then(|| {
-        res.join(if job.dataset == "ajmc" {
-            "ajmc-alternatives-QID-mapping-ID-mapping.tsv"
-        } else {
-            "historico-fuzzy-QID-mapping-ID-mapping.tsv"
-        })
+    let map = cfg
+        .datasets
+        .get(run.dataset.as_str())
+        .and_then(|d| d.map.as_ref())
+        .filter(|_| spec.normalize)
+        .map(|m| m.as_str());
+    let want_map = relaxed.then_some(if run.dataset == "ajmc" {
+        "ajmc-alternatives-QID-mapping-ID-mapping.tsv"
+    } else {
+        "historico-fuzzy-QID-mapping-ID-mapping.tsv"
     });
-    if job.normalize_map != want_map {
-        bad.push(format!(
-            "{}: map {:?}",
-            job.output_stem(),
-            job.normalize_map
-        ));
+    if map != want_map {
+        bad.push(format!("{stem}: map {map:?}"));
     }
-    let want_n_best: Vec<usize> = match (job.task, relaxed) {
+    let want_n_best: Vec<usize> = match (spec.task, relaxed) {
         (Task::Nel, true) => vec![1, 3, 5],
         _ => vec![1],
     };
-    if job.n_best != want_n_best {
-        bad.push(format!("{}: n_best {:?}", job.output_stem(), job.n_best));
+    if spec.n_best != want_n_best {
+        bad.push(format!("{stem}: n_best {:?}", spec.n_best));
     }
-    if !job
-        .run_path
-        .ends_with(format!("submissions/{}.tsv", job.run_name))
-    {
-        bad.push(format!(
-            "{}: run path {:?}",
-            job.output_stem(),
-            job.run_path
-        ));
+    if !run.path.ends_with(format!("submissions/{}.tsv", run.name)) {
+        bad.push(format!("{stem}: run path {:?}", run.path));
     }
     bad
 }
 
-fn run(data: &Path, out: &Path, threads: usize, seen: &Mutex<Vec<String>>) -> CampaignReport {
-    let cfg = Campaign::preset("hipe-2022").unwrap();
-    let dirs = CampaignDirs {
+fn dirs(data: &Path, out: &Path) -> CampaignDirs {
+    CampaignDirs {
         gold: data.join("gold"),
         runs: data.join("submissions"),
         resources: data.join("resources"),
         outdir: out.to_path_buf(),
-    };
+    }
+}
+
+/// The campaign reported on `threads` threads from the official per-run outputs.
+fn run(data: &Path, out: &Path, threads: usize, seen: &Mutex<Vec<String>>) -> CampaignReport {
+    let cfg = Campaign::preset("hipe-2022").unwrap();
     let official = data.join("official");
-    let replay = replay_scorer(&official);
-    let scorer = |job: &ScoreJob| -> fairscore::Result<JobOutput> {
-        let mut problems = check_job(job, data);
-        problems.push(format!("job {}", job.output_stem()));
+    let source = |run: &RunInfo, output: &str, spec: &TaskSpec| -> fairscore::Result<Given> {
+        let mut problems = check_output(&cfg, run, output, spec);
+        problems.push(format!("job {}_{output}", run.name));
         seen.lock().unwrap().extend(problems);
-        replay(job)
+        replayed(&official, run, output)
     };
-    let opts = RunOptions {
-        threads: Some(threads),
-        ..RunOptions::default()
-    };
-    run_campaign_with(&cfg, &dirs, &scorer, &opts).unwrap()
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| report_given(&cfg, &dirs(data, out), None, &source, None))
+        .unwrap()
 }
 
 fn read_dir_bytes(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -279,42 +275,33 @@ fn leaderboard_command_with_the_real_scorer_reproduces_the_official_campaign() {
     }
 }
 
-/// The real scorer's typed rows equal the official per-run tables parsed back, row for row,
-/// for every job of the campaign (the rankings are built from these rows).
+/// The family engine's typed rows (what `leaderboard` ranks) equal the official per-run
+/// tables parsed back, row for row, for every output of the campaign.
 #[test]
-fn real_scorer_rows_equal_the_official_tables() {
+fn family_engine_rows_equal_the_official_tables() {
     let Some(data) = hipe2022() else { return };
     let out = tmp_dir("typed-rows");
     let cfg = Campaign::preset("hipe-2022").unwrap();
-    let dirs = CampaignDirs {
-        gold: data.join("gold"),
-        runs: data.join("submissions"),
-        resources: data.join("resources"),
-        outdir: out.clone(),
-    };
-    let scorer = fairscore::campaign::JobScorer::new();
-    let official = data.join("official");
-    let differ = Mutex::new(Vec::new());
-    let checked = Mutex::new(0usize);
-    let check = |job: &ScoreJob| -> fairscore::Result<JobOutput> {
-        let got = scorer.score(job)?;
-        let path = official.join(format!("{}.tsv", job.output_stem()));
-        let text = std::fs::read_to_string(&path).unwrap();
-        let want = fairscore::campaign::parse_table(&text, &path).unwrap();
-        if got.rows != want {
-            differ.lock().unwrap().push(job.output_stem());
-        }
-        *checked.lock().unwrap() += 1;
-        Ok(got)
-    };
-    let report = run_campaign_with(&cfg, &dirs, &check, &RunOptions::default()).unwrap();
+    let report =
+        fairscore::campaign::score_official(&cfg, Path::new("hipe-2022"), &dirs(&data, &out), None)
+            .unwrap();
     assert!(report.all_ok());
-    assert_eq!(*checked.lock().unwrap(), 68);
-    assert!(
-        differ.lock().unwrap().is_empty(),
-        "{:?}",
-        differ.lock().unwrap()
-    );
+    let official = data.join("official");
+    let mut differ = Vec::new();
+    let mut checked = 0;
+    for run in &report.scored {
+        for (output, rows) in &run.outputs {
+            let path = official.join(format!("{}_{output}.tsv", run.run.name));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let want = fairscore::campaign::parse_table(&text, &path).unwrap();
+            if *rows != want {
+                differ.push(path.display().to_string());
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 68);
+    assert!(differ.is_empty(), "{differ:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -1,4 +1,4 @@
-//! The campaign runner on a hand-made campaign (`tests/fixtures/board/mini.toml`) whose run
+//! The HIPE campaign reports on a hand-made campaign (`tests/fixtures/board/mini.toml`) whose run
 //! names and labels contain `<script>` and quotes: the HTML and Markdown escape them, a run
 //! whose scoring fails and files that are not runs are listed with the reason while the others
 //! still score, the fair heat map appears where the scorer gave a matrix, and the command line
@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use fairscore::campaign::{
-    parse_table, run_campaign, Campaign, CampaignDirs, ConfusionMatrix, Edition, JobOutput,
-    ScoreJob, Task,
+    parse_table, report_given, Campaign, CampaignDirs, CampaignReport, ConfusionMatrix, Given,
+    RunInfo, Task, TaskSpec,
 };
 use fairscore::Error;
 
@@ -42,37 +42,45 @@ fn setup(name: &str, runs: &[&str]) -> (PathBuf, CampaignDirs) {
     (root, dirs)
 }
 
-/// A scorer that makes up a small score table from the run number; fails runs of team
-/// `broken`.
-fn fake_scorer(job: &ScoreJob) -> fairscore::Result<JobOutput> {
-    if job.run_name.starts_with("broken") {
-        return Err(Error::input(&job.run_path, 7, "bad tag \"X-FOO\""));
-    }
-    let f1 = if job.run_name.ends_with("_1") {
+/// A small score table made up from the run number.
+fn table(run_name: &str, task: Task) -> String {
+    let f1 = if run_name.ends_with("_1") {
         "0.8"
     } else {
         "0.6"
     };
-    let col = match job.task {
+    let col = match task {
         Task::Nel => "NEL-LIT",
         _ => "NE-COARSE-LIT",
     };
-    let at = if job.task == Task::Nel { "-@1" } else { "" };
+    let at = if task == Task::Nel { "-@1" } else { "" };
     let mut tsv =
         String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
     for regime in ["fuzzy", "strict"] {
         for label in ["ALL", EVIL_LABEL] {
             tsv.push_str(&format!(
                 "{}\t{col}-micro-{regime}-TIME-ALL-LED-ALL{at}\t{label}\t{f1}\t{f1}\t{f1}\t\t\t\t4\t1\t1\r\n",
-                job.run_name.to_lowercase()
+                run_name.to_lowercase()
             ));
         }
     }
-    let stem = job.output_stem();
-    Ok(JobOutput {
-        files: vec![(format!("{stem}.tsv"), tsv.clone().into_bytes())],
-        rows: parse_table(&tsv, &job.run_path)?,
-        fair: (job.fair && job.task == Task::NercCoarse).then(|| ConfusionMatrix {
+    tsv
+}
+
+/// The made-up output of a run (with a fair matrix for NERC when the campaign asks for the
+/// fair regime); fails runs of team `broken`.
+fn fake_output(run: &RunInfo, spec: &TaskSpec, fair: bool) -> fairscore::Result<Given> {
+    if run.name.starts_with("broken") {
+        return Err(Error::input(&run.path, 7, "bad tag \"X-FOO\""));
+    }
+    let tsv = table(&run.name, spec.task);
+    Ok(Given::Output {
+        files: vec![(
+            format!("{}_{}.tsv", run.name, spec.output_name()),
+            tsv.clone().into_bytes(),
+        )],
+        rows: parse_table(&tsv, &run.path)?,
+        fair: (fair && spec.task == Task::NercCoarse).then(|| ConfusionMatrix {
             rows: vec!["PER".into(), EVIL_LABEL.into()],
             cols: vec!["PER".into(), "O".into()],
             counts: vec![vec![5, 1], vec![0, 2]],
@@ -80,6 +88,12 @@ fn fake_scorer(job: &ScoreJob) -> fairscore::Result<JobOutput> {
             folded: 0,
         }),
     })
+}
+
+/// The campaign reported from the made-up outputs.
+fn run_campaign(cfg: &Campaign, dirs: &CampaignDirs) -> fairscore::Result<CampaignReport> {
+    let source = |r: &RunInfo, _: &str, spec: &TaskSpec| fake_output(r, spec, cfg.fair);
+    report_given(cfg, dirs, None, &source, None)
 }
 
 #[test]
@@ -94,7 +108,7 @@ fn html_and_markdown_escape_names_and_labels_and_list_what_was_not_scored() {
     ];
     let (root, dirs) = setup("board-report", &runs);
     let cfg = Campaign::from_file(&fixture_campaign()).unwrap();
-    let report = run_campaign(&cfg, &dirs, &fake_scorer).unwrap();
+    let report = run_campaign(&cfg, &dirs).unwrap();
 
     assert_eq!(report.scored.len(), 2);
     assert_eq!(report.failed.len(), 1);
@@ -174,11 +188,11 @@ fn html_and_markdown_escape_names_and_labels_and_list_what_was_not_scored() {
 fn missing_directories_and_resources_are_errors() {
     let (root, mut dirs) = setup("board-missing", &[]);
     let cfg = Campaign::preset("hipe-2022").unwrap();
-    let e = run_campaign(&cfg, &dirs, &fake_scorer).unwrap_err();
+    let e = run_campaign(&cfg, &dirs).unwrap_err();
     assert!(e.to_string().contains("tagset-hipe2022-all.txt"), "{e}");
     dirs.runs = root.join("nope");
     let cfg = Campaign::from_file(&fixture_campaign()).unwrap();
-    let e = run_campaign(&cfg, &dirs, &fake_scorer).unwrap_err();
+    let e = run_campaign(&cfg, &dirs).unwrap_err();
     assert!(matches!(e, Error::Input { .. }), "{e}");
     let _ = std::fs::remove_dir_all(&root);
 }
@@ -195,28 +209,10 @@ fn command_line_replays_outputs_and_exits_1_when_something_was_not_scored() {
     );
     let replay = root.join("replay");
     std::fs::create_dir_all(&replay).unwrap();
-    let job = |name: &str| ScoreJob {
-        run_path: dirs.runs.join(format!("{name}.tsv")),
-        run_name: name.into(),
-        output: "nerc_coarse".into(),
-        dataset: "demo".into(),
-        lang: "en".into(),
-        gold_path: PathBuf::new(),
-        task: Task::NercCoarse,
-        suffix: None,
-        n_best: vec![1],
-        tagset: None,
-        edition: Edition::Hipe2022,
-        normalize_map: None,
-        fair: false,
-        run_uses: 0,
-        gold_uses: 0,
-    };
     // Only run a has outputs to replay.
-    let out = fake_scorer(&job("a_bundle4_demo_en_1")).unwrap();
     std::fs::write(
         replay.join("a_bundle4_demo_en_1_nerc_coarse.tsv"),
-        &out.files[0].1,
+        table("a_bundle4_demo_en_1", Task::NercCoarse),
     )
     .unwrap();
     std::fs::write(replay.join("a_bundle4_demo_en_1_nerc_coarse.json"), "{}\n").unwrap();

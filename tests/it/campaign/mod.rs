@@ -5,6 +5,7 @@ mod codabench_hipe;
 mod codabench_kit;
 mod failed_runs;
 mod insight;
+mod insight_hipe;
 mod leaderboard_board;
 mod leaderboard_ci;
 mod leaderboard_official;

@@ -6,6 +6,7 @@ mod compare;
 mod conll_parity;
 mod conll_units;
 mod fair_breakdown;
+mod fair_breakdown_hipe;
 mod fair_breakdown_keys;
 mod fair_examples;
 mod fair_index;

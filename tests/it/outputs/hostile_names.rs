@@ -549,16 +549,18 @@ const HIPE_LABELS: [&str; 5] = [
     "ta\tb",
 ];
 
-/// A scorer serving a made-up official table whose System and Label cells are hostile.
-fn hipe_scorer(
-    job: &fairscore::campaign::ScoreJob,
-) -> fairscore::Result<fairscore::campaign::JobOutput> {
-    use fairscore::campaign::{parse_table, JobOutput, Task};
-    let col = match job.task {
+/// A made-up official table whose System and Label cells are hostile, for an output of a run.
+fn hipe_output(
+    run: &fairscore::campaign::RunInfo,
+    output: &str,
+    spec: &fairscore::campaign::TaskSpec,
+) -> fairscore::Result<fairscore::campaign::Given> {
+    use fairscore::campaign::{parse_table, Given, Task};
+    let col = match spec.task {
         Task::Nel => "NEL-LIT",
         _ => "NE-COARSE-LIT",
     };
-    let at = if job.task == Task::Nel { "-@1" } else { "" };
+    let at = if spec.task == Task::Nel { "-@1" } else { "" };
     let quote = |s: &str| {
         if s.contains(['\t', '"', '\r', '\n']) {
             format!("\"{}\"", s.replace('"', "\"\""))
@@ -569,7 +571,7 @@ fn hipe_scorer(
     // Scores differ by run, so that the rankings keep every run's rows.
     let f1 = format!(
         "0.{}",
-        100 + job.run_name.bytes().map(usize::from).sum::<usize>() % 900
+        100 + run.name.bytes().map(usize::from).sum::<usize>() % 900
     );
     let mut tsv =
         String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
@@ -577,22 +579,24 @@ fn hipe_scorer(
         for label in HIPE_LABELS {
             tsv.push_str(&format!(
                 "{}\t{col}-micro-{regime}-TIME-ALL-LED-ALL{at}\t{}\t0.5\t0.5\t{f1}\t\t\t\t4\t1\t1\r\n",
-                quote(&job.run_name),
+                quote(&run.name),
                 quote(label)
             ));
         }
     }
-    let stem = job.output_stem();
-    Ok(JobOutput {
-        files: vec![(format!("{stem}.tsv"), tsv.clone().into_bytes())],
-        rows: parse_table(&tsv, &job.run_path)?,
+    Ok(Given::Output {
+        files: vec![(
+            format!("{}_{output}.tsv", run.name),
+            tsv.clone().into_bytes(),
+        )],
+        rows: parse_table(&tsv, &run.path)?,
         fair: None,
     })
 }
 
 #[test]
 fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
-    use fairscore::campaign::{run_campaign, Campaign, CampaignDirs};
+    use fairscore::campaign::{report_given, Campaign, CampaignDirs};
     let root = temp_dir("hostile_hipe");
     for d in ["gold", "runs", "resources"] {
         std::fs::create_dir_all(root.join(d)).unwrap();
@@ -619,7 +623,7 @@ fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/board/mini.toml"),
     )
     .unwrap();
-    let report = run_campaign(&cfg, &dirs, &hipe_scorer).unwrap();
+    let report = report_given(&cfg, &dirs, None, &hipe_output, None).unwrap();
     // A name with a control character cannot become an output file's name: that run fails
     // alone (named escaped on the terminal), every other run is scored and published.
     let unnamable = FILE_NAMES
@@ -658,6 +662,95 @@ fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
     )
     .unwrap();
     assert!(ranking.contains("'=HYPERLINK(\"\"x\"\")"), "{ranking}");
+    assert!(
+        bad.is_empty(),
+        "{} problems:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn a_hipe_campaign_publishes_hostile_run_names_and_their_pages_escaped() {
+    let Some(data) = crate::common::shared_data(
+        "a_hipe_campaign_publishes_hostile_run_names_and_their_pages_escaped",
+    ) else {
+        return;
+    };
+    let dir = temp_dir("hostile_hipe_inspect");
+    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("out"));
+    for d in [&gold, &runs] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let g = "HIPE-2022-v2.1-newseye-test-de.tsv";
+    std::fs::copy(data.join("hipe2022/gold").join(g), gold.join(g)).unwrap();
+    let run = data.join("hipe2022/submissions/team4_bundle4_newseye_de_1.tsv");
+    for (i, name) in FILE_NAMES.iter().enumerate() {
+        let team = name.replace('_', "-");
+        std::fs::copy(
+            &run,
+            runs.join(format!("{team}_bundle4_newseye_de_{i}.tsv")),
+        )
+        .unwrap();
+    }
+    let resources = data.join("hipe2022/resources");
+    let o = fairscore(&[
+        "leaderboard",
+        "--preset",
+        "hipe-2022",
+        "--inspect",
+        "--quiet",
+        "--gold-dir",
+        &path(&gold),
+        "--runs-dir",
+        &path(&runs),
+        "--resources",
+        &path(&resources),
+        "--outdir",
+        &path(&out),
+    ]);
+    // A name with a control character cannot name its output files: that run fails alone.
+    let unnamable = FILE_NAMES
+        .iter()
+        .filter(|n| n.chars().any(char::is_control))
+        .count();
+    assert!(unnamable > 0);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut written = Vec::new();
+    files(&out, &mut written);
+    written.sort();
+    let mut bad = Vec::new();
+    for f in &written {
+        let rel = f.strip_prefix(&out).unwrap();
+        // The per-run outputs are the official scorer's bytes, not escaped.
+        if rel.starts_with("runs") {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(f).unwrap();
+        if rel.starts_with("inspect") {
+            text = inspect_page(&text);
+        }
+        if lang_of(f) == Lang::Markdown {
+            text = text.lines().map(unlink).collect::<Vec<_>>().join("\n");
+        }
+        bad.extend(problems(&path(rel), lang_of(f), &text));
+    }
+    // Every run that could be named has its page, linked from the board.
+    let pages = written
+        .iter()
+        .filter(|f| f.starts_with(out.join("inspect")))
+        .count();
+    assert_eq!(pages, FILE_NAMES.len() - unnamable, "{written:?}");
+    let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+    // The copies score alike: the ranking lists the first and folds the others into it, so
+    // one row per regime of NE-COARSE-LIT links its page.
+    assert_eq!(md.matches("](inspect/").count(), 2, "{md}");
+    assert!(md.contains("\\<img src=x onerror=alert(1)\\>"), "{md}");
     assert!(
         bad.is_empty(),
         "{} problems:\n{}",

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use fairscore::campaign::{
-    parse_table, replay_scorer, run_campaign, run_campaign_with, Campaign, CampaignDirs, JobOutput,
-    RunOptions, ScoreJob, Task,
+    parse_table, replay_official, report_given, Campaign, CampaignDirs, CampaignReport, Given,
+    RunInfo, Task, TaskSpec,
 };
 
 const MINI: &str = r#"
@@ -58,29 +58,34 @@ fn setup(name: &str, runs: &[&str]) -> (PathBuf, CampaignDirs) {
     (root, dirs)
 }
 
-/// A scorer that makes up a score table (fuzzy and strict ALL rows).
-fn fake_scorer(job: &ScoreJob) -> fairscore::Result<JobOutput> {
-    let col = match job.task {
+/// A made-up score table (fuzzy and strict ALL rows) for an output of a run.
+fn fake_output(run: &RunInfo, output: &str, spec: &TaskSpec) -> fairscore::Result<Given> {
+    let col = match spec.task {
         Task::Nel => "NEL-LIT",
         _ => "NE-COARSE-LIT",
     };
-    let at = if job.task == Task::Nel { "-@1" } else { "" };
+    let at = if spec.task == Task::Nel { "-@1" } else { "" };
     let mut tsv =
         String::from("System\tEvaluation\tLabel\tP\tR\tF1\tF1_std\tP_std\tR_std\tTP\tFP\tFN\r\n");
     for regime in ["fuzzy", "strict"] {
         tsv.push_str(&format!(
             "{}\t{col}-micro-{regime}-TIME-ALL-LED-ALL{at}\tALL\t0.5\t0.5\t0.5\t\t\t\t4\t1\t1\r\n",
-            job.run_name
+            run.name
         ));
     }
-    Ok(JobOutput {
+    Ok(Given::Output {
         files: vec![(
-            format!("{}.tsv", job.output_stem()),
+            format!("{}_{output}.tsv", run.name),
             tsv.clone().into_bytes(),
         )],
-        rows: parse_table(&tsv, &job.run_path)?,
+        rows: parse_table(&tsv, &run.path)?,
         fair: None,
     })
+}
+
+/// The campaign reported from the made-up outputs.
+fn run_campaign(cfg: &Campaign, dirs: &CampaignDirs) -> fairscore::Result<CampaignReport> {
+    report_given(cfg, dirs, None, &fake_output, None)
 }
 
 #[test]
@@ -88,7 +93,7 @@ fn a_ranking_whose_filter_keeps_no_row_is_an_error_naming_it() {
     let (root, dirs) = setup("ranking-empty", &["a_bundle4_demo_en_1.tsv"]);
     let cfg = MINI.replace("prefixes = [\"NE-COARSE\"]", "prefixes = [\"NE-FINE\"]");
     let cfg = Campaign::from_toml(&cfg, Path::new("mini.toml")).unwrap();
-    let err = run_campaign(&cfg, &dirs, &fake_scorer).unwrap_err();
+    let err = run_campaign(&cfg, &dirs).unwrap_err();
     let msg = err.to_string();
     assert!(
         msg.contains("ranking coarse-micro-fuzzy keeps no row") && msg.contains("NE-FINE"),
@@ -100,10 +105,10 @@ fn a_ranking_whose_filter_keeps_no_row_is_an_error_naming_it() {
         .exists());
     // Without any run there is nothing to rank: no error.
     let (root2, dirs2) = setup("ranking-empty-2", &[]);
-    run_campaign(&cfg, &dirs2, &fake_scorer).unwrap();
+    run_campaign(&cfg, &dirs2).unwrap();
     // The filter as written in the fixture keeps rows.
     let ok = Campaign::from_toml(MINI, Path::new("mini.toml")).unwrap();
-    run_campaign(&ok, &dirs, &fake_scorer).unwrap();
+    run_campaign(&ok, &dirs).unwrap();
     let _ = std::fs::remove_dir_all(root);
     let _ = std::fs::remove_dir_all(root2);
 }
@@ -115,9 +120,7 @@ fn runs_whose_names_differ_only_in_case_are_refused() {
         &["team_bundle4_demo_en_1.tsv", "Team_bundle4_demo_en_1.tsv"],
     );
     let cfg = Campaign::from_toml(MINI, Path::new("mini.toml")).unwrap();
-    let err = run_campaign(&cfg, &dirs, &fake_scorer)
-        .unwrap_err()
-        .to_string();
+    let err = run_campaign(&cfg, &dirs).unwrap_err().to_string();
     assert!(
         err.contains(
             "runs Team_bundle4_demo_en_1.tsv and team_bundle4_demo_en_1.tsv differ only in case"
@@ -154,7 +157,7 @@ fn dead_temporary_files_of_a_killed_campaign_are_removed() {
         std::fs::create_dir_all(f.parent().unwrap()).unwrap();
         std::fs::write(f, "partial").unwrap();
     }
-    run_campaign(&cfg, &dirs, &fake_scorer).unwrap();
+    run_campaign(&cfg, &dirs).unwrap();
     for f in &dead {
         assert!(!f.exists(), "{} left", f.display());
     }
@@ -248,11 +251,7 @@ fn replay_with_missing_outputs_affects_only_the_tables_that_need_them() {
         resources: data.join("resources"),
         outdir: root.join("out"),
     };
-    let opts = RunOptions {
-        replay_dir: Some(replay.clone()),
-        ..RunOptions::default()
-    };
-    let report = run_campaign_with(&cfg, &dirs, &replay_scorer(&replay), &opts).unwrap();
+    let report = replay_official(&cfg, &dirs, &replay, None).unwrap();
     assert!(report.failed.is_empty(), "{:?}", report.failed);
     assert!(!report.all_ok());
     let missing: Vec<&String> = report.scored.iter().flat_map(|r| &r.missing).collect();
