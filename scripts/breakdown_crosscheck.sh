@@ -114,13 +114,14 @@ done
 
 # Part 4: the muc family's buckets on the HIPE-2022 runs, recomputed from the TSV files.
 keys=label,length,chars,sentence_length,density,capitalisation,position,document
+mgold="$h/gold/HIPE-2022-v2.1-newseye-test-de.tsv"
 for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
-    frun="$h/submissions/$system.tsv"
+    mrun="$h/submissions/$system.tsv"
     report="$out/muc-$system-$n.json"
     rm -f "$report"
-    "$bin" muc --gold "$fgold" --pred "$frun" --breakdown "$keys" --bootstrap "$n" \
+    "$bin" muc --gold "$mgold" --pred "$mrun" --breakdown "$keys" --bootstrap "$n" \
         --json "$report" >/dev/null
-    "$venv/bin/python" scripts/breakdown_crosscheck_muc.py "$fgold" "$frun" "$report" "$n" ||
+    "$venv/bin/python" scripts/breakdown_crosscheck_muc.py "$mgold" "$mrun" "$report" "$n" ||
         status=1
 done
 exit "$status"
