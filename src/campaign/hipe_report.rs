@@ -181,7 +181,20 @@ pub fn score_official(
     let hash = |p: &Path| shared.file_hash(p);
     let lack = |run: &RunInfo, _: &str| failed(&report, run);
     let pages = official_pages(&dirs.outdir, &fam, &report)?;
-    report_planned(cfg, dirs, None, planned, &lack, pages, &official, &hash)
+    let outputs = Outputs {
+        official: &official,
+        lack: &lack,
+        pages,
+    };
+    report_planned(cfg, dirs, None, planned, outputs, &hash)
+}
+
+/// The runs' outputs as scored or given: the rows `official` kept, why an output has none
+/// (`lack`), and the `inspect` pages written for them.
+pub(super) struct Outputs<'a> {
+    pub official: &'a OfficialRuns,
+    pub lack: &'a dyn Fn(&RunInfo, &str) -> Lack,
+    pub pages: OfficialPages,
 }
 
 /// Why an output of a run has no rows.
@@ -327,31 +340,30 @@ pub fn official_report(
     let shared = Inputs::new();
     let hash = |p: &Path| shared.file_hash(p);
     let lack = |run: &RunInfo, _: &str| failed(report, run);
-    report_planned(
-        cfg,
-        dirs,
-        None,
-        planned,
-        &lack,
-        OfficialPages::default(),
+    let outputs = Outputs {
         official,
-        &hash,
-    )
+        lack: &lack,
+        pages: OfficialPages::default(),
+    };
+    report_planned(cfg, dirs, None, planned, outputs, &hash)
 }
 
-/// The reports of the runs `planned`, each output with the rows `official` kept, or without
-/// them for the reason `lack` gives (`replay`: the directory the outputs were read from, named
-/// in the reports; `hash`: the files' content hashes for the signature).
+/// The reports of the runs `planned`, each output with the rows `outputs` kept, or without
+/// them for the reason they give (`replay`: the directory the outputs were read from, named in
+/// the reports; `hash`: the files' content hashes for the signature).
 pub(super) fn report_planned(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     replay: Option<&Path>,
     planned: Planned,
-    lack: &dyn Fn(&RunInfo, &str) -> Lack,
-    pages: OfficialPages,
-    official: &OfficialRuns,
+    outputs: Outputs<'_>,
     hash: &super::sign::Hasher<'_>,
 ) -> Result<CampaignReport> {
+    let Outputs {
+        official,
+        lack,
+        pages,
+    } = outputs;
     if let Some(e) = official.fatal() {
         return Err(e);
     }
