@@ -3,7 +3,8 @@
 #  1. HIPE-2022 (newseye-de, team4): the bootstrap interval of every bucket against SciPy's
 #     percentile bootstrap over the same documents (fairscore's per-document counts);
 #  2. the fair family on that run and on neurbsl 3, with newseye-fr as --train file: every bucket of label,
-#     length, chars, capitalisation, document, oov, train_freq and train_consistency
+#     length, chars, capitalisation, document, oov, train_freq, train_consistency,
+#     sentence_length, density, position and period (and noise on a HIPE-2020 synthetic run)
 #     recomputed from the TSV files alone, Ortmann's pairing included
 #     (scripts/breakdown_crosscheck_fair.py): bucket names, the ten counts, P, R and F1 equal
 #     to fairscore's --json report, intervals against SciPy;
@@ -14,7 +15,12 @@
 #     train_consistency) recomputed from the brat files alone by the docs' rules
 #     (scripts/breakdown_crosscheck_standoff.py): bucket names, counts, P, R and F1 equal to
 #     fairscore's --json report, intervals against SciPy over the per-document counts
-#     recomputed there.
+#     recomputed there;
+#  4. the muc family on the HIPE-2022 runs team4 1 and neurbsl 3 (newseye-de): every bucket of
+#     label, length, chars, sentence_length, density, capitalisation, position and document
+#     recomputed from the TSV files alone, MUC-7's token judgement included
+#     (scripts/breakdown_crosscheck_muc.py): bucket names, the eight counts, P, R and F equal
+#     to fairscore's --json report, intervals against SciPy.
 #
 #   scripts/breakdown_crosscheck.sh              # 10,000 resamples
 #   SAMPLES=100000 scripts/breakdown_crosscheck.sh
@@ -30,7 +36,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 xc_init breakdown_crosscheck
-xc_need_shared data/hipe2022 data/brat/bratiaa-example/example-project data/faireval/ner
+xc_need_shared data/hipe2022 data/hipe2020-synth data/brat/bratiaa-example/example-project \
+    data/faireval/ner
 xc_venv stats-venv "import scipy, numpy" "scipy>=1.15" "numpy>=1.26"
 n="${SAMPLES:-10000}"
 json="$target/tmp/breakdown_crosscheck/$n.json"
@@ -62,11 +69,24 @@ for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
     report="$out/fair-$system-$n.json"
     rm -f "$report"
     "$bin" fair --target "$fgold" --system "$frun" --train "$ftrain" \
-        --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency \
+        --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency,sentence_length,density,position,period \
         --bootstrap "$n" --json "$report" >/dev/null
     "$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$fgold" "$frun" "$ftrain" \
         "$report" || status=1
 done
+# and a HIPE-2020 synthetic run, whose gold carries noise levels: the twelve keys and noise,
+# the gold's historical-normalisation variant as --train file.
+s20="$shared/data/hipe2020-synth"
+fgold="$s20/gold/HIPE-data-v1.4-test-de.tsv"
+ftrain="$s20/gold/HIPE-data-v1.4-test-de_histonorm.tsv"
+frun="$s20/submissions/synth1_bundle1_de_1.tsv"
+report="$out/fair-synth1-$n.json"
+rm -f "$report"
+"$bin" fair --target "$fgold" --system "$frun" --train "$ftrain" \
+    --breakdown label,length,chars,capitalisation,document,oov,train_freq,train_consistency,sentence_length,density,position,period,noise \
+    --bootstrap "$n" --json "$report" >/dev/null
+"$venv/bin/python" scripts/breakdown_crosscheck_fair.py "$fgold" "$frun" "$ftrain" \
+    "$report" || status=1
 # and Ortmann's GermEval span files (nested spans, sentences as units, 20 `document` buckets
 # with `(other)`): label, length and document, counts only.
 faireval="$shared/data/faireval/ner"
@@ -90,5 +110,18 @@ for trio in "Lisa Peter Max" "Max Peter Lisa"; do
         >/dev/null
     "$venv/bin/python" scripts/breakdown_crosscheck_standoff.py "$project/$gold" \
         "$project/$run" "$project/$train" "$report" || status=1
+done
+
+# Part 4: the muc family's buckets on the HIPE-2022 runs, recomputed from the TSV files.
+keys=label,length,chars,sentence_length,density,capitalisation,position,document
+mgold="$h/gold/HIPE-2022-v2.1-newseye-test-de.tsv"
+for system in team4_bundle4_newseye_de_1 neurbsl_bundle3_newseye_de_1; do
+    mrun="$h/submissions/$system.tsv"
+    report="$out/muc-$system-$n.json"
+    rm -f "$report"
+    "$bin" muc --gold "$mgold" --pred "$mrun" --breakdown "$keys" --bootstrap "$n" \
+        --json "$report" >/dev/null
+    "$venv/bin/python" scripts/breakdown_crosscheck_muc.py "$mgold" "$mrun" "$report" "$n" ||
+        status=1
 done
 exit "$status"

@@ -2,7 +2,9 @@
 run from the gold and run files alone: the spans of their NE-COARSE-LIT column, each span's
 fair type (the first type it is counted with) by Ortmann's algorithm as docs/fair.md writes it
 ("The algorithm", function `pair`), and its bucket of every key by docs/breakdown.md's rules
-(the training file's vocabulary and entities read from its HIPE TSV here). Every bucket's name,
+(the training file's vocabulary and entities read from its HIPE TSV here; sentences from the
+gold's MISC `EndOfSentence` flags and `# segment` comments, years from its `# date`, noise
+levels from its MISC `LED…`). Every bucket's name,
 its ten counts, P, R and F1 must equal fairscore's `--json` report, its intervals SciPy's
 percentile bootstrap over the per-document counts computed here within Monte-Carlo error (the
 tolerance of scripts/breakdown_crosscheck.py; the fair P and R are ratios of per-document
@@ -159,28 +161,54 @@ def pair(targets, systems):
 
 
 def read_hipe(path):
-    """{document id: ([token forms], [NE-COARSE-LIT tags])} of a HIPE TSV file (`d<n>` for the
-    n-th document without an id)."""
-    docs, cur, n = {}, None, 0
+    """{document id: ([token forms], [NE-COARSE-LIT tags], [sentence ends], [years], [noise
+    levels])} of a HIPE TSV file (`d<n>` for the n-th document without an id): a token ends a
+    sentence when MISC flags `EndOfSentence` or a `# segment` comment follows it; its year is
+    that of the last `# date` (`# hipe2022:date`) before it, 0 without one; its noise level
+    that of its MISC flag `LED…`, 0 without one."""
+    docs, cur, n, year = {}, None, 0, 0
     with open(path, encoding="utf-8") as f:
-        col = f.readline().rstrip("\n").split("\t").index("NE-COARSE-LIT")
+        header = f.readline().rstrip("\n").split("\t")
+        col = header.index("NE-COARSE-LIT")
+        misc = header.index("MISC") if "MISC" in header else None
         for line in f:
             line = line.rstrip("\n")
             if line.startswith("#"):
                 if "document_id" in line:
                     cur = line.split("=", 1)[1].strip()
-                    docs[cur] = ([], [])
+                    docs[cur] = ([], [], [], [], [])
+                elif line.startswith(("# date", "# hipe2022:date")):
+                    year = int(line.split("=", 1)[1].strip()[:4])
+                elif line.startswith("# segment") and cur is not None and docs[cur][2]:
+                    docs[cur][2][-1] = True
                 continue
             if not line.strip():
                 continue
             if cur is None:
                 n += 1
                 cur = f"d{n}"
-                docs[cur] = ([], [])
+                docs[cur] = ([], [], [], [], [])
             cells = line.split("\t")
+            flags = cells[misc].split("|") if misc is not None and misc < len(cells) else []
             docs[cur][0].append(cells[0])
             docs[cur][1].append(cells[col].upper())
+            docs[cur][2].append(any(x.lower() == "endofsentence" for x in flags))
+            docs[cur][3].append(year)
+            leds = [float(x[3:]) for x in flags if x.startswith("LED")]
+            docs[cur][4].append(leds[0] if leds else 0.0)
     return docs
+
+
+def sentences(ends):
+    """[(first, length)] of a document's sentences (0-based) and the sentence of every token;
+    `ends`: whether each token ends one (the last always does)."""
+    out, of, first = [], [], 0
+    for i, end in enumerate(ends):
+        of.append(len(out))
+        if end or i + 1 == len(ends):
+            out.append((first, i + 1 - first))
+            first = i + 1
+    return out, of
 
 
 def read_span_file(path):
@@ -229,12 +257,19 @@ def main() -> int:
     gold, run = read_hipe(gold_file), read_hipe(run_file)
     if list(run) == ["d1"] and list(gold) != ["d1"]:
         # A run without document ids: its tokens in the gold's documents, in order.
-        (forms, tags), at = run["d1"], 0
+        (forms, tags, *_), at = run["d1"], 0
         run = {}
-        for d, (toks, _) in gold.items():
+        for d, (toks, *_) in gold.items():
             run[d] = (forms[at:at + len(toks)], tags[at:at + len(toks)])
             at += len(toks)
     types = {}
+    # Per gold document: its sentences, the sentence of every token, the gold spans starting
+    # in each sentence.
+    sents = {}
+    for d, (_, tags, ends, *_) in gold.items():
+        ss, of = sentences(ends)
+        starting = Counter(of[first - 1] for _, first, _ in spans_of(tags))
+        sents[d] = (ss, of, starting)
     for d in gold:
         ts, ss = spans_of(gold[d][1]), spans_of(run[d][1])
         tt, st = pair(ts, ss)
@@ -249,7 +284,15 @@ def main() -> int:
         words = forms[side][doc][first - 1:last]
         text = " ".join(words)
         tf = freq.get(text, 0)
+        ss, of, starting = sents[doc]
+        k = of[first - 1]
+        s_first, s_len = ss[k]
         v = {
+            "sentence_length": s_len,
+            "density": starting[k] / s_len,
+            "position": (first - 1 - s_first) / s_len,
+            "period": gold[doc][3][first - 1],
+            "noise": max(gold[doc][4][first - 1:last]),
             "label": label,
             "length": last - first + 1,
             "chars": len(text),

@@ -26,7 +26,7 @@ import numpy as np
 from breakdown_crosscheck import check_interval
 
 CONTINUOUS = {"length", "chars", "position", "density", "sentence_length", "train_freq",
-              "train_consistency"}
+              "train_consistency", "noise", "period"}
 CAPS = ["upper", "title", "lower", "mixed", "no letters"]
 
 

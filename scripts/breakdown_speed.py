@@ -15,7 +15,14 @@ without a breakdown, as issue 35 words it) and `none + read train`: `none` plus 
 `read_floor` example reading the training file (read, UTF-8 check, every line split into its
 cells), since no breakdown by training keys can avoid reading that file.
 
-Usage: python scripts/breakdown_speed.py [--repeat N] [--bin PATH] [--floor PATH]
+With `--family fair`, the same for `evaluate --family fair` (its own counts per bucket; the
+sentence keys read the gold's HIPE sentences). `--family hipe` times `evaluate --family hipe
+--hipe-edition hipe-2022` instead (its breakdowns of NE-COARSE-LIT in the strict regime; the
+training file read in a thread of its own too); `--no-bootstrap` leaves out the resampled
+series.
+
+Usage: python scripts/breakdown_speed.py [--repeat N] [--family spans|fair|hipe]
+       [--no-bootstrap] [--bin PATH] [--floor PATH]
 (the binary defaults to $CARGO_TARGET_DIR/release/fairscore, else target/release/fairscore;
 the floor to examples/read_floor beside it: `cargo build --release --example read_floor`).
 """
@@ -37,6 +44,8 @@ KEYS8 = "label,length,chars,sentence_length,density,capitalisation,position,docu
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--family", choices=["spans", "fair", "hipe"], default="spans")
+    ap.add_argument("--no-bootstrap", action="store_true")
     target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
     ap.add_argument("--bin", default=str(target / "release" / "fairscore"))
     ap.add_argument("--floor", default=str(target / "release" / "examples" / "read_floor"))
@@ -47,8 +56,10 @@ def main() -> int:
     if not gold.is_file():
         print("breakdown_speed: skipped: ../shared absent", file=sys.stderr)
         return 0
-    base = [a.bin, "evaluate", "--family", "spans", "--gold", str(gold), "--pred", str(run),
+    base = [a.bin, "evaluate", "--family", a.family, "--gold", str(gold), "--pred", str(run),
             "--json", os.devnull]
+    if a.family == "hipe":
+        base += ["--hipe-edition", "hipe-2022"]
     configs = {
         "none": [],
         "eight": ["--breakdown", KEYS8],
@@ -72,7 +83,9 @@ def main() -> int:
     print("| resampling | configuration | wall median ms | wall best ms | CPU median ms "
           "| wall vs none | CPU vs none | wall vs none + read train | CPU vs none + read train |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for extra in ([], ["--bootstrap", "1000"]):
+    series = [[]] if a.no_bootstrap else [[], ["--bootstrap", "1000"]]
+    print(f"family {a.family}, {a.repeat} interleaved runs each")
+    for extra in series:
         times = {k: [] for k in configs}
         reads = []
         for _ in range(a.repeat):

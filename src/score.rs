@@ -146,6 +146,7 @@ pub fn score_files(
         results,
         warnings,
         errors,
+        ..
     } = evaluate(gold, pred, opts)?;
     let suffix = opts.suffix.as_deref().filter(|s| !s.is_empty());
     // The official names replace `.tsv` in a HIPE run's name; another format's run is named

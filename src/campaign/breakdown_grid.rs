@@ -1,6 +1,6 @@
 //! The breakdowns of a task's ranked runs side by side ([`BreakdownGrid`]), one grid per key:
 //! the buckets as columns, the runs as rows in ranking order, each cell the run's F1 in the
-//! bucket (the first score of a bucket table without F1), the best of each bucket marked, and
+//! bucket (muc: its F; the first score of a bucket table without either), the best of each bucket marked, and
 //! each bucket's gold mentions. `leaderboard.tex` shows them; the page and the Markdown show
 //! each run's full bucket tables in its drill-down instead.
 
@@ -22,18 +22,21 @@ pub(super) fn grids(runs: &[RankedRun]) -> Vec<BreakdownGrid> {
     keys.into_iter().map(|key| grid(runs, key)).collect()
 }
 
-/// The score a bucket table's cells show: `F1`, else its first score.
+/// The score a bucket table's cells show: `F1`, else `F` (the muc family's F-beta), else its
+/// first score.
 fn metric(t: &Table) -> Option<usize> {
     t.column("F1")
+        .or_else(|| t.column("F"))
         .or_else(|| t.columns.iter().position(|c| c.kind == Kind::Ratio))
 }
 
-/// A bucket's gold mentions in a run's table: its gold-side counts (`FN` and every `…-gold`
-/// column: `TP-gold`; the fair family's `LE-gold`, `BE-gold`, `LBE-gold`), each gold span
-/// counted once, in its bucket; `None` in a table without them.
+/// A bucket's gold in a run's table: its gold-side counts (`FN`, `MIS` and every `…-gold`
+/// column: `TP-gold`; the fair family's `LE-gold`, `BE-gold`, `LBE-gold`; the muc family's
+/// `COR-gold`, `INC-gold`, `PAR-gold`), each gold span (muc: each judged gold token) counted
+/// once, in its bucket; `None` in a table without them.
 fn gold(t: &Table, row: &crate::table::Row) -> Option<f64> {
     let cols: Vec<usize> = (t.columns.iter().enumerate())
-        .filter(|(_, c)| c.name == "FN" || c.name.ends_with("-gold"))
+        .filter(|(_, c)| c.name == "FN" || c.name == "MIS" || c.name.ends_with("-gold"))
         .map(|(i, _)| i)
         .collect();
     if cols.is_empty() {

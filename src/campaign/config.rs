@@ -53,6 +53,9 @@ pub struct Campaign {
     pub tagset: Option<Name>,
     /// Ask the scorer for the fair (Ortmann 2022) regime too.
     pub fair: bool,
+    /// Write an `inspect` page per run and NERC output (`inspect = true`, or `leaderboard
+    /// --inspect`): the output's first column, linked from the boards.
+    pub inspect: bool,
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
     /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
@@ -151,6 +154,8 @@ struct CampaignFile {
     tagset: Option<S<String>>,
     #[serde(default)]
     fair: bool,
+    #[serde(default)]
+    inspect: bool,
     #[serde(default)]
     bootstrap: Option<S<usize>>,
     #[serde(default)]
@@ -397,6 +402,7 @@ impl Campaign {
             gold_pattern,
             tagset,
             fair: file.fair,
+            inspect: file.inspect,
             bootstrap,
             datasets,
             tasks,

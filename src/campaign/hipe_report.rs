@@ -10,11 +10,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::config::{Campaign, CampaignDirs, Name, TaskSpec};
 use super::discover::{discover, Discovery, Rejected, RunInfo};
+use super::families::insight::{inspectable, official_pages};
 use super::families::{
     run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
 };
 use super::official::OfficialRuns;
-use super::outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+use super::outcome::{
+    CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun,
+};
 use super::outdir;
 use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
 use crate::family::{Inputs, Statistics};
@@ -56,13 +59,15 @@ pub(super) struct Parts {
 
 /// Writes the ranking files, the marks, `leaderboard.md`, `leaderboard.tex` and `index.html`
 /// of a HIPE campaign from `parts`, removes the outputs of earlier invocations that this one
-/// did not write, and returns the report.
+/// did not write, and returns the report; the rows link the runs' `inspect` pages `pages`
+/// (written before).
 fn write_reports(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     replay: Option<&Path>,
     parts: Parts,
     hash: &super::sign::Hasher<'_>,
+    pages: OfficialPages,
 ) -> Result<CampaignReport> {
     let Parts {
         rejected,
@@ -97,10 +102,17 @@ fn write_reports(
         jobs,
         run_files: written.len(),
         removed,
+        inspect: pages,
     };
     let names = super::board::InputNames::new(dirs, replay);
     let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
     board.signature = super::sign::hipe_signature(cfg, &report, &golds, hash)?.to_string();
+    for (subject, why) in &report.inspect.failed {
+        board.skipped.push(crate::report::board::Notice {
+            subject: subject.clone(),
+            reason: format!("no inspect page: {why}"),
+        });
+    }
     let md = crate::report::markdown::render(&board);
     write_atomic(&dirs.outdir.join("leaderboard.md"), md.as_bytes())?;
     let tex = crate::report::latex::render(&board);
@@ -129,6 +141,14 @@ pub fn score_official(
 ) -> Result<CampaignReport> {
     let (planned, runs_out) = prepare(cfg, dirs)?;
     let mut fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
+    // `inspect`: a page per run of every NERC output (families::insight).
+    for t in fam
+        .tasks
+        .iter_mut()
+        .filter(|t| cfg.inspect && inspectable(t))
+    {
+        t.insight.inspect = true;
+    }
     // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
     // resampling of each task would be computed for nothing.
     fam.bootstrap = None;
@@ -160,7 +180,21 @@ pub fn score_official(
     };
     let hash = |p: &Path| shared.file_hash(p);
     let lack = |run: &RunInfo, _: &str| failed(&report, run);
-    report_planned(cfg, dirs, None, planned, &lack, &official, &hash)
+    let pages = official_pages(&dirs.outdir, &fam, &report)?;
+    let outputs = Outputs {
+        official: &official,
+        lack: &lack,
+        pages,
+    };
+    report_planned(cfg, dirs, None, planned, outputs, &hash)
+}
+
+/// The runs' outputs as scored or given: the rows `official` kept, why an output has none
+/// (`lack`), and the `inspect` pages written for them.
+pub(super) struct Outputs<'a> {
+    pub official: &'a OfficialRuns,
+    pub lack: &'a dyn Fn(&RunInfo, &str) -> Lack,
+    pub pages: OfficialPages,
 }
 
 /// Why an output of a run has no rows.
@@ -306,21 +340,30 @@ pub fn official_report(
     let shared = Inputs::new();
     let hash = |p: &Path| shared.file_hash(p);
     let lack = |run: &RunInfo, _: &str| failed(report, run);
-    report_planned(cfg, dirs, None, planned, &lack, official, &hash)
+    let outputs = Outputs {
+        official,
+        lack: &lack,
+        pages: OfficialPages::default(),
+    };
+    report_planned(cfg, dirs, None, planned, outputs, &hash)
 }
 
-/// The reports of the runs `planned`, each output with the rows `official` kept, or without
-/// them for the reason `lack` gives (`replay`: the directory the outputs were read from, named
-/// in the reports; `hash`: the files' content hashes for the signature).
+/// The reports of the runs `planned`, each output with the rows `outputs` kept, or without
+/// them for the reason they give (`replay`: the directory the outputs were read from, named in
+/// the reports; `hash`: the files' content hashes for the signature).
 pub(super) fn report_planned(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     replay: Option<&Path>,
     planned: Planned,
-    lack: &dyn Fn(&RunInfo, &str) -> Lack,
-    official: &OfficialRuns,
+    outputs: Outputs<'_>,
     hash: &super::sign::Hasher<'_>,
 ) -> Result<CampaignReport> {
+    let Outputs {
+        official,
+        lack,
+        pages,
+    } = outputs;
     if let Some(e) = official.fatal() {
         return Err(e);
     }
@@ -390,7 +433,7 @@ pub(super) fn report_planned(
         jobs,
         golds,
     };
-    write_reports(cfg, dirs, replay, parts, hash)
+    write_reports(cfg, dirs, replay, parts, hash, pages)
 }
 
 /// The datasets and languages evaluated here, in campaign order: those whose gold file is

@@ -39,7 +39,7 @@ pub use confusion::ConfusionMatrix;
 pub use discover::{Closeness, Rejected, RunInfo};
 pub use hipe_report::Progress;
 pub use marks::{Marks, RowMark};
-pub use outcome::{CampaignReport, FailedRun, NotEvaluated, RankingFile, ScoredRun};
+pub use outcome::{CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun};
 pub use ranking::{build_ranking, rank, ranking_file_name, Ranked, RankingInput};
 pub use replay::{replay_official, replayed, report_given, Given, Source};
 pub use rows::{parse_table, ScoreRow};

@@ -2,6 +2,7 @@
 //! the outputs not evaluated, and the ranking files written ([`CampaignReport`]). Plain data,
 //! made by `super::hipe_report` and read by [`super::board`].
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::confusion::ConfusionMatrix;
@@ -56,6 +57,16 @@ pub struct NotEvaluated {
     pub rankings: Vec<String>,
 }
 
+/// A HIPE campaign's `inspect` pages as its board finds them
+/// (`families::insight::official_pages`).
+#[derive(Debug, Default, Clone)]
+pub struct OfficialPages {
+    /// (run, output, column) → `inspect/RUN_OUTPUT.html`.
+    pub links: BTreeMap<(String, String, String), String>,
+    /// (`RUN OUTPUT`, the error) of each page that could not be made.
+    pub failed: Vec<(String, String)>,
+}
+
 /// A ranking file written, with its rows.
 #[derive(Debug, Clone)]
 pub struct RankingFile {
@@ -98,6 +109,9 @@ pub struct CampaignReport {
     pub run_files: usize,
     /// Files of earlier invocations removed from `runs/` and `rankings/`.
     pub removed: Vec<String>,
+    /// The `inspect` pages written (`leaderboard --inspect`, `inspect = true`), linked from
+    /// the rows of their run, output and column.
+    pub inspect: OfficialPages,
 }
 
 impl CampaignReport {

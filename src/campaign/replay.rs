@@ -13,9 +13,9 @@ use rayon::prelude::*;
 use super::config::{Campaign, CampaignDirs, TaskSpec};
 use super::confusion::ConfusionMatrix;
 use super::discover::RunInfo;
-use super::hipe_report::{prepare, report_planned, Lack, Progress};
+use super::hipe_report::{prepare, report_planned, Lack, Outputs, Progress};
 use super::official::OfficialRuns;
-use super::outcome::CampaignReport;
+use super::outcome::{CampaignReport, OfficialPages};
 use super::rows::{parse_table, ScoreRow};
 use crate::{Error, Result};
 
@@ -104,7 +104,12 @@ pub fn report_given(
         lacks.get(&key).cloned().unwrap_or_else(none)
     };
     let hash = crate::family::sign::file_hash;
-    report_planned(cfg, dirs, replay, planned, &lack, &official, &hash)
+    let outputs = Outputs {
+        official: &official,
+        lack: &lack,
+        pages: OfficialPages::default(),
+    };
+    report_planned(cfg, dirs, replay, planned, outputs, &hash)
 }
 
 /// The output `output` of `run` as `dir` holds it (what [`replay_official`] reports):

@@ -175,6 +175,16 @@ pub(super) fn build_section(
     }
 }
 
+/// The name of the output a ranked entry comes from.
+fn output_of(report: &CampaignReport, r: &Ranked) -> String {
+    report
+        .scored
+        .get(r.run)
+        .and_then(|s| s.outputs.get(r.output))
+        .map(|o| o.0.clone())
+        .unwrap_or_default()
+}
+
 fn no_gold_entities(r: &Row) -> bool {
     // Cells 3 (TP) and 5 (FN) are whole counts here.
     r.cells.get(3).is_some_and(|c| c.text == "0") && r.cells.get(5).is_some_and(|c| c.text == "0")
@@ -291,7 +301,15 @@ fn build_table(
                 },
                 shares_first: m.shares_first,
             }),
-            inspect: None,
+            inspect: report
+                .inspect
+                .links
+                .get(&(
+                    run.name.clone(),
+                    output_of(report, r),
+                    sr.key.column.clone(),
+                ))
+                .map(|p| crate::escape::url_path(p)),
         });
     }
     let marked = !rows.is_empty() && rows.iter().all(|r| r.mark.is_some());

@@ -357,12 +357,14 @@ pub struct InOut {
     pub output: PathBuf,
 }
 
-/// `--inspect` of `leaderboard`: an `inspect` page per run of every spans and fair task.
+/// `--inspect` of `leaderboard`: an `inspect` page per run of every spans and fair task, or of
+/// every NERC output of a HIPE campaign.
 #[derive(Args, Debug, Clone)]
 pub struct InspectFlag {
-    /// Write each ranked run's error page (the page of `fairscore inspect`) to
-    /// inspect/SYSTEM_TASK.html, linked from the leaderboard, for every spans and fair task of a
-    /// campaign of family tasks (as `inspect = true` in the campaign file)
+    /// Write each ranked run's error page (the page of `fairscore inspect`), linked from the
+    /// leaderboard: inspect/SYSTEM_TASK.html for every spans and fair task of a campaign of
+    /// family tasks, inspect/RUN_OUTPUT.html (the output's first column) for every NERC output
+    /// of a HIPE campaign (as `inspect = true` in the campaign file)
     #[arg(long = "inspect")]
     pub inspect: bool,
 }

@@ -29,9 +29,11 @@ against each other or against a CoNLL or HIPE TSV side aligned through the text 
 (docs/standoff.md). spans --breakdown KEY,… adds TP, FP, FN, P, R, F1 (and intervals) per \
 bucket of a span property: label, length, chars, sentence_length, density, capitalisation, \
 position, document, with --train FILE oov, train_freq, train_consistency, and for a HIPE \
-TSV gold noise and period; fair --breakdown KEY,… (the same keys but noise and period) the \
+TSV gold noise and period; fair --breakdown KEY,… (the same keys) the \
 fair counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1 per bucket; hipe --breakdown KEY,… \
-(NERC tasks) the spans keys over the task's first column in its strict regime (docs/breakdown.md).\n\n\
+(NERC tasks) the spans keys over the task's first column in its strict regime; muc --breakdown \
+KEY,… the judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run \
+entities (COR, INC, PAR, SPU; P) per bucket (docs/breakdown.md).\n\n\
 Examples:\n  fairscore evaluate --family spans --gold gold.conll --pred run.conll --bootstrap 1000\n  \
 fairscore evaluate --family segmentation --gold gold.txt --pred run.txt --table markdown\n  \
 fairscore evaluate --family spans --gold gold-brat/ --pred run.jsonl --bootstrap 1000\n  \

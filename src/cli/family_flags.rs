@@ -29,7 +29,8 @@ pub struct FairFlags {
     pub continuation: Option<String>,
 }
 
-/// The breakdown flag of the spans, fair and hipe families (`evaluate`, `compare`, `fair`).
+/// The breakdown flag of the spans, fair, hipe and muc families (`evaluate`, `compare`, `fair`,
+/// `muc`).
 #[derive(Args, Debug, Clone)]
 pub struct BreakdownFlag {
     /// spans: tables of TP, FP, FN, P, R and F1 per bucket of these span properties: label,
@@ -38,13 +39,15 @@ pub struct BreakdownFlag {
     /// noise levels) and period (the year of its document dates); a continuous key takes its number of
     /// quantile buckets after a colon (length:6; default 4). Gold spans fall in a bucket by
     /// their own value (recall), run spans by theirs (precision). fair: per bucket the fair
-    /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys but noise and
-    /// period (sentence_length, density, position on CoNLL and standoff files; chars,
-    /// capitalisation and the training keys where the tokens' text is known). hipe (NERC
-    /// tasks): the spans keys over the task's first column, strict regime; docs/breakdown.md.
+    /// counts (TP, FP, FN, LE, BE, LBE) and fair P, R, F1, by the same keys (sentence_length,
+    /// density, position where the tokens are known; noise and period on a HIPE TSV gold;
+    /// chars, capitalisation and the training keys where the tokens' text is known). hipe (NERC
+    /// tasks): the spans keys over the task's first column, strict regime. muc: per bucket the
+    /// judged tokens of gold entities (COR, INC, PAR, MIS; R) and of run entities (COR, INC,
+    /// PAR, SPU; P), by the spans keys; docs/breakdown.md.
     #[arg(long = "breakdown", value_name = "KEY[,KEY…]")]
     pub breakdown: Option<String>,
-    /// spans, fair and hipe with --breakdown oov, train_freq or train_consistency: the training file
+    /// spans, fair, hipe and muc with --breakdown oov, train_freq or train_consistency: the training file
     /// (CoNLL or HIPE TSV, read in the gold's column, CoNLL's tag column for a standoff gold;
     /// or standoff files: their texts' positions and spans).
     #[arg(long = "train", value_name = "FILE")]

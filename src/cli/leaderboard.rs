@@ -55,12 +55,6 @@ pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
             return run_families(&args, file, &text, &outdir);
         }
     }
-    if args.inspect.inspect {
-        return Err(fairscore::Error::usage(
-            "--inspect: for campaigns of family tasks (spans and fair tasks); a HIPE campaign \
-             has no inspect pages yet",
-        ));
-    }
     let resources = args.hipe.resources.clone().ok_or_else(|| {
         fairscore::Error::usage(
             "resources: required for a HIPE campaign (the tagset and QID map files)",
@@ -71,6 +65,13 @@ pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
         (None, preset) => Campaign::preset(preset.as_deref().unwrap_or("hipe-2022"))?,
     };
     cfg.bootstrap = resampling(&args, cfg.bootstrap)?;
+    cfg.inspect |= args.inspect.inspect;
+    if cfg.inspect && args.replay.is_some() {
+        return Err(fairscore::Error::usage(
+            "--replay: replayed outputs are not scored again, so no inspect pages are made; \
+             drop --replay, or --inspect (or the campaign's inspect)",
+        ));
+    }
     if let Some(n) = args.threads {
         // The scoring and the marks run on the global pool.
         // (Fails only when the global pool already exists, which then is used as it is.)

@@ -26,7 +26,9 @@ unless --column says otherwise); standoff files (brat, doccano, Label Studio, Pr
 detected, or --format) are judged over the positions of their texts (docs/standoff.md). The \
 results are the muc family's table, as `evaluate --family muc` gives it; --table picks the \
 format, --bootstrap N adds intervals (documents resampled; sentences for a CoNLL file \
-without documents).\n\n\
+without documents). --breakdown KEY,… adds per bucket of an entity property the judged \
+tokens of gold entities (COR-gold, INC-gold, PAR-gold, MIS; R) and of run entities (COR-run, \
+INC-run, PAR-run, SPU; P), by the keys of the spans family (docs/breakdown.md).\n\n\
 See docs/muc.md."
 )]
 pub struct MucArgs {
@@ -42,6 +44,8 @@ pub struct MucArgs {
     pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
+    #[command(flatten)]
+    pub breakdown: super::family_flags::BreakdownFlag,
     #[command(flatten)]
     pub judgements: JudgementsFlag,
     #[command(flatten)]
@@ -61,11 +65,14 @@ pub fn run(args: MucArgs) -> Result<i32> {
         &args.beta,
         &args.resampling,
         &args.judgements,
+        &args.breakdown,
     ]);
     if args.signature.signature {
         s.take("judgements");
         return super::print_signature("muc", &s, &gold, &[pred.as_path()], None, None);
     }
-    let inputs = [("--gold", gold.as_path()), ("--pred", pred.as_path())];
+    let train = args.breakdown.train.as_ref().map(std::path::PathBuf::from);
+    let mut inputs = vec![("--gold", gold.as_path()), ("--pred", pred.as_path())];
+    inputs.extend(train.as_deref().map(|p| ("--train", p)));
     super::run_family("muc", &s, &gold, &pred, &args.json, &args.table, &inputs)
 }

@@ -369,6 +369,8 @@ pub struct ScoreResult {
     pub warnings: Vec<String>,
     /// The `--errors` listing, when [`ScoreOptions::errors`] is set.
     pub errors: Option<Vec<SpanRecord>>,
+    /// The labels evaluated in each scored column, in column order ([`evaluation_tags`]).
+    pub tags: Vec<BTreeSet<String>>,
 }
 
 /// For a CoNLL gold of one document ([`super::units::sentence_units`]): replaces the
@@ -394,7 +396,18 @@ pub(crate) fn sentence_series(
 /// Aligns and scores a parsed run against the parsed gold.
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<ScoreResult> {
     opts.validate()?;
-    let al = align(gold, pred)?;
+    evaluate_aligned(gold, pred, opts, &align(gold, pred)?)
+}
+
+/// [`evaluate`] with the alignment of the run to the gold made already (`al`, of
+/// [`align`]), for a caller that reads it too (the hipe family's breakdowns).
+pub fn evaluate_aligned(
+    gold: &Corpus,
+    pred: &Corpus,
+    opts: &ScoreOptions,
+    al: &crate::corpus::Alignment,
+) -> Result<ScoreResult> {
+    opts.validate()?;
     let conll = opts.format == crate::formats::Format::Conll;
     let columns: Vec<(String, &str)> = if conll {
         vec![(conll_column(gold, opts.column.as_deref())?, "")]
@@ -513,7 +526,7 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
                 } else {
                     None
                 };
-                let evals = evaluate_column(gold, pred, &al, spec, &params, sink)?;
+                let evals = evaluate_column(gold, pred, al, spec, &params, sink)?;
                 for ((_, cols), eval) in results.iter_mut().zip(evals) {
                     cols.push(ColumnResult {
                         column: spec.name.to_string(),
@@ -554,5 +567,6 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &ScoreOptions) -> Result<Sco
         results,
         warnings,
         errors,
+        tags: specs.into_iter().map(|s| s.tags).collect(),
     })
 }

@@ -65,12 +65,6 @@ impl FairFamily {
             Some(v) => super::breakdown::parse_keys(v)?,
             None => Vec::new(),
         };
-        if let Some(a) = breakdown.iter().find(|a| a.key.needs_metadata()) {
-            return Err(crate::error::Error::usage(format!(
-                "breakdown: the fair family breaks down by every key but noise and period (not yet by {})",
-                a.key.name()
-            )));
-        }
         let train = opts.own("train").map(std::path::PathBuf::from);
         super::breakdown::check_train(&breakdown, train.as_deref())?;
         let format = opts.format_of("fair", FORMATS)?;
@@ -132,13 +126,15 @@ impl FairFamily {
     }
 
     /// Adds the breakdown asked for: the units of `report` are grouped into the statistics'
-    /// units by `sizes` (units per statistics unit).
+    /// units by `sizes` (units per statistics unit); `gold` is the gold as read (token and
+    /// span files), whose HIPE documents carry sentences and metadata.
     fn attach_breakdown(
         &self,
         s: &mut Statistics,
         report: &crate::eval::fair::FairReport,
         sizes: &[usize],
         format: Option<Format>,
+        gold: Option<&crate::corpus::Corpus>,
     ) -> Result<()> {
         use super::breakdown::Key;
         let hipe = format == Some(Format::Hipe);
@@ -151,12 +147,13 @@ impl FairFamily {
                 None => Ok(()),
             }
         };
-        let sentence_keys = [Key::SentenceLength, Key::Density, Key::Position];
-        if hipe {
-            refuse(
-                "reads sentences of CoNLL and standoff files, not yet of HIPE TSV documents",
-                &sentence_keys,
-            )?;
+        // Noise levels and dates are HIPE TSV metadata of the gold.
+        match gold {
+            Some(g) => super::breakdown::tokens::metadata(&self.breakdown, g)?,
+            None => refuse(
+                "reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
+                &[Key::Noise, Key::Period],
+            )?,
         }
         if !super::breakdown::fair::has_text(&report.units) {
             let text_keys = [
@@ -191,7 +188,7 @@ impl FairFamily {
             }
         };
         let ctx = super::breakdown::fair::Context {
-            hipe,
+            hipe: gold.filter(|_| hipe),
             document_sentences: &report.document_sentences,
             train: train.as_ref(),
         };
@@ -290,7 +287,7 @@ impl Family for FairFamily {
             report,
             standoff,
             changes,
-            ..
+            gold: gold_read,
         } = self.read(gold, pred)?;
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         let format = match self.opts.read.format {
@@ -338,7 +335,7 @@ impl Family for FairFamily {
             s.push_unit(v);
         }
         if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &report, &sizes, format)?;
+            self.attach_breakdown(&mut s, &report, &sizes, format, gold_read.as_ref())?;
         }
         Ok(s)
     }

@@ -34,7 +34,7 @@ const BUILT_IN: [Registration; 8] = [
     },
     Registration {
         name: "muc",
-        options: &[],
+        options: muc::OWN_OPTIONS,
         build: |o| Ok(Box::new(muc::MucFamily::new(o)?)),
     },
     Registration {

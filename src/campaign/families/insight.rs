@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::{FamilyCampaign, FamilyReport, FamilyTask, LabelList};
+use crate::campaign::outcome::OfficialPages;
 use crate::error::{snippet, Result};
 use crate::family::Options;
 
@@ -92,27 +93,46 @@ pub(super) fn task_insight(
     Ok(Insight { inspect, train })
 }
 
-/// Whether `--inspect` can apply to a task.
+/// Whether `--inspect` can apply to a task: a task of the `spans` and `fair` families, or a
+/// NERC output of a HIPE campaign.
 pub fn inspectable(t: &FamilyTask) -> bool {
-    INSPECTED.contains(&t.family.name())
+    INSPECTED.contains(&t.family.name()) || hipe_column(t).is_some()
+}
+
+/// The column a HIPE campaign's NERC output's page shows: the first the output scores
+/// (`NE-COARSE-LIT`, `NE-FINE-LIT`); `None` for NEL and for tasks of a family campaign.
+pub fn hipe_column(t: &FamilyTask) -> Option<&'static str> {
+    let o = t
+        .official
+        .as_ref()
+        .filter(|o| o.task != crate::hipe::Task::Nel)?;
+    let edition = crate::hipe::Edition::parse(t.options.own("hipe_edition")?).ok()?;
+    edition.columns(o.task).first().map(|c| c.0)
 }
 
 /// The options of a task's `inspect` page: the task's reading (format, column, run changes,
 /// fair's focus, labels and weights), without what only the ranking uses (regimes, β,
-/// breakdowns, attribution).
-fn page_options(t: &FamilyTask) -> Options {
+/// breakdowns, attribution). A HIPE campaign's NERC output: HIPE TSV in its first column, as
+/// `fairscore inspect --format hipe --column COLUMN` reads it.
+fn page_options(t: &FamilyTask) -> Result<Options> {
+    if let Some(column) = hipe_column(t) {
+        let mut o = Options::default();
+        o.set("format", "hipe")?;
+        o.set("column", column)?;
+        return Ok(o);
+    }
     let mut o = t.options.clone();
     o.regimes = None;
     o.beta = None;
     o.listing = false;
     o.own.clear();
-    o
+    Ok(o)
 }
 
 /// The page of `run` against `gold` for task `t`: the HTML of `fairscore inspect`.
 /// (The HTML is made by the template engine: without the `html` feature, a usage error.)
 pub fn page(t: &FamilyTask, gold: &Path, run: &Path) -> Result<String> {
-    let ins = crate::family::fair::inspect(&page_options(t), gold, run)?;
+    let ins = crate::family::fair::inspect(&page_options(t)?, gold, run)?;
     #[cfg(feature = "html")]
     return crate::report::render_inspection(&ins);
     #[cfg(not(feature = "html"))]
@@ -128,6 +148,16 @@ pub fn page(t: &FamilyTask, gold: &Path, run: &Path) -> Result<String> {
 /// `runs/SYSTEM_STEM.json`.
 pub fn page_name(system: &str, stem: &str) -> String {
     format!("{PAGES}/{system}_{stem}.html")
+}
+
+/// The page name of a run of task `t` whose ranking has `stem`: [`page_name`], with a HIPE
+/// campaign's output name for the stem (`inspect/RUN_nerc_coarse.html`, named as the run's
+/// official `runs/RUN_nerc_coarse.tsv`).
+fn task_page_name(t: &FamilyTask, system: &str, stem: &str) -> String {
+    match &t.official {
+        Some(o) => page_name(system, &o.output),
+        None => page_name(system, stem),
+    }
 }
 
 /// The pages a campaign wrote: by (ranking stem, system), the page's path in the output
@@ -162,6 +192,12 @@ pub fn write_pages(outdir: &Path, cfg: &FamilyCampaign, report: &FamilyReport) -
             continue;
         }
         for run in &r.ranking.runs {
+            // A HIPE run whose name cannot name its output files fails (official.rs): no page.
+            if t.official.is_some()
+                && crate::campaign::names::check_plain(&run.system, false).is_err()
+            {
+                continue;
+            }
             if let Some(file) = r.run_files.get(&run.system) {
                 jobs.push((t, r.stem(), &run.system, &r.gold, file.clone()));
             }
@@ -178,7 +214,7 @@ pub fn write_pages(outdir: &Path, cfg: &FamilyCampaign, report: &FamilyReport) -
     let done: Vec<(String, String, Result<String>)> = jobs
         .par_iter()
         .map(|(t, stem, system, gold, run)| {
-            let name = page_name(system, stem);
+            let name = task_page_name(t, system, stem);
             let written = page(t, gold, run)
                 .and_then(|html| crate::io::write_atomic(&outdir.join(&name), html.as_bytes()))
                 .map(|()| name);
@@ -196,6 +232,37 @@ pub fn write_pages(outdir: &Path, cfg: &FamilyCampaign, report: &FamilyReport) -
         }
     }
     Ok(pages)
+}
+
+/// Writes the pages of a HIPE campaign's NERC outputs that ask for them ([`write_pages`];
+/// `cfg` as [`FamilyCampaign::from_hipe`] made it) and keys them by run, output and column.
+pub fn official_pages(
+    outdir: &Path,
+    cfg: &FamilyCampaign,
+    report: &FamilyReport,
+) -> Result<OfficialPages> {
+    let pages = write_pages(outdir, cfg, report)?;
+    let mut out = OfficialPages::default();
+    for r in &report.rankings {
+        let Some(t) = cfg.tasks.iter().find(|t| t.name == r.task) else {
+            continue;
+        };
+        let (Some(o), Some(column)) = (&t.official, hipe_column(t)) else {
+            continue;
+        };
+        let stem = r.stem();
+        for run in &r.ranking.runs {
+            if let Some(link) = pages.link(&stem, &run.system) {
+                let key = (run.system.clone(), o.output.clone(), column.to_string());
+                out.links.insert(key, link.to_string());
+            }
+        }
+        for (_, system, why) in pages.failed.iter().filter(|(s, _, _)| *s == stem) {
+            out.failed
+                .push((format!("{system} {}", o.output), why.clone()));
+        }
+    }
+    Ok(out)
 }
 
 /// The tables of a run's breakdowns (`breakdown:KEY`, rows keyed by bucket; not their

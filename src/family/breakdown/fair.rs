@@ -5,6 +5,7 @@
 //! sides as the fair table's come from its counts (LE, BE and LBE as half an FP or FN).
 
 use super::{buckets, join, splice, Asked, Breakdown, Caps, Facts, KeyBuckets, Train};
+use crate::corpus::{Corpus, Document};
 use crate::error::{Error, Result};
 use crate::family::Statistics;
 use crate::matching::fair::ErrorType;
@@ -87,7 +88,7 @@ pub(crate) fn attach(
         offset: stats.fixed,
         regime: "fair",
         keys,
-        fair: true,
+        layout: super::Layout::Fair,
     };
     splice(stats, layout, &blocks);
     Ok(())
@@ -133,8 +134,10 @@ pub(super) fn tables(b: &Breakdown, sums: &[f64]) -> Vec<Table> {
 
 /// What the fair breakdown reads beyond the units' spans.
 pub(crate) struct Context<'a> {
-    /// Whether the units are HIPE TSV documents, whose sentences the units do not carry.
-    pub hipe: bool,
+    /// The gold as read when the units are its HIPE TSV documents (unit k its k-th
+    /// document): their sentences (`# segment`, MISC `EndOfSentence`) and metadata (noise
+    /// levels, dates), which the units do not carry.
+    pub hipe: Option<&'a Corpus>,
     /// The report's sentences per document (CoNLL with `-DOCSTART-`), else empty.
     pub document_sentences: &'a [usize],
     /// The training file's vocabulary and entities, with a training key.
@@ -145,9 +148,11 @@ pub(crate) struct Context<'a> {
 /// of every span and the fair type it was first counted with. `units` are the evaluation's
 /// units with the index of the statistics' unit each belongs to. A span's words are its
 /// tokens' forms (token files) or the text of its positions (standoff files); its sentence is
-/// its unit (a CoNLL sentence) or the line of the text its first position starts on
-/// (standoff); its document the unit's (HIPE, standoff) or the CoNLL document of its
-/// sentence, `#LINE` of its first token (of the sentence in a file without documents).
+/// its unit (a CoNLL sentence), the sentence of the gold's HIPE document its first token is
+/// in (`# segment`, MISC `EndOfSentence`), or the line of the text its first position starts
+/// on (standoff); its document the unit's (HIPE, standoff) or the CoNLL document of its
+/// sentence, `#LINE` of its first token (of the sentence in a file without documents). On
+/// HIPE TSV its noise level and year are the gold's at its positions.
 pub(crate) fn facts<'a>(
     units: impl Iterator<Item = (usize, &'a crate::eval::fair::UnitResult)>,
     ctx: &Context<'_>,
@@ -160,9 +165,21 @@ pub(crate) fn facts<'a>(
         doc_first.extend(std::iter::repeat_n(first, n));
     }
     let all: Vec<(usize, &crate::eval::fair::UnitResult)> = units.collect();
+    // The gold's sentence ends, flagged in its MISC column (HIPE TSV).
+    let flag = ctx
+        .hipe
+        .and_then(|g| g.column("MISC"))
+        .map(|c| (c, "EndOfSentence"));
+    let mut sentences = Sentences::default();
     for (k, &(unit, u)) in all.iter().enumerate() {
-        let sentences = Sentences::of(&u.target, ctx.hipe);
-        let document = if u.target.chars.is_some() || ctx.hipe {
+        // The unit's HIPE document in the gold, when it has as many tokens.
+        let hipe_doc = ctx.hipe.and_then(|g| {
+            let d = g.docs.get(k)?;
+            let n = u.target.tokens.as_ref().map_or(0, Vec::len);
+            (d.len() == n).then_some((g, d))
+        });
+        sentences.fill(&u.target, hipe_doc.map(|(g, d)| (g, d, flag)));
+        let document = if u.target.chars.is_some() || ctx.hipe.is_some() {
             u.target.id.clone()
         } else {
             let first = doc_first.get(k).copied().unwrap_or(k);
@@ -202,6 +219,9 @@ pub(crate) fn facts<'a>(
                     id: String::new(),
                     line: side.span_lines.get(i).copied().unwrap_or(0),
                 };
+                if let Some((g, d)) = hipe_doc {
+                    (f.noise, f.year) = metadata(g, d, s.begin, s.end);
+                }
                 if let Some(t) = ctx.train {
                     f.set_train(t, words.iter().copied());
                 }
@@ -232,7 +252,26 @@ pub(crate) fn has_text(units: &[crate::eval::fair::UnitResult]) -> bool {
         .all(|u| u.target.tokens.is_some() || u.target.chars.is_some())
 }
 
-/// The sentences of a unit: one per CoNLL sentence unit, one per line of a standoff text.
+/// The gold's metadata at a span's positions `begin..=end` (1-based) of its HIPE document `d`:
+/// the largest noise level (MISC `LED…`) of its tokens, 0 when none has one, and the year of
+/// the date at its first token, 0 without one.
+fn metadata(g: &Corpus, d: &Document, begin: usize, end: usize) -> (f64, f64) {
+    let Some(first) = begin.checked_sub(1).map(|b| d.start + b) else {
+        return (0.0, 0.0);
+    };
+    let last = d.start + end.saturating_sub(1);
+    let noise = (first..=last).filter_map(|t| g.led(t)).fold(0.0, f64::max);
+    let year = g.date(first).map_or(0.0, |x| f64::from(x.year));
+    (noise, year)
+}
+
+/// A unit's HIPE TSV document: the gold corpus, the document in it, and the column and flag of
+/// a sentence end (MISC, `EndOfSentence`) when the gold has that column.
+type HipeDoc<'a> = (&'a Corpus, &'a Document, Option<(usize, &'a str)>);
+
+/// The sentences of a unit: one per CoNLL sentence unit, those of a HIPE document, one per
+/// line of a standoff text. Its buffers are reused from unit to unit.
+#[derive(Default)]
 struct Sentences {
     /// Per position (0-based): its sentence.
     of: Vec<u32>,
@@ -243,46 +282,45 @@ struct Sentences {
 }
 
 impl Sentences {
-    fn of(u: &crate::eval::fair::Unit, hipe: bool) -> Sentences {
-        let mut s = Sentences {
-            of: Vec::new(),
-            first: Vec::new(),
-            len: Vec::new(),
-            entities: Vec::new(),
-        };
-        if hipe {
-            return s;
-        }
-        if let Some(c) = &u.chars {
+    /// The sentences of `u`; `hipe`: the gold corpus, the unit's document in it and the flag
+    /// of a sentence end (a column and its flag) when `u` is a HIPE TSV document.
+    fn fill(&mut self, u: &crate::eval::fair::Unit, hipe: Option<HipeDoc<'_>>) {
+        self.of.clear();
+        self.first.clear();
+        self.len.clear();
+        self.entities.clear();
+        if let Some((g, d, flag)) = hipe {
+            super::tokens::sentences(g, d, flag, &mut self.of, &mut self.first, &mut self.len);
+        } else if let Some(c) = &u.chars {
             // The line of every position: the line breaks before its first byte.
             let mut line = 0u32;
             let mut last = 0usize;
             for &(b, _) in &c.bytes {
                 line += c.text.get(last..b).map_or(0, |t| t.matches('\n').count()) as u32;
                 last = b.max(last);
-                s.of.push(line);
+                self.of.push(line);
             }
-            let n = s.of.last().map_or(0, |l| *l as usize + 1);
-            s.first = vec![u32::MAX; n];
-            s.len = vec![0; n];
-            for (k, &l) in s.of.iter().enumerate() {
-                s.len[l as usize] += 1;
-                s.first[l as usize] = s.first[l as usize].min(k as u32);
+            let n = self.of.last().map_or(0, |l| *l as usize + 1);
+            self.first.resize(n, u32::MAX);
+            self.len.resize(n, 0);
+            for (k, &l) in self.of.iter().enumerate() {
+                self.len[l as usize] += 1;
+                self.first[l as usize] = self.first[l as usize].min(k as u32);
             }
         } else if let Some(t) = &u.tokens {
-            s.of = vec![0; t.len()];
-            s.first = vec![0];
-            s.len = vec![t.len() as u32];
+            self.of.resize(t.len(), 0);
+            self.first.push(0);
+            self.len.push(t.len() as u32);
         }
-        s.entities = vec![0; s.len.len()];
+        self.entities.resize(self.len.len(), 0);
         for g in &u.spans {
-            if let Some(&l) = s.of.get(g.begin.saturating_sub(1)) {
-                s.entities[l as usize] += 1;
+            if let Some(&l) = self.of.get(g.begin.saturating_sub(1)) {
+                if let Some(e) = self.entities.get_mut(l as usize) {
+                    *e += 1;
+                }
             }
         }
-        s
     }
-
     /// Tokens of the sentence of position `k`, its gold entities, `k`'s place in it.
     fn at(&self, k: usize) -> (u32, u32, u32) {
         match self.of.get(k) {

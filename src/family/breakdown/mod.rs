@@ -15,6 +15,7 @@
 mod buckets;
 mod facts;
 pub(crate) mod fair;
+pub(crate) mod muc;
 pub(crate) mod standoff;
 pub(crate) mod tokens;
 pub(crate) mod train;
@@ -264,9 +265,19 @@ pub struct Breakdown {
     offset: usize,
     regime: &'static str,
     keys: Vec<KeyBuckets>,
-    /// The fair family's layout ([`fair::PER_BUCKET`] numbers per bucket) rather than the
-    /// spans family's.
-    fair: bool,
+    /// Whose counts a bucket holds: the spans family's, the fair family's or the muc family's.
+    layout: Layout,
+}
+
+/// The counts of a bucket, by family.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Layout {
+    /// TP-gold, FN, TP-run, FP ([`PER_BUCKET`] numbers).
+    Spans,
+    /// The fair types of either side ([`fair::PER_BUCKET`] numbers).
+    Fair,
+    /// MUC-7's judged tokens of either side ([`muc::PER_BUCKET`] numbers), F with this beta.
+    Muc(f64),
 }
 
 /// Numbers per bucket in a unit.
@@ -275,10 +286,10 @@ const PER_BUCKET: usize = 4;
 impl Breakdown {
     /// Numbers per bucket.
     fn per_bucket(&self) -> usize {
-        if self.fair {
-            fair::PER_BUCKET
-        } else {
-            PER_BUCKET
+        match self.layout {
+            Layout::Spans => PER_BUCKET,
+            Layout::Fair => fair::PER_BUCKET,
+            Layout::Muc(_) => muc::PER_BUCKET,
         }
     }
 
@@ -293,10 +304,10 @@ impl Breakdown {
         let n = self.width();
         let block = sums.get(self.offset..self.offset + n).unwrap_or(&[]);
         for c in block.chunks_exact(self.per_bucket()) {
-            let (p, r, f1) = if self.fair {
-                fair::prf(c)
-            } else {
-                bucket_prf(c[0], c[1], c[2], c[3])
+            let (p, r, f1) = match self.layout {
+                Layout::Spans => bucket_prf(c[0], c[1], c[2], c[3]),
+                Layout::Fair => fair::prf(c),
+                Layout::Muc(beta) => muc::prf(c, beta),
             };
             out.extend([p, r, f1]);
         }
@@ -304,8 +315,10 @@ impl Breakdown {
 
     /// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket.
     pub fn tables(&self, sums: &[f64]) -> Vec<Table> {
-        if self.fair {
-            return fair::tables(self, sums);
+        match self.layout {
+            Layout::Spans => {}
+            Layout::Fair => return fair::tables(self, sums),
+            Layout::Muc(beta) => return muc::tables(self, sums, beta),
         }
         let mut at = self.offset;
         let mut out = Vec::with_capacity(self.keys.len());
@@ -430,7 +443,7 @@ pub(crate) fn attach(
         offset: stats.fixed,
         regime,
         keys,
-        fair: false,
+        layout: Layout::Spans,
     };
     splice(stats, layout, &blocks);
     Ok(())

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use super::{join, Caps, Facts, Train};
+use crate::corpus::standoff::StandoffDoc;
 use crate::error::Result;
 use crate::eval::standoff::{on_positions, pair, positions, PosSpan, StandoffRead};
 
@@ -26,6 +27,40 @@ pub fn facts(
         let pos = positions(&g.text, &g.spans, &p.spans, cuts);
         let gs = on_positions(g, &pos, &mut ignored);
         let ps = on_positions(p, &pos, &mut ignored);
+        let d = Doc {
+            unit,
+            doc: g,
+            pos: &pos,
+        };
+        let (a, b) = d.facts(&gs, &ps, labels_matter, train);
+        gf.extend(a);
+        rf.extend(b);
+    }
+    Ok((gf, rf))
+}
+
+/// A standoff document (the gold's) of a pair, over the positions `pos` of the pair.
+pub(crate) struct Doc<'a> {
+    /// The unit of the statistics it counts in.
+    pub unit: usize,
+    /// The gold's document (its text and name).
+    pub doc: &'a StandoffDoc,
+    /// The positions of the pair (character ranges of the text).
+    pub pos: &'a [(usize, usize)],
+}
+
+impl Doc<'_> {
+    /// The facts of the spans `gs` (gold) and `ps` (run) over the positions, in their order,
+    /// judged in the strict regime (`labels_matter`) or the exact one.
+    pub fn facts(
+        &self,
+        gs: &[PosSpan<'_>],
+        ps: &[PosSpan<'_>],
+        labels_matter: bool,
+        train: Option<&Train>,
+    ) -> (Vec<Facts>, Vec<Facts>) {
+        let (g, pos, unit) = (self.doc, self.pos, self.unit);
+        let (mut gf, mut rf) = (Vec::new(), Vec::new());
         // Byte offset of every character, the text of a position, its line.
         let bytes: Vec<usize> = g
             .text
@@ -40,7 +75,7 @@ pub fn facts(
         let mut line_of = Vec::with_capacity(pos.len());
         let mut line = 0u32;
         let mut last = 0usize;
-        for &(s, _) in &pos {
+        for &(s, _) in pos {
             line += g.text[bytes[last]..bytes[s]].matches('\n').count() as u32;
             last = s;
             line_of.push(line);
@@ -53,11 +88,11 @@ pub fn facts(
             starts[l as usize] = starts[l as usize].min(k as u32);
         }
         let mut dens = vec![0u32; n_lines];
-        for s in &gs {
+        for s in gs {
             dens[line_of[s.1[0]] as usize] += 1;
         }
         let name = g.name.strip_suffix(".ann").unwrap_or(&g.name);
-        for (side, (own, other)) in [(&gs, &ps), (&ps, &gs)].into_iter().enumerate() {
+        for (side, (own, other)) in [(gs, ps), (ps, gs)].into_iter().enumerate() {
             for s in own.iter() {
                 // Both sides are sorted by first position: those starting where `s` starts
                 // are found by binary search.
@@ -105,6 +140,6 @@ pub fn facts(
                 }
             }
         }
+        (gf, rf)
     }
-    Ok((gf, rf))
 }

@@ -33,7 +33,7 @@ pub struct Sides<'c> {
 /// Cuts a document's positions into sentences: `sentence_of` each position's sentence,
 /// `starts` and `lens` each sentence's first position and length. A sentence ends at the end
 /// of a segment and, with `flag`, after a token flagged as a sentence end.
-fn sentences(
+pub(crate) fn sentences(
     c: &Corpus,
     d: &Document,
     flag: Option<(usize, &str)>,

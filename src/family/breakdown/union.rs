@@ -19,7 +19,7 @@ pub fn same_buckets(a: &Statistics, b: &Statistics) -> Result<(Statistics, Stati
     };
     let same_layout = ba.offset == bb.offset
         && ba.regime == bb.regime
-        && ba.fair == bb.fair
+        && ba.layout == bb.layout
         && ba.keys.len() == bb.keys.len()
         && ba.keys.iter().zip(&bb.keys).all(|(x, y)| x.key == y.key);
     if !same_layout {
@@ -47,7 +47,7 @@ pub fn same_buckets(a: &Statistics, b: &Statistics) -> Result<(Statistics, Stati
         offset: ba.offset,
         regime: ba.regime,
         keys,
-        fair: ba.fair,
+        layout: ba.layout,
     };
     Ok((widen(a, ba, &union), widen(b, bb, &union)))
 }

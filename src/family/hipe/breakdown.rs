@@ -3,10 +3,11 @@
 //! spans family and judged in the strict regime, so that the buckets of every key add up to
 //! the `strict` `ALL` row of the `micro` table.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use super::super::breakdown::{self as bd, Asked};
+use super::super::breakdown::{self as bd, Asked, Train};
 use super::super::{Options, Statistics};
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
@@ -16,6 +17,16 @@ use crate::hipe::Task;
 
 /// The regime a hipe breakdown judges spans in.
 const REGIME: &str = "strict";
+
+/// What a breakdown reads of the scoring it breaks down, made once there: the run's documents
+/// as the alignment to the gold cut them, and the labels evaluated in the task's first column.
+#[derive(Debug, Default)]
+pub struct Scored {
+    /// The run's documents, one per gold document ([`crate::corpus::Alignment`]).
+    pub run_docs: Vec<crate::corpus::Document>,
+    /// The labels evaluated ([`crate::eval::score::evaluation_tags`]).
+    pub tags: BTreeSet<String>,
+}
 
 /// The breakdown asked of the hipe family: its keys, the training file and that file's
 /// content hash once read (for the signature).
@@ -69,24 +80,38 @@ impl HipeBreakdown {
         )
     }
 
+    /// Whether the breakdown reads a training file (see [`HipeBreakdown::read_train`]).
+    pub fn reads_train(&self) -> bool {
+        !self.asked.is_empty() && self.train.is_some()
+    }
+
+    /// Reads the training file for the training keys (none without a breakdown or `train`),
+    /// as HIPE TSV in the task's first column of `o`, keeping its hash for the signature. The
+    /// hipe family calls it in a thread of its own, beside the reading of gold and run.
+    pub fn read_train(&self, o: &ScoreOptions) -> Result<Option<Train>> {
+        let Some(path) = self.train.as_ref().filter(|_| !self.asked.is_empty()) else {
+            return Ok(None);
+        };
+        let (hash, t) = bd::train::read(path, Some(Format::Hipe), Some(first_column(o)?), None)?;
+        let _ = self.hash.set(hash);
+        Ok(Some(t))
+    }
+
     /// Adds the breakdown asked for (if any) to `s`, the statistics of gold `g` and run `p`
-    /// scored with `o` (one unit per gold document).
+    /// scored with `o` (one unit per gold document); `train`: the training file as
+    /// [`HipeBreakdown::read_train`] read it.
     pub fn attach(
         &self,
         s: &mut Statistics,
         o: &ScoreOptions,
-        g: &Corpus,
-        p: &Corpus,
+        (g, p): (&Corpus, &Corpus),
+        scored: &Scored,
+        train: Option<&Train>,
     ) -> Result<()> {
         if self.asked.is_empty() {
             return Ok(());
         }
-        let column = o
-            .edition
-            .columns(o.task)
-            .first()
-            .map(|c| c.0)
-            .ok_or_else(|| Error::usage("breakdown: the task has no entity column"))?;
+        let column = first_column(o)?;
         let col = |c: &Corpus| -> Result<usize> {
             c.column(column).ok_or_else(|| {
                 Error::input(
@@ -98,25 +123,14 @@ impl HipeBreakdown {
         };
         let (gcol, pcol) = (col(g)?, col(p)?);
         bd::tokens::metadata(&self.asked, g)?;
-        let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
         // The run's documents as the scorer paired them: its own when they match the gold's
         // one for one, else the alignment's.
         let same = g.docs.len() == p.docs.len()
             && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
-        let aligned;
         let run_docs = if same {
             &p.docs[..]
         } else {
-            aligned = crate::corpus::align(g, p)?;
-            &aligned.pred_docs[..]
-        };
-        let train = match &self.train {
-            None => None,
-            Some(path) => {
-                let (hash, t) = bd::train::read(path, Some(Format::Hipe), Some(column), None)?;
-                let _ = self.hash.set(hash);
-                Some(t)
-            }
+            &scored.run_docs[..]
         };
         let sides = bd::tokens::Sides {
             gold: g,
@@ -124,11 +138,20 @@ impl HipeBreakdown {
             run: p,
             run_col: pcol,
             run_docs,
-            tags: &tags,
+            tags: &scored.tags,
             labels_matter: true,
             sentence_flag: g.column("MISC").map(|c| (c, "EndOfSentence")),
         };
-        let (gf, rf) = bd::tokens::facts(&sides, train.as_ref());
+        let (gf, rf) = bd::tokens::facts(&sides, train);
         bd::attach(s, &self.asked, &gf, &rf, REGIME)
     }
+}
+
+/// The task's first column (`NE-COARSE-LIT`, `NE-FINE-LIT`): the spans a breakdown buckets.
+fn first_column(o: &ScoreOptions) -> Result<&'static str> {
+    o.edition
+        .columns(o.task)
+        .first()
+        .map(|c| c.0)
+        .ok_or_else(|| Error::usage("breakdown: the task has no entity column"))
 }

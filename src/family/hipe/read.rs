@@ -6,15 +6,18 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
+use super::super::breakdown::Train;
 use super::super::options::switch;
 use super::super::{Inputs, Options, Statistics};
+use super::breakdown::Scored;
+use crate::corpus::align;
 use crate::corpus::Corpus;
 use crate::error::{Error, Result};
 use crate::eval::options::{
     parse_glue, parse_n_best, parse_noise_levels, parse_time_periods, read_tagset, ScoreOptions,
 };
 use crate::eval::read::{read_hipe, read_side, task_columns, LinkNorm};
-use crate::eval::score::{evaluate, ColumnResult};
+use crate::eval::score::{evaluate_aligned, ColumnResult};
 use crate::hipe::{Edition, Task};
 use crate::matching::SpanRegime;
 use crate::table::Unit;
@@ -180,6 +183,33 @@ pub fn statistics(
     pred: &Path,
     shared: Option<&Inputs>,
 ) -> Result<Statistics> {
+    if !bd.reads_train() {
+        return scored(o, bd, gold, pred, shared, || Ok(None));
+    }
+    // The training file is read beside the gold and the run, in a thread of its own, as the
+    // spans family reads it: its reading is most of what the training keys cost
+    // (docs/performance.md).
+    std::thread::scope(|sc| {
+        let reading = sc.spawn(|| bd.read_train(&o.score));
+        let train = move || {
+            reading
+                .join()
+                .unwrap_or_else(|_| Err(Error::usage("train: the training file's reader stopped")))
+        };
+        scored(o, bd, gold, pred, shared, train)
+    })
+}
+
+/// [`statistics`] with `train` giving the training file read (called once both sides are
+/// scored).
+fn scored(
+    o: &HipeOptions,
+    bd: &super::breakdown::HipeBreakdown,
+    gold: &Path,
+    pred: &Path,
+    shared: Option<&Inputs>,
+    train: impl FnOnce() -> Result<Option<Train>>,
+) -> Result<Statistics> {
     let s = &o.score;
     let tasks = [s.task];
     // A breakdown reads the gold's sentence ends, flagged in its MISC column.
@@ -190,8 +220,8 @@ pub fn statistics(
             None => read_side(pred, s, &tasks, true)?,
             Some(m) => normalized_run(o, m, pred, &tasks)?,
         };
-        let mut st = counts(o, &g, &p)?;
-        bd.attach(&mut st, s, &g, &p)?;
+        let (mut st, scored) = counts(o, &g, &p)?;
+        bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
         return Ok(st);
     };
     let all = [Task::NercCoarse, Task::NercFine, Task::Nel];
@@ -217,8 +247,8 @@ pub fn statistics(
             shared.get(pred, &k, || normalized_run(o, m, pred, &all))?
         }
     };
-    let mut st = counts(o, &g, &p)?;
-    bd.attach(&mut st, s, &g, &p)?;
+    let (mut st, scored) = counts(o, &g, &p)?;
+    bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
     Ok(st)
 }
 
@@ -251,10 +281,15 @@ fn normalized_run(o: &HipeOptions, m: &Map, pred: &Path, tasks: &[Task]) -> Resu
     )
 }
 
-/// The unit statistics of a gold and a run read.
-fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
+/// The unit statistics of a gold and a run read, and what a breakdown reads of the scoring.
+fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<(Statistics, Scored)> {
     let s = &o.score;
-    let mut res = evaluate(g, p, s)?;
+    let al = align(g, p)?;
+    let mut res = evaluate_aligned(g, p, s, &al)?;
+    let scored = Scored {
+        run_docs: al.pred_docs,
+        tags: res.tags.first_mut().map(std::mem::take).unwrap_or_default(),
+    };
     let filtered = o.filtered();
     // The labels: per evaluation (column, filter), ALL then the labels any cutoff met.
     let mut labels: Vec<String> = Vec::new();
@@ -315,5 +350,5 @@ fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<Statistics> {
     st.warnings = std::mem::take(&mut res.warnings);
     // The whole result, for the official per-run files of a HIPE campaign.
     st.full = crate::family::Full::new(res);
-    Ok(st)
+    Ok((st, scored))
 }

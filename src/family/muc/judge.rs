@@ -104,6 +104,10 @@ pub struct TokenJudgement<'a> {
     pub run: Option<&'a str>,
     /// The judgement.
     pub judgement: Judgement,
+    /// The index of the gold entity over the position in the gold's spans, if any.
+    pub gold_span: Option<usize>,
+    /// The index of the run entity over the position in the run's spans, if any.
+    pub run_span: Option<usize>,
 }
 
 impl<'a> TokenJudgement<'a> {
@@ -188,6 +192,8 @@ pub fn judge<'a>(
             gold: gt,
             run: rt,
             judgement,
+            gold_span: (g != NONE).then_some(g as usize),
+            run_span: (r != NONE).then_some(r as usize),
         });
     }
 }

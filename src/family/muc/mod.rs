@@ -10,7 +10,6 @@ mod standoff;
 
 pub use judge::MucCounts;
 pub use read::{evaluate_files, judgements_tsv, MucOptions, MucResult, JUDGEMENTS_HEADER};
-pub use standoff::muc_units;
 
 use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;
@@ -30,8 +29,15 @@ pub struct MucFamily {
     listing: bool,
     /// The reader of a generative run placed on the gold's texts (`align`).
     docs: Option<crate::corpus::standoff::DocsReader>,
+    breakdown: Vec<super::breakdown::Asked>,
+    /// The training file of the training keys, and its content hash once read.
+    train: Option<std::path::PathBuf>,
+    train_hash: std::sync::OnceLock<String>,
     options: Options,
 }
+
+/// The options the muc family declares of its own.
+pub const OWN_OPTIONS: &[&str] = &["breakdown", "train"];
 
 impl MucFamily {
     /// The family with `opts` (format, column, beta).
@@ -39,7 +45,14 @@ impl MucFamily {
         let mut allowed = vec!["format", "column", "beta"];
         allowed.extend(super::options::RUN_CHANGES);
         allowed.extend(super::mentions::RUN_OPTIONS);
+        allowed.extend(OWN_OPTIONS);
         opts.refuse_except("muc", &allowed)?;
+        let breakdown = match opts.own("breakdown") {
+            Some(v) => super::breakdown::parse_keys(v)?,
+            None => Vec::new(),
+        };
+        let train = opts.own("train").map(std::path::PathBuf::from);
+        super::breakdown::check_train(&breakdown, train.as_deref())?;
         let input_format = opts.format_of("muc", FORMATS)?;
         Ok(MucFamily {
             input_format,
@@ -48,8 +61,33 @@ impl MucFamily {
             beta: opts.beta(),
             listing: opts.listing,
             docs: super::mentions::aligned_run("muc", opts)?,
+            breakdown,
+            train,
+            train_hash: std::sync::OnceLock::new(),
             options: opts.clone(),
         })
+    }
+}
+
+impl MucFamily {
+    /// The training file's vocabulary and entities (with a training key), read in the gold's
+    /// format and column.
+    fn train_set(
+        &self,
+        g: &crate::corpus::Corpus,
+        opts: &MucOptions,
+    ) -> Result<Option<super::breakdown::Train>> {
+        let Some(path) = &self.train else {
+            return Ok(None);
+        };
+        let (hash, t) = if opts.format == Format::Hipe {
+            let col = read::column_name(g, opts)?;
+            super::breakdown::train::read(path, Some(Format::Hipe), Some(&col), None)?
+        } else {
+            super::breakdown::train::read(path, Some(opts.format), None, self.column.as_deref())?
+        };
+        let _ = self.train_hash.set(hash);
+        Ok(Some(t))
     }
 }
 
@@ -114,8 +152,30 @@ impl Family for MucFamily {
                 docs: self.docs.clone(),
             };
             self.options.refuse_standoff_changes()?;
-            let (units, entities, warnings) = muc_units(gold, pred, &read)?;
+            if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
+                return Err(crate::error::Error::usage(format!(
+                    "breakdown: {} reads the gold's HIPE TSV metadata, which standoff files do \
+                     not carry",
+                    a.key.name()
+                )));
+            }
+            let train = match &self.train {
+                None => None,
+                Some(path) => {
+                    let (hash, t) =
+                        super::breakdown::train::read(path, None, None, self.column.as_deref())?;
+                    let _ = self.train_hash.set(hash);
+                    Some(t)
+                }
+            };
+            let mut spans = (!self.breakdown.is_empty())
+                .then(|| super::breakdown::muc::MucSpans::new(train.as_ref(), None));
+            let (units, entities, warnings) =
+                standoff::muc_units(gold, pred, &read, spans.as_mut())?;
             let mut s = unit_statistics(Unit::Document, &units, &entities);
+            if let Some(spans) = &spans {
+                super::breakdown::muc::attach(&mut s, &self.breakdown, spans, self.beta)?;
+            }
             s.warnings = warnings;
             return Ok(s);
         }
@@ -132,13 +192,29 @@ impl Family for MucFamily {
             judgements: self.listing,
         };
         let (run_read, changes) = self.options.run_read();
-        let r = read::evaluate_files_with(gold, pred, &opts, &run_read)?;
+        let (g, p) = read::read_both(gold, pred, opts.format, &run_read)?;
+        let train = if self.breakdown.is_empty() {
+            None
+        } else {
+            super::breakdown::tokens::metadata(&self.breakdown, &g)?;
+            self.train_set(&g, &opts)?
+        };
+        // HIPE TSV marks sentence ends in MISC.
+        let flag = (opts.format == Format::Hipe)
+            .then(|| g.column("MISC"))
+            .flatten();
+        let mut spans = (!self.breakdown.is_empty())
+            .then(|| super::breakdown::muc::MucSpans::new(train.as_ref(), flag));
+        let r = read::evaluate_gathering(&g, &p, &opts, spans.as_mut())?;
         let unit = if r.units_are_sentences {
             Unit::Sentence
         } else {
             Unit::Document
         };
         let mut s = unit_statistics(unit, &r.units, &r.gold_entities);
+        if let Some(spans) = &spans {
+            super::breakdown::muc::attach(&mut s, &self.breakdown, spans, self.beta)?;
+        }
         s.listing = self.listing.then(|| judgements_tsv(&r));
         s.warnings = r.warnings;
         s.warnings
@@ -231,7 +307,13 @@ impl Family for MucFamily {
     }
 
     fn signature_fields(&self) -> Vec<(String, String)> {
-        super::sign::option_fields(&self.options, super::mentions::run_fields(&self.options))
+        let mut own = super::breakdown::signature_fields(
+            &self.breakdown,
+            self.train.as_deref(),
+            self.train_hash.get().map(String::as_str),
+        );
+        own.extend(super::mentions::run_fields(&self.options));
+        super::sign::option_fields(&self.options, own)
     }
 
     fn notes(&self) -> Vec<String> {

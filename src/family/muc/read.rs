@@ -11,6 +11,7 @@ use std::path::Path;
 use super::judge::{judge, Judgement, MucCounts, Scratch};
 use crate::corpus::{align, Corpus, ReadOptions};
 use crate::error::{Error, Result};
+use crate::family::breakdown::muc::{MucSpans, UnitSpans};
 use crate::formats::Format;
 use crate::hipe::{Edition, Task};
 use crate::spans::{self, Spans};
@@ -91,23 +92,31 @@ pub fn evaluate_files_with(
     opts: &MucOptions,
     run_read: &ReadOptions,
 ) -> Result<MucResult> {
-    let format = match opts.format {
-        f @ (Format::Hipe | Format::Conll) => f,
-        f => {
-            return Err(Error::usage(format!(
-                "--format {}: muc reads hipe or conll",
-                f.as_str()
-            )))
-        }
-    };
-    let read = ReadOptions::default();
-    let g = crate::formats::read(gold, Some(format), &read)?;
-    let p = crate::formats::read(pred, Some(format), run_read)?;
+    let (g, p) = read_both(gold, pred, opts.format, run_read)?;
     evaluate(&g, &p, opts)
 }
 
+/// Reads the gold and the run (with `run_read`, its tag changes) in `format`, HIPE TSV or
+/// CoNLL (a usage error for another).
+pub(super) fn read_both(
+    gold: &Path,
+    pred: &Path,
+    format: Format,
+    run_read: &ReadOptions,
+) -> Result<(Corpus, Corpus)> {
+    if !matches!(format, Format::Hipe | Format::Conll) {
+        return Err(Error::usage(format!(
+            "--format {}: muc reads hipe or conll",
+            format.as_str()
+        )));
+    }
+    let g = crate::formats::read(gold, Some(format), &ReadOptions::default())?;
+    let p = crate::formats::read(pred, Some(format), run_read)?;
+    Ok((g, p))
+}
+
 /// The scored column's name.
-fn column_name(gold: &Corpus, opts: &MucOptions) -> Result<String> {
+pub(super) fn column_name(gold: &Corpus, opts: &MucOptions) -> Result<String> {
     match (&opts.column, opts.format) {
         (None, Format::Conll) => Ok("TAG".to_string()),
         (None, _) => Ok(Edition::Hipe2020
@@ -148,6 +157,27 @@ fn column_index(f: &Corpus, name: &str) -> Result<usize> {
 
 /// Evaluates a parsed run against the parsed gold.
 pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucResult> {
+    evaluate_gathering(gold, pred, opts, None)
+}
+
+/// The breakdown's slot of a judgement (`crate::family::breakdown::muc::Slot`).
+pub(super) fn slot(j: Judgement) -> usize {
+    match j {
+        Judgement::Correct => 0,
+        Judgement::Incorrect => 1,
+        Judgement::Partial => 2,
+        Judgement::Missing | Judgement::Spurious => 3,
+    }
+}
+
+/// [`evaluate`], gathering the entities of gold and run and their judged tokens into `spans`
+/// when given (for a breakdown).
+pub(super) fn evaluate_gathering(
+    gold: &Corpus,
+    pred: &Corpus,
+    opts: &MucOptions,
+    mut spans: Option<&mut MucSpans<'_>>,
+) -> Result<MucResult> {
     let column = column_name(gold, opts)?;
     let gcol = column_index(gold, &column)?;
     let pcol = column_index(pred, &column)?;
@@ -204,6 +234,9 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
         } else {
             units.push((gd.start, pd.start, gd.len()));
         }
+        if let Some(s) = spans.as_deref_mut() {
+            s.document(gold, gd);
+        }
         for (g0, p0, n) in units {
             gseq.clear();
             gseq.extend(g0..g0 + n);
@@ -223,8 +256,23 @@ pub fn evaluate(gold: &Corpus, pred: &Corpus, opts: &MucOptions) -> Result<MucRe
                     }
                 }
             }
+            if let Some(s) = spans.as_deref_mut() {
+                // A sentence unit is named by its first line, as a file without documents is.
+                let name = sentence_units.then(|| format!("#{}", gold.line(g0)));
+                let u = UnitSpans {
+                    unit: unit_counts.len(),
+                    document: name.as_deref().unwrap_or(&document),
+                    offset: g0 - gd.start,
+                    gold: (gold, &gseq),
+                    run: (pred, &pseq),
+                };
+                s.unit(&u, &gsp, &psp);
+            }
             judge(&gsp, &psp, n, &mut scratch, |t| {
                 cur.entry(t.counted_type()).or_default().add(t.judgement);
+                if let Some(s) = spans.as_deref_mut() {
+                    s.judged(t.gold_span, t.run_span, slot(t.judgement));
+                }
                 if let Some(out) = listing.as_mut() {
                     let (g, p) = (gseq[t.pos], pseq[t.pos]);
                     out.push(JudgedToken {

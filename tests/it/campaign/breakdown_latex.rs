@@ -118,7 +118,7 @@ fn leaderboard_tex_shows_every_bucket_as_evaluate_counts_it() {
             "name = \"latex\"\n{}{}",
             task("ner", "spans"),
             task("nerfair", "fair")
-        ),
+        ) + &task("nermuc", "muc"),
     )
     .unwrap();
     leaderboard(&campaign, &gold, &runs, &out, &[]);
@@ -128,7 +128,11 @@ fn leaderboard_tex_shows_every_bucket_as_evaluate_counts_it() {
         "names and buckets escaped: {tex}"
     );
     let systems = ["good_1", "ev<i>l&co_1", "mixed_1"];
-    for (name, family) in [("ner", "spans"), ("nerfair", "fair")] {
+    for (name, family, f) in [
+        ("ner", "spans", "F1"),
+        ("nerfair", "fair", "F1"),
+        ("nermuc", "muc", "F"),
+    ] {
         // Each system's own buckets, from `evaluate`: key → bucket → (F1, gold mentions).
         let mut want: BTreeMap<(&str, &str), Buckets> = BTreeMap::new();
         for s in systems {
@@ -153,21 +157,21 @@ fn leaderboard_tex_shows_every_bucket_as_evaluate_counts_it() {
                 for r in t["rows"].as_array().unwrap() {
                     let sc = r["scores"].as_object().unwrap();
                     // Every gold span once in its bucket: matched, missed or (fair) one of
-                    // the error types of the gold side.
+                    // the error types of the gold side; muc: every judged gold token.
                     let gold_n: f64 = sc
                         .iter()
-                        .filter(|(c, _)| *c == "FN" || c.ends_with("-gold"))
+                        .filter(|(c, _)| *c == "FN" || *c == "MIS" || c.ends_with("-gold"))
                         .map(|(_, x)| x.as_f64().unwrap())
                         .sum();
                     buckets.insert(
                         r["key"]["bucket"].as_str().unwrap().to_string(),
-                        (sc["F1"].as_f64(), gold_n),
+                        (sc[f].as_f64(), gold_n),
                     );
                 }
             }
         }
         for key in ["label", "length"] {
-            let found = grids(&tex, &format!(", {name}, {family}: F1 by {key},"));
+            let found = grids(&tex, &format!(", {name}, {family}: {f} by {key},"));
             assert_eq!(found.len(), 1, "{name} {key}: one table");
             let g = &found[0];
             assert_eq!(g.rows.len(), systems.len(), "{name} {key}: every run");
@@ -225,7 +229,7 @@ fn leaderboard_tex_shows_every_bucket_as_evaluate_counts_it() {
     for key in ["label", "length"] {
         assert_eq!(
             md.matches(&format!("breakdown by {key}</summary>")).count(),
-            2 * systems.len(),
+            3 * systems.len(),
             "{key}"
         );
     }

@@ -182,7 +182,7 @@ fn keys_a_task_cannot_take_are_refused_naming_file_task_and_key() {
         )
     };
     for (text, key) in [
-        (task("muc", "breakdown = [\"label\"]"), "breakdown"),
+        (task("tagging", "breakdown = [\"label\"]"), "breakdown"),
         (task("fair", "train = \"train.conll\""), "train"),
         (
             task("spans", "train = \"../train.conll\"\nbreakdown = \"oov\""),

@@ -7,6 +7,7 @@ mod codabench_kit;
 mod failed_runs;
 mod fixtures;
 mod insight;
+mod insight_hipe;
 mod leaderboard_board;
 mod leaderboard_ci;
 mod leaderboard_official;

@@ -11,17 +11,17 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 pub(super) struct Tok {
-    text: String,
+    pub(super) text: String,
     pub(super) tag: String,
-    eos: bool,
+    pub(super) eos: bool,
     /// The noise level of MISC's `LED…` flag.
-    led: Option<f64>,
+    pub(super) led: Option<f64>,
 }
 
 pub(super) struct Doc {
-    id: String,
+    pub(super) id: String,
     /// The year of the document's `# date` (or `# hipe2022:date`); 0 without one.
-    year: f64,
+    pub(super) year: f64,
     pub(super) toks: Vec<Tok>,
 }
 

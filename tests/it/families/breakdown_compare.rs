@@ -1,7 +1,8 @@
 //! `compare --breakdown` of two runs whose discrete keys list different values (a label only
 //! one run uses): both runs are compared on the union of their buckets, and a bucket one run
 //! lacks has zero counts there (docs/breakdown.md). Each run's column equals that run's own
-//! `evaluate --breakdown`, or 0 in a bucket the run's own breakdown does not have.
+//! `evaluate --breakdown`, or 0 in a bucket the run's own breakdown does not have; for the
+//! spans, fair and muc families.
 
 use crate::common::*;
 use serde_json::Value;
@@ -20,8 +21,8 @@ const RUN_B: &str =
 -DOCSTART- O\n\nRome B-LOC\nand O\nBern B-MISC\n\nAnna B-PER\nleft O\n\n\
 -DOCSTART- O\n\nOslo B-LOC\nwas O\ncold O\n\nPeter B-PER\nran O\n\n";
 
-/// bucket → (P, R, F1) of a run's own `breakdown:label` table.
-fn own(v: &Value) -> Vec<(String, [f64; 3])> {
+/// bucket → (P, R, F1) of a run's own `breakdown:label` table (`f1` the name of its F column).
+fn own(v: &Value, f1: &str) -> Vec<(String, [f64; 3])> {
     json_table(v, "breakdown:label")["rows"]
         .as_array()
         .expect("rows")
@@ -31,7 +32,7 @@ fn own(v: &Value) -> Vec<(String, [f64; 3])> {
             let f = |m: &str| s[m].as_f64().expect("ratio");
             (
                 r["key"]["bucket"].as_str().expect("bucket").to_string(),
-                [f("P"), f("R"), f("F1")],
+                [f("P"), f("R"), f(f1)],
             )
         })
         .collect()
@@ -43,7 +44,9 @@ fn compare_reads_both_runs_on_the_union_of_their_buckets() {
     let g = write_file(&dir, "gold.conll", GOLD);
     let a = write_file(&dir, "a.conll", RUN_A);
     let b = write_file(&dir, "b.conll", RUN_B);
-    for family in ["spans", "fair"] {
+    for family in ["spans", "fair", "muc"] {
+        // The muc family's F is F-beta (beta 1 here).
+        let f1 = if family == "muc" { "F" } else { "F1" };
         let evaluate = |run: &str| {
             fairscore_json(&[
                 "evaluate",
@@ -59,7 +62,7 @@ fn compare_reads_both_runs_on_the_union_of_their_buckets() {
                 "-",
             ])
         };
-        let (oa, ob) = (own(&evaluate(&a)), own(&evaluate(&b)));
+        let (oa, ob) = (own(&evaluate(&a), f1), own(&evaluate(&b), f1));
         let names = |o: &[(String, [f64; 3])]| o.iter().map(|x| x.0.clone()).collect::<Vec<_>>();
         // The runs' own breakdowns differ: A has ORG, B has MISC.
         assert!(
@@ -94,7 +97,7 @@ fn compare_reads_both_runs_on_the_union_of_their_buckets() {
         union.dedup();
         assert_eq!(union, ["LOC", "MISC", "ORG", "PER"], "{family}");
         for bucket in &union {
-            for (m, measure) in ["P", "R", "F1"].into_iter().enumerate() {
+            for (m, measure) in ["P", "R", f1].into_iter().enumerate() {
                 let row = rows
                     .iter()
                     .find(|r| {

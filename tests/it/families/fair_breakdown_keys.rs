@@ -14,11 +14,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// One row of the `--errors` listing, with its key values.
-struct Row {
-    gold: bool,
-    kind: String,
-    text: BTreeMap<&'static str, String>,
-    num: BTreeMap<&'static str, f64>,
+pub(super) struct Row {
+    pub(super) gold: bool,
+    pub(super) kind: String,
+    pub(super) text: BTreeMap<&'static str, String>,
+    pub(super) num: BTreeMap<&'static str, f64>,
 }
 
 /// The column of a count: TP, FN/FP, LE, BE, LBE, gold side then run side.
@@ -41,7 +41,7 @@ const COLUMNS: [&str; 10] = [
 
 /// The listing's rows: (unit, gold?, begin, end, label, type, text); standoff listings name
 /// their character offsets start and end.
-fn listing(path: &Path) -> Vec<(String, bool, usize, usize, String, String, String)> {
+pub(super) fn listing(path: &Path) -> Vec<(String, bool, usize, usize, String, String, String)> {
     let text = std::fs::read_to_string(path).expect("listing");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
@@ -317,7 +317,7 @@ fn expected(key: &str, rows: &[Row]) -> Vec<(Option<String>, [f64; 10])> {
     out
 }
 
-fn check(v: &Value, rows: &[Row], keys: &[&str], what: &str) {
+pub(super) fn check(v: &Value, rows: &[Row], keys: &[&str], what: &str) {
     for key in keys {
         let want = expected(key, rows);
         let got = json_table(v, &format!("breakdown:{key}"))["rows"]
@@ -347,7 +347,13 @@ fn check(v: &Value, rows: &[Row], keys: &[&str], what: &str) {
     }
 }
 
-fn fair(gold: &str, run: &str, keys: &[&str], train: Option<&str>, errors: &Path) -> Value {
+pub(super) fn fair(
+    gold: &str,
+    run: &str,
+    keys: &[&str],
+    train: Option<&str>,
+    errors: &Path,
+) -> Value {
     let breakdown = keys.join(",");
     let es = errors.to_string_lossy().to_string();
     let mut args = vec![

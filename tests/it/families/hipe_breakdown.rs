@@ -137,21 +137,6 @@ fn nel_and_filters_are_refused_naming_what_is_not_supported() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("breakdown") && err.contains(word), "{err}");
     }
-    // The muc family has no breakdown yet: a usage error naming the option and the family.
-    let out = fairscore(&[
-        "evaluate",
-        "--family",
-        "muc",
-        "--gold",
-        &g,
-        "--pred",
-        &r,
-        "--breakdown",
-        "label",
-    ]);
-    assert_eq!(out.status.code(), Some(2), "muc: a usage error");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("breakdown") && err.contains("muc"), "{err}");
 }
 
 #[test]

@@ -669,3 +669,92 @@ fn a_hipe_campaign_board_and_rankings_escape_hostile_names() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn a_hipe_campaign_publishes_hostile_run_names_and_their_pages_escaped() {
+    let Some(data) = crate::common::shared_data(
+        "a_hipe_campaign_publishes_hostile_run_names_and_their_pages_escaped",
+    ) else {
+        return;
+    };
+    let dir = temp_dir("hostile_hipe_inspect");
+    let (gold, runs, out) = (dir.join("gold"), dir.join("runs"), dir.join("out"));
+    for d in [&gold, &runs] {
+        std::fs::create_dir_all(d).unwrap();
+    }
+    let g = "HIPE-2022-v2.1-newseye-test-de.tsv";
+    std::fs::copy(data.join("hipe2022/gold").join(g), gold.join(g)).unwrap();
+    let run = data.join("hipe2022/submissions/team4_bundle4_newseye_de_1.tsv");
+    for (i, name) in FILE_NAMES.iter().enumerate() {
+        let team = name.replace('_', "-");
+        std::fs::copy(
+            &run,
+            runs.join(format!("{team}_bundle4_newseye_de_{i}.tsv")),
+        )
+        .unwrap();
+    }
+    let resources = data.join("hipe2022/resources");
+    let o = fairscore(&[
+        "leaderboard",
+        "--preset",
+        "hipe-2022",
+        "--inspect",
+        "--quiet",
+        "--gold-dir",
+        &path(&gold),
+        "--runs-dir",
+        &path(&runs),
+        "--resources",
+        &path(&resources),
+        "--outdir",
+        &path(&out),
+    ]);
+    // A name with a control character cannot name its output files: that run fails alone.
+    let unnamable = FILE_NAMES
+        .iter()
+        .filter(|n| n.chars().any(char::is_control))
+        .count();
+    assert!(unnamable > 0);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut written = Vec::new();
+    files(&out, &mut written);
+    written.sort();
+    let mut bad = Vec::new();
+    for f in &written {
+        let rel = f.strip_prefix(&out).unwrap();
+        // The per-run outputs are the official scorer's bytes, not escaped.
+        if rel.starts_with("runs") {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(f).unwrap();
+        if rel.starts_with("inspect") {
+            text = inspect_page(&text);
+        }
+        if lang_of(f) == Lang::Markdown {
+            text = text.lines().map(unlink).collect::<Vec<_>>().join("\n");
+        }
+        bad.extend(problems(&path(rel), lang_of(f), &text));
+    }
+    // Every run that could be named has its page, linked from the board.
+    let pages = written
+        .iter()
+        .filter(|f| f.starts_with(out.join("inspect")))
+        .count();
+    assert_eq!(pages, FILE_NAMES.len() - unnamable, "{written:?}");
+    let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+    // The copies score alike: the ranking lists the first and folds the others into it, so
+    // one row per regime of NE-COARSE-LIT links its page.
+    assert_eq!(md.matches("](inspect/").count(), 2, "{md}");
+    assert!(md.contains("\\<img src=x onerror=alert(1)\\>"), "{md}");
+    assert!(
+        bad.is_empty(),
+        "{} problems:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}
