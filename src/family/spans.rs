@@ -189,26 +189,11 @@ impl Family for SpanFamily {
                 column: self.column.clone(),
                 docs: self.docs.clone(),
             };
-            let mut s = standoff_statistics(gold, pred, &read)?;
-            if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
-                return Err(Error::usage(format!(
-                    "breakdown: {} reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
-                    a.key.name()
-                )));
-            }
-            if !self.breakdown.is_empty() {
-                let train = self.train_set(None)?;
-                let regime = self.breakdown_regime();
-                let (gf, rf) = super::breakdown::standoff::facts(
-                    gold,
-                    pred,
-                    &read,
-                    regime == SpanRegime::Strict,
-                    train.as_ref(),
-                )?;
-                super::breakdown::attach(&mut s, &self.breakdown, &gf, &rf, regime.json_name())?;
-            }
-            return Ok(s);
+            let wanted = !self.breakdown.is_empty() && self.train.is_some();
+            let reading = wanted.then_some(|| self.train_set(None));
+            return super::breakdown::train::beside(reading, |train| {
+                self.standoff_with_breakdown(gold, pred, &read, train)
+            });
         }
         let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
         let format = match self.format {
@@ -232,14 +217,8 @@ impl Family for SpanFamily {
         // The training file is read beside the gold and the run, in a thread of its own: its
         // reading is most of what the training keys cost (docs/performance.md).
         let wanted = !self.breakdown.is_empty() && self.train.is_some();
-        std::thread::scope(|sc| {
-            let reading = wanted.then(|| sc.spawn(|| self.train_set(col.as_deref())));
-            let train = move || match reading {
-                None => Ok(None),
-                Some(h) => h.join().unwrap_or_else(|_| {
-                    Err(Error::usage("train: the training file's reader stopped"))
-                }),
-            };
+        let reading = wanted.then_some(|| self.train_set(col.as_deref()));
+        super::breakdown::train::beside(reading, |train| {
             self.token_statistics(gold, pred, text, format, col.as_deref(), train)
         })
     }
@@ -320,6 +299,37 @@ impl Family for SpanFamily {
 }
 
 impl SpanFamily {
+    /// The statistics of standoff files read as `read`, with the breakdown asked for (`train`
+    /// the training set being read).
+    fn standoff_with_breakdown(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        read: &crate::eval::standoff::StandoffRead,
+        train: super::breakdown::train::Pending<'_>,
+    ) -> Result<Statistics> {
+        let mut s = standoff_statistics(gold, pred, read)?;
+        if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
+            return Err(Error::usage(format!(
+            "breakdown: {} reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
+            a.key.name()
+        )));
+        }
+        if !self.breakdown.is_empty() {
+            let train = train.wait()?;
+            let regime = self.breakdown_regime();
+            let (gf, rf) = super::breakdown::standoff::facts(
+                gold,
+                pred,
+                read,
+                regime == SpanRegime::Strict,
+                train.as_ref(),
+            )?;
+            super::breakdown::attach(&mut s, &self.breakdown, &gf, &rf, regime.json_name())?;
+        }
+        Ok(s)
+    }
+
     /// The statistics of token files: the gold's `text` in `format` and the run read alike,
     /// `col` the HIPE entity column (`None` for CoNLL), `train` the training file once read.
     fn token_statistics(
@@ -329,7 +339,7 @@ impl SpanFamily {
         text: String,
         format: Format,
         col: Option<&str>,
-        train: impl FnOnce() -> Result<Option<super::breakdown::Train>>,
+        train: super::breakdown::train::Pending<'_>,
     ) -> Result<Statistics> {
         let ropts = ReadOptions::default();
         let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
@@ -431,7 +441,7 @@ impl SpanFamily {
         warnings.extend(res.warnings);
         s.warnings = warnings;
         if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &g, &p, &o, col, train()?)?;
+            self.attach_breakdown(&mut s, &g, &p, &o, col, train.wait()?)?;
         }
         Ok(s)
     }

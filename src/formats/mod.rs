@@ -212,6 +212,24 @@ pub fn detect(path: &Path, text: &str) -> Result<Format> {
     }
 }
 
+/// The format [`detect`] finds in the head of the regular file at `path`, without reading the
+/// rest: `None` for a file that is not regular (a pipe can be read once only) or whose first
+/// non-blank line does not end within the head.
+pub fn detect_head(path: &Path) -> Result<Option<Format>> {
+    const HEAD: usize = 1 << 16;
+    let Some(head) = crate::io::read_head(path, HEAD)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&head);
+    let t = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let blank = t.len() - t.trim_start().len();
+    let whole = head.len() < HEAD;
+    if !whole && !t[blank..].contains('\n') {
+        return Ok(None);
+    }
+    detect(path, t).map(Some)
+}
+
 /// Parses a file's text in the given format (`None`: detect it).
 pub fn parse_text(
     path: &Path,
