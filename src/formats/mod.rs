@@ -340,4 +340,33 @@ mod tests {
         // A brat file is refused, not read as CoNLL with ids for tokens.
         assert_eq!(fmt("T1\tPER 0 4\tAnna\n"), None);
     }
+
+    #[test]
+    fn the_head_tells_the_format_when_its_first_line_ends_in_it() {
+        let dir = std::env::temp_dir().join(format!("fairscore-head-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        // As `detect` tells it from the whole text, past blank lines and a byte-order mark.
+        let hipe = file("a.tsv", "\u{feff}\n\nTOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n");
+        assert_eq!(detect_head(&hipe).unwrap(), Some(Format::Hipe));
+        let conll = file("b.conll", "Paris NNP B-LOC\n");
+        assert_eq!(detect_head(&conll).unwrap(), Some(Format::Conll));
+        // A first line longer than the head is not judged by its beginning.
+        let long = format!("TOKEN\t{}\tNE-COARSE-LIT\n", "X".repeat(1 << 16));
+        let long = file("c.tsv", &long);
+        assert_eq!(detect_head(&long).unwrap(), None);
+        assert_eq!(
+            fmt(&std::fs::read_to_string(&long).unwrap()),
+            Some(Format::Hipe)
+        );
+        // Not a regular file: nothing is read.
+        assert_eq!(detect_head(&dir).unwrap(), None);
+        // An empty file is `detect`'s error.
+        assert!(detect_head(&file("d.tsv", "")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
