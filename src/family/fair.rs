@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
+use super::{file_hash, prf_columns, prf_values, Family, Headline, Options, Statistics};
 use crate::error::Result;
 use crate::eval::fair::Inspection;
 use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
@@ -103,7 +103,8 @@ impl FairFamily {
     /// Reads and evaluates gold and run: standoff files, or token and span files (the gold
     /// kept as read); `standoff`: whether they are standoff files
     /// ([`crate::eval::standoff::fair_applies`]).
-    fn read(&self, gold: &Path, pred: &Path, standoff: bool) -> Result<Read> {
+    /// `hash`: also hash token and span files from the bytes read, for the signature.
+    fn read(&self, gold: &Path, pred: &Path, standoff: bool, hash: bool) -> Result<Read> {
         if standoff {
             self.options.refuse_standoff_changes()?;
             return Ok(Read {
@@ -111,18 +112,26 @@ impl FairFamily {
                 standoff: true,
                 changes: None,
                 gold: None,
+                hashes: None,
             });
         }
         // The run's changes, their own for each run read (the log is the run's).
         let (run_read, changes) = self.options.run_read();
         let mut opts = self.opts.clone();
         opts.read.run = run_read.text;
-        let (report, g) = crate::eval::fair::evaluate_files_keeping_gold(gold, pred, &opts)?;
+        let hasher: crate::eval::fair::Hasher<'_> = &super::sign::bytes_hash;
+        let (report, g, hashes) = crate::eval::fair::evaluate_files_keeping_gold(
+            gold,
+            pred,
+            &opts,
+            hash.then_some(hasher),
+        )?;
         Ok(Read {
             report,
             standoff: false,
             changes,
             gold: Some(g),
+            hashes,
         })
     }
 
@@ -197,13 +206,15 @@ impl FairFamily {
         standoff: bool,
         early: Option<Option<Format>>,
         pending: super::breakdown::train::Pending<'_>,
-    ) -> Result<Statistics> {
+        hash: bool,
+    ) -> Result<(Statistics, Option<[String; 2]>)> {
         let Read {
             report,
             standoff,
             changes,
             gold: gold_read,
-        } = self.read(gold, pred, standoff)?;
+            hashes,
+        } = self.read(gold, pred, standoff, hash)?;
         let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
         // The gold's format as known before reading it, else as its reader tells.
         let format = match early {
@@ -259,7 +270,26 @@ impl FairFamily {
             };
             self.attach_breakdown(&mut s, &report, &sizes, format, gold_read.as_ref(), train)?;
         }
-        Ok(s)
+        Ok((s, hashes))
+    }
+
+    /// [`Family::statistics`]; with `hash`, also the content hashes of the gold and the run
+    /// made from the bytes read (token and span files; `None` for standoff files).
+    fn read_and_count(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        hash: bool,
+    ) -> Result<(Statistics, Option<[String; 2]>)> {
+        let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
+        // The training file is read beside the gold and the run, in a thread of its own, when
+        // the gold's format (which says how to read it) is known before the gold is parsed.
+        let wanted = !self.breakdown.is_empty() && self.train.is_some();
+        let early = self.early_format(gold, standoff, wanted);
+        let reading = early.filter(|_| wanted).map(|f| move || self.train_set(f));
+        super::breakdown::train::beside(reading, |pending| {
+            self.statistics_with(gold, pred, standoff, early, pending, hash)
+        })
     }
 
     /// The training file's vocabulary and entities (`train`), read in the gold's `format`
@@ -305,6 +335,8 @@ struct Read {
     standoff: bool,
     changes: Option<std::sync::Arc<crate::convert::RunChanges>>,
     gold: Option<crate::corpus::Corpus>,
+    /// The gold's and the run's content hashes, when asked for and made from the bytes read.
+    hashes: Option<[String; 2]>,
 }
 
 /// The inspection of a run against its gold (`fairscore inspect`): the fair family with
@@ -313,7 +345,7 @@ struct Read {
 pub fn inspect(opts: &Options, gold: &Path, pred: &Path) -> Result<Inspection> {
     let fam = FairFamily::new(opts)?;
     let standoff = crate::eval::standoff::fair_applies(gold, pred, &fam.opts);
-    let read = fam.read(gold, pred, standoff)?;
+    let read = fam.read(gold, pred, standoff, false)?;
     let mut out = crate::eval::fair::inspect::assemble(&read.report, read.gold.as_ref());
     out.warnings
         .extend(super::options::repair_warnings(read.changes.as_deref()));
@@ -377,17 +409,16 @@ impl Family for FairFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
-        // The training file is read beside the gold and the run, in a thread of its own, when
-        // the gold's format (which says how to read it) is known before the gold is parsed.
-        let wanted = !self.breakdown.is_empty() && self.train.is_some();
-        let early = self.early_format(gold, standoff, wanted);
-        let reading = early.filter(|_| wanted).map(|f| move || self.train_set(f));
-        super::breakdown::train::beside(reading, |pending| {
-            self.statistics_with(gold, pred, standoff, early, pending)
-        })
+        self.read_and_count(gold, pred, false).map(|(s, _)| s)
     }
 
+    fn statistics_hashed(&self, gold: &Path, pred: &Path) -> Result<(Statistics, [String; 2])> {
+        // Token and span files are hashed from the bytes read for scoring.
+        match self.read_and_count(gold, pred, true)? {
+            (s, Some(h)) => Ok((s, h)),
+            (s, None) => Ok((s, [file_hash(gold)?, file_hash(pred)?])),
+        }
+    }
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
         let weights = self.weights();
         let mut rows: Vec<(String, &[f64])> = vec![("ALL".to_string(), &sums[..BLOCK])];
