@@ -30,6 +30,20 @@ pub fn read_input(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The first `n` bytes (or fewer) of the regular file at `path`, through the input guard;
+/// `None` for anything else (a pipe can be read once only: its head is left to the reader).
+pub fn read_head(path: &Path, n: usize) -> Result<Option<Vec<u8>>> {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let (file, _) = open_input(path)?;
+    let mut head = Vec::with_capacity(n);
+    file.take(n as u64)
+        .read_to_end(&mut head)
+        .map_err(|e| Error::input(path, 0, io_reason(&e)))?;
+    Ok(Some(head))
+}
+
 /// Opens an input file after the guard's checks (no device, socket or directory); also
 /// returns its length as the file system gives it (0 for a pipe).
 fn open_input(path: &Path) -> Result<(std::fs::File, u64)> {

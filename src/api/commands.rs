@@ -68,7 +68,7 @@ pub fn family_plan(name: &str, s: &Settings) -> Result<FamilyPlan> {
 /// Scores `gold` and `pred` as `plan` says; the results carry their signature.
 pub fn run_family_plan(plan: &FamilyPlan, gold: &Path, pred: &Path) -> Result<FamilyRun> {
     let fam = plan.fam.as_ref();
-    let mut stats = fam.statistics(gold, pred)?;
+    let (mut stats, [gold_hash, run_hash]) = fam.statistics_hashed(gold, pred)?;
     let listing = stats.listing.take();
     let mut results = crate::family::scored(fam, &stats, plan.resampler.as_ref())?;
     let resampled = plan.resampler.as_ref().map(|x| Resampled {
@@ -76,7 +76,12 @@ pub fn run_family_plan(plan: &FamilyPlan, gold: &Path, pred: &Path) -> Result<Fa
         unit: results.unit,
         test: None,
     });
-    results.signature = Some(signature(fam, resampled, gold, &[pred])?);
+    results.signature = Some(crate::family::sign::signature_of(
+        fam,
+        resampled,
+        gold_hash,
+        &[run_hash],
+    ));
     Ok(FamilyRun { results, listing })
 }
 

@@ -225,19 +225,26 @@ pub struct FairReport {
 /// HIPE reader and aligned as `score` aligns them (a run without document markers is cut into
 /// the gold's documents).
 pub fn evaluate_files(target: &Path, system: &Path, opts: &FairOptions) -> Result<FairReport> {
-    evaluate_files_keeping_gold(target, system, opts).map(|(report, _)| report)
+    evaluate_files_keeping_gold(target, system, opts, None).map(|(report, _, _)| report)
 }
 
+/// A hash of a file's bytes as read, made by the caller (the signature's content hash).
+pub type Hasher<'a> = &'a dyn Fn(&Path, &[u8]) -> Result<String>;
+
 /// [`evaluate_files`], also giving the gold as read (the layout of its text: sentences, space
-/// after each token, for `inspect`).
+/// after each token, for `inspect`), and with `hash` the hashes it makes of the target's and
+/// the system's bytes as read (each file is read once).
 pub fn evaluate_files_keeping_gold(
     target: &Path,
     system: &Path,
     opts: &FairOptions,
-) -> Result<(FairReport, Corpus)> {
+    hash: Option<Hasher<'_>>,
+) -> Result<(FairReport, Corpus, Option<[String; 2]>)> {
     // Each file is read once (it may be a pipe); the system is read in the target's format.
     let ropts = crate::corpus::ReadOptions::default();
-    let t_text = crate::io::into_utf8(target, crate::io::read_input(target)?)?;
+    let t_bytes = crate::io::read_input(target)?;
+    let t_hash = hash.map(|h| h(target, &t_bytes)).transpose()?;
+    let t_text = crate::io::into_utf8(target, t_bytes)?;
     let format = match opts.read.format {
         Some(f) => f,
         None => crate::formats::detect(target, &t_text)?,
@@ -247,7 +254,10 @@ pub fn evaluate_files_keeping_gold(
         text: opts.read.run.clone(),
         ..Default::default()
     };
-    let run = crate::formats::read(system, Some(format), &run_read)?;
+    let s_bytes = crate::io::read_input(system)?;
+    let s_hash = hash.map(|h| h(system, &s_bytes)).transpose()?;
+    let s_text = crate::io::into_utf8(system, s_bytes)?;
+    let run = crate::formats::parse_text(system, s_text, Some(format), &run_read)?;
     let (t_units, s_units) = corpus_units(&gold, &run, &opts.read)?;
     let mut report = evaluate_units(target, t_units, system, s_units, opts)?;
     let sentences_of_documents = gold.annotations.is_empty()
@@ -261,7 +271,7 @@ pub fn evaluate_files_keeping_gold(
             report.document_sentences = sizes;
         }
     }
-    Ok((report, gold))
+    Ok((report, gold, t_hash.zip(s_hash).map(|(t, s)| [t, s])))
 }
 
 /// The units of a target and a system corpus: HIPE documents (the run aligned as `score`

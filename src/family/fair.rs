@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
+use super::{file_hash, prf_columns, prf_values, Family, Headline, Options, Statistics};
 use crate::error::Result;
 use crate::eval::fair::Inspection;
 use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
@@ -101,27 +101,37 @@ impl FairFamily {
     }
 
     /// Reads and evaluates gold and run: standoff files, or token and span files (the gold
-    /// kept as read).
-    fn read(&self, gold: &Path, pred: &Path) -> Result<Read> {
-        if crate::eval::standoff::fair_applies(gold, pred, &self.opts) {
+    /// kept as read); `standoff`: whether they are standoff files
+    /// ([`crate::eval::standoff::fair_applies`]).
+    /// `hash`: also hash token and span files from the bytes read, for the signature.
+    fn read(&self, gold: &Path, pred: &Path, standoff: bool, hash: bool) -> Result<Read> {
+        if standoff {
             self.options.refuse_standoff_changes()?;
             return Ok(Read {
                 report: crate::eval::standoff::fair_report(gold, pred, &self.opts)?,
                 standoff: true,
                 changes: None,
                 gold: None,
+                hashes: None,
             });
         }
         // The run's changes, their own for each run read (the log is the run's).
         let (run_read, changes) = self.options.run_read();
         let mut opts = self.opts.clone();
         opts.read.run = run_read.text;
-        let (report, g) = crate::eval::fair::evaluate_files_keeping_gold(gold, pred, &opts)?;
+        let hasher: crate::eval::fair::Hasher<'_> = &super::sign::bytes_hash;
+        let (report, g, hashes) = crate::eval::fair::evaluate_files_keeping_gold(
+            gold,
+            pred,
+            &opts,
+            hash.then_some(hasher),
+        )?;
         Ok(Read {
             report,
             standoff: false,
             changes,
             gold: Some(g),
+            hashes,
         })
     }
 
@@ -135,6 +145,7 @@ impl FairFamily {
         sizes: &[usize],
         format: Option<Format>,
         gold: Option<&crate::corpus::Corpus>,
+        train: impl FnOnce() -> Result<Option<super::breakdown::Train>>,
     ) -> Result<()> {
         use super::breakdown::Key;
         let hipe = format == Some(Format::Hipe);
@@ -171,22 +182,7 @@ impl FairFamily {
                 &text_keys,
             )?;
         }
-        let train = match &self.train {
-            None => None,
-            Some(path) => {
-                let col = hipe
-                    .then(|| self.opts.read.columns.first().cloned())
-                    .flatten();
-                let (hash, t) = super::breakdown::train::read(
-                    path,
-                    format.filter(|f| *f != Format::Spans),
-                    col.as_deref(),
-                    None,
-                )?;
-                let _ = self.train_hash.set(hash);
-                Some(t)
-            }
-        };
+        let train = train()?;
         let ctx = super::breakdown::fair::Context {
             hipe: gold.filter(|_| hipe),
             document_sentences: &report.document_sentences,
@@ -198,6 +194,133 @@ impl FairFamily {
             .flat_map(|(i, &n)| std::iter::repeat_n(i, n));
         let [(gf, gt), (rf, rt)] = super::breakdown::fair::facts(index.zip(&report.units), &ctx);
         super::breakdown::fair::attach(s, &self.breakdown, &gf, &gt, &rf, &rt)
+    }
+
+    /// The statistics of `gold` and `pred` ([`Family::statistics`]): `standoff` whether they
+    /// are standoff files, `early` the gold's format when known before reading it (then the
+    /// training file is being read by `pending`, else it is read here after them).
+    fn statistics_with(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        standoff: bool,
+        early: Option<Option<Format>>,
+        pending: super::breakdown::train::Pending<'_>,
+        hash: bool,
+    ) -> Result<(Statistics, Option<[String; 2]>)> {
+        let Read {
+            report,
+            standoff,
+            changes,
+            gold: gold_read,
+            hashes,
+        } = self.read(gold, pred, standoff, hash)?;
+        let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
+        // The gold's format as known before reading it, else as its reader tells.
+        let format = match early {
+            Some(f) => f,
+            None => match gold_read.as_ref().map(|g| Format::parse(g.format)) {
+                Some(Ok(Some(f))) => Some(f),
+                _ => Some(crate::formats::detect(gold, &crate::io::read_text(gold)?)?),
+            },
+        };
+        // Documents where the file has them (HIPE; CoNLL with -DOCSTART-; standoff files),
+        // else sentences: the same units as the spans and muc families of the same files.
+        let by_document = !report.document_sentences.is_empty();
+        let unit = match format {
+            None | Some(Format::Hipe) => Unit::Document,
+            _ if by_document => Unit::Document,
+            _ => Unit::Sentence,
+        };
+        let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
+        if standoff {
+            s.warnings = report.warnings.clone();
+        }
+        s.warnings
+            .extend(super::options::repair_warnings(changes.as_deref()));
+        s.details.push(confusion_table(&report.tally));
+        s.listing = self.listing.then(|| crate::eval::fair::errors_tsv(&report));
+        // One tally per unit: each sentence, or each document's sentences (a document without
+        // a sentence is a unit too).
+        let sizes = if by_document {
+            report.document_sentences.clone()
+        } else {
+            vec![1; report.units.len()]
+        };
+        let mut units = report.units.iter();
+        for &n in &sizes {
+            let mut t = Tally::new();
+            for u in units.by_ref().take(n) {
+                t.add(&u.target.spans, &u.system.spans, &u.outcome);
+            }
+            let mut v = Vec::with_capacity(s.width());
+            block(&t.overall, &mut v);
+            for l in &s.labels {
+                match t.per_label.get(l) {
+                    Some(c) => block(c, &mut v),
+                    None => v.extend([0.0; BLOCK]),
+                }
+            }
+            s.push_unit(v);
+        }
+        if !self.breakdown.is_empty() {
+            let train = || match early {
+                Some(_) => pending.wait(),
+                None => self.train_set(format),
+            };
+            self.attach_breakdown(&mut s, &report, &sizes, format, gold_read.as_ref(), train)?;
+        }
+        Ok((s, hashes))
+    }
+
+    /// [`Family::statistics`]; with `hash`, also the content hashes of the gold and the run
+    /// made from the bytes read (token and span files; `None` for standoff files).
+    fn read_and_count(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        hash: bool,
+    ) -> Result<(Statistics, Option<[String; 2]>)> {
+        let standoff = crate::eval::standoff::fair_applies(gold, pred, &self.opts);
+        // The training file is read beside the gold and the run, in a thread of its own, when
+        // the gold's format (which says how to read it) is known before the gold is parsed.
+        let wanted = !self.breakdown.is_empty() && self.train.is_some();
+        let early = self.early_format(gold, standoff, wanted);
+        let reading = early.filter(|_| wanted).map(|f| move || self.train_set(f));
+        super::breakdown::train::beside(reading, |pending| {
+            self.statistics_with(gold, pred, standoff, early, pending, hash)
+        })
+    }
+
+    /// The training file's vocabulary and entities (`train`), read in the gold's `format`
+    /// (`None` for standoff files; a HIPE TSV file by the gold's first entity column).
+    fn train_set(&self, format: Option<Format>) -> Result<Option<super::breakdown::Train>> {
+        let Some(path) = &self.train else {
+            return Ok(None);
+        };
+        let col = (format == Some(Format::Hipe))
+            .then(|| self.opts.read.columns.first().cloned())
+            .flatten();
+        let (hash, t) = super::breakdown::train::read(
+            path,
+            format.filter(|f| *f != Format::Spans),
+            col.as_deref(),
+            None,
+        )?;
+        let _ = self.train_hash.set(hash);
+        Ok(Some(t))
+    }
+
+    /// The gold's format when it is known before the gold is parsed: `Some(None)` for
+    /// standoff files, the format given, else (when `sniff`) the one the head of a regular
+    /// gold file shows (`None`: not known before).
+    fn early_format(&self, gold: &Path, standoff: bool, sniff: bool) -> Option<Option<Format>> {
+        match self.opts.read.format {
+            _ if standoff => Some(None),
+            Some(f) => Some(Some(f)),
+            None if sniff => crate::formats::detect_head(gold).ok().flatten().map(Some),
+            None => None,
+        }
     }
 
     fn weights(&self) -> Weights {
@@ -212,6 +335,8 @@ struct Read {
     standoff: bool,
     changes: Option<std::sync::Arc<crate::convert::RunChanges>>,
     gold: Option<crate::corpus::Corpus>,
+    /// The gold's and the run's content hashes, when asked for and made from the bytes read.
+    hashes: Option<[String; 2]>,
 }
 
 /// The inspection of a run against its gold (`fairscore inspect`): the fair family with
@@ -219,7 +344,8 @@ struct Read {
 /// document ([`crate::eval::fair::Inspection`]), with the signature `evaluate` prints.
 pub fn inspect(opts: &Options, gold: &Path, pred: &Path) -> Result<Inspection> {
     let fam = FairFamily::new(opts)?;
-    let read = fam.read(gold, pred)?;
+    let standoff = crate::eval::standoff::fair_applies(gold, pred, &fam.opts);
+    let read = fam.read(gold, pred, standoff, false)?;
     let mut out = crate::eval::fair::inspect::assemble(&read.report, read.gold.as_ref());
     out.warnings
         .extend(super::options::repair_warnings(read.changes.as_deref()));
@@ -283,63 +409,16 @@ impl Family for FairFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        let Read {
-            report,
-            standoff,
-            changes,
-            gold: gold_read,
-        } = self.read(gold, pred)?;
-        let labels: Vec<String> = report.tally.per_label.keys().cloned().collect();
-        let format = match self.opts.read.format {
-            _ if standoff => None,
-            Some(f) => Some(f),
-            None => Some(crate::formats::detect(gold, &crate::io::read_text(gold)?)?),
-        };
-        // Documents where the file has them (HIPE; CoNLL with -DOCSTART-; standoff files),
-        // else sentences: the same units as the spans and muc families of the same files.
-        let by_document = !report.document_sentences.is_empty();
-        let unit = match format {
-            None | Some(Format::Hipe) => Unit::Document,
-            _ if by_document => Unit::Document,
-            _ => Unit::Sentence,
-        };
-        let mut s = Statistics::new(unit, BLOCK, BLOCK, labels);
-        if standoff {
-            s.warnings = report.warnings.clone();
-        }
-        s.warnings
-            .extend(super::options::repair_warnings(changes.as_deref()));
-        s.details.push(confusion_table(&report.tally));
-        s.listing = self.listing.then(|| crate::eval::fair::errors_tsv(&report));
-        // One tally per unit: each sentence, or each document's sentences (a document without
-        // a sentence is a unit too).
-        let sizes = if by_document {
-            report.document_sentences.clone()
-        } else {
-            vec![1; report.units.len()]
-        };
-        let mut units = report.units.iter();
-        for &n in &sizes {
-            let mut t = Tally::new();
-            for u in units.by_ref().take(n) {
-                t.add(&u.target.spans, &u.system.spans, &u.outcome);
-            }
-            let mut v = Vec::with_capacity(s.width());
-            block(&t.overall, &mut v);
-            for l in &s.labels {
-                match t.per_label.get(l) {
-                    Some(c) => block(c, &mut v),
-                    None => v.extend([0.0; BLOCK]),
-                }
-            }
-            s.push_unit(v);
-        }
-        if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &report, &sizes, format, gold_read.as_ref())?;
-        }
-        Ok(s)
+        self.read_and_count(gold, pred, false).map(|(s, _)| s)
     }
 
+    fn statistics_hashed(&self, gold: &Path, pred: &Path) -> Result<(Statistics, [String; 2])> {
+        // Token and span files are hashed from the bytes read for scoring.
+        match self.read_and_count(gold, pred, true)? {
+            (s, Some(h)) => Ok((s, h)),
+            (s, None) => Ok((s, [file_hash(gold)?, file_hash(pred)?])),
+        }
+    }
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
         let weights = self.weights();
         let mut rows: Vec<(String, &[f64])> = vec![("ALL".to_string(), &sums[..BLOCK])];

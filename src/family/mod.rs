@@ -238,6 +238,14 @@ pub trait Family: Send + Sync {
     /// Reads both files and pairs them: the per-unit statistics.
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics>;
 
+    /// [`Family::statistics`] with the content hashes of `gold` and `pred` for the signature
+    /// ([`sign::file_hash`]), in that order: made from the bytes read for scoring where the
+    /// family can (each file read once), else by reading the files again.
+    fn statistics_hashed(&self, gold: &Path, pred: &Path) -> Result<(Statistics, [String; 2])> {
+        let s = self.statistics(gold, pred)?;
+        Ok((s, [sign::file_hash(gold)?, sign::file_hash(pred)?]))
+    }
+
     /// [`Family::statistics`] reading through parses shared between scorings ([`Inputs`]).
     fn statistics_in(&self, gold: &Path, pred: &Path, _shared: &Inputs) -> Result<Statistics> {
         self.statistics(gold, pred)

@@ -193,6 +193,20 @@ pub fn signature(
     Ok(sig)
 }
 
+/// [`signature`] of inputs hashed already ([`file_hash`]: the gold's, the runs'), as
+/// [`super::Family::statistics_hashed`] gives them.
+pub fn signature_of(
+    fam: &dyn super::Family,
+    resampled: Option<Resampled<'_>>,
+    gold: String,
+    runs: &[String],
+) -> Signature {
+    let mut sig = head(fam);
+    resampling_fields(resampled, &mut sig);
+    hash_fields(gold, runs, &mut sig);
+    sig
+}
+
 /// The opening fields of a family's signatures: `family` and the fields it declares.
 pub fn head(fam: &dyn super::Family) -> Signature {
     let mut sig = Signature::new();
@@ -206,14 +220,20 @@ pub fn head(fam: &dyn super::Family) -> Signature {
 /// The closing fields of every scoring's signature: the gold's and the runs' hashes and the
 /// fairscore version.
 pub fn input_fields(gold: &Path, runs: &[&Path], sig: &mut Signature) -> Result<()> {
-    sig.push("gold", file_hash(gold)?);
+    let gold = file_hash(gold)?;
     let hashes = runs
         .iter()
         .map(|r| file_hash(r))
         .collect::<Result<Vec<_>>>()?;
-    sig.push("run", hashes.join(","));
-    sig.push("version", env!("CARGO_PKG_VERSION"));
+    hash_fields(gold, &hashes, sig);
     Ok(())
+}
+
+/// [`input_fields`] of the hashes made already.
+fn hash_fields(gold: String, runs: &[String], sig: &mut Signature) {
+    sig.push("gold", gold);
+    sig.push("run", runs.join(","));
+    sig.push("version", env!("CARGO_PKG_VERSION"));
 }
 
 /// The resampling fields: `resample:none`, or `resample:bootstrap|n|seed|conf|unit` (and

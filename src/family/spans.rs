@@ -177,73 +177,17 @@ impl Family for SpanFamily {
     }
 
     fn statistics(&self, gold: &Path, pred: &Path) -> Result<Statistics> {
-        if self.docs.is_some() || crate::eval::standoff::applies(gold, pred, self.input_format) {
-            if self.attribution != Attribution::Hipe {
-                return Err(Error::usage(
-                    "attribution nervaluate: the spans family attributes nervaluate's way entities read from tags (conll or hipe), not standoff files",
-                ));
-            }
-            self.options.refuse_standoff_changes()?;
-            let read = crate::eval::standoff::StandoffRead {
-                format: self.input_format.and_then(InputFormat::standoff),
-                column: self.column.clone(),
-                docs: self.docs.clone(),
-            };
-            let mut s = standoff_statistics(gold, pred, &read)?;
-            if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
-                return Err(Error::usage(format!(
-                    "breakdown: {} reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
-                    a.key.name()
-                )));
-            }
-            if !self.breakdown.is_empty() {
-                let train = self.train_set(None)?;
-                let regime = self.breakdown_regime();
-                let (gf, rf) = super::breakdown::standoff::facts(
-                    gold,
-                    pred,
-                    &read,
-                    regime == SpanRegime::Strict,
-                    train.as_ref(),
-                )?;
-                super::breakdown::attach(&mut s, &self.breakdown, &gf, &rf, regime.json_name())?;
-            }
-            return Ok(s);
-        }
-        let text = crate::io::into_utf8(gold, crate::io::read_input(gold)?)?;
-        let format = match self.format {
-            Some(f) => f,
-            None => crate::formats::detect(gold, &text)?,
-        };
-        if format == Format::Spans {
-            return Err(Error::usage(
-                "format spans: the spans family reads tags (conll or hipe); span files are scored by the fair family",
-            ));
-        }
-        // The entity column: CoNLL's tag column, or a HIPE TSV column by name.
-        let col = match format {
-            Format::Conll => None,
-            _ => Some(
-                self.column
-                    .clone()
-                    .unwrap_or_else(|| "NE-COARSE-LIT".into()),
-            ),
-        };
-        // The training file is read beside the gold and the run, in a thread of its own: its
-        // reading is most of what the training keys cost (docs/performance.md).
-        let wanted = !self.breakdown.is_empty() && self.train.is_some();
-        std::thread::scope(|sc| {
-            let reading = wanted.then(|| sc.spawn(|| self.train_set(col.as_deref())));
-            let train = move || match reading {
-                None => Ok(None),
-                Some(h) => h.join().unwrap_or_else(|_| {
-                    Err(Error::usage("train: the training file's reader stopped"))
-                }),
-            };
-            self.token_statistics(gold, pred, text, format, col.as_deref(), train)
-        })
+        self.read_and_count(gold, pred, None)
     }
 
+    fn statistics_hashed(&self, gold: &Path, pred: &Path) -> Result<(Statistics, [String; 2])> {
+        // HIPE TSV and CoNLL files are hashed from the bytes read for scoring.
+        let mut made = [None, None];
+        let s = self.read_and_count(gold, pred, Some(&mut made))?;
+        let [g, r] = made;
+        let hash = |h: Option<String>, p: &Path| h.map_or_else(|| super::sign::file_hash(p), Ok);
+        Ok((s, [hash(g, gold)?, hash(r, pred)?]))
+    }
     fn tables(&self, stats: &Statistics, sums: &[f64]) -> Vec<Table> {
         let mut out = Vec::new();
         for r in &self.regimes {
@@ -320,21 +264,118 @@ impl Family for SpanFamily {
 }
 
 impl SpanFamily {
-    /// The statistics of token files: the gold's `text` in `format` and the run read alike,
-    /// `col` the HIPE entity column (`None` for CoNLL), `train` the training file once read.
-    fn token_statistics(
+    /// [`Family::statistics`]; with `hashes`, the content hashes of the gold and the run made
+    /// from the bytes read (HIPE TSV and CoNLL files; left `None` for standoff files).
+    fn read_and_count(
         &self,
         gold: &Path,
         pred: &Path,
+        mut hashes: Option<&mut [Option<String>; 2]>,
+    ) -> Result<Statistics> {
+        if self.docs.is_some() || crate::eval::standoff::applies(gold, pred, self.input_format) {
+            if self.attribution != Attribution::Hipe {
+                return Err(Error::usage(
+                    "attribution nervaluate: the spans family attributes nervaluate's way entities read from tags (conll or hipe), not standoff files",
+                ));
+            }
+            self.options.refuse_standoff_changes()?;
+            let read = crate::eval::standoff::StandoffRead {
+                format: self.input_format.and_then(InputFormat::standoff),
+                column: self.column.clone(),
+                docs: self.docs.clone(),
+            };
+            let wanted = !self.breakdown.is_empty() && self.train.is_some();
+            let reading = wanted.then_some(|| self.train_set(None));
+            return super::breakdown::train::beside(reading, |train| {
+                self.standoff_with_breakdown(gold, pred, &read, train)
+            });
+        }
+        let bytes = crate::io::read_input(gold)?;
+        if let Some([g, _]) = hashes.as_deref_mut() {
+            *g = Some(super::sign::bytes_hash(gold, &bytes)?);
+        }
+        let text = crate::io::into_utf8(gold, bytes)?;
+        let format = match self.format {
+            Some(f) => f,
+            None => crate::formats::detect(gold, &text)?,
+        };
+        if format == Format::Spans {
+            return Err(Error::usage(
+                "format spans: the spans family reads tags (conll or hipe); span files are scored by the fair family",
+            ));
+        }
+        // The entity column: CoNLL's tag column, or a HIPE TSV column by name.
+        let col = match format {
+            Format::Conll => None,
+            _ => Some(
+                self.column
+                    .clone()
+                    .unwrap_or_else(|| "NE-COARSE-LIT".into()),
+            ),
+        };
+        // The training file is read beside the gold and the run, in a thread of its own: its
+        // reading is most of what the training keys cost (docs/performance.md).
+        let wanted = !self.breakdown.is_empty() && self.train.is_some();
+        let reading = wanted.then_some(|| self.train_set(col.as_deref()));
+        super::breakdown::train::beside(reading, |train| {
+            let run = (pred, hashes.map(|[_, r]| r));
+            self.token_statistics(gold, run, text, format, col.as_deref(), train)
+        })
+    }
+
+    /// The statistics of standoff files read as `read`, with the breakdown asked for (`train`
+    /// the training set being read).
+    fn standoff_with_breakdown(
+        &self,
+        gold: &Path,
+        pred: &Path,
+        read: &crate::eval::standoff::StandoffRead,
+        train: super::breakdown::train::Pending<'_>,
+    ) -> Result<Statistics> {
+        let mut s = standoff_statistics(gold, pred, read)?;
+        if let Some(a) = self.breakdown.iter().find(|a| a.key.needs_metadata()) {
+            return Err(Error::usage(format!(
+            "breakdown: {} reads the gold's HIPE metadata (noise levels, document dates), which standoff files do not carry",
+            a.key.name()
+        )));
+        }
+        if !self.breakdown.is_empty() {
+            let train = train.wait()?;
+            let regime = self.breakdown_regime();
+            let (gf, rf) = super::breakdown::standoff::facts(
+                gold,
+                pred,
+                read,
+                regime == SpanRegime::Strict,
+                train.as_ref(),
+            )?;
+            super::breakdown::attach(&mut s, &self.breakdown, &gf, &rf, regime.json_name())?;
+        }
+        Ok(s)
+    }
+
+    /// The statistics of token files: the gold's `text` in `format` and the run read alike
+    /// (`run`: its path, and where to put its content hash when one is wanted), `col` the HIPE
+    /// entity column (`None` for CoNLL), `train` the training file once read.
+    fn token_statistics(
+        &self,
+        gold: &Path,
+        run: (&Path, Option<&mut Option<String>>),
         text: String,
         format: Format,
         col: Option<&str>,
-        train: impl FnOnce() -> Result<Option<super::breakdown::Train>>,
+        train: super::breakdown::train::Pending<'_>,
     ) -> Result<Statistics> {
+        let (pred, run_hash) = run;
         let ropts = ReadOptions::default();
         let mut g = crate::formats::parse_text(gold, text, Some(format), &ropts)?;
         let (run_read, changes) = self.options.run_read();
-        let mut p = crate::formats::read(pred, Some(format), &run_read)?;
+        let bytes = crate::io::read_input(pred)?;
+        if let Some(h) = run_hash {
+            *h = Some(super::sign::bytes_hash(pred, &bytes)?);
+        }
+        let text = crate::io::into_utf8(pred, bytes)?;
+        let mut p = crate::formats::parse_text(pred, text, Some(format), &run_read)?;
         let mut warnings = super::options::repair_warnings(changes.as_deref());
         let unit = if g.docs.len() == 1 && p.docs.len() <= 1 {
             let gold_segments = g.docs.first().map(|d| d.segments.clone());
@@ -431,7 +472,7 @@ impl SpanFamily {
         warnings.extend(res.warnings);
         s.warnings = warnings;
         if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &g, &p, &o, col, train()?)?;
+            self.attach_breakdown(&mut s, &g, &p, &o, col, train.wait()?)?;
         }
         Ok(s)
     }

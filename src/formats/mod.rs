@@ -212,6 +212,24 @@ pub fn detect(path: &Path, text: &str) -> Result<Format> {
     }
 }
 
+/// The format [`detect`] finds in the head of the regular file at `path`, without reading the
+/// rest: `None` for a file that is not regular (a pipe can be read once only) or whose first
+/// non-blank line does not end within the head.
+pub fn detect_head(path: &Path) -> Result<Option<Format>> {
+    const HEAD: usize = 1 << 16;
+    let Some(head) = crate::io::read_head(path, HEAD)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&head);
+    let t = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let blank = t.len() - t.trim_start().len();
+    let whole = head.len() < HEAD;
+    if !whole && !t[blank..].contains('\n') {
+        return Ok(None);
+    }
+    detect(path, t).map(Some)
+}
+
 /// Parses a file's text in the given format (`None`: detect it).
 pub fn parse_text(
     path: &Path,
@@ -321,5 +339,34 @@ mod tests {
         assert_eq!(fmt("  \n"), None);
         // A brat file is refused, not read as CoNLL with ids for tokens.
         assert_eq!(fmt("T1\tPER 0 4\tAnna\n"), None);
+    }
+
+    #[test]
+    fn the_head_tells_the_format_when_its_first_line_ends_in_it() {
+        let dir = std::env::temp_dir().join(format!("fairscore-head-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).unwrap();
+            p
+        };
+        // As `detect` tells it from the whole text, past blank lines and a byte-order mark.
+        let hipe = file("a.tsv", "\u{feff}\n\nTOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n");
+        assert_eq!(detect_head(&hipe).unwrap(), Some(Format::Hipe));
+        let conll = file("b.conll", "Paris NNP B-LOC\n");
+        assert_eq!(detect_head(&conll).unwrap(), Some(Format::Conll));
+        // A first line longer than the head is not judged by its beginning.
+        let long = format!("TOKEN\t{}\tNE-COARSE-LIT\n", "X".repeat(1 << 16));
+        let long = file("c.tsv", &long);
+        assert_eq!(detect_head(&long).unwrap(), None);
+        assert_eq!(
+            fmt(&std::fs::read_to_string(&long).unwrap()),
+            Some(Format::Hipe)
+        );
+        // Not a regular file: nothing is read.
+        assert_eq!(detect_head(&dir).unwrap(), None);
+        // An empty file is `detect`'s error.
+        assert!(detect_head(&file("d.tsv", "")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

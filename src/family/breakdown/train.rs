@@ -129,6 +129,33 @@ pub fn hipe(path: &Path, text: &str, col: &str) -> Result<Option<Train>> {
     Ok(Some(t))
 }
 
+/// The training set being read in a thread of its own ([`beside`]); [`Pending::wait`] gives it.
+pub struct Pending<'s>(Option<std::thread::ScopedJoinHandle<'s, Result<Option<Train>>>>);
+
+impl Pending<'_> {
+    /// The training set once read (`None` when none was asked for), or the reading's error.
+    pub fn wait(self) -> Result<Option<Train>> {
+        match self.0 {
+            None => Ok(None),
+            Some(h) => h
+                .join()
+                .unwrap_or_else(|_| Err(Error::usage("train: the training file's reader stopped"))),
+        }
+    }
+}
+
+/// Runs `work` while `read` (when given) reads the training file in a thread of its own: the
+/// training file's reading is most of what the training keys cost (docs/performance.md), and
+/// it needs nothing of the gold's and the run's. `work` takes the reading's [`Pending`] and
+/// waits for it where it needs the training set (after the gold and the run, so that their
+/// errors come first).
+pub fn beside<'env, R>(
+    read: Option<impl FnOnce() -> Result<Option<Train>> + Send + 'env>,
+    work: impl for<'s> FnOnce(Pending<'s>) -> R,
+) -> R {
+    std::thread::scope(|sc| work(Pending(read.map(|f| sc.spawn(f)))))
+}
+
 /// Reads the training file at `path` for the training keys: its content hash (for the
 /// signature) and its vocabulary and entities, as CoNLL or HIPE TSV (`format`, detected when
 /// `None`): `col` the HIPE entity column (`None`: CoNLL's tag column, named or numbered by

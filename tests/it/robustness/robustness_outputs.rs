@@ -312,3 +312,50 @@ fn device_files_are_refused_and_pipes_are_read() {
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("IOBES tag"));
 }
+
+/// `evaluate` with the gold piped in through /dev/stdin: the spans and fair families hash the
+/// bytes they scored, so their signatures name the gold as the same file given by path does
+/// (they hashed the empty rest of the pipe); the fair family reads the gold once (it read it a
+/// second time to tell its format: "the file is empty").
+#[cfg(unix)]
+#[test]
+fn a_gold_piped_in_is_scored_and_signed_as_the_file() {
+    use std::io::Write;
+    let gold = bad_inputs().join("gold.tsv");
+    let run = bad_inputs().join("iobes.tsv");
+    let piped = |family: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fairscore"))
+            .args(["evaluate", "--family", family, "--gold", "/dev/stdin"])
+            .args(["--pred", s(&run)])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let text = std::fs::read(&gold).unwrap();
+        child.stdin.take().unwrap().write_all(&text).unwrap();
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(0), "{family}: {err}");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let by_path = |family: &str| {
+        let o = crate::common::fairscore(&[
+            "evaluate",
+            "--family",
+            family,
+            "--gold",
+            s(&gold),
+            "--pred",
+            s(&run),
+        ]);
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let (p, f) = (piped("spans"), by_path("spans"));
+    assert!(f.contains("|gold:"), "{f}");
+    assert_eq!(p, f);
+    let (p, f) = (piped("fair"), by_path("fair"));
+    assert!(f.contains("Fair evaluation") && f.contains("|gold:"), "{f}");
+    assert_eq!(p, f);
+}
