@@ -9,14 +9,13 @@ use crate::corpus::{Corpus, Document};
 use crate::error::{Error, Result};
 use crate::family::Statistics;
 use crate::matching::fair::ErrorType;
-use crate::table::{Column, KeyKind, Kind, Table, Value};
 
 /// Numbers per bucket in a unit: TP, FN, LE, BE, LBE of the gold side, then TP, FP, LE, BE,
 /// LBE of the run side.
 pub(super) const PER_BUCKET: usize = 10;
 
 /// The columns of a bucket's counts, in [`PER_BUCKET`] order.
-const COUNTS: [&str; PER_BUCKET] = [
+pub(super) const COUNTS: [&str; PER_BUCKET] = [
     "TP-gold", "FN", "LE-gold", "BE-gold", "LBE-gold", "TP-run", "FP", "LE-run", "BE-run",
     "LBE-run",
 ];
@@ -94,42 +93,11 @@ pub(crate) fn attach(
     Ok(())
 }
 
-/// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket.
-pub(super) fn tables(b: &Breakdown, sums: &[f64]) -> Vec<Table> {
-    let mut at = b.offset;
-    let mut out = Vec::with_capacity(b.keys.len());
-    for k in &b.keys {
-        let mut columns: Vec<Column> = COUNTS
-            .iter()
-            .map(|&n| {
-                if n.starts_with("TP") {
-                    Column::new(n, Kind::Amount)
-                } else {
-                    Column::errors(n, Kind::Amount)
-                }
-            })
-            .collect();
-        columns.extend(["P", "R", "F1"].map(|n| Column::new(n, Kind::Ratio)));
-        let mut t = Table::new(
-            &format!("breakdown:{}", k.key.name()),
-            &format!(
-                "Fair breakdown by {} (gold spans by their value and first fair type: TP-gold, FN, LE-gold, BE-gold, LBE-gold, R; run spans by theirs: TP-run, FP, LE-run, BE-run, LBE-run, P; LE, BE and LBE count half)",
-                k.key.name()
-            ),
-            vec![KeyKind::Bucket],
-            columns,
-        );
-        for name in &k.names {
-            let c = sums.get(at..at + PER_BUCKET).unwrap_or(&[0.0; PER_BUCKET]);
-            let (p, r, f1) = prf(c);
-            let mut v: Vec<Value> = c.iter().map(|&x| Value::amount(x)).collect();
-            v.extend([Value::ratio(p), Value::ratio(r), Value::ratio(f1)]);
-            t.push(vec![name.clone()], v);
-            at += PER_BUCKET;
-        }
-        out.push(t);
-    }
-    out
+/// The caption of the fair breakdown by `key`.
+pub(super) fn caption(key: &str) -> String {
+    format!(
+        "Fair breakdown by {key} (gold spans by their value and first fair type: TP-gold, FN, LE-gold, BE-gold, LBE-gold, R; run spans by theirs: TP-run, FP, LE-run, BE-run, LBE-run, P; LE, BE and LBE count half)"
+    )
 }
 
 /// What the fair breakdown reads beyond the units' spans.

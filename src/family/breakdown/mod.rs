@@ -280,17 +280,36 @@ enum Layout {
     Muc(f64),
 }
 
-/// Numbers per bucket in a unit.
+/// The columns of a bucket's counts in the spans family, in their order.
+const COUNTS: [&str; PER_BUCKET] = ["TP-gold", "FN", "TP-run", "FP"];
+
+/// Numbers per bucket in a unit of the spans family.
 const PER_BUCKET: usize = 4;
+
+impl Layout {
+    /// The columns of a bucket's counts, in their order (numbers per bucket).
+    fn counts(&self) -> &'static [&'static str] {
+        match self {
+            Layout::Spans => &COUNTS,
+            Layout::Fair => &fair::COUNTS,
+            Layout::Muc(_) => &muc::COUNTS,
+        }
+    }
+
+    /// P, R and F (F1, or F-beta for muc) of a bucket's counts.
+    fn prf(&self, c: &[f64]) -> (f64, f64, f64) {
+        match *self {
+            Layout::Spans => bucket_prf(c[0], c[1], c[2], c[3]),
+            Layout::Fair => fair::prf(c),
+            Layout::Muc(beta) => muc::prf(c, beta),
+        }
+    }
+}
 
 impl Breakdown {
     /// Numbers per bucket.
     fn per_bucket(&self) -> usize {
-        match self.layout {
-            Layout::Spans => PER_BUCKET,
-            Layout::Fair => fair::PER_BUCKET,
-            Layout::Muc(_) => muc::PER_BUCKET,
-        }
+        self.layout.counts().len()
     }
 
     /// Numbers per unit.
@@ -304,59 +323,55 @@ impl Breakdown {
         let n = self.width();
         let block = sums.get(self.offset..self.offset + n).unwrap_or(&[]);
         for c in block.chunks_exact(self.per_bucket()) {
-            let (p, r, f1) = match self.layout {
-                Layout::Spans => bucket_prf(c[0], c[1], c[2], c[3]),
-                Layout::Fair => fair::prf(c),
-                Layout::Muc(beta) => muc::prf(c, beta),
-            };
+            let (p, r, f1) = self.layout.prf(c);
             out.extend([p, r, f1]);
         }
     }
 
-    /// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket.
+    /// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket: the layout's
+    /// counts (a correct count of either side, `TP-…` or `COR-…`, is no error), then P, R and
+    /// F1 (muc: F).
     pub fn tables(&self, sums: &[f64]) -> Vec<Table> {
-        match self.layout {
-            Layout::Spans => {}
-            Layout::Fair => return fair::tables(self, sums),
-            Layout::Muc(beta) => return muc::tables(self, sums, beta),
-        }
+        let counts = self.layout.counts();
+        let per = counts.len();
+        let score = match self.layout {
+            Layout::Muc(_) => "F",
+            _ => "F1",
+        };
         let mut at = self.offset;
         let mut out = Vec::with_capacity(self.keys.len());
         for k in &self.keys {
-            let mut t = Table::new(
-                &format!("breakdown:{}", k.key.name()),
-                &format!(
-                    "Breakdown by {} ({} regime; gold spans by their value: TP-gold, FN, R; run spans by theirs: TP-run, FP, P)",
-                    k.key.name(),
+            let key = k.key.name();
+            let caption = match self.layout {
+                Layout::Spans => format!(
+                    "Breakdown by {key} ({} regime; gold spans by their value: TP-gold, FN, R; run spans by theirs: TP-run, FP, P)",
                     self.regime
                 ),
+                Layout::Fair => fair::caption(key),
+                Layout::Muc(beta) => muc::caption(key, beta),
+            };
+            let mut columns: Vec<Column> = counts
+                .iter()
+                .map(|&n| match n.starts_with("TP") || n.starts_with("COR") {
+                    true => Column::new(n, Kind::Amount),
+                    false => Column::errors(n, Kind::Amount),
+                })
+                .collect();
+            columns.extend(["P", "R", score].map(|n| Column::new(n, Kind::Ratio)));
+            let mut t = Table::new(
+                &format!("breakdown:{key}"),
+                &caption,
                 vec![KeyKind::Bucket],
-                vec![
-                    Column::new("TP-gold", Kind::Amount),
-                    Column::errors("FN", Kind::Amount),
-                    Column::new("TP-run", Kind::Amount),
-                    Column::errors("FP", Kind::Amount),
-                    Column::new("P", Kind::Ratio),
-                    Column::new("R", Kind::Ratio),
-                    Column::new("F1", Kind::Ratio),
-                ],
+                columns,
             );
             for name in &k.names {
-                let c = sums.get(at..at + PER_BUCKET).unwrap_or(&[0.0; PER_BUCKET]);
-                let (p, r, f1) = bucket_prf(c[0], c[1], c[2], c[3]);
-                t.push(
-                    vec![name.clone()],
-                    vec![
-                        Value::amount(c[0]),
-                        Value::amount(c[1]),
-                        Value::amount(c[2]),
-                        Value::amount(c[3]),
-                        Value::ratio(p),
-                        Value::ratio(r),
-                        Value::ratio(f1),
-                    ],
-                );
-                at += PER_BUCKET;
+                let zeros = vec![0.0; per];
+                let c = sums.get(at..at + per).unwrap_or(&zeros);
+                let (p, r, f) = self.layout.prf(c);
+                let mut v: Vec<Value> = c.iter().map(|&x| Value::amount(x)).collect();
+                v.extend([Value::ratio(p), Value::ratio(r), Value::ratio(f)]);
+                t.push(vec![name.clone()], v);
+                at += per;
             }
             out.push(t);
         }

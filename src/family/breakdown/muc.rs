@@ -10,14 +10,13 @@ use crate::error::{Error, Result};
 use crate::family::Statistics;
 use crate::metrics::prf::fbeta;
 use crate::spans::Spans;
-use crate::table::{Column, KeyKind, Kind, Table, Value};
 
 /// Numbers per bucket in a unit: COR, INC, PAR, MIS of the gold side, then COR, INC, PAR, SPU
 /// of the run side.
 pub(super) const PER_BUCKET: usize = 8;
 
 /// The columns of a bucket's counts, in [`PER_BUCKET`] order.
-const COUNTS: [&str; PER_BUCKET] = [
+pub(super) const COUNTS: [&str; PER_BUCKET] = [
     "COR-gold", "INC-gold", "PAR-gold", "MIS", "COR-run", "INC-run", "PAR-run", "SPU",
 ];
 
@@ -41,42 +40,11 @@ pub(super) fn prf(c: &[f64], beta: f64) -> (f64, f64, f64) {
     (p, r, fbeta(p, r, beta))
 }
 
-/// The tables of summed statistics: `breakdown:KEY`, rows keyed by bucket.
-pub(super) fn tables(b: &Breakdown, sums: &[f64], beta: f64) -> Vec<Table> {
-    let mut at = b.offset;
-    let mut out = Vec::with_capacity(b.keys.len());
-    for k in &b.keys {
-        let mut columns: Vec<Column> = COUNTS
-            .iter()
-            .map(|&n| {
-                if n.starts_with("COR") {
-                    Column::new(n, Kind::Amount)
-                } else {
-                    Column::errors(n, Kind::Amount)
-                }
-            })
-            .collect();
-        columns.extend(["P", "R", "F"].map(|n| Column::new(n, Kind::Ratio)));
-        let mut t = Table::new(
-            &format!("breakdown:{}", k.key.name()),
-            &format!(
-                "MUC-7 breakdown by {} (the judged tokens of gold entities by the entity's value: COR-gold, INC-gold, PAR-gold, MIS, R; of run entities by theirs: COR-run, INC-run, PAR-run, SPU, P; PAR counts half; F with beta {beta})",
-                k.key.name()
-            ),
-            vec![KeyKind::Bucket],
-            columns,
-        );
-        for name in &k.names {
-            let c = sums.get(at..at + PER_BUCKET).unwrap_or(&[0.0; PER_BUCKET]);
-            let (p, r, f) = prf(c, beta);
-            let mut v: Vec<Value> = c.iter().map(|&x| Value::amount(x)).collect();
-            v.extend([Value::ratio(p), Value::ratio(r), Value::ratio(f)]);
-            t.push(vec![name.clone()], v);
-            at += PER_BUCKET;
-        }
-        out.push(t);
-    }
-    out
+/// The caption of the muc breakdown by `key`, F with `beta`.
+pub(super) fn caption(key: &str, beta: f64) -> String {
+    format!(
+        "MUC-7 breakdown by {key} (the judged tokens of gold entities by the entity's value: COR-gold, INC-gold, PAR-gold, MIS, R; of run entities by theirs: COR-run, INC-run, PAR-run, SPU, P; PAR counts half; F with beta {beta})"
+    )
 }
 
 /// The entities of one side with their judged tokens per slot.
