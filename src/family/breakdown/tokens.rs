@@ -49,10 +49,10 @@ pub(crate) fn sentences(
         let mut from = sentence_of.len();
         for i in 0..n {
             sentence_of.push(starts.len() as u32);
+            // (A cell shorter than the flag cannot hold it: most cells are `_`.)
             let flagged = flag.is_some_and(|(col, f)| {
-                c.cell(tok, col)
-                    .split('|')
-                    .any(|x| x.eq_ignore_ascii_case(f))
+                let cell = c.cell(tok, col);
+                cell.len() >= f.len() && cell.split('|').any(|x| x.eq_ignore_ascii_case(f))
             });
             tok += 1;
             if flagged || i + 1 == n {
