@@ -554,23 +554,7 @@ fn intervals_are_present_and_ordered() {
             .map(Vec::len),
         Some(3)
     );
-    for key in ["label", "length", "position"] {
-        for row in json_table(&v, &format!("breakdown:{key}"))["rows"]
-            .as_array()
-            .expect("rows")
-        {
-            for col in ["P", "R", "F1"] {
-                let ci = row["ci"][col]
-                    .as_array()
-                    .unwrap_or_else(|| panic!("{key} {col}: no interval"));
-                let (lo, hi) = (ci[0].as_f64().expect("lo"), ci[1].as_f64().expect("hi"));
-                assert!(
-                    0.0 <= lo && lo <= hi && hi <= 1.0,
-                    "{key} {col}: [{lo}, {hi}]"
-                );
-            }
-        }
-    }
+    intervals_within_bounds(&v, &["label", "length", "position"], &["P", "R", "F1"]);
     // Some bucket's interval has a width: the documents differ.
     let t = json_table(&v, "breakdown:length");
     assert!(t["rows"].as_array().expect("rows").iter().any(|r| {
@@ -827,4 +811,29 @@ fn noise_and_period_follow_the_golds_hipe_metadata() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(key), "{key}: {err}");
     }
+}
+
+/// Asserts that every bucket of the breakdown tables `keys` in the JSON `v` has an interval
+/// for each ratio column of `cols`, with 0 ≤ lo ≤ hi ≤ 1; returns whether some has a width.
+pub(super) fn intervals_within_bounds(v: &Value, keys: &[&str], cols: &[&str]) -> bool {
+    let mut wide = false;
+    for key in keys {
+        for row in json_table(v, &format!("breakdown:{key}"))["rows"]
+            .as_array()
+            .expect("rows")
+        {
+            for col in cols {
+                let ci = row["ci"][col]
+                    .as_array()
+                    .unwrap_or_else(|| panic!("{key} {col}: no interval"));
+                let (lo, hi) = (ci[0].as_f64().expect("lo"), ci[1].as_f64().expect("hi"));
+                assert!(
+                    0.0 <= lo && lo <= hi && hi <= 1.0,
+                    "{key} {col}: [{lo}, {hi}]"
+                );
+                wide |= hi > lo;
+            }
+        }
+    }
+    wide
 }

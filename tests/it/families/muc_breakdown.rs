@@ -513,25 +513,8 @@ fn intervals_and_refused_keys() {
         "--json",
         "-",
     ]);
-    let mut wide = false;
-    for key in ["label", "length"] {
-        for row in json_table(&v, &format!("breakdown:{key}"))["rows"]
-            .as_array()
-            .expect("rows")
-        {
-            for col in ["P", "R", "F"] {
-                let ci = row["ci"][col]
-                    .as_array()
-                    .unwrap_or_else(|| panic!("{key} {col}: no interval"));
-                let (lo, hi) = (ci[0].as_f64().expect("lo"), ci[1].as_f64().expect("hi"));
-                assert!(
-                    0.0 <= lo && lo <= hi && hi <= 1.0,
-                    "{key} {col}: [{lo}, {hi}]"
-                );
-                wide |= hi > lo;
-            }
-        }
-    }
+    let wide =
+        super::breakdown::intervals_within_bounds(&v, &["label", "length"], &["P", "R", "F"]);
     assert!(wide, "some interval has a width");
 
     // noise: a HIPE-2022 gold has no noise levels; period on CoNLL; noise on standoff files.
