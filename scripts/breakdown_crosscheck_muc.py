@@ -21,6 +21,8 @@ import sys
 import numpy as np
 from scipy import stats
 
+from muc_crosscheck import entities  # (type, first, last) of a tag sequence
+
 KEYS = ["label", "length", "chars", "sentence_length", "density", "capitalisation",
         "position", "document"]
 COUNTS = ["COR-gold", "INC-gold", "PAR-gold", "MIS", "COR-run", "INC-run", "PAR-run", "SPU"]
@@ -57,28 +59,6 @@ def read(path):
             d[2].append(tag)
             d[3].append(any(x.lower() == "endofsentence" for x in cell(mc).split("|")))
     return docs
-
-
-def entities(tags):
-    """(type, first, last) of a tag sequence; entities without a type left out."""
-    out, cur = [], None
-    for i, t in enumerate(tags):
-        if t == "O":
-            if cur:
-                out.append(cur)
-            cur = None
-            continue
-        ty = t[2:]
-        if cur is None:
-            cur = [ty, i, i]
-        elif cur[0] != ty or t.startswith("B"):
-            out.append(cur)
-            cur = [ty, i, i]
-        else:
-            cur[2] = i
-    if cur:
-        out.append(cur)
-    return [e for e in out if e[0]]
 
 
 def caps(words):
