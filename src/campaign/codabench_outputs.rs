@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use super::codabench::{Scored, DETAILED_FILE, SCORES_FILE, SIGNATURE_SPOT};
-use super::families::FamilyCampaign;
+use super::families::{insight, FamilyCampaign};
 use crate::error::{Error, Result};
 use crate::escape::html as escape;
 use crate::table::{Column, KeyKind, Kind, Results, Table, Unit, Value};
@@ -139,12 +139,19 @@ pub fn write_outputs(cfg: &FamilyCampaign, s: &Scored, output: &Path) -> Result<
     let scores = scores_json(s);
     // One page at a time, written and dropped before the next.
     let mut pages = Vec::new();
+    // A campaign that asks for pages lists the runs that have none (a HIPE campaign's NEL
+    // columns) with the reason.
+    let asked = cfg.tasks.iter().any(|t| t.insight.inspect);
     for c in &s.scores {
+        let t = &cfg.tasks[c.column.task];
         let Some((gold, run)) = &c.inspect else {
+            if let Some(why) = insight::no_page(t).filter(|_| asked && c.run.is_some()) {
+                pages.push((c.column.key.clone(), Err(why.to_string())));
+            }
             continue;
         };
         let name = inspect_name(&c.column.key);
-        let html = super::families::insight::page(&cfg.tasks[c.column.task], gold, run);
+        let html = insight::page(t, gold, run);
         pages.push((
             c.column.key.clone(),
             match html {

@@ -157,7 +157,10 @@ impl FamilyCampaign {
                         rank_by_line: 0,
                         bundles: Some(bundles.clone()),
                         label_list: None,
-                        insight: Default::default(),
+                        insight: super::Insight {
+                            inspect: cfg.inspect && spec.task != crate::hipe::Task::Nel,
+                            ..Default::default()
+                        },
                         official: Some(OfficialOutput {
                             output: output.to_string(),
                             task: spec.task,

@@ -99,6 +99,16 @@ pub fn inspectable(t: &FamilyTask) -> bool {
     INSPECTED.contains(&t.family.name()) || hipe_column(t).is_some()
 }
 
+/// Why a column of task `t` has no `inspect` page in a campaign that asks for them, when its
+/// run is listed with the pages (the Codabench detailed page): a HIPE campaign's entity-linking
+/// output, whose links are no spans to mark. `None` for every other task.
+pub fn no_page(t: &FamilyTask) -> Option<&'static str> {
+    (t.official.is_some() && !inspectable(t)).then_some(
+        "entity linking: links are not marked in the text; the pages of the NERC columns show \
+         the entities",
+    )
+}
+
 /// The column a HIPE campaign's NERC output's page shows: the first the output scores
 /// (`NE-COARSE-LIT`, `NE-FINE-LIT`); `None` for NEL and for tasks of a family campaign.
 pub fn hipe_column(t: &FamilyTask) -> Option<&'static str> {

@@ -66,7 +66,7 @@ fn leaderboard(data: &Path, gold: &Path, runs: &Path, out: &Path, extra: &[&str]
 }
 
 /// The fair and traditional counts of `evaluate --family fair` on the pair in `column`.
-fn fair_counts(gold: &Path, run: &Path, column: &str) -> Counts {
+pub(crate) fn fair_counts(gold: &Path, run: &Path, column: &str) -> Counts {
     let v = fairscore_json(&[
         "evaluate",
         "--family",

@@ -3,6 +3,7 @@ mod campaign_families;
 mod codabench;
 mod codabench_formats;
 mod codabench_hipe;
+mod codabench_hipe_insight;
 mod codabench_kit;
 mod failed_runs;
 mod fixtures;
