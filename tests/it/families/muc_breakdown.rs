@@ -9,7 +9,7 @@
 //! present and ordered; keys the input cannot give are usage errors (standoff files:
 //! `muc_breakdown_standoff`).
 
-use super::breakdown::{caps, read_hipe, train_set, write_conll, Doc, TrainSet};
+use super::breakdown::{read_hipe, sentences, train_set, write_conll, Doc, Place, TrainSet};
 use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -110,18 +110,9 @@ fn entities(
     let (mut gs, mut rs) = (Vec::new(), Vec::new());
     for (gd, rd) in gold.iter().zip(run) {
         assert_eq!(gd.toks.len(), rd.toks.len(), "aligned documents");
-        let mut sent = Vec::new();
-        let mut bounds: Vec<(usize, usize)> = Vec::new();
-        let mut from = 0;
-        for (i, t) in gd.toks.iter().enumerate() {
-            sent.push(bounds.len());
-            if t.eos || i + 1 == gd.toks.len() {
-                bounds.push((from, i + 1 - from));
-                from = i + 1;
-            }
-        }
+        let sentences = sentences(&gd.toks);
         let seqs: Vec<(usize, usize)> = if by_sentence {
-            bounds.iter().map(|&(s, n)| (s, s + n)).collect()
+            sentences.1.iter().map(|&(s, n)| (s, s + n)).collect()
         } else {
             vec![(0, gd.toks.len())]
         };
@@ -137,7 +128,7 @@ fn entities(
             let (ge, re) = (tags(gd), tags(rd));
             let mut dens = BTreeMap::new();
             for g in &ge {
-                *dens.entry(sent[g.0]).or_insert(0u32) += 1;
+                *dens.entry(sentences.0[g.0]).or_insert(0u32) += 1;
             }
             let cover = |es: &[(usize, usize, String)]| {
                 let mut at = vec![None; gd.toks.len()];
@@ -184,47 +175,17 @@ fn entities(
             for (own, counts, toks, out) in
                 [(&ge, gc, &gd.toks, &mut gs), (&re, rc, &rd.toks, &mut rs)]
             {
-                for ((s, e, l), c) in own.iter().zip(counts) {
-                    let words: Vec<&str> = toks[*s..=*e].iter().map(|t| t.text.as_str()).collect();
-                    let text = words.join(" ");
-                    let k = sent[*s];
-                    let (start, len) = bounds[k];
-                    let (freq, same) = train.entities.get(&text).map_or((0, 0), |m| {
-                        (m.values().sum::<u32>(), m.get(l).copied().unwrap_or(0))
-                    });
-                    let mut x = Ent {
-                        text: BTreeMap::new(),
-                        num: BTreeMap::new(),
-                        counts: c,
+                for ((s, e, l), counts) in own.iter().zip(counts) {
+                    let at = Place {
+                        doc: gd,
+                        toks,
+                        span: (*s, *e, l),
+                        sentences: &sentences,
                     };
-                    x.text.insert("label", l.clone());
-                    x.text.insert("capitalisation", caps(&words).to_string());
-                    x.text
-                        .insert("document", name.clone().expect("judged tokens"));
-                    let oov = words.iter().any(|w| !train.vocab.contains(*w));
-                    x.text
-                        .insert("oov", if oov { "yes" } else { "no" }.to_string());
-                    x.num.insert("length", (e - s + 1) as f64);
-                    x.num.insert("chars", text.chars().count() as f64);
-                    x.num.insert("sentence_length", len as f64);
-                    let d = dens.get(&k).copied().unwrap_or(0);
-                    x.num.insert("density", f64::from(d) / len as f64);
-                    x.num.insert("position", (s - start) as f64 / len as f64);
-                    x.num.insert("train_freq", f64::from(freq));
-                    let consistency = if freq > 0 {
-                        f64::from(same) / f64::from(freq)
-                    } else {
-                        0.0
-                    };
-                    x.num.insert("train_consistency", consistency);
-                    x.num.insert("period", gd.year);
-                    // The largest noise level of the gold's tokens at its positions (0 without).
-                    let noise = gd.toks[*s..=*e]
-                        .iter()
-                        .filter_map(|t| t.led)
-                        .fold(0.0, f64::max);
-                    x.num.insert("noise", noise);
-                    out.push(x);
+                    let density = dens.get(&sentences.0[*s]).copied().unwrap_or(0);
+                    let document = name.clone().expect("judged tokens");
+                    let (text, num) = at.values(density, document, train);
+                    out.push(Ent { text, num, counts });
                 }
             }
         }
