@@ -13,29 +13,10 @@ fn root() -> &'static Path {
 /// and returns the TSV and JSON texts.
 fn score_demo(name: &str, extra: &[&str]) -> (String, String) {
     let out = temp_dir(name);
-    let gold = root().join("reference_runs/HIPE-2022-demo-test-en.tsv");
-    let run = root().join("reference_runs/demo_bundle4_newseye_en_1.tsv");
-    let mut args = vec![
-        "score",
-        "--ref",
-        gold.to_str().unwrap(),
-        "--pred",
-        run.to_str().unwrap(),
-        "--task",
-        "nerc_coarse",
-        "--hipe_edition",
-        "hipe-2022",
-        "--regimes",
-        "fuzzy,strict,fair",
-        "--outdir",
-        out.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    let o = fairscore(&args);
+    let o = super::runs::score(&out, &[&["--regimes", "fuzzy,strict,fair"], extra].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let read = |ext: &str| {
-        std::fs::read_to_string(out.join(format!("demo_bundle4_newseye_en_1_nerc_coarse.{ext}")))
-            .unwrap()
+        std::fs::read_to_string(out.join(format!("{}.{ext}", super::runs::OUTPUT))).unwrap()
     };
     (read("tsv"), read("json"))
 }
