@@ -75,15 +75,7 @@ const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP
 
 /// A CoNLL gold of 12 sentences and a run missing its LOC entities, in `dir`.
 fn write_conll(dir: &Path) {
-    let gold: String = (0..12)
-        .map(|i| {
-            if i % 2 == 0 {
-                "Anna B-PER\nsings O\n\n"
-            } else {
-                "in O\nParis B-LOC\n\n"
-            }
-        })
-        .collect();
+    let gold = super::family_runs::conll_gold();
     std::fs::write(dir.join("gold.conll"), &gold).unwrap();
     std::fs::write(dir.join("run.conll"), gold.replace("B-LOC", "O")).unwrap();
 }
