@@ -151,10 +151,6 @@ fn fair_run(name: &str, extra: &[&str]) -> (String, Value) {
     )
 }
 
-/// The paper's weights (Ortmann 2022), so that the weighted table is there too.
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, \
-                       BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
-
 /// Removes column `name` from every table of a family JSON: its column entry and its cells.
 fn strip_column(v: &mut Value, name: &str) {
     for t in v["tables"].as_array_mut().unwrap() {

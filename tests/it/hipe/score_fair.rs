@@ -3,8 +3,6 @@
 use super::runs::{reference_runs, runs_with, score, OUTPUT};
 use crate::common::*;
 
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
-
 fn rows<'a>(tsv: &'a str, evaluation: &str) -> Vec<Vec<&'a str>> {
     tsv.lines()
         .map(|l| l.split('\t').collect::<Vec<_>>())

@@ -7,14 +7,12 @@
 //! what and runs the `--json` commands; tests/it/outputs/json_schema_refusals.rs shows that each schema
 //! refuses malformed documents.
 
-use crate::common::schema;
+use crate::common::{schema, WEIGHTS};
 
 use std::path::{Path, PathBuf};
 
 use schema::{assert_valid, json_files, read_json, repo, validator};
 use serde_json::{json, Value};
-
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
 
 #[test]
 fn the_official_hipe_outputs_and_real_scorings_validate() {

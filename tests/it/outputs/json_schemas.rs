@@ -10,7 +10,7 @@
 //! give the same documents as `--json -`, and every subcommand that writes JSON (by
 //! `fairscore CMD --help`) must be listed here, so a new JSON output cannot go unvalidated.
 
-use crate::common::schema;
+use crate::common::{schema, WEIGHTS};
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -70,8 +70,6 @@ const NO_JSON: &[(&str, &str)] = &[
     ),
     ("help", "help text"),
 ];
-
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
 
 /// A CoNLL gold of 12 sentences and a run missing its LOC entities, in `dir`.
 fn write_conll(dir: &Path) {
