@@ -3,6 +3,8 @@
 //! write nothing.
 
 use serde_json::Value;
+use std::path::Path;
+use std::process::Output;
 
 /// Asserts that a family document has the top-level keys of every family, in this order.
 pub(super) fn assert_document_keys(v: &Value, what: &str) {
@@ -52,14 +54,22 @@ pub(super) fn row_levels(t: &Value) -> Vec<&str> {
         .collect()
 }
 
-/// The command is the family: `fairscore FAMILY ARGS` prints the same JSON document as
-/// `fairscore evaluate --family FAMILY ARGS` (`args` ending in `--json -`), and that document
-/// is `written`, the one the command wrote to a file.
-pub(super) fn assert_command_is_family(family: &str, args: &[&str], written: &Value) {
-    let a = crate::common::fairscore_json(&[&[family], args].concat());
-    let b = crate::common::fairscore_json(&[&["evaluate", "--family", family], args].concat());
+/// Runs `fairscore FAMILY ARGS --json FILE`, which must succeed, and reads back the document
+/// written to FILE (`json`). The command is the family: `FAMILY ARGS --json -` and `evaluate
+/// --family FAMILY ARGS --json -` print that same document. Returns the command's output and
+/// the document.
+pub(super) fn run_family(family: &str, args: &[&str], json: &Path) -> (Output, Value) {
+    let file = json.to_string_lossy().into_owned();
+    let o = crate::common::fairscore(&[&[family], args, &["--json", &file]].concat());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{family} {args:?}: {err}");
+    let written = crate::common::schema::read_json(json);
+    let args = [args, &["--json", "-"]].concat();
+    let a = crate::common::fairscore_json(&[&[family], &args[..]].concat());
+    let b = crate::common::fairscore_json(&[&["evaluate", "--family", family], &args[..]].concat());
     assert_eq!(a, b, "{family} {args:?}: not evaluate --family {family}");
-    assert_eq!(&a, written, "{family} {args:?}: not the document written");
+    assert_eq!(a, written, "{family} {args:?}: not the document written");
+    (o, written)
 }
 
 /// Runs the binary with `--json OUT` appended, OUT in a fresh directory named `dir`, and

@@ -9,10 +9,7 @@ use fairscore::family::SegmentationFormat;
 use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 
-use super::binary::{
-    assert_command_is_family, assert_document_keys, column_names, fails, row_levels,
-};
-use crate::common::schema::read_json;
+use super::binary::{assert_document_keys, column_names, fails, row_levels, run_family};
 
 /// `../shared/data/ud`, or None after a skip notice when it is absent; absent while the
 /// environment variable `CI` is set, a failure (CI always has ../shared).
@@ -399,18 +396,8 @@ fn table1_through_the_binary_sums_both_sentences() {
     let json = out.join("s3.json");
     let (gold, pred) = (fixture("table1-gold.txt"), fixture("table1-S3.txt"));
     let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let o = crate::common::fairscore(&[
-        "segmentation",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--json",
-        &json.to_string_lossy(),
-        "--beta",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = ["--gold", &*gold, "--pred", &*pred, "--beta", "2"];
+    let (o, v) = run_family("segmentation", &args, &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     // The text table: 2 sentences, and the totals' 19 characters.
     assert!(stdout.contains("segmentation: 2 sentences"), "{stdout}");
@@ -421,7 +408,6 @@ fn table1_through_the_binary_sums_both_sentences() {
         }),
         "{stdout}"
     );
-    let v = read_json(&json);
     assert_document_keys(&v, "table1 S3");
     let t = crate::common::json_table(&v, "segmentation");
     assert_eq!(
@@ -458,11 +444,6 @@ fn table1_through_the_binary_sums_both_sentences() {
         crate::common::json_cell(&v, "totals", &["characters"], "n"),
         Some(19.0)
     );
-    // The command is the family: the same document as `evaluate --family segmentation`.
-    let args = [
-        "--gold", &*gold, "--pred", &*pred, "--beta", "2", "--json", "-",
-    ];
-    assert_command_is_family("segmentation", &args, &v);
 }
 
 #[test]
@@ -576,16 +557,8 @@ fn chinese_gsd_through_the_binary() {
         seg.join("jieba-dev.conllu"),
     );
     let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let o = crate::common::fairscore(&[
-        "segmentation",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The command is the family, on a real pair: the same document as `evaluate`.
+    let (o, v) = run_family("segmentation", &["--gold", &*gold, "--pred", &*pred], &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     // The words row of the text table: TP, gold, pred, then P, R, F1 in percent.
     let words = stdout
@@ -594,11 +567,7 @@ fn chinese_gsd_through_the_binary() {
         .unwrap_or_else(|| panic!("{stdout}"));
     let cells: Vec<&str> = words.split_whitespace().collect();
     assert_eq!(cells[4..7], ["77.21", "70.90", "73.92"], "{stdout}");
-    let v = read_json(&json);
     assert_eq!(v["units"], 500);
-    // The command is the family, on a real pair: the same document as `evaluate`.
-    let args = ["--gold", &*gold, "--pred", &*pred, "--json", "-"];
-    assert_command_is_family("segmentation", &args, &v);
 }
 
 // ---- bad inputs through the binary ----

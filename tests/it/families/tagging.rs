@@ -13,10 +13,7 @@ use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 use fairscore::Error;
 
-use super::binary::{
-    assert_command_is_family, assert_document_keys, column_names, fails, row_levels,
-};
-use crate::common::schema::read_json;
+use super::binary::{assert_document_keys, column_names, fails, row_levels, run_family};
 
 /// `../shared/data/ud`, or None after a skip notice when it is absent; absent while the
 /// environment variable `CI` is set, a failure (CI always has ../shared).
@@ -270,19 +267,9 @@ fn paper_example_through_the_binary() {
         pred.to_string_lossy(),
         weights.to_string_lossy(),
     );
-    let o = crate::common::fairscore(&[
-        "tagging",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--tagset",
-        &weights,
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v = read_json(&json);
+    // The command is the family: the same document as `evaluate --family tagging`.
+    let args = ["--gold", &*gold, "--pred", &*pred, "--tagset", &*weights];
+    let (_, v) = run_family("tagging", &args, &json);
     assert_document_keys(&v, "paper example");
     let t = crate::common::json_table(&v, "tagging");
     assert_eq!(row_levels(t), ["exact", "pos", "positional", "weighted"]);
@@ -299,23 +286,8 @@ fn paper_example_through_the_binary() {
         let w = f("weighted").unwrap();
         assert!((w - 12.0 / 17.0).abs() < 1e-15, "{k}: {w}");
     }
-    // The command is the family: the same document as `evaluate --family tagging`.
-    let args = [
-        "--gold", &*gold, "--pred", &*pred, "--tagset", &*weights, "--json", "-",
-    ];
-    assert_command_is_family("tagging", &args, &v);
     // Without a tagset there is no weighted row.
-    let o = crate::common::fairscore(&[
-        "tagging",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success());
-    let v = read_json(&json);
+    let (o, v) = run_family("tagging", &["--gold", &*gold, "--pred", &*pred], &json);
     let rows = crate::common::json_table(&v, "tagging")["rows"]
         .as_array()
         .unwrap()
@@ -460,27 +432,17 @@ fn polish_pdb_through_the_binary() {
         dir.join("freq-dev.conllu"),
     );
     let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let o = crate::common::fairscore(&[
-        "tagging",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--column",
-        "XPOS",
-        "--tagset",
-        "nkjp",
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The command is the family, on a real pair: the same document as `evaluate`.
+    let args = [
+        "--gold", &*gold, "--pred", &*pred, "--column", "XPOS", "--tagset", "nkjp",
+    ];
+    let (o, v) = run_family("tagging", &args, &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         line_cells(&stdout, "exact"),
         ["exact", "75.33", "75.33", "75.33", "75.33", "75.33"],
         "{stdout}"
     );
-    let v = read_json(&json);
     assert_eq!(
         crate::common::json_cell(&v, "totals", &["segments"], "n"),
         Some(34677.0)
@@ -489,11 +451,6 @@ fn polish_pdb_through_the_binary() {
     // Every tag of the real runs is inside the nkjp tag set: no warning.
     assert!(!String::from_utf8_lossy(&o.stderr).contains("outside the tag set"));
     assert_eq!(v["warnings"], serde_json::json!([]));
-    // The command is the family, on a real pair: the same document as `evaluate`.
-    let args = [
-        "--gold", &*gold, "--pred", &*pred, "--column", "XPOS", "--tagset", "nkjp", "--json", "-",
-    ];
-    assert_command_is_family("tagging", &args, &v);
 }
 
 #[test]
