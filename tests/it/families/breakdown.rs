@@ -335,68 +335,107 @@ pub(super) fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, 
     (gs, rs)
 }
 
+/// An entity's key values: text values and numeric values, by key.
+pub(super) trait Valued {
+    fn text(&self) -> &BTreeMap<&'static str, String>;
+    fn num(&self) -> &BTreeMap<&'static str, f64>;
+}
+
+impl Valued for Span {
+    fn text(&self) -> &BTreeMap<&'static str, String> {
+        &self.text
+    }
+    fn num(&self) -> &BTreeMap<&'static str, f64> {
+        &self.num
+    }
+}
+
+/// How a key's values fall into buckets (docs/breakdown.md): a numeric key's quartile cuts
+/// of the gold values, or a text key's bucket names (the closed lists' values too, in the
+/// documented order for capitalisation; beyond 20 values the gold's 19 most frequent and
+/// `(other)`).
+pub(super) enum Buckets {
+    Cuts(Vec<f64>),
+    Names(Vec<String>),
+}
+
+impl Buckets {
+    /// The buckets of `key` over the gold's and the run's values.
+    pub(super) fn of<T: Valued>(key: &str, gold: &[T], run: &[T]) -> Buckets {
+        if gold.first().is_some_and(|s| s.num().contains_key(key)) {
+            let mut gv: Vec<f64> = gold.iter().map(|s| s.num()[key]).collect();
+            gv.sort_by(f64::total_cmp);
+            let n = gv.len();
+            let mut cuts: Vec<f64> = Vec::new();
+            for k in 1..4 {
+                let c = gv[(k * n).div_ceil(4) - 1];
+                if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
+                    cuts.push(c);
+                }
+            }
+            return Buckets::Cuts(cuts);
+        }
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        let closed: &[&str] = match key {
+            "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
+            "oov" => &["no", "yes"],
+            _ => &[],
+        };
+        for c in closed {
+            count.insert(c.to_string(), 0);
+        }
+        for s in run {
+            count.entry(s.text()[key].clone()).or_default();
+        }
+        for s in gold {
+            *count.entry(s.text()[key].clone()).or_default() += 1;
+        }
+        let mut names: Vec<String> = count.keys().cloned().collect();
+        let other = names.len() > 20;
+        if other {
+            let mut by: Vec<(String, usize)> = count.into_iter().collect();
+            by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            names = by[..19].iter().map(|x| x.0.clone()).collect();
+            names.sort();
+        }
+        if key == "capitalisation" {
+            let order = ["upper", "title", "lower", "mixed", "no letters"];
+            names.sort_by_key(|n| order.iter().position(|o| o == n));
+        }
+        if other {
+            names.push("(other)".into());
+        }
+        Buckets::Names(names)
+    }
+
+    /// A row of zero counts per bucket, named (`None` for quantile buckets, named by cuts).
+    pub(super) fn rows<const N: usize>(&self) -> Vec<(Option<String>, [f64; N])> {
+        match self {
+            Buckets::Cuts(cuts) => vec![(None, [0.0; N]); cuts.len() + 1],
+            Buckets::Names(names) => names.iter().map(|n| (Some(n.clone()), [0.0; N])).collect(),
+        }
+    }
+
+    /// The bucket of a value of `key`.
+    pub(super) fn of_value(&self, key: &str, v: &impl Valued) -> usize {
+        match self {
+            Buckets::Cuts(cuts) => cuts.iter().filter(|c| **c < v.num()[key]).count(),
+            Buckets::Names(names) => names
+                .iter()
+                .position(|n| *n == v.text()[key])
+                .unwrap_or(names.len() - 1),
+        }
+    }
+}
+
 /// The expected rows of a key: bucket name (discrete keys; `None` for quantile buckets) and
 /// [TP-gold, FN, TP-run, FP].
 fn expected(key: &str, gold: &[Span], run: &[Span]) -> Vec<(Option<String>, [f64; 4])> {
-    let all = || gold.iter().chain(run);
-    if gold.first().is_some_and(|s| s.num.contains_key(key)) {
-        let mut gv: Vec<f64> = gold.iter().map(|s| s.num[key]).collect();
-        gv.sort_by(f64::total_cmp);
-        let n = gv.len();
-        let mut cuts: Vec<f64> = Vec::new();
-        for k in 1..4 {
-            let c = gv[(k * n).div_ceil(4) - 1];
-            if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
-                cuts.push(c);
-            }
-        }
-        let mut rows = vec![(None, [0.0; 4]); cuts.len() + 1];
-        for (side, spans) in [gold, run].into_iter().enumerate() {
-            for s in spans {
-                let b = cuts.iter().filter(|c| **c < s.num[key]).count();
-                rows[b].1[side * 2 + usize::from(!s.correct)] += 1.0;
-            }
-        }
-        return rows;
-    }
-    let mut count: BTreeMap<String, usize> = BTreeMap::new();
-    let closed: &[&str] = match key {
-        "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
-        "oov" => &["no", "yes"],
-        _ => &[],
-    };
-    for c in closed {
-        count.insert(c.to_string(), 0);
-    }
-    for s in all() {
-        count.entry(s.text[key].clone()).or_default();
-    }
-    for s in gold {
-        *count.entry(s.text[key].clone()).or_default() += 1;
-    }
-    let mut names: Vec<String> = count.keys().cloned().collect();
-    let other = names.len() > 20;
-    if other {
-        let mut by: Vec<(String, usize)> = count.clone().into_iter().collect();
-        by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        names = by[..19].iter().map(|x| x.0.clone()).collect();
-        names.sort();
-    }
-    if key == "capitalisation" {
-        let order = ["upper", "title", "lower", "mixed", "no letters"];
-        names.sort_by_key(|n| order.iter().position(|o| o == n));
-    }
-    if other {
-        names.push("(other)".into());
-    }
-    let mut rows: Vec<(Option<String>, [f64; 4])> =
-        names.iter().map(|n| (Some(n.clone()), [0.0; 4])).collect();
+    let buckets = Buckets::of(key, gold, run);
+    let mut rows = buckets.rows();
     for (side, spans) in [gold, run].into_iter().enumerate() {
         for s in spans {
-            let b = names
-                .iter()
-                .position(|n| *n == s.text[key])
-                .unwrap_or(names.len() - 1);
+            let b = buckets.of_value(key, s);
             rows[b].1[side * 2 + usize::from(!s.correct)] += 1.0;
         }
     }

@@ -9,7 +9,9 @@
 //! present and ordered; keys the input cannot give are usage errors (standoff files:
 //! `muc_breakdown_standoff`).
 
-use super::breakdown::{read_hipe, sentences, train_set, write_conll, Doc, Place, TrainSet};
+use super::breakdown::{
+    read_hipe, sentences, train_set, write_conll, Buckets, Doc, Place, TrainSet, Valued,
+};
 use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -38,6 +40,15 @@ struct Ent {
     text: BTreeMap<&'static str, String>,
     num: BTreeMap<&'static str, f64>,
     counts: [f64; 4],
+}
+
+impl Valued for Ent {
+    fn text(&self) -> &BTreeMap<&'static str, String> {
+        &self.text
+    }
+    fn num(&self) -> &BTreeMap<&'static str, f64> {
+        &self.num
+    }
 }
 
 /// Entities of a tag sequence: a new entity at `B-` or a change of type, `I-` after `O`,
@@ -197,65 +208,11 @@ fn entities(
 /// The expected rows of a key: bucket name (`None` for quantile buckets, named by the cuts)
 /// and the eight counts.
 fn expected(key: &str, gold: &[Ent], run: &[Ent]) -> Vec<(Option<String>, [f64; 8])> {
-    let mut rows: Vec<(Option<String>, [f64; 8])>;
-    let bucket: Box<dyn Fn(&Ent) -> usize>;
-    if gold.first().is_some_and(|s| s.num.contains_key(key)) {
-        let mut gv: Vec<f64> = gold.iter().map(|s| s.num[key]).collect();
-        gv.sort_by(f64::total_cmp);
-        let n = gv.len();
-        let mut cuts: Vec<f64> = Vec::new();
-        for k in 1..4 {
-            let c = gv[(k * n).div_ceil(4) - 1];
-            if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
-                cuts.push(c);
-            }
-        }
-        rows = vec![(None, [0.0; 8]); cuts.len() + 1];
-        let key = key.to_string();
-        bucket = Box::new(move |s| cuts.iter().filter(|c| **c < s.num[key.as_str()]).count());
-    } else {
-        let mut count: BTreeMap<String, usize> = BTreeMap::new();
-        let closed: &[&str] = match key {
-            "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
-            "oov" => &["no", "yes"],
-            _ => &[],
-        };
-        for c in closed {
-            count.insert(c.to_string(), 0);
-        }
-        for s in run {
-            count.entry(s.text[key].clone()).or_default();
-        }
-        for s in gold {
-            *count.entry(s.text[key].clone()).or_default() += 1;
-        }
-        let mut names: Vec<String> = count.keys().cloned().collect();
-        let other = names.len() > 20;
-        if other {
-            let mut by: Vec<(String, usize)> = count.into_iter().collect();
-            by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            names = by[..19].iter().map(|x| x.0.clone()).collect();
-            names.sort();
-        }
-        if key == "capitalisation" {
-            let order = ["upper", "title", "lower", "mixed", "no letters"];
-            names.sort_by_key(|n| order.iter().position(|o| o == n));
-        }
-        if other {
-            names.push("(other)".into());
-        }
-        rows = names.iter().map(|n| (Some(n.clone()), [0.0; 8])).collect();
-        let key = key.to_string();
-        bucket = Box::new(move |s| {
-            names
-                .iter()
-                .position(|n| *n == s.text[key.as_str()])
-                .unwrap_or(names.len() - 1)
-        });
-    }
+    let buckets = Buckets::of(key, gold, run);
+    let mut rows = buckets.rows();
     for (side, ents) in [gold, run].into_iter().enumerate() {
         for s in ents {
-            let b = bucket(s);
+            let b = buckets.of_value(key, s);
             for (slot, n) in s.counts.iter().enumerate() {
                 rows[b].1[side * 4 + slot] += n;
             }
