@@ -158,7 +158,7 @@ fn every_result_table_output_validates() {
         fixture("fixtures/nel/gold.tsv"),
         fixture("fixtures/nel/run.tsv"),
     );
-    let weights = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
+    let weights = crate::common::WEIGHTS;
     let cases: Vec<Vec<&str>> = vec![
         vec![
             "evaluate", "--family", "spans", "--gold", &cg, "--pred", &cp,
