@@ -8,11 +8,9 @@ use fairscore::{Error, Result};
 use std::path::PathBuf;
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, RegimesFlag, Resampling, SignatureFlag, TableFlag,
-    TagsetFlag, TaskFlag, TestFlag, WeightsFlag,
+    settings, FamilyFlag, Gold, Json, Pred, Resampling, SignatureFlag, TableFlag, TestFlag,
 };
-use super::family_flags::{FairFlags, MentionsFlags, NelFlags, SpansFlags};
+use super::family_flags::FamilyOptionFlags;
 
 /// The arguments of `fairscore compare`.
 #[derive(Args, Debug)]
@@ -29,39 +27,11 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub family: FamilyFlag,
     #[command(flatten)]
-    pub task: TaskFlag,
-    #[command(flatten)]
-    pub edition: Edition,
-    #[command(flatten)]
-    pub format: Format,
-    #[command(flatten)]
-    pub column: ColumnFlag,
-    #[command(flatten)]
-    pub tagset: TagsetFlag,
-    #[command(flatten)]
-    pub original_nel: OriginalNel,
-    #[command(flatten)]
-    pub hipe: HipeFlags,
-    #[command(flatten)]
-    pub normalize_run: NormalizeRunFlag,
+    pub opts: FamilyOptionFlags,
     #[command(flatten)]
     pub test: TestFlag,
     #[command(flatten)]
     pub resampling: Resampling,
-    #[command(flatten)]
-    pub regimes: RegimesFlag,
-    #[command(flatten)]
-    pub weights: WeightsFlag,
-    #[command(flatten)]
-    pub fair: FairFlags,
-    #[command(flatten)]
-    pub spans: SpansFlags,
-    #[command(flatten)]
-    pub nel: NelFlags,
-    #[command(flatten)]
-    pub mentions: MentionsFlags,
-    #[command(flatten)]
-    pub beta: Beta,
     #[command(flatten)]
     pub json: Json,
     #[command(flatten)]
@@ -83,25 +53,7 @@ fn two(args: &CompareArgs) -> Result<(&PathBuf, &PathBuf)> {
 /// `compare --family F`: any family's runs, paired unit by unit.
 fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
     let (a, b) = two(args)?;
-    let s = settings(&[
-        &args.format,
-        &args.column,
-        &args.tagset,
-        &args.regimes,
-        &args.weights,
-        &args.fair,
-        &args.spans,
-        &args.nel,
-        &args.mentions,
-        &args.beta,
-        &args.resampling,
-        &args.test,
-        &args.task,
-        &args.edition,
-        &args.original_nel,
-        &args.hipe,
-        &args.normalize_run,
-    ]);
+    let s = settings(&[&args.opts, &args.resampling, &args.test]);
     let fam = fairscore::family::build(name, &api::family_options(&s)?)?;
     let rs = api::resampling(&s, "bootstrap", Some(10_000))?
         .ok_or_else(|| Error::usage("bootstrap: no resampling"))?;
@@ -118,6 +70,7 @@ fn run_family(args: &CompareArgs, name: &str) -> Result<i32> {
         );
     }
     let train = args
+        .opts
         .spans
         .breakdown
         .train
@@ -152,7 +105,7 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     }
     let (a, b) = two(&args)?;
     let reference = &args.gold.gold;
-    let tagset = args.tagset.tagset.as_ref().map(PathBuf::from);
+    let tagset = args.opts.tagset.tagset.as_ref().map(PathBuf::from);
     let mut inputs = vec![
         ("--gold", reference.as_path()),
         ("--pred", a.as_path()),
@@ -168,19 +121,19 @@ pub fn run(args: CompareArgs) -> Result<i32> {
         fairscore::io::check_outputs(&inputs, &[("--json", out)], &[])?;
     }
     let s = settings(&[
-        &args.task,
-        &args.edition,
-        &args.format,
-        &args.column,
-        &args.tagset,
-        &args.original_nel,
+        &args.opts.task,
+        &args.opts.edition,
+        &args.opts.format,
+        &args.opts.column,
+        &args.opts.tagset,
+        &args.opts.original_nel,
         &args.test,
         &args.resampling,
-        &args.regimes,
-        &args.weights,
+        &args.opts.regimes,
+        &args.opts.weights,
         // Refused without --family hipe (`finish` names them).
-        &args.hipe,
-        &args.normalize_run,
+        &args.opts.hipe,
+        &args.opts.normalize_run,
     ]);
     let (opts, copts) = api::compare_options(&s)?;
     s.finish("compare")?;
@@ -195,7 +148,7 @@ pub fn run(args: CompareArgs) -> Result<i32> {
         super::print(&format!("{sig}\n"))?;
         return Ok(0);
     }
-    if args.beta.beta.is_some() {
+    if args.opts.beta.beta.is_some() {
         return Err(Error::usage(
             "beta goes with --family; compare of HIPE or CoNLL runs scores F1",
         ));

@@ -5,11 +5,10 @@ use clap::Args;
 use fairscore::{Error, Result};
 
 use super::args::{
-    settings, Beta, ColumnFlag, Edition, ErrorsFlag, FamilyFlag, Format, Gold, HipeFlags, Json,
-    NormalizeRunFlag, OriginalNel, Pred, ReadChanges, RegimesFlag, Resampling, SignatureFlag,
-    TableFlag, TagsetFlag, TaskFlag, WeightsFlag,
+    settings, ErrorsFlag, FamilyFlag, Gold, Json, Pred, ReadChanges, Resampling, SignatureFlag,
+    TableFlag,
 };
-use super::family_flags::{FairFlags, MentionsFlags, NelFlags, SpansFlags};
+use super::family_flags::FamilyOptionFlags;
 
 #[derive(Args, Debug)]
 #[command(
@@ -50,35 +49,7 @@ pub struct EvaluateArgs {
     #[command(flatten)]
     pub pred: Pred,
     #[command(flatten)]
-    pub format: Format,
-    #[command(flatten)]
-    pub column: ColumnFlag,
-    #[command(flatten)]
-    pub tagset: TagsetFlag,
-    #[command(flatten)]
-    pub regimes: RegimesFlag,
-    #[command(flatten)]
-    pub weights: WeightsFlag,
-    #[command(flatten)]
-    pub fair: FairFlags,
-    #[command(flatten)]
-    pub spans: SpansFlags,
-    #[command(flatten)]
-    pub nel: NelFlags,
-    #[command(flatten)]
-    pub mentions: MentionsFlags,
-    #[command(flatten)]
-    pub beta: Beta,
-    #[command(flatten)]
-    pub task: TaskFlag,
-    #[command(flatten)]
-    pub edition: Edition,
-    #[command(flatten)]
-    pub original_nel: OriginalNel,
-    #[command(flatten)]
-    pub hipe: HipeFlags,
-    #[command(flatten)]
-    pub normalize_run: NormalizeRunFlag,
+    pub opts: FamilyOptionFlags,
     #[command(flatten)]
     pub changes: ReadChanges,
     #[command(flatten)]
@@ -102,41 +73,28 @@ pub fn run(args: EvaluateArgs) -> Result<i32> {
     })?;
     let pred = args.pred.one()?.clone();
     let gold = args.gold.gold.clone();
-    let s = settings(&[
-        &args.format,
-        &args.column,
-        &args.tagset,
-        &args.regimes,
-        &args.weights,
-        &args.fair,
-        &args.spans,
-        &args.nel,
-        &args.mentions,
-        &args.beta,
-        &args.task,
-        &args.edition,
-        &args.original_nel,
-        &args.hipe,
-        &args.normalize_run,
-        &args.changes,
-        &args.resampling,
-        &args.errors,
-    ]);
+    let s = settings(&[&args.opts, &args.changes, &args.resampling, &args.errors]);
     if args.signature.signature {
         return super::print_signature(&name, &s, &gold, &[pred.as_path()], None, None);
     }
     let mut inputs = vec![("--gold", gold.as_path()), ("--pred", pred.as_path())];
-    let tagset = args.tagset.tagset.as_ref().map(std::path::PathBuf::from);
+    let tagset = args
+        .opts
+        .tagset
+        .tagset
+        .as_ref()
+        .map(std::path::PathBuf::from);
     inputs.extend(tagset.as_deref().map(|p| ("--tagset", p)));
-    inputs.extend(args.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
+    inputs.extend(args.opts.hipe.relaxed.as_deref().map(|p| ("--relaxed", p)));
     let train = args
+        .opts
         .spans
         .breakdown
         .train
         .as_ref()
         .map(std::path::PathBuf::from);
     inputs.extend(train.as_deref().map(|p| ("--train", p)));
-    let normalize_run = args.normalize_run.normalize_run.as_deref();
+    let normalize_run = args.opts.normalize_run.normalize_run.as_deref();
     inputs.extend(normalize_run.map(|p| ("--normalize-run", p)));
     inputs.extend(
         args.changes

@@ -1,11 +1,76 @@
 //! The flags of the metric families' own options (fair, spans, nel, mentions): flattened into
 //! `evaluate` and `compare` (and `fair`), turned into named settings like every flag group of
-//! `args.rs`.
+//! `args.rs`; and the group of every family's options that `evaluate` and `compare` share.
 
 use clap::Args;
 use fairscore::api::Settings;
 
-use super::args::{put_text, LabelListFlag, Put};
+use super::args::{
+    put_text, Beta, ColumnFlag, Edition, Format, HipeFlags, LabelListFlag, NormalizeRunFlag,
+    OriginalNel, Put, RegimesFlag, TagsetFlag, TaskFlag, WeightsFlag,
+};
+
+/// The options of any family, as `evaluate` and `compare --family` take them: the input's
+/// format and column, the tag set, regimes and weights, the families' own flags, β, and the
+/// hipe family's task, edition and options.
+#[derive(Args, Debug)]
+pub struct FamilyOptionFlags {
+    #[command(flatten)]
+    pub format: Format,
+    #[command(flatten)]
+    pub column: ColumnFlag,
+    #[command(flatten)]
+    pub tagset: TagsetFlag,
+    #[command(flatten)]
+    pub regimes: RegimesFlag,
+    #[command(flatten)]
+    pub weights: WeightsFlag,
+    #[command(flatten)]
+    pub fair: FairFlags,
+    #[command(flatten)]
+    pub spans: SpansFlags,
+    #[command(flatten)]
+    pub nel: NelFlags,
+    #[command(flatten)]
+    pub mentions: MentionsFlags,
+    #[command(flatten)]
+    pub beta: Beta,
+    #[command(flatten)]
+    pub task: TaskFlag,
+    #[command(flatten)]
+    pub edition: Edition,
+    #[command(flatten)]
+    pub original_nel: OriginalNel,
+    #[command(flatten)]
+    pub hipe: HipeFlags,
+    #[command(flatten)]
+    pub normalize_run: NormalizeRunFlag,
+}
+
+impl Put for FamilyOptionFlags {
+    fn put(&self, s: &mut Settings) {
+        let groups: [&dyn Put; 15] = [
+            &self.format,
+            &self.column,
+            &self.tagset,
+            &self.regimes,
+            &self.weights,
+            &self.fair,
+            &self.spans,
+            &self.nel,
+            &self.mentions,
+            &self.beta,
+            &self.task,
+            &self.edition,
+            &self.original_nel,
+            &self.hipe,
+            &self.normalize_run,
+        ];
+        for g in groups {
+            g.put(s);
+        }
+    }
+}
 
 /// The fair family's own flags.
 #[derive(Args, Debug, Clone)]

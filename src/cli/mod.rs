@@ -379,11 +379,11 @@ fn job_of(command: &Command) -> redirect::Job {
         Command::Tagging(a) => scoring("tagging", &a.gold, &a.pred, &a.format),
         Command::Evaluate(a) => redirect::Job {
             family: a.family.family.clone(),
-            ..scoring("evaluate", &a.gold, &a.pred, &a.format)
+            ..scoring("evaluate", &a.gold, &a.pred, &a.opts.format)
         },
         Command::Compare(a) => redirect::Job {
             family: a.family.family.clone(),
-            ..scoring("compare", &a.gold, &a.pred, &a.format)
+            ..scoring("compare", &a.gold, &a.pred, &a.opts.format)
         },
         Command::Normalize(a) => redirect::Job {
             command: "normalize",

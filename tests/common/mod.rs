@@ -46,6 +46,10 @@ pub fn skip_notice(test: &str) {
     );
 }
 
+/// The weights of the fair error types in Ortmann (2022), for the weighted regime.
+pub const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, \
+                           BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
+
 /// A fresh empty directory under the target dir.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -207,6 +207,82 @@ pub(super) fn train_set(docs: &[Doc]) -> TrainSet {
     t
 }
 
+/// A document's sentences: the sentence of each position, and each sentence's start and
+/// length.
+pub(super) type Sentences = (Vec<usize>, Vec<(usize, usize)>);
+
+/// The sentences of a document whose tokens are `toks`.
+pub(super) fn sentences(toks: &[Tok]) -> Sentences {
+    let (mut sent, mut bounds) = (Vec::new(), Vec::new());
+    let mut from = 0;
+    for (i, t) in toks.iter().enumerate() {
+        sent.push(bounds.len());
+        if t.eos || i + 1 == toks.len() {
+            bounds.push((from, i + 1 - from));
+            from = i + 1;
+        }
+    }
+    (sent, bounds)
+}
+
+/// An entity of one side: tokens `span.0..=span.1` of that side's `toks`, labelled `span.2`,
+/// in the gold document `doc` (whose `sentences` these are).
+pub(super) struct Place<'a> {
+    pub(super) doc: &'a Doc,
+    pub(super) toks: &'a [Tok],
+    pub(super) span: (usize, usize, &'a str),
+    pub(super) sentences: &'a Sentences,
+}
+
+impl Place<'_> {
+    /// The entity's key values, text and numeric, by the definitions of docs/breakdown.md:
+    /// `density` is the number of gold entities in its sentence, `document` the name its
+    /// document bucket takes.
+    pub(super) fn values(
+        &self,
+        density: u32,
+        document: String,
+        train: &TrainSet,
+    ) -> (BTreeMap<&'static str, String>, BTreeMap<&'static str, f64>) {
+        let (s, e, l) = self.span;
+        let words: Vec<&str> = self.toks[s..=e].iter().map(|t| t.text.as_str()).collect();
+        let joined = words.join(" ");
+        let (start, len) = self.sentences.1[self.sentences.0[s]];
+        let (freq, same) = train.entities.get(&joined).map_or((0, 0), |m| {
+            (m.values().sum::<u32>(), m.get(l).copied().unwrap_or(0))
+        });
+        let oov = words.iter().any(|w| !train.vocab.contains(*w));
+        let text = BTreeMap::from([
+            ("label", l.to_string()),
+            ("capitalisation", caps(&words).to_string()),
+            ("document", document),
+            ("oov", if oov { "yes" } else { "no" }.to_string()),
+        ]);
+        let consistency = if freq > 0 {
+            f64::from(same) / f64::from(freq)
+        } else {
+            0.0
+        };
+        // The largest noise level of the gold's tokens at its positions (0 without).
+        let noise = self.doc.toks[s..=e]
+            .iter()
+            .filter_map(|t| t.led)
+            .fold(0.0, f64::max);
+        let num = BTreeMap::from([
+            ("length", (e - s + 1) as f64),
+            ("chars", joined.chars().count() as f64),
+            ("sentence_length", len as f64),
+            ("density", f64::from(density) / len as f64),
+            ("position", (s - start) as f64 / len as f64),
+            ("train_freq", f64::from(freq)),
+            ("train_consistency", consistency),
+            ("noise", noise),
+            ("period", self.doc.year),
+        ]);
+        (text, num)
+    }
+}
+
 /// A span's key values (text or number) and whether it is a true positive.
 pub(super) struct Span {
     correct: bool,
@@ -221,17 +297,7 @@ pub(super) fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, 
     let (mut gs, mut rs) = (Vec::new(), Vec::new());
     for (gd, rd) in gold.iter().zip(run) {
         assert_eq!(gd.toks.len(), rd.toks.len(), "aligned documents");
-        // Sentences: sentence of each position, start, length.
-        let mut sent = Vec::new();
-        let mut bounds: Vec<(usize, usize)> = Vec::new();
-        let mut from = 0;
-        for (i, t) in gd.toks.iter().enumerate() {
-            sent.push(bounds.len());
-            if t.eos || i + 1 == gd.toks.len() {
-                bounds.push((from, i + 1 - from));
-                from = i + 1;
-            }
-        }
+        let sentences = sentences(&gd.toks);
         let ge: Vec<_> = decode(&gd.toks)
             .into_iter()
             .filter(|x| keep.contains(&x.2))
@@ -240,123 +306,136 @@ pub(super) fn spans(gold: &[Doc], run: &[Doc], train: &TrainSet) -> (Vec<Span>, 
             .into_iter()
             .filter(|x| keep.contains(&x.2))
             .collect();
-        let mut dens = vec![0u32; bounds.len()];
+        let mut dens = vec![0u32; sentences.1.len()];
         for g in &ge {
-            dens[sent[g.0]] += 1;
+            dens[sentences.0[g.0]] += 1;
         }
         for (own, other, toks, out) in
             [(&ge, &re, &gd.toks, &mut gs), (&re, &ge, &rd.toks, &mut rs)]
         {
             for (s, e, l) in own.iter() {
-                let words: Vec<&str> = toks[*s..=*e].iter().map(|t| t.text.as_str()).collect();
-                let text = words.join(" ");
-                let k = sent[*s];
-                let (start, len) = bounds[k];
-                let (freq, same) = train.entities.get(&text).map_or((0, 0), |m| {
-                    (m.values().sum::<u32>(), m.get(l).copied().unwrap_or(0))
-                });
-                let mut sp = Span {
+                let at = Place {
+                    doc: gd,
+                    toks,
+                    span: (*s, *e, l),
+                    sentences: &sentences,
+                };
+                let (text, num) = at.values(dens[sentences.0[*s]], gd.id.clone(), train);
+                out.push(Span {
                     // Same offsets and label, and the same token text (a run that changed a
                     // token cannot match there).
                     correct: other.iter().any(|o| o.0 == *s && o.1 == *e && o.2 == *l)
                         && (*s..=*e).all(|i| gd.toks[i].text == rd.toks[i].text),
-                    text: BTreeMap::new(),
-                    num: BTreeMap::new(),
-                };
-                sp.text.insert("label", l.clone());
-                sp.text.insert("capitalisation", caps(&words).to_string());
-                sp.text.insert("document", gd.id.clone());
-                let oov = words.iter().any(|w| !train.vocab.contains(*w));
-                sp.text
-                    .insert("oov", if oov { "yes" } else { "no" }.to_string());
-                sp.num.insert("length", (e - s + 1) as f64);
-                sp.num.insert("chars", text.chars().count() as f64);
-                sp.num.insert("sentence_length", len as f64);
-                sp.num.insert("density", f64::from(dens[k]) / len as f64);
-                sp.num.insert("position", (s - start) as f64 / len as f64);
-                sp.num.insert("train_freq", f64::from(freq));
-                let consistency = if freq > 0 {
-                    f64::from(same) / f64::from(freq)
-                } else {
-                    0.0
-                };
-                sp.num.insert("train_consistency", consistency);
-                // The largest noise level of the gold's tokens at its positions (0 without).
-                let noise = gd.toks[*s..=*e]
-                    .iter()
-                    .filter_map(|t| t.led)
-                    .fold(0.0, f64::max);
-                sp.num.insert("noise", noise);
-                sp.num.insert("period", gd.year);
-                out.push(sp);
+                    text,
+                    num,
+                });
             }
         }
     }
     (gs, rs)
 }
 
+/// An entity's key values: text values and numeric values, by key.
+pub(super) trait Valued {
+    fn text(&self) -> &BTreeMap<&'static str, String>;
+    fn num(&self) -> &BTreeMap<&'static str, f64>;
+}
+
+impl Valued for Span {
+    fn text(&self) -> &BTreeMap<&'static str, String> {
+        &self.text
+    }
+    fn num(&self) -> &BTreeMap<&'static str, f64> {
+        &self.num
+    }
+}
+
+/// How a key's values fall into buckets (docs/breakdown.md): a numeric key's quartile cuts
+/// of the gold values, or a text key's bucket names (the closed lists' values too, in the
+/// documented order for capitalisation; beyond 20 values the gold's 19 most frequent and
+/// `(other)`).
+pub(super) enum Buckets {
+    Cuts(Vec<f64>),
+    Names(Vec<String>),
+}
+
+impl Buckets {
+    /// The buckets of `key` over the gold's and the run's values.
+    pub(super) fn of<T: Valued>(key: &str, gold: &[T], run: &[T]) -> Buckets {
+        if gold.first().is_some_and(|s| s.num().contains_key(key)) {
+            let mut gv: Vec<f64> = gold.iter().map(|s| s.num()[key]).collect();
+            gv.sort_by(f64::total_cmp);
+            let n = gv.len();
+            let mut cuts: Vec<f64> = Vec::new();
+            for k in 1..4 {
+                let c = gv[(k * n).div_ceil(4) - 1];
+                if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
+                    cuts.push(c);
+                }
+            }
+            return Buckets::Cuts(cuts);
+        }
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        let closed: &[&str] = match key {
+            "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
+            "oov" => &["no", "yes"],
+            _ => &[],
+        };
+        for c in closed {
+            count.insert(c.to_string(), 0);
+        }
+        for s in run {
+            count.entry(s.text()[key].clone()).or_default();
+        }
+        for s in gold {
+            *count.entry(s.text()[key].clone()).or_default() += 1;
+        }
+        let mut names: Vec<String> = count.keys().cloned().collect();
+        let other = names.len() > 20;
+        if other {
+            let mut by: Vec<(String, usize)> = count.into_iter().collect();
+            by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            names = by[..19].iter().map(|x| x.0.clone()).collect();
+            names.sort();
+        }
+        if key == "capitalisation" {
+            let order = ["upper", "title", "lower", "mixed", "no letters"];
+            names.sort_by_key(|n| order.iter().position(|o| o == n));
+        }
+        if other {
+            names.push("(other)".into());
+        }
+        Buckets::Names(names)
+    }
+
+    /// A row of zero counts per bucket, named (`None` for quantile buckets, named by cuts).
+    pub(super) fn rows<const N: usize>(&self) -> Vec<(Option<String>, [f64; N])> {
+        match self {
+            Buckets::Cuts(cuts) => vec![(None, [0.0; N]); cuts.len() + 1],
+            Buckets::Names(names) => names.iter().map(|n| (Some(n.clone()), [0.0; N])).collect(),
+        }
+    }
+
+    /// The bucket of a value of `key`.
+    pub(super) fn of_value(&self, key: &str, v: &impl Valued) -> usize {
+        match self {
+            Buckets::Cuts(cuts) => cuts.iter().filter(|c| **c < v.num()[key]).count(),
+            Buckets::Names(names) => names
+                .iter()
+                .position(|n| *n == v.text()[key])
+                .unwrap_or(names.len() - 1),
+        }
+    }
+}
+
 /// The expected rows of a key: bucket name (discrete keys; `None` for quantile buckets) and
 /// [TP-gold, FN, TP-run, FP].
 fn expected(key: &str, gold: &[Span], run: &[Span]) -> Vec<(Option<String>, [f64; 4])> {
-    let all = || gold.iter().chain(run);
-    if gold.first().is_some_and(|s| s.num.contains_key(key)) {
-        let mut gv: Vec<f64> = gold.iter().map(|s| s.num[key]).collect();
-        gv.sort_by(f64::total_cmp);
-        let n = gv.len();
-        let mut cuts: Vec<f64> = Vec::new();
-        for k in 1..4 {
-            let c = gv[(k * n).div_ceil(4) - 1];
-            if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
-                cuts.push(c);
-            }
-        }
-        let mut rows = vec![(None, [0.0; 4]); cuts.len() + 1];
-        for (side, spans) in [gold, run].into_iter().enumerate() {
-            for s in spans {
-                let b = cuts.iter().filter(|c| **c < s.num[key]).count();
-                rows[b].1[side * 2 + usize::from(!s.correct)] += 1.0;
-            }
-        }
-        return rows;
-    }
-    let mut count: BTreeMap<String, usize> = BTreeMap::new();
-    let closed: &[&str] = match key {
-        "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
-        "oov" => &["no", "yes"],
-        _ => &[],
-    };
-    for c in closed {
-        count.insert(c.to_string(), 0);
-    }
-    for s in all() {
-        count.entry(s.text[key].clone()).or_default();
-    }
-    for s in gold {
-        *count.entry(s.text[key].clone()).or_default() += 1;
-    }
-    let mut names: Vec<String> = count.keys().cloned().collect();
-    let other = names.len() > 20;
-    if other {
-        let mut by: Vec<(String, usize)> = count.clone().into_iter().collect();
-        by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        names = by[..19].iter().map(|x| x.0.clone()).collect();
-        names.sort();
-    }
-    if key == "capitalisation" {
-        let order = ["upper", "title", "lower", "mixed", "no letters"];
-        names.sort_by_key(|n| order.iter().position(|o| o == n));
-    }
-    if other {
-        names.push("(other)".into());
-    }
-    let mut rows: Vec<(Option<String>, [f64; 4])> =
-        names.iter().map(|n| (Some(n.clone()), [0.0; 4])).collect();
+    let buckets = Buckets::of(key, gold, run);
+    let mut rows = buckets.rows();
     for (side, spans) in [gold, run].into_iter().enumerate() {
         for s in spans {
-            let b = names
-                .iter()
-                .position(|n| *n == s.text[key])
-                .unwrap_or(names.len() - 1);
+            let b = buckets.of_value(key, s);
             rows[b].1[side * 2 + usize::from(!s.correct)] += 1.0;
         }
     }

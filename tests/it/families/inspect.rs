@@ -385,15 +385,20 @@ fn the_page_is_written_atomically_never_over_an_input() {
     assert!(std::fs::read_to_string(&r)
         .unwrap()
         .starts_with("Anna B-PER"));
-    let out = fairscore(&[
-        "inspect",
-        "--gold",
-        g.to_str().unwrap(),
-        "--pred",
-        r.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    let page = String::from_utf8(out.stdout).unwrap();
+    // The page on stdout.
+    let page_of = |what: &str| {
+        let out = fairscore(&[
+            "inspect",
+            "--gold",
+            g.to_str().unwrap(),
+            "--pred",
+            r.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{what}: {err}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let page = page_of("CoNLL");
     // CoNLL tokens joined by single spaces; the gold LOC over `Berlin`, the run's over `in
     // Berlin`: one BEL; PER correct.
     assert!(page.contains(">Anna</span></span> lebt "), "{page}");
@@ -411,15 +416,7 @@ fn the_page_is_written_atomically_never_over_an_input() {
     )
     .unwrap();
     std::fs::write(&r, "Anna _ B-PER\nlebt _ O\n. _ O\n\nBerlin _ O\n! _ O\n").unwrap();
-    let out = fairscore(&[
-        "inspect",
-        "--gold",
-        g.to_str().unwrap(),
-        "--pred",
-        r.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    let page = String::from_utf8(out.stdout).unwrap();
+    let page = page_of("SpaceAfter=No");
     assert!(page.contains("</span></span> lebt.</div>"), "{page}");
     assert!(page.contains(">Berlin</span>!</div>"), "{page}");
 }

@@ -21,7 +21,7 @@ mod located;
 #[path = "mentions_spans.rs"]
 mod spans_run;
 
-use data::{brat_units, gold_jsonl, hipe_units, run_tsv, runs, schema, write_jsonl, Rng, Unit};
+use data::{brat_units, gold_jsonl, hipe_run, hipe_units, runs, schema, write_jsonl, Unit};
 
 fn python() -> Option<PathBuf> {
     let ok = Command::new("python3")
@@ -212,41 +212,10 @@ fn aligned_gold_spans_score_as_the_spans_family_on_real_gold() {
         let units = hipe_units(&gold, false);
         // The HIPE reader upper-cases the types of the NE columns.
         let types: Vec<String> = schema(&units).iter().map(|t| t.to_uppercase()).collect();
-        let mut rng = Rng(0x51_7CC1_B727_220A + n as u64);
         for hallucinate in [false, true] {
-            let (mut spans, mut rows, mut extra) = (Vec::new(), Vec::new(), 0.0);
-            for u in &units {
-                let mut ents = Vec::new();
-                for ((t, ty, _, _), (la, lb)) in u.mentions.iter().zip(&u.lines) {
-                    // A string the text holds once, holding no other mention's string, may
-                    // be left out (else the next one's place could move into it); a retyped
-                    // one stays.
-                    let alone = u.text.matches(t.as_str()).count() == 1
-                        && u.mentions
-                            .iter()
-                            .all(|m| m.0 == *t || !t.contains(m.0.as_str()));
-                    if alone && rng.chance(0.1) {
-                        continue;
-                    }
-                    let ty = if rng.chance(0.15) {
-                        types[rng.below(types.len())].clone()
-                    } else {
-                        ty.to_uppercase()
-                    };
-                    spans.push((ty.clone(), *la, *lb));
-                    ents.push(json!([t, ty]));
-                }
-                if hallucinate && rng.chance(0.3) {
-                    ents.push(json!(["Zorglub of Xantippe", types[0]]));
-                    extra += 1.0;
-                }
-                rows.push(json!({"id": u.id, "entities": ents}));
-            }
-            let run = dir.join(format!("{name}-{hallucinate}-run.tsv"));
-            let text = std::fs::read_to_string(&gold).unwrap();
-            std::fs::write(&run, run_tsv(&text, &spans)).unwrap();
-            let pred = dir.join(format!("{name}-{hallucinate}-run.jsonl"));
-            write_jsonl(&pred, &rows);
+            let seed = 0x51_7CC1_B727_220A + n as u64;
+            let (pred, run, extra) = hipe_run(&gold, &units, seed, hallucinate, &dir);
+            let extra = extra as f64;
             let (g, r) = (gold.to_string_lossy(), run.to_string_lossy());
             let want = fairscore_json(&[
                 "evaluate", "--family", "spans", "--gold", &g, "--pred", &r, "--table", "json",

@@ -1,7 +1,7 @@
 //! Data for tests/it/families/mentions.rs: HIPE-2022 gold read by the test's own reading,
 //! and model outputs made from it with seeded noise, in each project's answer format.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 
@@ -320,4 +320,58 @@ pub(super) fn brat_units(dir: &Path) -> Vec<Unit> {
             }
         })
         .collect()
+}
+
+/// The hallucinated string (three words, in no text).
+pub(super) const ZORGLUB: &str = "Zorglub of Xantippe";
+
+/// A run of the gold's spans (some left out, some retyped) as JSONL entity lists and as the
+/// same spans in a HIPE run; `hallucinate`: some units also name [`ZORGLUB`]. Returns
+/// (JSONL, TSV, hallucinations).
+pub(super) fn hipe_run(
+    gold: &Path,
+    units: &[Unit],
+    seed: u64,
+    hallucinate: bool,
+    dir: &Path,
+) -> (PathBuf, PathBuf, usize) {
+    let types: Vec<String> = schema(units).iter().map(|t| t.to_uppercase()).collect();
+    let mut rng = Rng(seed);
+    let (mut spans, mut rows, mut extra) = (Vec::new(), Vec::new(), 0);
+    for u in units {
+        let mut ents = Vec::new();
+        for ((t, ty, _, _), (la, lb)) in u.mentions.iter().zip(&u.lines) {
+            // A string the text holds once, holding no other mention's string, may be left
+            // out (else the next one's place could move into it); a retyped one stays.
+            let alone = u.text.matches(t.as_str()).count() == 1
+                && u.mentions
+                    .iter()
+                    .all(|m| m.0 == *t || !t.contains(m.0.as_str()));
+            if alone && rng.chance(0.1) {
+                continue;
+            }
+            let ty = if rng.chance(0.15) {
+                types[rng.below(types.len())].clone()
+            } else {
+                ty.to_uppercase()
+            };
+            spans.push((ty.clone(), *la, *lb));
+            ents.push(json!([t, ty]));
+        }
+        if hallucinate && rng.chance(0.3) {
+            ents.push(json!([ZORGLUB, types[0]]));
+            extra += 1;
+        }
+        rows.push(json!({"id": u.id, "entities": ents}));
+    }
+    let stem = format!("{seed:x}-{hallucinate}");
+    let tsv = dir.join(format!("{stem}.tsv"));
+    std::fs::write(
+        &tsv,
+        run_tsv(&std::fs::read_to_string(gold).unwrap(), &spans),
+    )
+    .unwrap();
+    let jsonl = dir.join(format!("{stem}.jsonl"));
+    write_jsonl(&jsonl, &rows);
+    (jsonl, tsv, extra)
 }

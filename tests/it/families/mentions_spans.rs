@@ -6,15 +6,12 @@
 //! are false positives counted in the warning; noisy lists (case, duplicates, hallucinations)
 //! have counts equal to a count made here; the page of `inspect` marks every span once.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::data::{hipe_units, run_tsv, schema, write_jsonl, Rng, Unit};
+use super::data::{hipe_run, hipe_units, write_jsonl, Rng, ZORGLUB};
 use crate::common::{fairscore, fairscore_json, json_cell, shared_data, temp_dir};
-
-/// The hallucinated string (three words, in no text).
-const ZORGLUB: &str = "Zorglub of Xantippe";
 
 /// `evaluate --family FAMILY --table json` of gold and run with `extra` flags.
 fn family(name: &str, gold: &Path, pred: &Path, extra: &[&str]) -> Value {
@@ -72,56 +69,6 @@ fn warning(v: &Value) -> String {
         .find(|w| w.contains("predicted mention(s)"))
         .expect("the aligned run's warning")
         .to_string()
-}
-
-/// A run of the gold's spans (some left out, some retyped) as JSONL entity lists and as the
-/// same spans in a HIPE run; `hallucinate`: some units also name [`ZORGLUB`]. Returns
-/// (JSONL, TSV, hallucinations).
-fn hipe_run(
-    gold: &Path,
-    units: &[Unit],
-    seed: u64,
-    hallucinate: bool,
-    dir: &Path,
-) -> (PathBuf, PathBuf, usize) {
-    let types: Vec<String> = schema(units).iter().map(|t| t.to_uppercase()).collect();
-    let mut rng = Rng(seed);
-    let (mut spans, mut rows, mut extra) = (Vec::new(), Vec::new(), 0);
-    for u in units {
-        let mut ents = Vec::new();
-        for ((t, ty, _, _), (la, lb)) in u.mentions.iter().zip(&u.lines) {
-            // Left out only where its place cannot move into another's (as in mentions.rs).
-            let alone = u.text.matches(t.as_str()).count() == 1
-                && u.mentions
-                    .iter()
-                    .all(|m| m.0 == *t || !t.contains(m.0.as_str()));
-            if alone && rng.chance(0.1) {
-                continue;
-            }
-            let ty = if rng.chance(0.15) {
-                types[rng.below(types.len())].clone()
-            } else {
-                ty.to_uppercase()
-            };
-            spans.push((ty.clone(), *la, *lb));
-            ents.push(json!([t, ty]));
-        }
-        if hallucinate && rng.chance(0.3) {
-            ents.push(json!([ZORGLUB, types[0]]));
-            extra += 1;
-        }
-        rows.push(json!({"id": u.id, "entities": ents}));
-    }
-    let stem = format!("{seed:x}-{hallucinate}");
-    let tsv = dir.join(format!("{stem}.tsv"));
-    std::fs::write(
-        &tsv,
-        run_tsv(&std::fs::read_to_string(gold).unwrap(), &spans),
-    )
-    .unwrap();
-    let jsonl = dir.join(format!("{stem}.jsonl"));
-    write_jsonl(&jsonl, &rows);
-    (jsonl, tsv, extra)
 }
 
 #[test]

@@ -1,4 +1,5 @@
 mod adequacy;
+mod binary;
 mod breakdown;
 mod breakdown_compare;
 mod breakdown_intervals;

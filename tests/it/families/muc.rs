@@ -260,8 +260,7 @@ fn judgements_follow_the_guide_token_by_token() {
     .unwrap();
     assert_eq!(fairscore::family::judgements_tsv(&raw), text);
     // The JSON holds the same counts and the scores as fractions.
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).expect("JSON");
+    let v = crate::common::schema::read_json(&json);
     assert_eq!(v["family"], "muc");
     assert_eq!(v["signature_fields"]["beta"], "1");
     for (k, n) in [
@@ -295,20 +294,7 @@ fn judgements_follow_the_guide_token_by_token() {
         crate::common::json_cell(&v, "muc", &["PER"], "R"),
         Some(0.625)
     );
-    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
-    assert_eq!(
-        keys,
-        [
-            "family",
-            "unit",
-            "units",
-            "notes",
-            "warnings",
-            "tables",
-            "signature",
-            "signature_fields"
-        ]
-    );
+    super::binary::assert_document_keys(&v, "muc guide");
     let names: Vec<&str> = v["tables"]
         .as_array()
         .unwrap()

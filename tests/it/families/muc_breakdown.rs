@@ -9,7 +9,9 @@
 //! present and ordered; keys the input cannot give are usage errors (standoff files:
 //! `muc_breakdown_standoff`).
 
-use super::breakdown::{caps, read_hipe, train_set, write_conll, Doc, TrainSet};
+use super::breakdown::{
+    read_hipe, sentences, train_set, write_conll, Buckets, Doc, Place, TrainSet, Valued,
+};
 use crate::common::*;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -38,6 +40,15 @@ struct Ent {
     text: BTreeMap<&'static str, String>,
     num: BTreeMap<&'static str, f64>,
     counts: [f64; 4],
+}
+
+impl Valued for Ent {
+    fn text(&self) -> &BTreeMap<&'static str, String> {
+        &self.text
+    }
+    fn num(&self) -> &BTreeMap<&'static str, f64> {
+        &self.num
+    }
 }
 
 /// Entities of a tag sequence: a new entity at `B-` or a change of type, `I-` after `O`,
@@ -110,18 +121,9 @@ fn entities(
     let (mut gs, mut rs) = (Vec::new(), Vec::new());
     for (gd, rd) in gold.iter().zip(run) {
         assert_eq!(gd.toks.len(), rd.toks.len(), "aligned documents");
-        let mut sent = Vec::new();
-        let mut bounds: Vec<(usize, usize)> = Vec::new();
-        let mut from = 0;
-        for (i, t) in gd.toks.iter().enumerate() {
-            sent.push(bounds.len());
-            if t.eos || i + 1 == gd.toks.len() {
-                bounds.push((from, i + 1 - from));
-                from = i + 1;
-            }
-        }
+        let sentences = sentences(&gd.toks);
         let seqs: Vec<(usize, usize)> = if by_sentence {
-            bounds.iter().map(|&(s, n)| (s, s + n)).collect()
+            sentences.1.iter().map(|&(s, n)| (s, s + n)).collect()
         } else {
             vec![(0, gd.toks.len())]
         };
@@ -137,7 +139,7 @@ fn entities(
             let (ge, re) = (tags(gd), tags(rd));
             let mut dens = BTreeMap::new();
             for g in &ge {
-                *dens.entry(sent[g.0]).or_insert(0u32) += 1;
+                *dens.entry(sentences.0[g.0]).or_insert(0u32) += 1;
             }
             let cover = |es: &[(usize, usize, String)]| {
                 let mut at = vec![None; gd.toks.len()];
@@ -184,47 +186,17 @@ fn entities(
             for (own, counts, toks, out) in
                 [(&ge, gc, &gd.toks, &mut gs), (&re, rc, &rd.toks, &mut rs)]
             {
-                for ((s, e, l), c) in own.iter().zip(counts) {
-                    let words: Vec<&str> = toks[*s..=*e].iter().map(|t| t.text.as_str()).collect();
-                    let text = words.join(" ");
-                    let k = sent[*s];
-                    let (start, len) = bounds[k];
-                    let (freq, same) = train.entities.get(&text).map_or((0, 0), |m| {
-                        (m.values().sum::<u32>(), m.get(l).copied().unwrap_or(0))
-                    });
-                    let mut x = Ent {
-                        text: BTreeMap::new(),
-                        num: BTreeMap::new(),
-                        counts: c,
+                for ((s, e, l), counts) in own.iter().zip(counts) {
+                    let at = Place {
+                        doc: gd,
+                        toks,
+                        span: (*s, *e, l),
+                        sentences: &sentences,
                     };
-                    x.text.insert("label", l.clone());
-                    x.text.insert("capitalisation", caps(&words).to_string());
-                    x.text
-                        .insert("document", name.clone().expect("judged tokens"));
-                    let oov = words.iter().any(|w| !train.vocab.contains(*w));
-                    x.text
-                        .insert("oov", if oov { "yes" } else { "no" }.to_string());
-                    x.num.insert("length", (e - s + 1) as f64);
-                    x.num.insert("chars", text.chars().count() as f64);
-                    x.num.insert("sentence_length", len as f64);
-                    let d = dens.get(&k).copied().unwrap_or(0);
-                    x.num.insert("density", f64::from(d) / len as f64);
-                    x.num.insert("position", (s - start) as f64 / len as f64);
-                    x.num.insert("train_freq", f64::from(freq));
-                    let consistency = if freq > 0 {
-                        f64::from(same) / f64::from(freq)
-                    } else {
-                        0.0
-                    };
-                    x.num.insert("train_consistency", consistency);
-                    x.num.insert("period", gd.year);
-                    // The largest noise level of the gold's tokens at its positions (0 without).
-                    let noise = gd.toks[*s..=*e]
-                        .iter()
-                        .filter_map(|t| t.led)
-                        .fold(0.0, f64::max);
-                    x.num.insert("noise", noise);
-                    out.push(x);
+                    let density = dens.get(&sentences.0[*s]).copied().unwrap_or(0);
+                    let document = name.clone().expect("judged tokens");
+                    let (text, num) = at.values(density, document, train);
+                    out.push(Ent { text, num, counts });
                 }
             }
         }
@@ -236,65 +208,11 @@ fn entities(
 /// The expected rows of a key: bucket name (`None` for quantile buckets, named by the cuts)
 /// and the eight counts.
 fn expected(key: &str, gold: &[Ent], run: &[Ent]) -> Vec<(Option<String>, [f64; 8])> {
-    let mut rows: Vec<(Option<String>, [f64; 8])>;
-    let bucket: Box<dyn Fn(&Ent) -> usize>;
-    if gold.first().is_some_and(|s| s.num.contains_key(key)) {
-        let mut gv: Vec<f64> = gold.iter().map(|s| s.num[key]).collect();
-        gv.sort_by(f64::total_cmp);
-        let n = gv.len();
-        let mut cuts: Vec<f64> = Vec::new();
-        for k in 1..4 {
-            let c = gv[(k * n).div_ceil(4) - 1];
-            if cuts.last().is_none_or(|l| c > *l) && c < gv[n - 1] {
-                cuts.push(c);
-            }
-        }
-        rows = vec![(None, [0.0; 8]); cuts.len() + 1];
-        let key = key.to_string();
-        bucket = Box::new(move |s| cuts.iter().filter(|c| **c < s.num[key.as_str()]).count());
-    } else {
-        let mut count: BTreeMap<String, usize> = BTreeMap::new();
-        let closed: &[&str] = match key {
-            "capitalisation" => &["upper", "title", "lower", "mixed", "no letters"],
-            "oov" => &["no", "yes"],
-            _ => &[],
-        };
-        for c in closed {
-            count.insert(c.to_string(), 0);
-        }
-        for s in run {
-            count.entry(s.text[key].clone()).or_default();
-        }
-        for s in gold {
-            *count.entry(s.text[key].clone()).or_default() += 1;
-        }
-        let mut names: Vec<String> = count.keys().cloned().collect();
-        let other = names.len() > 20;
-        if other {
-            let mut by: Vec<(String, usize)> = count.into_iter().collect();
-            by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            names = by[..19].iter().map(|x| x.0.clone()).collect();
-            names.sort();
-        }
-        if key == "capitalisation" {
-            let order = ["upper", "title", "lower", "mixed", "no letters"];
-            names.sort_by_key(|n| order.iter().position(|o| o == n));
-        }
-        if other {
-            names.push("(other)".into());
-        }
-        rows = names.iter().map(|n| (Some(n.clone()), [0.0; 8])).collect();
-        let key = key.to_string();
-        bucket = Box::new(move |s| {
-            names
-                .iter()
-                .position(|n| *n == s.text[key.as_str()])
-                .unwrap_or(names.len() - 1)
-        });
-    }
+    let buckets = Buckets::of(key, gold, run);
+    let mut rows = buckets.rows();
     for (side, ents) in [gold, run].into_iter().enumerate() {
         for s in ents {
-            let b = bucket(s);
+            let b = buckets.of_value(key, s);
             for (slot, n) in s.counts.iter().enumerate() {
                 rows[b].1[side * 4 + slot] += n;
             }

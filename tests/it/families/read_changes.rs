@@ -33,8 +33,9 @@ fn tables(family: &str, gold: &Path, run: &Path, more: &[&str]) -> serde_json::V
     v["tables"].clone()
 }
 
-/// `score --format conll --task nerc_coarse` of `run` into `out`: the JSON written.
-fn score(gold: &Path, run: &Path, out: &Path, more: &[&str]) -> String {
+/// `score --format conll --task nerc_coarse` of `run` into `out`: the text of the output file
+/// `file` written.
+fn score(gold: &Path, run: &Path, out: &Path, more: &[&str], file: &str) -> String {
     let (g, r, o) = (
         gold.display().to_string(),
         run.display().to_string(),
@@ -55,7 +56,7 @@ fn score(gold: &Path, run: &Path, out: &Path, more: &[&str]) -> String {
     ];
     args.extend_from_slice(more);
     ok(&args);
-    std::fs::read_to_string(out.join("run_nerc_coarse.json")).unwrap()
+    std::fs::read_to_string(out.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
 }
 
 #[test]
@@ -92,8 +93,9 @@ fn scoring_with_read_changes_is_scoring_the_converted_run() {
         }
         // Not the run's numbers as given: the changes changed something.
         assert_ne!(tables("spans", &gold, &run, opts), plain, "{opts:?}");
-        let a = score(&gold, &run, &dir.join(format!("score-a{k}")), opts);
-        let b = score(&gold, &fixed, &dir.join(format!("score-b{k}")), &[]);
+        let json = "run_nerc_coarse.json";
+        let a = score(&gold, &run, &dir.join(format!("score-a{k}")), opts, json);
+        let b = score(&gold, &fixed, &dir.join(format!("score-b{k}")), &[], json);
         assert_eq!(a, b, "score {opts:?}");
     }
     // The signature names the changes; without them it does not.
@@ -282,27 +284,13 @@ fn conll_rows_have_conll_names() {
     std::fs::create_dir_all(run.parent().unwrap()).unwrap();
     std::fs::write(&run, RUN).unwrap();
     let out = dir.join("out");
-    let (g, r, o) = (
-        gold.display().to_string(),
-        run.display().to_string(),
-        out.display().to_string(),
+    let tsv = score(
+        &gold,
+        &run,
+        &out,
+        &["--suffix", "demo"],
+        "run_nerc_coarse_demo.tsv",
     );
-    ok(&[
-        "score",
-        "--format",
-        "conll",
-        "--task",
-        "nerc_coarse",
-        "--gold",
-        &g,
-        "--pred",
-        &r,
-        "--outdir",
-        &o,
-        "--suffix",
-        "demo",
-    ]);
-    let tsv = std::fs::read_to_string(out.join("run_nerc_coarse_demo.tsv")).unwrap();
     let mut names: Vec<&str> = tsv
         .lines()
         .skip(1)

@@ -9,6 +9,8 @@ use fairscore::family::SegmentationFormat;
 use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 
+use super::binary::{assert_document_keys, column_names, fails, row_levels, run_family};
+
 /// `../shared/data/ud`, or None after a skip notice when it is absent; absent while the
 /// environment variable `CI` is set, a failure (CI always has ../shared).
 fn require_shared(test: &str) -> Option<PathBuf> {
@@ -394,18 +396,8 @@ fn table1_through_the_binary_sums_both_sentences() {
     let json = out.join("s3.json");
     let (gold, pred) = (fixture("table1-gold.txt"), fixture("table1-S3.txt"));
     let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let o = crate::common::fairscore(&[
-        "segmentation",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--json",
-        &json.to_string_lossy(),
-        "--beta",
-        "2",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let args = ["--gold", &*gold, "--pred", &*pred, "--beta", "2"];
+    let (o, v) = run_family("segmentation", &args, &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     // The text table: 2 sentences, and the totals' 19 characters.
     assert!(stdout.contains("segmentation: 2 sentences"), "{stdout}");
@@ -416,37 +408,13 @@ fn table1_through_the_binary_sums_both_sentences() {
         }),
         "{stdout}"
     );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(
-        keys,
-        [
-            "family",
-            "unit",
-            "units",
-            "notes",
-            "warnings",
-            "tables",
-            "signature",
-            "signature_fields"
-        ]
-    );
+    assert_document_keys(&v, "table1 S3");
     let t = crate::common::json_table(&v, "segmentation");
-    let cols: Vec<&str> = t["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(cols, ["TP", "gold", "pred", "P", "R", "F1", "F2", "TNR"]);
-    let rows: Vec<&str> = t["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["key"]["level"].as_str().unwrap())
-        .collect();
-    assert_eq!(rows, ["words", "boundaries"]);
+    assert_eq!(
+        column_names(t),
+        ["TP", "gold", "pred", "P", "R", "F1", "F2", "TNR"]
+    );
+    assert_eq!(row_levels(t), ["words", "boundaries"]);
     assert_eq!(
         (v["unit"].as_str(), v["units"].as_u64()),
         (Some("sentence"), Some(2))
@@ -476,16 +444,6 @@ fn table1_through_the_binary_sums_both_sentences() {
         crate::common::json_cell(&v, "totals", &["characters"], "n"),
         Some(19.0)
     );
-    // The command is the family: the same document as `evaluate --family segmentation`.
-    let args = [
-        "--gold", &*gold, "--pred", &*pred, "--beta", "2", "--json", "-",
-    ];
-    let a = crate::common::fairscore_json(&[&["segmentation"], &args[..]].concat());
-    let b = crate::common::fairscore_json(
-        &[&["evaluate", "--family", "segmentation"], &args[..]].concat(),
-    );
-    assert_eq!(a, b);
-    assert_eq!(a, v);
 }
 
 #[test]
@@ -599,16 +557,8 @@ fn chinese_gsd_through_the_binary() {
         seg.join("jieba-dev.conllu"),
     );
     let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let o = crate::common::fairscore(&[
-        "segmentation",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The command is the family, on a real pair: the same document as `evaluate`.
+    let (o, v) = run_family("segmentation", &["--gold", &*gold, "--pred", &*pred], &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     // The words row of the text table: TP, gold, pred, then P, R, F1 in percent.
     let words = stdout
@@ -617,40 +567,10 @@ fn chinese_gsd_through_the_binary() {
         .unwrap_or_else(|| panic!("{stdout}"));
     let cells: Vec<&str> = words.split_whitespace().collect();
     assert_eq!(cells[4..7], ["77.21", "70.90", "73.92"], "{stdout}");
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(v["units"], 500);
-    // The command is the family, on a real pair: the same document as `evaluate`.
-    let args = ["--gold", &*gold, "--pred", &*pred, "--json", "-"];
-    let a = crate::common::fairscore_json(&[&["segmentation"], &args[..]].concat());
-    let b = crate::common::fairscore_json(
-        &[&["evaluate", "--family", "segmentation"], &args[..]].concat(),
-    );
-    assert_eq!(a, b);
-    assert_eq!(a, v);
 }
 
 // ---- bad inputs through the binary ----
-
-/// Runs the binary with `--json OUT` appended and checks the exit status, a message fragment,
-/// one error line, and that no output file was written.
-fn fails(name: &str, args: &[&str], status: i32, fragment: &str) {
-    let out = crate::common::temp_dir(&format!("segmentation_bad_{name}"));
-    let json = out.join("out.json");
-    let mut argv = args.to_vec();
-    let j = json.to_string_lossy().into_owned();
-    argv.extend(["--json", j.as_str()]);
-    let o = crate::common::fairscore(&argv);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(status), "{name}: {stderr}");
-    assert!(
-        stderr.contains(fragment),
-        "{name}: {stderr:?} lacks {fragment:?}"
-    );
-    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-    let leftovers: Vec<_> = std::fs::read_dir(&out).unwrap().flatten().collect();
-    assert!(leftovers.is_empty(), "{name}: wrote {leftovers:?}");
-}
 
 #[test]
 fn misaligned_sentences_name_both_files_the_sentence_and_the_character() {
@@ -661,14 +581,14 @@ fn misaligned_sentences_name_both_files_the_sentence_and_the_character() {
     std::fs::write(&pred, "约翰 喜欢 玛丽\nJohn likes Marx\n").unwrap();
     let (g, p) = (gold.to_string_lossy(), pred.to_string_lossy());
     fails(
-        "char",
+        "segmentation_bad_char",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
         &format!("{p}:2: sentence 2: the characters differ from the gold {g}:2 at character 13: gold 'y', run 'x'"),
     );
     std::fs::write(&pred, "约翰 喜欢 玛丽\n").unwrap();
     fails(
-        "count",
+        "segmentation_bad_count",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
         &format!("{p}:1: the run ends after sentence 1; the gold goes on with sentence 2 at {g}:2 (the run has 1 sentences, the gold 2)"),
@@ -677,14 +597,14 @@ fn misaligned_sentences_name_both_files_the_sentence_and_the_character() {
     std::fs::write(&gold, "一 二\n三 四\n五 六\n七 八\n").unwrap();
     std::fs::write(&pred, "一二\n五 六\n七 八\n").unwrap();
     fails(
-        "missing",
+        "segmentation_bad_missing",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
         &format!("{p}:2: the gold's sentence 2 ({g}:2) is missing from the run: this is the gold's sentence 3 ({g}:3); the run has 3 sentences, the gold 4"),
     );
     std::fs::write(&pred, "一二\n三 四\n九\n五 六\n七 八\n").unwrap();
     fails(
-        "extra",
+        "segmentation_bad_extra",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
         &format!("{p}:3: sentence 3 of the run is not in the gold: the gold's sentence 3 ({g}:3) is the run's next one; the run has 5 sentences, the gold 4"),
@@ -692,14 +612,14 @@ fn misaligned_sentences_name_both_files_the_sentence_and_the_character() {
     std::fs::write(&gold, "约翰 喜欢 玛丽\nJohn likes Mary\n").unwrap();
     std::fs::write(&pred, "约翰 喜欢 玛\nJohn likes Mary\n").unwrap();
     fails(
-        "short",
+        "segmentation_bad_short",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
         "sentence 1: the run ends after 5 characters",
     );
     std::fs::write(&pred, b"\xff\xfe\n").unwrap();
     fails(
-        "utf8",
+        "segmentation_bad_utf8",
         &["segmentation", "--gold", &g, "--pred", &p],
         3,
         "invalid UTF-8",
@@ -707,7 +627,7 @@ fn misaligned_sentences_name_both_files_the_sentence_and_the_character() {
     // CoNLL-U: the lines of the differing words.
     let (g, p) = (fixture("mwt-gold.conllu"), fixture("mwt-misaligned.conllu"));
     fails(
-        "conllu",
+        "segmentation_bad_conllu",
         &["segmentation", "--gold", &g.to_string_lossy(), "--pred", &p.to_string_lossy()],
         3,
         &format!(
@@ -724,7 +644,7 @@ fn bad_files_and_options() {
     let g = g.to_string_lossy();
     let bad = fixture("bad-columns.conllu");
     fails(
-        "columns",
+        "segmentation_bad_columns",
         &[
             "segmentation",
             "--gold",
@@ -736,7 +656,7 @@ fn bad_files_and_options() {
         "bad-columns.conllu:3: expected 10 tab-separated columns",
     );
     fails(
-        "format",
+        "segmentation_bad_format",
         &[
             "segmentation",
             "--gold",
@@ -751,7 +671,7 @@ fn bad_files_and_options() {
     );
     // A format of another family: the formats segmentation reads.
     fails(
-        "format-tsv",
+        "segmentation_bad_format-tsv",
         &[
             "segmentation",
             "--gold",
@@ -765,13 +685,13 @@ fn bad_files_and_options() {
         "--format tsv: the segmentation family reads text, conllu",
     );
     fails(
-        "beta",
+        "segmentation_bad_beta",
         &["segmentation", "--gold", &g, "--pred", &g, "--beta=0"],
         2,
         "--beta 0",
     );
     fails(
-        "missing",
+        "segmentation_bad_missing",
         &[
             "segmentation",
             "--gold",

@@ -13,6 +13,8 @@ use fairscore::family::{self, Family, Options};
 use fairscore::table::{Results, TableFormat, Unit};
 use fairscore::Error;
 
+use super::binary::{assert_document_keys, column_names, fails, row_levels, run_family};
+
 /// `../shared/data/ud`, or None after a skip notice when it is absent; absent while the
 /// environment variable `CI` is set, a failure (CI always has ../shared).
 fn require_shared(test: &str) -> Option<PathBuf> {
@@ -265,49 +267,13 @@ fn paper_example_through_the_binary() {
         pred.to_string_lossy(),
         weights.to_string_lossy(),
     );
-    let o = crate::common::fairscore(&[
-        "tagging",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--tagset",
-        &weights,
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    let keys: Vec<&str> = v.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(
-        keys,
-        [
-            "family",
-            "unit",
-            "units",
-            "notes",
-            "warnings",
-            "tables",
-            "signature",
-            "signature_fields"
-        ]
-    );
+    // The command is the family: the same document as `evaluate --family tagging`.
+    let args = ["--gold", &*gold, "--pred", &*pred, "--tagset", &*weights];
+    let (_, v) = run_family("tagging", &args, &json);
+    assert_document_keys(&v, "paper example");
     let t = crate::common::json_table(&v, "tagging");
-    let rows: Vec<&str> = t["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["key"]["level"].as_str().unwrap())
-        .collect();
-    assert_eq!(rows, ["exact", "pos", "positional", "weighted"]);
-    let cols: Vec<&str> = t["columns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
-    assert_eq!(cols, ["P", "R", "F1", "WC", "SC"]);
+    assert_eq!(row_levels(t), ["exact", "pos", "positional", "weighted"]);
+    assert_eq!(column_names(t), ["P", "R", "F1", "WC", "SC"]);
     assert_eq!(
         crate::common::json_cell(&v, "totals", &["segments"], "n"),
         Some(1.0)
@@ -320,28 +286,8 @@ fn paper_example_through_the_binary() {
         let w = f("weighted").unwrap();
         assert!((w - 12.0 / 17.0).abs() < 1e-15, "{k}: {w}");
     }
-    // The command is the family: the same document as `evaluate --family tagging`.
-    let args = [
-        "--gold", &*gold, "--pred", &*pred, "--tagset", &*weights, "--json", "-",
-    ];
-    let a = crate::common::fairscore_json(&[&["tagging"], &args[..]].concat());
-    let b =
-        crate::common::fairscore_json(&[&["evaluate", "--family", "tagging"], &args[..]].concat());
-    assert_eq!(a, b);
-    assert_eq!(a, v);
     // Without a tagset there is no weighted row.
-    let o = crate::common::fairscore(&[
-        "tagging",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success());
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (o, v) = run_family("tagging", &["--gold", &*gold, "--pred", &*pred], &json);
     let rows = crate::common::json_table(&v, "tagging")["rows"]
         .as_array()
         .unwrap()
@@ -486,28 +432,17 @@ fn polish_pdb_through_the_binary() {
         dir.join("freq-dev.conllu"),
     );
     let (gold, pred) = (gold.to_string_lossy(), pred.to_string_lossy());
-    let o = crate::common::fairscore(&[
-        "tagging",
-        "--gold",
-        &gold,
-        "--pred",
-        &pred,
-        "--column",
-        "XPOS",
-        "--tagset",
-        "nkjp",
-        "--json",
-        &json.to_string_lossy(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The command is the family, on a real pair: the same document as `evaluate`.
+    let args = [
+        "--gold", &*gold, "--pred", &*pred, "--column", "XPOS", "--tagset", "nkjp",
+    ];
+    let (o, v) = run_family("tagging", &args, &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         line_cells(&stdout, "exact"),
         ["exact", "75.33", "75.33", "75.33", "75.33", "75.33"],
         "{stdout}"
     );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(
         crate::common::json_cell(&v, "totals", &["segments"], "n"),
         Some(34677.0)
@@ -516,15 +451,6 @@ fn polish_pdb_through_the_binary() {
     // Every tag of the real runs is inside the nkjp tag set: no warning.
     assert!(!String::from_utf8_lossy(&o.stderr).contains("outside the tag set"));
     assert_eq!(v["warnings"], serde_json::json!([]));
-    // The command is the family, on a real pair: the same document as `evaluate`.
-    let args = [
-        "--gold", &*gold, "--pred", &*pred, "--column", "XPOS", "--tagset", "nkjp", "--json", "-",
-    ];
-    let a = crate::common::fairscore_json(&[&["tagging"], &args[..]].concat());
-    let b =
-        crate::common::fairscore_json(&[&["evaluate", "--family", "tagging"], &args[..]].concat());
-    assert_eq!(a, b);
-    assert_eq!(a, v);
 }
 
 #[test]
@@ -763,39 +689,19 @@ fn nkjp_preset_has_the_papers_categories_and_weights() {
 
 // ---- bad inputs through the binary ----
 
-fn fails(name: &str, args: &[&str], status: i32, fragment: &str) {
-    let out = crate::common::temp_dir(&format!("tagging_bad_{name}"));
-    let json = out.join("out.json");
-    let mut argv = args.to_vec();
-    let j = json.to_string_lossy().into_owned();
-    argv.extend(["--json", j.as_str()]);
-    let o = crate::common::fairscore(&argv);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(status), "{name}: {stderr}");
-    assert!(
-        stderr.contains(fragment),
-        "{name}: {stderr:?} lacks {fragment:?}"
-    );
-    assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-    let errors = stderr.lines().filter(|l| l.contains("error")).count();
-    assert_eq!(errors, 1, "{name}: {stderr}");
-    let leftovers: Vec<_> = std::fs::read_dir(&out).unwrap().flatten().collect();
-    assert!(leftovers.is_empty(), "{name}: wrote {leftovers:?}");
-}
-
 #[test]
 fn bad_inputs_exit_with_their_status_and_write_nothing() {
     let f = |n: &str| fixture(n).to_string_lossy().into_owned();
     let (pg, pp) = (f("paper-gold.tsv"), f("paper-pred.tsv"));
     let (mg, mp) = (f("misaligned-gold.tsv"), f("misaligned-pred.tsv"));
     fails(
-        "tokens",
+        "tagging_bad_tokens",
         &["tagging", "--gold", &mg, "--pred", &mp],
         3,
         &format!("{mp}:3: token \"uda\" does not align with the gold {mg}:3 token \"udo\""),
     );
     fails(
-        "count",
+        "tagging_bad_count",
         &["tagging", "--gold", &pg, "--pred", &mp],
         3,
         &format!("{mp}:3: the gold ends after sentence 1 ({pg}:1); the run goes on here with sentence 2 (the run has 2 sentences, the gold 1)"),
@@ -809,13 +715,13 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
     };
     let (cg, cp) = (seg("mwt-gold.conllu"), seg("mwt-pred.conllu"));
     fails(
-        "conllu-tokens",
+        "tagging_bad_conllu-tokens",
         &["tagging", "--gold", &cg, "--pred", &cp],
         3,
         &format!("{cp}:2: token \"al\" does not align with the gold {cg}:4 token \"a\""),
     );
     fails(
-        "duplicate",
+        "tagging_bad_duplicate",
         &[
             "tagging",
             "--gold",
@@ -832,7 +738,7 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
         ),
     );
     fails(
-        "negative",
+        "tagging_bad_negative",
         &[
             "tagging",
             "--gold",
@@ -846,7 +752,7 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
         &format!("{}:6: weight number = -2", f("negative-weight.toml")),
     );
     fails(
-        "unknown-key",
+        "tagging_bad_unknown-key",
         &[
             "tagging",
             "--gold",
@@ -860,32 +766,32 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
         &format!("{}:6: unknown key \"numbr\"", f("unknown-key.toml")),
     );
     fails(
-        "format",
+        "tagging_bad_format",
         &["tagging", "--gold", &pg, "--pred", &pp, "--format", "xml"],
         2,
         "--format: unknown format \"xml\"",
     );
     // A format of another family: the formats tagging reads.
     fails(
-        "format-text",
+        "tagging_bad_format-text",
         &["tagging", "--gold", &pg, "--pred", &pp, "--format", "text"],
         2,
         "--format text: the tagging family reads conllu, tsv",
     );
     fails(
-        "column",
+        "tagging_bad_column",
         &["tagging", "--gold", &cg, "--pred", &cg, "--column", "POS"],
         2,
         "--column \"POS\"",
     );
     fails(
-        "tsv-column",
+        "tagging_bad_tsv-column",
         &["tagging", "--gold", &pg, "--pred", &pp, "--column", "XPOS"],
         2,
         "for TSV expected the number",
     );
     fails(
-        "tagset-missing",
+        "tagging_bad_tagset-missing",
         &[
             "tagging",
             "--gold",
@@ -903,7 +809,7 @@ fn bad_inputs_exit_with_their_status_and_write_nothing() {
     let run = dir.join("run.tsv");
     std::fs::write(&run, "zadanie\tsubst:sg:nom:n|\n").unwrap();
     fails(
-        "empty-tag",
+        "tagging_bad_empty-tag",
         &["tagging", "--gold", &pg, "--pred", &run.to_string_lossy()],
         3,
         &format!("{}:1: an empty tag", run.display()),

@@ -8,6 +8,7 @@ mod parity_nel;
 mod parity_nerc;
 mod props_hipe;
 mod reference_runs;
+mod runs;
 mod score_beta;
 mod score_bootstrap;
 mod score_fair;

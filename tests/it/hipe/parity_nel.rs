@@ -2,25 +2,11 @@
 //! scorer on real data (../shared): HIPE-2022 plain and relaxed NEL files, and the NEL cases
 //! of the HIPE-2020 synthetic runs, normalized runs made by `fairscore normalize`.
 
+use super::runs::runs_with;
 use crate::common::*;
 
 fn s(v: &[&str]) -> Vec<String> {
     v.iter().map(|x| x.to_string()).collect()
-}
-
-fn runs_with(official: &std::path::Path, suffix: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(official)
-        .unwrap()
-        .flatten()
-        .filter_map(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .strip_suffix(suffix)
-                .map(|r| r.to_string())
-        })
-        .collect();
-    v.sort();
-    v
 }
 
 fn map_for(dataset: &str) -> &'static str {
@@ -178,6 +164,29 @@ fn hipe2022_official_nel_outputs_are_reproduced() {
     );
 }
 
+/// `normalize --norm-time --norm-histo` of a HIPE-2022 run with the map `map`; must succeed.
+fn normalize_histo(input: &std::path::Path, output: &std::path::Path, map: &std::path::Path) {
+    let o = fairscore(&[
+        "normalize",
+        "-i",
+        input.to_str().unwrap(),
+        "-o",
+        output.to_str().unwrap(),
+        "--norm-time",
+        "--norm-histo",
+        "-m",
+        map.to_str().unwrap(),
+        "-e",
+        "hipe-2022",
+    ]);
+    assert!(
+        o.status.success(),
+        "normalize {}: {}",
+        input.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// `normalize` writes the official normalized runs byte for byte, pandas' padding of blank,
 /// comment and short lines to the header's width included.
 #[test]
@@ -195,20 +204,11 @@ fn normalized_runs_are_byte_identical_to_the_official_ones() {
         let name = e.file_name().to_string_lossy().into_owned();
         let dataset = name.split('_').nth(2).unwrap().to_string();
         let ours = out.join(&name);
-        let o = fairscore(&[
-            "normalize",
-            "-i",
-            d.join("submissions").join(&name).to_str().unwrap(),
-            "-o",
-            ours.to_str().unwrap(),
-            "--norm-time",
-            "--norm-histo",
-            "-m",
-            data.join(map_for(&dataset)).to_str().unwrap(),
-            "-e",
-            "hipe-2022",
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        normalize_histo(
+            &d.join("submissions").join(&name),
+            &ours,
+            &data.join(map_for(&dataset)),
+        );
         let (a, b) = (
             std::fs::read(&ours).unwrap(),
             std::fs::read(e.path()).unwrap(),
@@ -234,35 +234,16 @@ fn official_and_own_normalized_runs_score_the_same() {
     };
     let d = data.join("hipe2022");
     let norm = temp_dir("histonorm_equiv");
-    let mut runs: Vec<String> = std::fs::read_dir(d.join("histonorm-submissions"))
-        .unwrap()
-        .flatten()
-        .map(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .trim_end_matches(".tsv")
-                .to_string()
-        })
-        .collect();
-    runs.sort();
+    let runs = runs_with(&d.join("histonorm-submissions"), ".tsv");
     assert!(!runs.is_empty());
     for run in &runs {
         let p: Vec<&str> = run.split('_').collect();
         let ours = norm.join(format!("{run}.tsv"));
-        let o = fairscore(&[
-            "normalize",
-            "-i",
-            d.join(format!("submissions/{run}.tsv")).to_str().unwrap(),
-            "-o",
-            ours.to_str().unwrap(),
-            "--norm-time",
-            "--norm-histo",
-            "-m",
-            data.join(map_for(p[2])).to_str().unwrap(),
-            "-e",
-            "hipe-2022",
-        ]);
-        assert!(o.status.success());
+        normalize_histo(
+            &d.join(format!("submissions/{run}.tsv")),
+            &ours,
+            &data.join(map_for(p[2])),
+        );
         let gold = d.join(format!(
             "gold/HIPE-2022-v2.1-{}-test-{}_histonorm.tsv",
             p[2], p[3]

@@ -13,29 +13,10 @@ fn root() -> &'static Path {
 /// and returns the TSV and JSON texts.
 fn score_demo(name: &str, extra: &[&str]) -> (String, String) {
     let out = temp_dir(name);
-    let gold = root().join("reference_runs/HIPE-2022-demo-test-en.tsv");
-    let run = root().join("reference_runs/demo_bundle4_newseye_en_1.tsv");
-    let mut args = vec![
-        "score",
-        "--ref",
-        gold.to_str().unwrap(),
-        "--pred",
-        run.to_str().unwrap(),
-        "--task",
-        "nerc_coarse",
-        "--hipe_edition",
-        "hipe-2022",
-        "--regimes",
-        "fuzzy,strict,fair",
-        "--outdir",
-        out.to_str().unwrap(),
-    ];
-    args.extend(extra);
-    let o = fairscore(&args);
+    let o = super::runs::score(&out, &[&["--regimes", "fuzzy,strict,fair"], extra].concat());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let read = |ext: &str| {
-        std::fs::read_to_string(out.join(format!("demo_bundle4_newseye_en_1_nerc_coarse.{ext}")))
-            .unwrap()
+        std::fs::read_to_string(out.join(format!("{}.{ext}", super::runs::OUTPUT))).unwrap()
     };
     (read("tsv"), read("json"))
 }
@@ -169,10 +150,6 @@ fn fair_run(name: &str, extra: &[&str]) -> (String, Value) {
         serde_json::from_str(&text).unwrap(),
     )
 }
-
-/// The paper's weights (Ortmann 2022), so that the weighted table is there too.
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, \
-                       BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
 
 /// Removes column `name` from every table of a family JSON: its column entry and its cells.
 fn strip_column(v: &mut Value, name: &str) {

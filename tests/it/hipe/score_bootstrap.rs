@@ -142,7 +142,7 @@ fn bootstrap_adds_intervals_and_changes_nothing_else() {
 fn fair_and_weighted_blocks_get_intervals() {
     let (gold, run) = (manifest(GOLD), manifest(RUN));
     let dir = temp_dir("bootstrap_fair");
-    let weights = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
+    let weights = WEIGHTS;
     let extra = ["--regimes", "fuzzy,strict,fair", "--weights", weights];
     let (_, plain) = score_demo(&gold, &run, &dir, &extra, &[]);
     let mut with = extra.to_vec();

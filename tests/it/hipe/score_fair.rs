@@ -1,9 +1,7 @@
 //! The fair and weighted regimes of `fairscore score` (`--regimes`, `--weights`, `--errors`).
 
+use super::runs::{reference_runs, runs_with, score, OUTPUT};
 use crate::common::*;
-use std::path::Path;
-
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
 
 fn rows<'a>(tsv: &'a str, evaluation: &str) -> Vec<Vec<&'a str>> {
     tsv.lines()
@@ -14,40 +12,24 @@ fn rows<'a>(tsv: &'a str, evaluation: &str) -> Vec<Vec<&'a str>> {
 
 #[test]
 fn fair_rows_and_error_listing_on_the_bundled_example() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = temp_dir("score_fair_example");
     let errors = out.join("errors.tsv");
-    let o = fairscore(&[
-        "score",
-        "--ref",
-        root.join("reference_runs/HIPE-2022-demo-test-en.tsv")
-            .to_str()
-            .unwrap(),
-        "--pred",
-        root.join("reference_runs/demo_bundle4_newseye_en_1.tsv")
-            .to_str()
-            .unwrap(),
-        "--task",
-        "nerc_coarse",
-        "--hipe_edition",
-        "hipe-2022",
-        "--outdir",
-        out.to_str().unwrap(),
-        "--regimes",
-        "fuzzy,strict,fair",
-        "--weights",
-        WEIGHTS,
-        "--errors",
-        errors.to_str().unwrap(),
-    ]);
+    let o = score(
+        &out,
+        &[
+            "--regimes",
+            "fuzzy,strict,fair",
+            "--weights",
+            WEIGHTS,
+            "--errors",
+            errors.to_str().unwrap(),
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let tsv =
-        std::fs::read_to_string(out.join("demo_bundle4_newseye_en_1_nerc_coarse.tsv")).unwrap();
+    let tsv = std::fs::read_to_string(out.join(format!("{OUTPUT}.tsv"))).unwrap();
     // The official rows are unchanged and come first.
-    let expected = std::fs::read_to_string(
-        root.join("reference_runs/expected/demo_bundle4_newseye_en_1_nerc_coarse.tsv"),
-    )
-    .unwrap();
+    let expected =
+        std::fs::read_to_string(reference_runs("expected").join(format!("{OUTPUT}.tsv"))).unwrap();
     let official: Vec<&str> = tsv
         .split("\r\n")
         .filter(|l| l.contains("-fuzzy-") || l.contains("-strict-") || l.starts_with("System"))
@@ -71,10 +53,7 @@ fn fair_rows_and_error_listing_on_the_bundled_example() {
     let macro_ = rows(&tsv, "NE-COARSE-LIT-macro_doc-fair-TIME-ALL-LED-ALL");
     assert_eq!(macro_.iter().find(|r| r[2] == "ALL").unwrap()[3], "0.2");
     // JSON blocks.
-    let json: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(out.join("demo_bundle4_newseye_en_1_nerc_coarse.json")).unwrap(),
-    )
-    .unwrap();
+    let json = schema::read_json(&out.join(format!("{OUTPUT}.json")));
     let all = &json["NE-COARSE-LIT"]["TIME-ALL"]["LED-ALL"]["ALL"];
     assert_eq!(all["fair"]["LE"], 1);
     assert_eq!(all["fair"]["BES"], 1);
@@ -96,27 +75,8 @@ fn fair_rows_and_error_listing_on_the_bundled_example() {
 
 #[test]
 fn weighted_without_weights_is_a_usage_error() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = temp_dir("score_fair_usage");
-    let o = fairscore(&[
-        "score",
-        "--ref",
-        root.join("reference_runs/HIPE-2022-demo-test-en.tsv")
-            .to_str()
-            .unwrap(),
-        "--pred",
-        root.join("reference_runs/demo_bundle4_newseye_en_1.tsv")
-            .to_str()
-            .unwrap(),
-        "--task",
-        "nerc_coarse",
-        "--hipe_edition",
-        "hipe-2022",
-        "--outdir",
-        out.to_str().unwrap(),
-        "--regimes",
-        "fair,weighted",
-    ]);
+    let o = score(&out, &["--regimes", "fair,weighted"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
         std::fs::read_dir(&out).unwrap().next().is_none(),
@@ -133,17 +93,7 @@ fn fair_regime_on_hipe2022_runs_is_consistent_with_strict() {
     };
     let d = data.join("hipe2022");
     let out = temp_dir("score_fair_2022");
-    let mut runs: Vec<String> = std::fs::read_dir(d.join("submissions"))
-        .unwrap()
-        .flatten()
-        .map(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .trim_end_matches(".tsv")
-                .to_string()
-        })
-        .collect();
-    runs.sort();
+    let runs = runs_with(&d.join("submissions"), ".tsv");
     let mut checked = 0;
     for run in &runs {
         let p: Vec<&str> = run.split('_').collect();

@@ -7,14 +7,12 @@
 //! what and runs the `--json` commands; tests/it/outputs/json_schema_refusals.rs shows that each schema
 //! refuses malformed documents.
 
-use crate::common::schema;
+use crate::common::{schema, WEIGHTS};
 
 use std::path::{Path, PathBuf};
 
 use schema::{assert_valid, json_files, read_json, repo, validator};
 use serde_json::{json, Value};
-
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
 
 #[test]
 fn the_official_hipe_outputs_and_real_scorings_validate() {
@@ -116,32 +114,10 @@ const EXTENDED_KEYS: [&str; 5] = [
 /// alpha and beta, and the campaign file.
 fn family_campaign(name: &str) -> (PathBuf, PathBuf) {
     let dir = crate::common::temp_dir(name);
-    let gold: String = (0..12)
-        .map(|i| {
-            if i % 2 == 0 {
-                "Anna B-PER\nsings O\n\n"
-            } else {
-                "in O\nParis B-LOC\n\n"
-            }
-        })
-        .collect();
-    std::fs::write(dir.join("test.conll"), &gold).unwrap();
-    std::fs::write(dir.join("test.txt"), crate::common::segmented(0)).unwrap();
-    std::fs::write(dir.join("test.tsv"), "a\tX\nb\tY\n\nc\tX\n").unwrap();
-    let runs = dir.join("runs");
-    std::fs::create_dir_all(&runs).unwrap();
-    for (team, k, tag) in [("alpha", 2, "O"), ("beta", 3, "B-PER")] {
-        std::fs::write(
-            runs.join(format!("{team}_1.conll")),
-            gold.replace("B-LOC", tag),
-        )
-        .unwrap();
-        std::fs::write(
-            runs.join(format!("{team}_1.txt")),
-            crate::common::segmented(k),
-        )
-        .unwrap();
-        std::fs::write(runs.join(format!("{team}_1.tsv")), "a\tX\nb\tX\n\nc\tX\n").unwrap();
+    let teams = [("alpha", 2, "O"), ("beta", 3, "B-PER")];
+    let runs = super::family_runs::write_family_campaign(&dir, &teams);
+    let gold = super::family_runs::conll_gold();
+    for (team, _, _) in teams {
         for lang in ["de", "en"] {
             std::fs::write(
                 runs.join(format!("{team}_1-{lang}.bio")),

@@ -10,7 +10,7 @@
 //! give the same documents as `--json -`, and every subcommand that writes JSON (by
 //! `fairscore CMD --help`) must be listed here, so a new JSON output cannot go unvalidated.
 
-use crate::common::schema;
+use crate::common::{schema, WEIGHTS};
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -71,19 +71,9 @@ const NO_JSON: &[(&str, &str)] = &[
     ("help", "help text"),
 ];
 
-const WEIGHTS: &str = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
-
 /// A CoNLL gold of 12 sentences and a run missing its LOC entities, in `dir`.
 fn write_conll(dir: &Path) {
-    let gold: String = (0..12)
-        .map(|i| {
-            if i % 2 == 0 {
-                "Anna B-PER\nsings O\n\n"
-            } else {
-                "in O\nParis B-LOC\n\n"
-            }
-        })
-        .collect();
+    let gold = super::family_runs::conll_gold();
     std::fs::write(dir.join("gold.conll"), &gold).unwrap();
     std::fs::write(dir.join("run.conll"), gold.replace("B-LOC", "O")).unwrap();
 }

@@ -1,5 +1,6 @@
 mod cli_flags;
 mod closed_pipe;
+mod family_runs;
 mod hostile_names;
 mod json_schema_files;
 mod json_schema_refusals;

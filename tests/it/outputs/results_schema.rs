@@ -6,7 +6,7 @@
 //! numbers and every interval is ordered. With `../shared`, the same on real data: UD
 //! segmentation and tagging runs, FairEval's spans, bratiaa's project, HIPE-2022 runs.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::Value;
 
@@ -158,7 +158,7 @@ fn every_result_table_output_validates() {
         fixture("fixtures/nel/gold.tsv"),
         fixture("fixtures/nel/run.tsv"),
     );
-    let weights = "LE = 0.5 FP + 0.5 FN, BES = 0.5 TP + 0.5 FN, BEL = 0.5 TP + 0.5 FP, BEO = 0.5 TP + 0.25 FP + 0.25 FN, LBE = 0.5 FP + 0.5 FN";
+    let weights = crate::common::WEIGHTS;
     let cases: Vec<Vec<&str>> = vec![
         vec![
             "evaluate", "--family", "spans", "--gold", &cg, "--pred", &cp,
@@ -279,33 +279,8 @@ fn every_result_table_output_validates() {
 fn a_family_campaigns_run_files_validate() {
     let v = validator();
     let dir = crate::common::temp_dir("results_schema_campaign");
-    let gold: String = (0..12)
-        .map(|i| {
-            if i % 2 == 0 {
-                "Anna B-PER\nsings O\n\n"
-            } else {
-                "in O\nParis B-LOC\n\n"
-            }
-        })
-        .collect();
-    std::fs::write(dir.join("test.conll"), &gold).unwrap();
-    std::fs::write(dir.join("test.txt"), crate::common::segmented(0)).unwrap();
-    std::fs::write(dir.join("test.tsv"), "a\tX\nb\tY\n\nc\tX\n").unwrap();
-    let runs = dir.join("runs");
-    std::fs::create_dir_all(&runs).unwrap();
-    for (team, k) in [("alpha", 2), ("beta", 3)] {
-        std::fs::write(
-            runs.join(format!("{team}_1.conll")),
-            gold.replace("B-LOC", "O"),
-        )
-        .unwrap();
-        std::fs::write(
-            runs.join(format!("{team}_1.txt")),
-            crate::common::segmented(k),
-        )
-        .unwrap();
-        std::fs::write(runs.join(format!("{team}_1.tsv")), "a\tX\nb\tX\n\nc\tX\n").unwrap();
-    }
+    let runs =
+        super::family_runs::write_family_campaign(&dir, &[("alpha", 2, "O"), ("beta", 3, "O")]);
     let toml = dir.join("campaign.toml");
     std::fs::write(&toml, crate::common::five_family_campaign("schema", None)).unwrap();
     let out = dir.join("out");
@@ -322,28 +297,12 @@ fn a_family_campaigns_run_files_validate() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut n = 0;
-    for e in walk(&out.join("runs")) {
-        if e.extension().is_some_and(|x| x == "json") {
-            let doc: Value = serde_json::from_slice(&std::fs::read(&e).unwrap()).unwrap();
-            check(&v, &e.display().to_string(), &doc);
-            n += 1;
-        }
+    for e in crate::common::schema::json_files(&out.join("runs")) {
+        let doc = crate::common::schema::read_json(&e);
+        check(&v, &e.display().to_string(), &doc);
+        n += 1;
     }
     assert!(n >= 10, "{n} run files checked");
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

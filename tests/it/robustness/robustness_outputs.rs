@@ -101,19 +101,22 @@ fn a_failing_second_output_leaves_no_fresh_first_output() {
     // onto it fails after the TSV's rename succeeded.
     std::fs::create_dir(&json).unwrap();
     std::fs::write(json.join("keep"), "x").unwrap();
-    let o = crate::common::fairscore(&[
-        "score",
-        "--ref",
-        s(&gold),
-        "--pred",
-        s(&run),
-        "-e",
-        "hipe-2022",
-        "-t",
-        "nerc_coarse",
-        "-o",
-        s(&dir),
-    ]);
+    let score = || {
+        crate::common::fairscore(&[
+            "score",
+            "--ref",
+            s(&gold),
+            "--pred",
+            s(&run),
+            "-e",
+            "hipe-2022",
+            "-t",
+            "nerc_coarse",
+            "-o",
+            s(&dir),
+        ])
+    };
+    let o = score();
     assert_eq!(
         o.status.code(),
         Some(4),
@@ -147,19 +150,7 @@ fn a_failing_second_output_leaves_no_fresh_first_output() {
     );
     // Without an old TSV, the new one is removed again.
     std::fs::remove_file(&tsv).unwrap();
-    let o = crate::common::fairscore(&[
-        "score",
-        "--ref",
-        s(&gold),
-        "--pred",
-        s(&run),
-        "-e",
-        "hipe-2022",
-        "-t",
-        "nerc_coarse",
-        "-o",
-        s(&dir),
-    ]);
+    let o = score();
     assert_eq!(o.status.code(), Some(4));
     assert!(!tsv.exists(), "a fresh TSV was left beside a failed JSON");
 }
