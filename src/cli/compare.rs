@@ -120,23 +120,16 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     if let Some(out) = json {
         fairscore::io::check_outputs(&inputs, &[("--json", out)], &[])?;
     }
-    let s = settings(&[
-        &args.opts.task,
-        &args.opts.edition,
-        &args.opts.format,
-        &args.opts.column,
-        &args.opts.tagset,
-        &args.opts.original_nel,
-        &args.test,
-        &args.resampling,
-        &args.opts.regimes,
-        &args.opts.weights,
-        // Refused without --family hipe (`finish` names them).
-        &args.opts.hipe,
-        &args.opts.normalize_run,
-    ]);
+    if args.opts.beta.beta.is_some() {
+        return Err(Error::usage(
+            "beta goes with --family; compare of HIPE or CoNLL runs scores F1",
+        ));
+    }
+    // Every family option is put, so that one this path does not read (a spans, fair, nel or
+    // mentions flag, --hipe, --normalize-run) is refused by `finish`, never ignored.
+    let s = settings(&[&args.opts, &args.test, &args.resampling]);
     let (opts, copts) = api::compare_options(&s)?;
-    s.finish("compare")?;
+    s.finish("compare of HIPE or CoNLL runs; it goes with --family")?;
     let sig = api::hipe_signature(
         &s,
         reference,
@@ -147,11 +140,6 @@ pub fn run(args: CompareArgs) -> Result<i32> {
     if args.signature.signature {
         super::print(&format!("{sig}\n"))?;
         return Ok(0);
-    }
-    if args.opts.beta.beta.is_some() {
-        return Err(Error::usage(
-            "beta goes with --family; compare of HIPE or CoNLL runs scores F1",
-        ));
     }
     let spinner = super::progress::Progress::spinner(false, "scoring and resampling");
     let result = fairscore::compare_paths(reference, a, b, &opts, &copts)?;

@@ -288,7 +288,24 @@ fn compare_usage_errors() {
             vec!["--pred", &run, "--pred", &copy, "--column", "TAG"],
             "--column",
         ),
+        (
+            vec!["--pred", &run, "--pred", &copy, "--beta", "2"],
+            "--beta",
+        ),
     ];
+    // A flag of the families (--family) is refused here, never ignored: it is named.
+    let families: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--focus", "system"], "--focus"),
+        (vec!["--attribution", "nervaluate"], "--attribution"),
+        (vec!["--breakdown", "label"], "--breakdown"),
+        (vec!["--ne-column", "NEL-LIT"], "--ne-column"),
+        (vec!["--match", "set"], "--match"),
+    ];
+    let cases = cases.into_iter().chain(families.into_iter().map(|(f, o)| {
+        let mut v = vec!["--pred", run.as_str(), "--pred", copy.as_str()];
+        v.extend(f);
+        (v, o)
+    }));
     for (extra, option) in cases {
         let mut args = vec!["compare", "--ref", &gold, "--hipe_edition", "hipe-2022"];
         args.extend(extra.iter().copied());
