@@ -310,8 +310,19 @@ fn group(r: &TaskRanking, section: &str, pages: &Pages) -> Group {
         tables: vec![table],
         drill: runs.iter().map(drill).collect(),
         gold: runs.first().map(|x| gold(&x.results)).unwrap_or_default(),
-        breakdowns: super::breakdown_grid::grids(runs),
+        breakdowns: super::breakdown_grid::grids(&grid_runs(runs)),
     }
+}
+
+/// The ranked runs as the breakdown grids take them.
+fn grid_runs(runs: &[RankedRun]) -> Vec<super::breakdown_grid::GridRun<'_>> {
+    (runs.iter())
+        .map(|r| super::breakdown_grid::GridRun {
+            rank: r.rank,
+            system: &r.system,
+            results: &r.results,
+        })
+        .collect()
 }
 
 /// The gold's mentions per label and their flag, from a run's `adequacy` table (the same for
@@ -338,7 +349,7 @@ fn gold(results: &Results) -> Vec<GoldLabel> {
 
 /// The rows of a table keyed by one key (a label: row `ALL` left out; a bucket) as a part of a
 /// drill-down named `name`; `None` without rows.
-fn part(t: &crate::table::Table, name: &str) -> Option<DrillPart> {
+pub(super) fn part(t: &crate::table::Table, name: &str) -> Option<DrillPart> {
     let shown = shown(&t.columns);
     let rows: Vec<_> = t
         .rows

@@ -21,6 +21,8 @@ pub(crate) mod families;
 pub(crate) mod family;
 pub(crate) mod family_board;
 pub(crate) mod family_page;
+mod hipe_breakdowns;
+mod hipe_plan;
 mod hipe_report;
 pub(crate) mod marks;
 mod names;
