@@ -23,7 +23,7 @@ fn of<'a>(scored: &'a ScoredRun, output: &str, column: &str) -> Option<&'a crate
 pub(super) fn drill(scored: &ScoredRun, output: &str, column: &str) -> Vec<DrillPart> {
     of(scored, output, column).map_or_else(Vec::new, |r| {
         (breakdown_tables(r).into_iter())
-            .filter_map(|(key, t)| super::family_page::part(t, key))
+            .filter_map(|(key, t)| super::drill_part::part(t, key))
             .collect()
     })
 }
@@ -52,26 +52,26 @@ pub(super) fn grids(
 
 /// The outputs of each dataset and language evaluated (`pairs`) whose breakdown reads a
 /// training file that is not in the resources directory: they were scored without
-/// breakdown (`families::hipe`), one notice each.
+/// breakdown (`families::hipe`), one notice each, the file's path as `name` names it.
 pub(super) fn missing_train(
     cfg: &Campaign,
     dirs: &CampaignDirs,
     pairs: &[(String, String)],
-    names: &super::board::InputNames,
+    name: &dyn Fn(&str) -> String,
 ) -> Vec<Notice> {
     let mut out = Vec::new();
     for (dataset, lang) in pairs {
-        for (name, spec) in &cfg.tasks {
+        for (output, spec) in &cfg.tasks {
             let Some(file) = cfg.train_file(spec, dataset, lang) else {
                 continue;
             };
             let path = dirs.resources.join(&file);
             if !path.is_file() {
                 out.push(Notice {
-                    subject: format!("{dataset} · {lang} · {name}"),
+                    subject: format!("{dataset} · {lang} · {output}"),
                     reason: format!(
                         "no breakdowns: training file {} not found",
-                        names.name(&path.display().to_string())
+                        name(&path.display().to_string())
                     ),
                 });
             }

@@ -112,7 +112,8 @@ fn write_reports(
     let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
     board.signature = super::sign::hipe_signature(cfg, &report, &golds, hash)?.to_string();
     if replay.is_none() {
-        let unbroken = super::hipe_breakdowns::missing_train(cfg, dirs, &evaluated, &names);
+        let name = |p: &str| names.name(p);
+        let unbroken = super::hipe_breakdowns::missing_train(cfg, dirs, &evaluated, &name);
         board.skipped.extend(unbroken);
     }
     for (subject, why) in &report.inspect.failed {

@@ -17,6 +17,7 @@ pub(crate) mod codabench_outputs;
 pub(crate) mod config;
 pub(crate) mod confusion;
 pub(crate) mod discover;
+mod drill_part;
 pub(crate) mod families;
 pub(crate) mod family;
 pub(crate) mod family_board;
