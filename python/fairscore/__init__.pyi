@@ -156,11 +156,15 @@ def leaderboard(
     preset: Optional[Literal["hipe-2022", "hipe-2020"]] = None,
     campaign: Optional[StrPath] = None,
     threads: Optional[int] = None,
+    inspect: bool = False,
     **options: Any,
 ) -> Dict[str, Any]:
     """Score a whole campaign as ``fairscore leaderboard``, writing the same files under
     ``outdir``; returns ``{"campaign", "ok", "scored", "failed", "rejected", "not_evaluated",
-    "rankings", "jobs", "run_files", "removed"}``."""
+    "rankings", "jobs", "run_files", "removed", "inspect"}``. ``inspect=True`` writes each
+    run's error page per NERC output, as ``--inspect`` (``inspect``: their paths in
+    ``outdir``); ``bootstrap=N`` (``seed``, ``confidence``) as ``--bootstrap``. A campaign
+    file's ``breakdown`` and ``train`` apply as in the CLI."""
 
 def muc(
     reference: StrPath,

@@ -369,6 +369,8 @@ fn leaderboard<'py>(
     if let Some(rs) = lift(py, api::resampling(&s, "bootstrap", None))? {
         cfg.bootstrap = Some(rs);
     }
+    // `inspect=True`, as `leaderboard --inspect`: a page per run and NERC output.
+    cfg.inspect |= lift(py, s.switch("inspect"))?;
     lift(py, s.finish("leaderboard"))?;
     let dirs = CampaignDirs {
         gold: gold_dir,
@@ -434,6 +436,8 @@ fn leaderboard<'py>(
     d.set_item("jobs", report.jobs)?;
     d.set_item("run_files", report.run_files)?;
     d.set_item("removed", report.removed.len())?;
+    let pages: Vec<&str> = report.inspect.links.values().map(String::as_str).collect();
+    d.set_item("inspect", pages)?;
     Ok(d)
 }
 

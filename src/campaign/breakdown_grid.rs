@@ -5,15 +5,22 @@
 //! each run's full bucket tables in its drill-down instead.
 
 use super::families::insight::breakdown_tables;
-use super::family::RankedRun;
 use crate::report::board::{counts_column, fixed3, BreakdownGrid, Cell, GridBucket, GridRow};
-use crate::table::{Kind, Table};
+use crate::table::{Kind, Results, Table};
+
+/// A ranked run of a grid: its rank, name and the results holding its breakdown tables (a
+/// family task's ranked run, a HIPE campaign's run of one output).
+pub(super) struct GridRun<'a> {
+    pub rank: usize,
+    pub system: &'a str,
+    pub results: &'a Results,
+}
 
 /// The grids of a task's runs, keys in the order of the runs' tables.
-pub(super) fn grids(runs: &[RankedRun]) -> Vec<BreakdownGrid> {
+pub(super) fn grids(runs: &[GridRun<'_>]) -> Vec<BreakdownGrid> {
     let mut keys: Vec<&str> = Vec::new();
     for run in runs {
-        for (key, _) in breakdown_tables(&run.results) {
+        for (key, _) in breakdown_tables(run.results) {
             if !keys.contains(&key) {
                 keys.push(key);
             }
@@ -49,11 +56,11 @@ fn gold(t: &Table, row: &crate::table::Row) -> Option<f64> {
     )
 }
 
-fn grid(runs: &[RankedRun], key: &str) -> BreakdownGrid {
+fn grid(runs: &[GridRun<'_>], key: &str) -> BreakdownGrid {
     let tables: Vec<Option<&Table>> = runs
         .iter()
         .map(|run| {
-            breakdown_tables(&run.results)
+            breakdown_tables(run.results)
                 .into_iter()
                 .find(|(k, _)| *k == key)
                 .map(|(_, t)| t)
@@ -123,7 +130,7 @@ fn grid(runs: &[RankedRun], key: &str) -> BreakdownGrid {
             .zip(&values)
             .map(|(run, vals)| GridRow {
                 rank: run.rank,
-                system: run.system.clone(),
+                system: run.system.to_string(),
                 cells: vals
                     .iter()
                     .zip(&best)

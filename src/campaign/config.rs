@@ -17,6 +17,11 @@ use super::names::{GOLD_PLACEHOLDERS, RUN_PLACEHOLDERS};
 use crate::hipe::{Edition, Task};
 use crate::metrics::resample::Resampler;
 use crate::{Error, Result};
+use breakdown::Keys;
+use source::Source;
+
+mod breakdown;
+mod source;
 
 /// Names of the embedded presets, in the order they are listed to the user.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -59,6 +64,12 @@ pub struct Campaign {
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
     /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
+    /// `breakdown = [KEY, …]`: the breakdown keys of every NERC output that does not give
+    /// its own (the hipe family's `breakdown`; empty: none).
+    pub breakdown: Vec<String>,
+    /// `train`: the training file of each dataset and language (the gold pattern's
+    /// placeholders), in the resources directory, for the keys that read one.
+    pub train: Option<Pattern>,
     /// Datasets by name, each with its languages and QID map.
     pub datasets: IndexMap<Name, Dataset>,
     /// Per-run outputs by output name (`TASK` or `TASK_SUFFIX`).
@@ -93,6 +104,8 @@ pub struct TaskSpec {
     pub normalize: bool,
     /// Tagset override: `None` takes the campaign's, `Some(None)` means no tagset (`""`).
     pub tagset: Option<Option<Name>>,
+    /// The output's own breakdown keys (`Some(empty)`: none); `None` takes the campaign's.
+    pub breakdown: Option<Vec<String>>,
 }
 
 impl TaskSpec {
@@ -162,6 +175,10 @@ struct CampaignFile {
     bootstrap_seed: Option<S<u64>>,
     #[serde(default)]
     bootstrap_confidence: Option<S<f64>>,
+    #[serde(default)]
+    breakdown: Option<S<Keys>>,
+    #[serde(default)]
+    train: Option<S<String>>,
     datasets: IndexMap<String, DatasetFile>,
     #[serde(rename = "task")]
     tasks: Vec<S<TaskFile>>,
@@ -192,6 +209,8 @@ struct TaskFile {
     normalize: bool,
     #[serde(default)]
     tagset: Option<S<String>>,
+    #[serde(default)]
+    breakdown: Option<S<Keys>>,
 }
 
 #[derive(Deserialize)]
@@ -209,64 +228,6 @@ struct RankingFile {
     #[serde(default)]
     bundles: Option<Vec<S<String>>>,
     order: Vec<SortKey>,
-}
-
-/// Turns spans into line numbers for the errors of one campaign file.
-struct Source<'a> {
-    text: &'a str,
-    path: &'a Path,
-}
-
-impl Source<'_> {
-    fn line(&self, offset: usize) -> usize {
-        self.text
-            .get(..offset)
-            .map(|before| before.matches('\n').count() + 1)
-            .unwrap_or(0)
-    }
-
-    fn err<T>(&self, at: &S<T>, msg: impl std::fmt::Display) -> Error {
-        Error::input(
-            self.path,
-            self.line(at.span().start),
-            format!("invalid campaign: {msg}"),
-        )
-    }
-
-    fn name(&self, v: &S<String>, what: &str) -> Result<Name> {
-        Name::new(v.get_ref()).map_err(|e| self.err(v, format!("{what} {e}")))
-    }
-
-    /// A table key (dataset name, bundle id): toml gives keys no place, so the error names
-    /// the first line that mentions the key after `from`.
-    fn key(&self, key: &str, from: usize, what: &str) -> Result<Name> {
-        Name::new(key).map_err(|e| {
-            let at = self
-                .text
-                .get(from..)
-                .and_then(|rest| rest.find(key))
-                .map_or(0, |i| from + i);
-            Error::input(
-                self.path,
-                self.line(at),
-                format!("invalid campaign: {what} {e}"),
-            )
-        })
-    }
-
-    /// Refuses a list giving an entry twice, naming it and the line of its second place
-    /// (docs/errors.md, "Repeated entries").
-    fn once(&self, items: &[S<String>], what: &str) -> Result<()> {
-        let mut seen = std::collections::HashSet::new();
-        match items.iter().find(|x| !seen.insert(x.get_ref())) {
-            Some(x) => Err(self.err(x, format!("{what} {:?} is given twice", x.get_ref()))),
-            None => Ok(()),
-        }
-    }
-
-    fn pattern(&self, v: &S<String>, what: &str, allowed: &[Placeholder]) -> Result<Pattern> {
-        Pattern::parse(v.get_ref(), allowed).map_err(|e| self.err(v, format!("{what}: {e}")))
-    }
 }
 
 impl Campaign {
@@ -369,6 +330,15 @@ impl Campaign {
             }
             tasks.insert(name, spec);
         }
+        let written = breakdown::Written {
+            top: file.breakdown.as_ref(),
+            train: file.train.as_ref(),
+            outputs: (tasks.iter().zip(&file.tasks))
+                .map(|((n, spec), t)| (n, spec.task, t.get_ref().breakdown.as_ref()))
+                .collect(),
+        };
+        let own = tasks.iter().map(|(n, t)| (n.clone(), t.breakdown.clone()));
+        let (breakdown, train) = breakdown::campaign(src, &written, &own.collect())?;
         let mut bundles = IndexMap::new();
         for (bundle, outs) in &file.bundles {
             let id = src.key(bundle, 0, "bundle id")?;
@@ -404,6 +374,8 @@ impl Campaign {
             fair: file.fair,
             inspect: file.inspect,
             bootstrap,
+            breakdown,
+            train,
             datasets,
             tasks,
             bundles,
@@ -472,14 +444,19 @@ impl Campaign {
             Some(s) if s.get_ref().is_empty() => Some(None),
             Some(s) => Some(Some(src.name(s, "tagset")?)),
         };
-        let spec = TaskSpec {
+        let mut spec = TaskSpec {
             task: f.task,
             suffix,
             n_best,
             gold_pattern,
             normalize: f.normalize,
             tagset,
+            breakdown: None,
         };
+        let what = format!("{}: breakdown: ", spec.output_name());
+        spec.breakdown = (f.breakdown.as_ref())
+            .map(|b| breakdown::keys(src, b, &what))
+            .transpose()?;
         if spec.normalize {
             if let Some((d, _)) = datasets.iter().find(|(_, d)| d.map.is_none()) {
                 return Err(src.err(
@@ -562,6 +539,24 @@ impl Campaign {
             Some(over) => over.as_ref(),
             None => self.tagset.as_ref(),
         }
+    }
+
+    /// The breakdown keys of an output: its own, else the campaign's; none for NEL.
+    pub fn breakdown_of<'a>(&'a self, output: &'a TaskSpec) -> &'a [String] {
+        match (output.task, &output.breakdown) {
+            (Task::Nel, _) => &[],
+            (_, Some(own)) => own,
+            (_, None) => &self.breakdown,
+        }
+    }
+
+    /// The training file (in the resources directory) an output reads for a dataset and
+    /// language: when its breakdown keys read one.
+    pub fn train_file(&self, output: &TaskSpec, dataset: &str, lang: &str) -> Option<String> {
+        let keys = self.breakdown_of(output);
+        (breakdown::reads_train(keys))
+            .then(|| self.train.as_ref().map(|t| fill_gold(t, dataset, lang)))
+            .flatten()
     }
 
     /// The outputs of a bundle with their specs, in the bundle's order.

@@ -12,12 +12,12 @@
 
 use indexmap::IndexMap;
 
+use super::drill_part::{column_texts, part, shown};
 use super::families::{insight, FamilyCampaign, FamilyReport, Pages, TaskRanking};
 use super::family::RankedRun;
 use crate::report::board::{
-    counts_column, fixed3, p_text, percent, slug, Board, Cell, Drill, DrillPart, FairView,
-    GoldLabel, Group, LabelRow, Mark, Notice, RankingLink, Resampling, Row, Section, Summary,
-    Table,
+    fixed3, p_text, percent, slug, Board, Cell, Drill, FairView, GoldLabel, Group, Mark, Notice,
+    RankingLink, Resampling, Row, Section, Summary, Table,
 };
 use crate::table::{Column, KeyKind, Kind, Results};
 
@@ -159,31 +159,6 @@ fn units(report: &FamilyReport) -> String {
         .join(" or ")
 }
 
-/// The columns of a row as the page shows them: the scores (ratios) first, then the counts
-/// and amounts, each group in the table's order; p-values are left out.
-fn shown(columns: &[Column]) -> Vec<usize> {
-    let pick = |kinds: &[Kind]| {
-        columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| kinds.contains(&c.kind))
-            .map(|(i, _)| i)
-            .collect::<Vec<_>>()
-    };
-    let mut out = pick(&[Kind::Ratio]);
-    out.extend(pick(&[Kind::Count, Kind::Amount]));
-    out
-}
-
-/// Values of one column formatted alike: scores with three decimals, counts as whole numbers
-/// (two decimals when some are fractional).
-fn column_texts(kind: Kind, values: &[Option<f64>]) -> Vec<String> {
-    match kind {
-        Kind::Ratio => values.iter().map(|v| fixed3(*v)).collect(),
-        _ => counts_column(values),
-    }
-}
-
 /// One task on one gold file: its ranked table and the drill-down of each run.
 fn group(r: &TaskRanking, section: &str, pages: &Pages) -> Group {
     let h = &r.ranking.headline;
@@ -310,8 +285,19 @@ fn group(r: &TaskRanking, section: &str, pages: &Pages) -> Group {
         tables: vec![table],
         drill: runs.iter().map(drill).collect(),
         gold: runs.first().map(|x| gold(&x.results)).unwrap_or_default(),
-        breakdowns: super::breakdown_grid::grids(runs),
+        breakdowns: super::breakdown_grid::grids(&grid_runs(runs)),
     }
+}
+
+/// The ranked runs as the breakdown grids take them.
+fn grid_runs(runs: &[RankedRun]) -> Vec<super::breakdown_grid::GridRun<'_>> {
+    (runs.iter())
+        .map(|r| super::breakdown_grid::GridRun {
+            rank: r.rank,
+            system: &r.system,
+            results: &r.results,
+        })
+        .collect()
 }
 
 /// The gold's mentions per label and their flag, from a run's `adequacy` table (the same for
@@ -334,42 +320,6 @@ fn gold(results: &Results) -> Vec<GoldLabel> {
             sparse: count(r, flag) > 0,
         })
         .collect()
-}
-
-/// The rows of a table keyed by one key (a label: row `ALL` left out; a bucket) as a part of a
-/// drill-down named `name`; `None` without rows.
-fn part(t: &crate::table::Table, name: &str) -> Option<DrillPart> {
-    let shown = shown(&t.columns);
-    let rows: Vec<_> = t
-        .rows
-        .iter()
-        .filter(|x| t.keys != [KeyKind::Label] || x.key.first().is_none_or(|k| k != "ALL"))
-        .collect();
-    if rows.is_empty() {
-        return None;
-    }
-    let texts: Vec<Vec<String>> = shown
-        .iter()
-        .map(|&i| {
-            let vals: Vec<Option<f64>> = rows
-                .iter()
-                .map(|x| x.values.get(i).and_then(|v| v.as_f64()))
-                .collect();
-            column_texts(t.columns[i].kind, &vals)
-        })
-        .collect();
-    Some(DrillPart {
-        regime: name.to_string(),
-        columns: shown.iter().map(|&i| t.columns[i].name.clone()).collect(),
-        labels: rows
-            .iter()
-            .enumerate()
-            .map(|(n, x)| LabelRow {
-                label: x.key.first().cloned().unwrap_or_default(),
-                cells: texts.iter().map(|c| c[n].clone()).collect(),
-            })
-            .collect(),
-    })
 }
 
 /// A run's per-label rows: every table of its results keyed by label alone, label `ALL` left

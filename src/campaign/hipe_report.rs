@@ -8,12 +8,13 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::config::{Campaign, CampaignDirs, Name, TaskSpec};
-use super::discover::{discover, Discovery, Rejected, RunInfo};
+use super::config::{Campaign, CampaignDirs};
+use super::discover::{Rejected, RunInfo};
 use super::families::insight::{inspectable, official_pages};
 use super::families::{
     run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
 };
+use super::hipe_plan::{plan, prepare, skipped, Planned};
 use super::official::OfficialRuns;
 use super::outcome::{
     CampaignReport, FailedRun, NotEvaluated, OfficialPages, RankingFile, ScoredRun,
@@ -23,6 +24,9 @@ use super::ranking::{rank, ranking_file_name, ranking_text, RankingInput};
 use crate::family::{Inputs, Statistics};
 use crate::io::write_atomic;
 use crate::{Error, Result};
+
+/// The folder of the runs' breakdown JSON (`RUN_OUTPUT.json`) in the output directory.
+pub const BREAKDOWNS: &str = "breakdown";
 
 /// Progress of the scoring, reported after each job.
 #[derive(Debug, Clone)]
@@ -47,7 +51,7 @@ pub(super) struct Parts {
     pub failed: Vec<FailedRun>,
     /// Outputs not evaluated.
     pub not_evaluated: Vec<NotEvaluated>,
-    /// The datasets and languages evaluated ([`evaluated_pairs`]).
+    /// The datasets and languages evaluated (`hipe_plan::evaluated_pairs`).
     pub evaluated: Vec<(String, String)>,
     /// The files written under `runs/`.
     pub written: HashSet<String>,
@@ -107,6 +111,11 @@ fn write_reports(
     let names = super::board::InputNames::new(dirs, replay);
     let mut board = super::board::build_and_write_marks(cfg, &report, &names, &rankings_dir)?;
     board.signature = super::sign::hipe_signature(cfg, &report, &golds, hash)?.to_string();
+    if replay.is_none() {
+        let name = |p: &str| names.name(p);
+        let unbroken = super::hipe_breakdowns::missing_train(cfg, dirs, &evaluated, &name);
+        board.skipped.extend(unbroken);
+    }
     for (subject, why) in &report.inspect.failed {
         board.skipped.push(crate::report::board::Notice {
             subject: subject.clone(),
@@ -150,9 +159,11 @@ pub fn score_official(
         t.insight.inspect = true;
     }
     // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
-    // resampling of each task would be computed for nothing.
+    // resampling of each task would be computed for nothing; a breakdown's intervals are
+    // made as its run is scored (`OfficialRuns::with_breakdowns`).
     fam.bootstrap = None;
-    let official = OfficialRuns::new(Some(&runs_out))?;
+    let breakdowns = dirs.outdir.join(BREAKDOWNS);
+    let official = OfficialRuns::new(Some(&runs_out))?.with_breakdowns(&breakdowns, cfg.bootstrap);
     // The files' content hashes, computed once as they are scored, serve the signature too.
     let shared = Inputs::new();
     let done = AtomicUsize::new(0);
@@ -217,113 +228,6 @@ fn failed(report: &FamilyReport, run: &RunInfo) -> Lack {
     Lack::Failed(why.to_string())
 }
 
-/// The runs of a HIPE campaign as its run pattern finds them, before any scoring.
-pub(super) struct Planned {
-    pub found: Discovery,
-    /// Runs whose name cannot name their output files.
-    pub unnamable: Vec<FailedRun>,
-    pub evaluated: Vec<(String, String)>,
-    pub not_evaluated: Vec<NotEvaluated>,
-    /// (run, output) pairs to score.
-    pub jobs: usize,
-}
-
-impl Planned {
-    /// The (run, output name, output) triples to score, in run and bundle order.
-    pub fn outputs<'a>(&'a self, cfg: &'a Campaign) -> Vec<(&'a RunInfo, &'a Name, &'a TaskSpec)> {
-        self.found
-            .runs
-            .iter()
-            .flat_map(|run| {
-                cfg.outputs_of(&run.bundle)
-                    .filter(|(name, _)| !skipped(&self.not_evaluated, run, name.as_str()))
-                    .map(move |(name, spec)| (run, name, spec))
-            })
-            .collect()
-    }
-}
-
-/// What scoring a HIPE campaign and replaying one start from: the input directories and the
-/// campaign's tagset checked (missing ones are errors), the runs found ([`Planned`]), then
-/// `OUTDIR/runs/` created, returned, and the temporary files an earlier campaign that was
-/// killed left there removed (SIGKILL leaves them), as `score` removes them.
-pub(super) fn prepare(cfg: &Campaign, dirs: &CampaignDirs) -> Result<(Planned, PathBuf)> {
-    for (dir, what) in [(&dirs.gold, "gold"), (&dirs.resources, "resources")] {
-        if !dir.is_dir() {
-            return Err(Error::input(dir, 0, format!("{what} directory not found")));
-        }
-    }
-    if let Some(t) = &cfg.tagset {
-        let p = dirs.resources.join(t.as_str());
-        if !p.is_file() {
-            return Err(Error::input(&p, 0, "resource file not found"));
-        }
-    }
-    let planned = plan(cfg, dirs)?;
-    let runs_out = dirs.outdir.join("runs");
-    outdir::create_dir(&runs_out)?;
-    for d in [&dirs.outdir, &runs_out, &dirs.outdir.join("rankings")] {
-        crate::io::remove_stale_temp_files(d);
-    }
-    Ok((planned, runs_out))
-}
-
-fn plan(cfg: &Campaign, dirs: &CampaignDirs) -> Result<Planned> {
-    let mut found = discover(cfg, &dirs.runs)?;
-    drop_own_reports(&mut found, dirs);
-    let mut unnamable: Vec<FailedRun> = Vec::new();
-    found
-        .runs
-        .retain(|run| match super::names::check_plain(&run.name, false) {
-            Ok(()) => true,
-            Err(why) => {
-                unnamable.push(FailedRun {
-                    run: run.clone(),
-                    errors: vec![unnamable_message(&why)],
-                });
-                false
-            }
-        });
-    let evaluated = evaluated_pairs(cfg, dirs, &found.runs);
-    let not_evaluated = missing_inputs(cfg, dirs, &evaluated, &found.runs);
-    let mut planned = Planned {
-        found,
-        unnamable,
-        evaluated,
-        not_evaluated,
-        jobs: 0,
-    };
-    planned.jobs = planned.outputs(cfg).len();
-    Ok(planned)
-}
-
-/// Why a run whose name cannot name its output files fails.
-fn unnamable_message(why: &str) -> String {
-    format!("the run's name {why}: it cannot become the name of its output files; rename the file")
-}
-
-/// An output directory that is the runs directory: its own reports are not runs.
-fn drop_own_reports(found: &mut Discovery, dirs: &CampaignDirs) {
-    let own = |n: &str| matches!(n, "leaderboard.md" | "leaderboard.tex" | "index.html");
-    if same_dir(&dirs.runs, &dirs.outdir) {
-        found.rejected.retain(|r| !own(&r.file_name));
-        found.ignored.retain(|n| !own(n));
-    }
-}
-
-fn same_dir(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-fn skipped(not_evaluated: &[NotEvaluated], run: &RunInfo, output: &str) -> bool {
-    not_evaluated
-        .iter()
-        .any(|n| n.dataset == run.dataset && n.lang == run.lang && n.output == output)
-}
-
 /// The reports of the HIPE campaign `cfg` run on the family engine: `report` is what its
 /// campaign of `hipe` tasks ([`FamilyCampaign::from_hipe`]) gave and `official` the rows
 /// (and per-run files) its runs' official outputs had. The runs are those of the campaign's
@@ -379,6 +283,7 @@ pub(super) fn report_planned(
     for run in found.runs {
         let mut outputs = Vec::new();
         let mut fair = Vec::new();
+        let mut breakdowns = Vec::new();
         let mut errors: Vec<String> = Vec::new();
         let mut missing: Vec<String> = Vec::new();
         for (name, spec) in cfg.outputs_of(&run.bundle) {
@@ -392,6 +297,10 @@ pub(super) fn report_planned(
                     outputs.push((name.to_string(), rows));
                     if let Some(m) = official.fair(&run.name, name.as_str()) {
                         fair.push((name.to_string(), m));
+                    }
+                    let column = cfg.edition.columns(spec.task).first().map(|c| c.0);
+                    if let (Some(b), Some(c)) = (official.breakdown(&run.name, name), column) {
+                        breakdowns.push((name.to_string(), c.to_string(), b));
                     }
                 }
                 None => match lack(&run, name.as_str()) {
@@ -414,6 +323,7 @@ pub(super) fn report_planned(
                 run,
                 outputs,
                 fair,
+                breakdowns,
                 missing,
             });
         } else {
@@ -434,83 +344,6 @@ pub(super) fn report_planned(
         golds,
     };
     write_reports(cfg, dirs, replay, parts, hash, pages)
-}
-
-/// The datasets and languages evaluated here, in campaign order: those whose gold file is
-/// present or that have runs. (A preset names every dataset of its campaign; a gold directory
-/// may hold only some of them.)
-fn evaluated_pairs(cfg: &Campaign, dirs: &CampaignDirs, runs: &[RunInfo]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    for (dataset, ds) in &cfg.datasets {
-        for lang in &ds.languages {
-            let gold = super::config::fill_gold(&cfg.gold_pattern, dataset, lang);
-            let submitted = runs
-                .iter()
-                .any(|r| r.dataset == dataset.as_str() && r.lang == lang.as_str());
-            if submitted || dirs.gold.join(&gold).is_file() {
-                out.push((dataset.to_string(), lang.to_string()));
-            }
-        }
-    }
-    out
-}
-
-/// Outputs that some run needs but that cannot be evaluated for a dataset and language: an
-/// input of theirs (gold file, QID map, per-output tagset) is missing or not a regular file.
-/// One entry each, however many runs need it.
-fn missing_inputs(
-    cfg: &Campaign,
-    dirs: &CampaignDirs,
-    pairs: &[(String, String)],
-    runs: &[RunInfo],
-) -> Vec<NotEvaluated> {
-    let mut out = Vec::new();
-    for (dataset, lang) in pairs {
-        let map = cfg
-            .datasets
-            .get(dataset.as_str())
-            .and_then(|d| d.map.as_ref());
-        for (name, spec) in &cfg.tasks {
-            let mut inputs = vec![(
-                "gold file",
-                dirs.gold.join(cfg.gold_file(spec, dataset, lang)),
-            )];
-            if let (true, Some(m)) = (spec.normalize, map) {
-                inputs.push(("QID map", dirs.resources.join(m.as_str())));
-            }
-            if let Some(t) = cfg.tagset_file(spec) {
-                inputs.push(("tagset", dirs.resources.join(t.as_str())));
-            }
-            let missing = inputs.into_iter().find_map(|(what, p)| {
-                let reason = match std::fs::metadata(&p) {
-                    Ok(m) if m.is_file() => return None,
-                    Ok(_) => "not a regular file",
-                    Err(_) => "not found",
-                };
-                Some((what, p, reason))
-            });
-            let needed = runs
-                .iter()
-                .filter(|r| r.dataset == *dataset && r.lang == *lang)
-                .filter(|r| cfg.outputs_of(&r.bundle).any(|(n, _)| n == name))
-                .count();
-            // Nothing is lost when no run needs the output (its ranking is empty anyway).
-            if let (Some((what, path, reason)), true) = (missing, needed > 0) {
-                let runs = needed;
-                out.push(NotEvaluated {
-                    dataset: dataset.clone(),
-                    lang: lang.clone(),
-                    output: name.to_string(),
-                    what: what.to_string(),
-                    path,
-                    reason: reason.to_string(),
-                    runs,
-                    rankings: Vec::new(),
-                });
-            }
-        }
-    }
-    out
 }
 
 /// Ranking files for every evaluated dataset and language, except those whose outputs were

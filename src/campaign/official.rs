@@ -22,6 +22,8 @@ use super::rows::{rows_from_results, ScoreRow};
 use crate::error::{Error, Result};
 use crate::eval::score::ScoreResult;
 use crate::family::Statistics;
+use crate::metrics::resample::Resampler;
+use crate::table::Results;
 
 /// The official per-run outputs of a HIPE campaign's runs, made as they are scored: the files
 /// written to a directory (when one is given) and the typed rows of each run's table, by
@@ -32,6 +34,11 @@ pub struct OfficialRuns {
     rows: Mutex<BTreeMap<(String, String), Vec<ScoreRow>>>,
     fair: Mutex<BTreeMap<(String, String), ConfusionMatrix>>,
     files: Mutex<Vec<String>>,
+    /// Each output's breakdown tables (buckets only), by (system, output).
+    breakdowns: Mutex<BTreeMap<(String, String), Results>>,
+    /// Where each run's breakdown JSON goes, and the resampling of its intervals.
+    breakdown_out: Option<PathBuf>,
+    resampler: Option<Resampler>,
     /// The first output error (a file that could not be written): fatal to the campaign.
     fatal: Mutex<Option<Error>>,
 }
@@ -49,9 +56,20 @@ impl OfficialRuns {
         })
     }
 
+    /// Also the breakdowns of the outputs that have them ([`Self::scored`]): each run's
+    /// `breakdown:KEY` tables, with intervals when `resampler` is given, written as
+    /// `dir/RUN_OUTPUT.json` (the result-table JSON, examples included) and kept for the
+    /// boards (buckets only).
+    pub fn with_breakdowns(mut self, dir: &Path, resampler: Option<Resampler>) -> Self {
+        self.breakdown_out = Some(dir.to_path_buf());
+        self.resampler = resampler;
+        self
+    }
+
     /// A run of `task` scored ([`super::OnScored`]): for an output of a HIPE campaign, its
-    /// official TSV and JSON are written (as `RUN_OUTPUT.tsv|json`) and its rows kept; the
-    /// full result is dropped here. Other tasks are left as they are.
+    /// official TSV and JSON are written (as `RUN_OUTPUT.tsv|json`) and its rows kept, and
+    /// its breakdown, if any ([`Self::with_breakdowns`]); the full result is dropped here.
+    /// Other tasks are left as they are.
     pub fn scored(
         &self,
         task: &FamilyTask,
@@ -105,7 +123,36 @@ impl OfficialRuns {
             );
         }
         lock(&self.rows).insert((system.to_string(), o.output.clone()), rows);
+        let Some(out) = &self.breakdown_out else {
+            return Ok(());
+        };
+        let fam = task.family.as_ref();
+        let Some(mut b) = crate::family::breakdown_scored(fam, st, self.resampler.as_ref())? else {
+            return Ok(());
+        };
+        let text = crate::report::table::json::render(&b);
+        let file = out.join(format!("{system}_{}.json", o.output));
+        if let Err(e) = std::fs::create_dir_all(out)
+            .map_err(|e| Error::output(out, format!("cannot create the directory: {e}")))
+            .and_then(|()| crate::io::write_atomic(&file, text.as_bytes()))
+        {
+            let mut fatal = lock(&self.fatal);
+            if fatal.is_none() {
+                *fatal = Some(e.clone());
+            }
+            return Err(e);
+        }
+        b.tables
+            .retain(|t| t.keys == [crate::table::KeyKind::Bucket]);
+        lock(&self.breakdowns).insert((system.to_string(), o.output.clone()), b);
         Ok(())
+    }
+
+    /// The breakdown tables of `system`'s output `output`, if it has any.
+    pub(super) fn breakdown(&self, system: &str, output: &str) -> Option<Results> {
+        lock(&self.breakdowns)
+            .get(&(system.to_string(), output.to_string()))
+            .cloned()
     }
 
     /// An output of a run had elsewhere (replayed, or given by a test): its `files` (plain

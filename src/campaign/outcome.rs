@@ -21,6 +21,9 @@ pub struct ScoredRun {
     pub outputs: Vec<(String, Vec<ScoreRow>)>,
     /// (output name, fair confusion matrix) where the scorer gave one.
     pub fair: Vec<(String, ConfusionMatrix)>,
+    /// (output name, the column its spans were bucketed in, the `breakdown:KEY` tables) of
+    /// the outputs with a breakdown (`breakdown` in the campaign file).
+    pub breakdowns: Vec<(String, String, crate::table::Results)>,
     /// Outputs of its bundle that could not be replayed (`--replay`: `OUTPUT: FILE not
     /// found`): only the tables that need them lack the run.
     pub missing: Vec<String>,

@@ -430,11 +430,17 @@ fn finish_group(
             Some(Drill {
                 system: scored.run.name.clone(),
                 parts: drill_parts(rows, &acc.column, &acc.variant),
-                breakdowns: Vec::new(),
+                breakdowns: super::hipe_breakdowns::drill(scored, name, &acc.column),
                 fair,
             })
         })
         .collect();
+    // The runs' buckets side by side, in the order of the first table (strict: the regime
+    // the breakdowns judge spans in).
+    if let (Some(t), Some(&first)) = (acc.group.tables.first(), order.first()) {
+        let listed = &acc.listed[first].1;
+        acc.group.breakdowns = super::hipe_breakdowns::grids(report, t, listed, &acc.column);
+    }
     acc.group
 }
 

@@ -72,6 +72,12 @@ pub fn run(args: LeaderboardArgs) -> fairscore::Result<i32> {
              drop --replay, or --inspect (or the campaign's inspect)",
         ));
     }
+    if args.replay.is_some() && cfg.tasks.values().any(|t| !cfg.breakdown_of(t).is_empty()) {
+        return Err(fairscore::Error::usage(
+            "--replay: replayed outputs are not scored again, so no breakdowns are made; drop \
+             --replay, or the campaign's breakdown",
+        ));
+    }
     if let Some(n) = args.threads {
         // The scoring and the marks run on the global pool.
         // (Fails only when the global pool already exists, which then is used as it is.)

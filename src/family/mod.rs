@@ -357,12 +357,23 @@ fn intervals(
     rs: &Resampler,
     r: &mut Results,
 ) -> Result<()> {
+    set_intervals(r, units, rs, &|sums, v| ratios_of(fam, stats, sums, v))
+}
+
+/// Sets the interval of every ratio cell of `r` from `ratios`, its ratio cells of resampled
+/// sums in the order of [`Results::ratios`] (a cell without value has none).
+fn set_intervals(
+    r: &mut Results,
+    units: Units<'_>,
+    rs: &Resampler,
+    ratios: &(dyn Fn(&[f64], &mut Vec<f64>) + Sync),
+) -> Result<()> {
     let mut probe = Vec::new();
     r.ratios(&mut probe);
     let k = probe.len();
     let score = |sums: &[f64], out: &mut [f64]| {
         let mut v = Vec::with_capacity(k);
-        ratios_of(fam, stats, sums, &mut v);
+        ratios(sums, &mut v);
         for (o, x) in out.iter_mut().zip(v) {
             *o = x;
         }
@@ -382,6 +393,38 @@ fn intervals(
         }
     }
     Ok(())
+}
+
+/// The breakdown of a run alone: the `breakdown:KEY` tables of `stats` and their examples,
+/// with `resampler` every bucket's P, R and F1 with the interval [`scored`] gives it (the
+/// same units resampled with the same seed); `None` without a breakdown. (A HIPE campaign's
+/// boards take the rest of a run's numbers from its official rows.)
+pub fn breakdown_scored(
+    fam: &dyn Family,
+    stats: &Statistics,
+    resampler: Option<&Resampler>,
+) -> Result<Option<Results>> {
+    let Some(b) = &stats.breakdown else {
+        return Ok(None);
+    };
+    let mut r = Results::new(fam.name(), stats.unit, stats.len());
+    r.tables = b.tables(&stats.total());
+    if let Some(rs) = resampler {
+        if let Some(units) = units_of(stats)? {
+            set_intervals(&mut r, units, rs, &|sums, v| b.ratios(sums, v))?;
+        }
+        r.resampling = Some(ResamplingInfo {
+            samples: rs.samples,
+            seed: rs.seed,
+            confidence: rs.confidence,
+        });
+    }
+    let examples = stats
+        .details
+        .iter()
+        .filter(|t| t.name.starts_with("breakdown:"));
+    r.tables.extend(examples.cloned());
+    Ok(Some(r))
 }
 
 /// The units of `stats` for resampling: at least two are needed (a usage error naming the

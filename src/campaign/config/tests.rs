@@ -93,3 +93,71 @@ fn bad_campaigns_are_input_errors_with_line() {
     let gold = base.replace("_histonorm.tsv", "/../x.tsv");
     assert_eq!(line_of(&gold).0, line_with("_histonorm.tsv"));
 }
+
+#[test]
+fn breakdowns_are_read_for_the_nerc_outputs_and_refused_with_their_line() {
+    let base = PRESETS[0].1;
+    let with = |top: &str, extra: &str| {
+        Campaign::from_toml(&format!("{top}\n{base}\n{extra}"), Path::new("c.toml"))
+    };
+    let c = with(
+        "breakdown = [\"label\", \"oov\"]\ntrain = \"train-{dataset}-{lang}.tsv\"",
+        "",
+    )
+    .unwrap();
+    let coarse = &c.tasks["nerc_coarse"];
+    assert_eq!(c.breakdown_of(coarse), ["label", "oov"]);
+    assert!(c.breakdown_of(&c.tasks["nel"]).is_empty(), "NEL: none");
+    assert_eq!(
+        c.train_file(coarse, "ajmc", "de").as_deref(),
+        Some("train-ajmc-de.tsv")
+    );
+    assert_eq!(c.train_file(&c.tasks["nel"], "ajmc", "de"), None);
+    // A text of keys, and no training file for keys that read none.
+    let c = with("breakdown = \"label, length:6\"", "").unwrap();
+    assert_eq!(c.breakdown_of(coarse), ["label", "length:6"]);
+    assert_eq!(c.train_file(&c.tasks["nerc_fine"], "ajmc", "de"), None);
+    let err = |top: &str| match with(top, "").unwrap_err() {
+        Error::Input { line, message, .. } => (line, message),
+        other => panic!("{other:?}"),
+    };
+    let (line, m) = err("# keys\nbreakdown = [\"label\", \"colour\"]");
+    assert!(
+        line == 2 && m.contains("unknown key") && m.contains("colour"),
+        "{line} {m}"
+    );
+    let (line, m) = err("breakdown = [\"oov\"]");
+    assert!(line == 1 && m.contains("train"), "{line} {m}");
+    let (line, m) = err("breakdown = [\"label\"]\ntrain = \"t-{lang}.tsv\"");
+    assert!(
+        line == 2 && m.starts_with("invalid campaign: train:"),
+        "{line} {m}"
+    );
+    let (line, m) = err("breakdown = [\"label\"]\ntrain = \"../t.tsv\"");
+    assert!(line == 2 && m.contains("train"), "{line} {m}");
+    // An output's own keys: none for NEL (refused at its line), `[]` turns a NERC output's off.
+    let own = |task: &str, keys: &str| {
+        let needle = format!("task = \"{task}\"\n");
+        let text = base.replacen(&needle, &format!("{needle}breakdown = {keys}\n"), 1);
+        Campaign::from_toml(
+            &format!("breakdown = \"label\"\n{text}"),
+            Path::new("c.toml"),
+        )
+    };
+    let c = own("nerc_fine", "[]").unwrap();
+    assert!(c.breakdown_of(&c.tasks["nerc_fine"]).is_empty());
+    assert_eq!(c.breakdown_of(&c.tasks["nerc_coarse"]), ["label"]);
+    match own("nel", "[\"label\"]").unwrap_err() {
+        Error::Input { line, message, .. } => {
+            let at = base
+                .find("task = \"nel\"\n")
+                .map(|i| base[..i].lines().count() + 3);
+            assert_eq!(Some(line), at, "{message}");
+            assert!(
+                message.contains("nel: breakdown") && message.contains("NERC"),
+                "{message}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -6,12 +6,15 @@
 //! `OUTPUT-DATASET-LANG`, scored as the campaign's scorer scores it: the edition, the
 //! output's task, cutoffs and tag set, and for a normalized output (relaxed NEL) the run
 //! normalized with the dataset's QID map. Its runs are the files named by the campaign's run
-//! pattern for that dataset and language, of a bundle that has the output.
+//! pattern for that dataset and language, of a bundle that has the output. A NERC output
+//! with breakdown keys (the campaign file's `breakdown`) gets the family's `breakdown` and, for
+//! the keys that read one, its `train` file of the dataset and language from the resources
+//! directory (shipped with the tag sets and maps: `FamilyCampaign::resources`).
 
 use std::path::{Path, PathBuf};
 
 use super::{FamilyCampaign, FamilyTask, Placeholder, GOLD_PLACEHOLDERS, RUN_PLACEHOLDERS};
-use crate::campaign::config::{Campaign, Pattern};
+use crate::campaign::config::{Campaign, Name, Pattern};
 use crate::error::{Error, Result};
 use crate::family::{build, Options};
 
@@ -53,6 +56,33 @@ fn regimes(task: crate::hipe::Task, cfg: &Campaign) -> Vec<crate::eval::options:
         r.push(crate::eval::options::Regime::Fair);
     }
     r
+}
+
+/// Sets the breakdown of an output on a dataset and language (`cfg.breakdown_of`; NERC
+/// only), with its training file from the resources directory when its keys read one. A
+/// training file that is not there (`lenient`): the output is scored without breakdown (the
+/// leaderboard says so); else an input error.
+fn breakdown(
+    cfg: &Campaign,
+    spec: &crate::campaign::config::TaskSpec,
+    (dataset, lang): (&Name, &Name),
+    (resources, lenient): (&Path, bool),
+    o: &mut Options,
+    used: &mut Vec<(String, PathBuf)>,
+) -> Result<()> {
+    let keys = cfg.breakdown_of(spec);
+    if keys.is_empty() {
+        return Ok(());
+    }
+    let train = cfg.train_file(spec, dataset.as_str(), lang.as_str());
+    if lenient && train.as_ref().is_some_and(|t| !resources.join(t).is_file()) {
+        return Ok(());
+    }
+    o.set("breakdown", &keys.join(","))?;
+    if let Some(t) = train {
+        o.set("train", &resource(resources, &t, used)?)?;
+    }
+    Ok(())
 }
 
 fn pattern(text: &str, allowed: &[Placeholder], what: &str) -> Result<Pattern> {
@@ -140,6 +170,14 @@ impl FamilyCampaign {
                     if let Some(m) = map {
                         o.set("normalize_run", &resource(resources, m, &mut used)?)?;
                     }
+                    breakdown(
+                        cfg,
+                        spec,
+                        (dataset, lang),
+                        (resources, lenient),
+                        &mut o,
+                        &mut used,
+                    )?;
                     let family = build("hipe", &o)?;
                     let values = [
                         (Placeholder::Dataset, dataset.as_str()),

@@ -1,3 +1,4 @@
+mod breakdown_hipe;
 mod breakdown_latex;
 mod campaign_families;
 mod codabench;

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Runs page_check.sh at 390 and 1366 px: (passed, its output), the output also on stderr.
-fn page_check(page: &Path, max_bytes: usize) -> (bool, String) {
+pub(super) fn page_check(page: &Path, max_bytes: usize) -> (bool, String) {
     let o = Command::new("bash")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/page_check.sh"))
         .arg(page)
