@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::config::{Campaign, CampaignDirs};
 use super::discover::{Rejected, RunInfo};
-use super::families::insight::{inspectable, official_pages};
+use super::families::insight::official_pages;
 use super::families::{
     run_family_campaign_with, CampaignHooks, FamilyCampaign, FamilyReport, FamilyTask,
 };
@@ -149,15 +149,8 @@ pub fn score_official(
     progress: Option<&(dyn Fn(&Progress<'_>) + Sync)>,
 ) -> Result<CampaignReport> {
     let (planned, runs_out) = prepare(cfg, dirs)?;
+    // `inspect`: a page per run of every NERC output, set by `hipe_tasks` (families::insight).
     let mut fam = FamilyCampaign::hipe_tasks(cfg, file, &dirs.resources, &dirs.gold, true)?;
-    // `inspect`: a page per run of every NERC output (families::insight).
-    for t in fam
-        .tasks
-        .iter_mut()
-        .filter(|t| cfg.inspect && inspectable(t))
-    {
-        t.insight.inspect = true;
-    }
     // The intervals and marks are the HIPE tables' (`write_reports`): the family engine's own
     // resampling of each task would be computed for nothing; a breakdown's intervals are
     // made as its run is scored (`OfficialRuns::with_breakdowns`).
