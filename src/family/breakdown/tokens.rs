@@ -24,19 +24,15 @@ pub struct Sides<'c> {
     pub tags: &'c BTreeSet<String>,
     /// Whether labels must agree for a span to be correct (strict), or only offsets (exact).
     pub labels_matter: bool,
-    /// A gold column whose cell may hold a sentence end among `|`-separated flags, and the
-    /// flag (HIPE TSV's `MISC` and `EndOfSentence`): sentences end there as well as at the
-    /// end of every segment.
-    pub sentence_flag: Option<(usize, &'c str)>,
 }
 
 /// Cuts a document's positions into sentences: `sentence_of` each position's sentence,
 /// `starts` and `lens` each sentence's first position and length. A sentence ends at the end
-/// of a segment and, with `flag`, after a token flagged as a sentence end.
+/// of a segment and after a token its reader flagged as a sentence end (HIPE TSV's MISC
+/// `EndOfSentence`, [`Corpus::sentence_ends`]).
 pub(crate) fn sentences(
     c: &Corpus,
     d: &Document,
-    flag: Option<(usize, &str)>,
     sentence_of: &mut Vec<u32>,
     starts: &mut Vec<u32>,
     lens: &mut Vec<u32>,
@@ -44,18 +40,20 @@ pub(crate) fn sentences(
     sentence_of.clear();
     starts.clear();
     lens.clear();
+    // The flagged tokens from the document's first on, ascending.
+    let flagged = c.sentence_ends();
+    let mut next = flagged.partition_point(|&t| (t as usize) < d.start);
     let mut tok = d.start;
     for &n in &d.segments {
         let mut from = sentence_of.len();
         for i in 0..n {
             sentence_of.push(starts.len() as u32);
-            // (A cell shorter than the flag cannot hold it: most cells are `_`.)
-            let flagged = flag.is_some_and(|(col, f)| {
-                let cell = c.cell(tok, col);
-                cell.len() >= f.len() && cell.split('|').any(|x| x.eq_ignore_ascii_case(f))
-            });
+            let end = flagged.get(next).is_some_and(|&t| t as usize == tok);
+            if end {
+                next += 1;
+            }
             tok += 1;
-            if flagged || i + 1 == n {
+            if end || i + 1 == n {
                 starts.push(from as u32);
                 lens.push((sentence_of.len() - from) as u32);
                 from = sentence_of.len();
@@ -84,14 +82,7 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
         entities(s.gold, s.gold_col, &gseq, &mut gsp);
         entities(s.run, s.run_col, &pseq, &mut psp);
         // The sentence of every position, where each starts, and its gold entities.
-        sentences(
-            s.gold,
-            gd,
-            s.sentence_flag,
-            &mut sentence_of,
-            &mut starts,
-            &mut lens,
-        );
+        sentences(s.gold, gd, &mut sentence_of, &mut starts, &mut lens);
         let kept = |sp: &Spans<'_>, x: &Span| s.tags.contains(sp.label(x));
         entities_in.clear();
         entities_in.resize(lens.len(), 0);

@@ -66,11 +66,6 @@ impl HipeBreakdown {
         })
     }
 
-    /// Whether a breakdown is asked for.
-    pub fn wanted(&self) -> bool {
-        !self.asked.is_empty()
-    }
-
     /// The signature fields `breakdown` and `train` (none without a breakdown).
     pub fn signature_fields(&self) -> Vec<(String, String)> {
         bd::signature_fields(
@@ -123,24 +118,14 @@ impl HipeBreakdown {
         };
         let (gcol, pcol) = (col(g)?, col(p)?);
         bd::tokens::metadata(&self.asked, g)?;
-        // The run's documents as the scorer paired them: its own when they match the gold's
-        // one for one, else the alignment's.
-        let same = g.docs.len() == p.docs.len()
-            && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
-        let run_docs = if same {
-            &p.docs[..]
-        } else {
-            &scored.run_docs[..]
-        };
         let sides = bd::tokens::Sides {
             gold: g,
             gold_col: gcol,
             run: p,
             run_col: pcol,
-            run_docs,
+            run_docs: &scored.run_docs,
             tags: &scored.tags,
             labels_matter: true,
-            sentence_flag: g.column("MISC").map(|c| (c, "EndOfSentence")),
         };
         let (gf, rf) = bd::tokens::facts(&sides, train);
         bd::attach(s, &self.asked, &gf, &rf, REGIME)

@@ -1,5 +1,5 @@
 //! Values the HIPE reader finds inside cells and comments: the OCR noise level of a MISC cell
-//! (`LED<float>`) and the date of a date comment.
+//! (`LED<float>`) and its sentence end (`EndOfSentence`), and the date of a date comment.
 
 use crate::corpus::{valid_date, Date};
 
@@ -25,6 +25,24 @@ pub fn parse_led(misc: &str) -> Option<f64> {
         from = from + pos + 3;
     }
     None
+}
+
+/// The flag of a MISC cell that ends a sentence.
+const END_OF_SENTENCE: &str = "ENDOFSENTENCE";
+
+/// Whether a MISC cell holds `EndOfSentence` among its `|`-separated flags, in any case (as
+/// the cell upper-cased by the reader compares): a cell shorter than the flag cannot (most are
+/// `_` or `NoSpaceAfter`); no character upper-cases to more ASCII bytes than it has, so the
+/// raw length bounds the upper-cased one's from above.
+pub(crate) fn ends_sentence(misc: &str) -> bool {
+    misc.len() >= END_OF_SENTENCE.len()
+        && misc.split('|').any(|f| {
+            if f.is_ascii() {
+                f.eq_ignore_ascii_case(END_OF_SENTENCE)
+            } else {
+                f.to_uppercase() == END_OF_SENTENCE
+            }
+        })
 }
 
 /// First `YYYY-MM-DD` (a valid calendar date) in a comment line.
