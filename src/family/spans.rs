@@ -426,6 +426,8 @@ impl SpanFamily {
         o.skip_check = true;
         o.regimes = vec![Regime::Strict];
         o.attribution = self.attribution;
+        // The breakdown reads the entities as scored.
+        o.keep_entities = !self.breakdown.is_empty();
         // Every run label is evaluated, as conlleval and seqeval do.
         let tag_col = match col {
             Some(name) => p.column(name),
@@ -450,6 +452,7 @@ impl SpanFamily {
         }
         .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
         let tags = res.tags.get_mut(at).map(std::mem::take).unwrap_or_default();
+        let entities = res.entities.get_mut(at).map(std::mem::take);
         let cr = cols
             .into_iter()
             .nth(at)
@@ -484,6 +487,7 @@ impl SpanFamily {
             let scored = Scored {
                 run_docs: &al.pred_docs,
                 tags: &tags,
+                entities: entities.as_ref(),
             };
             self.attach_breakdown(&mut s, (&g, &p), scored, col, train.wait()?)?;
         }
@@ -539,6 +543,7 @@ impl SpanFamily {
             run_docs: scored.run_docs,
             tags: scored.tags,
             labels_matter: regime == SpanRegime::Strict,
+            entities: scored.entities,
         };
         let (gf, rf) = super::breakdown::tokens::facts(&sides, train.as_ref());
         super::breakdown::attach(s, &self.breakdown, &gf, &rf, regime.json_name())
@@ -546,11 +551,12 @@ impl SpanFamily {
 }
 
 /// What the breakdown reads of the scoring it breaks down: the run's documents as the
-/// alignment to the gold cut them, and the labels evaluated in the scored column
-/// ([`crate::eval::score::ScoreResult::tags`]).
+/// alignment to the gold cut them, the labels evaluated in the scored column
+/// ([`crate::eval::score::ScoreResult::tags`]) and its entities when the scoring kept them.
 struct Scored<'a> {
     run_docs: &'a [crate::corpus::Document],
     tags: &'a BTreeSet<String>,
+    entities: Option<&'a crate::eval::score::Entities>,
 }
 
 /// The statistics of standoff files (brat, doccano, Label Studio, Prodigy), one unit per

@@ -26,6 +26,9 @@ pub struct Scored {
     pub run_docs: Vec<crate::corpus::Document>,
     /// The labels evaluated ([`crate::eval::score::evaluation_tags`]).
     pub tags: BTreeSet<String>,
+    /// The first column's entities as scored, when the scoring kept them
+    /// ([`crate::eval::options::ScoreOptions::keep_entities`]).
+    pub entities: Option<crate::eval::score::Entities>,
 }
 
 /// The breakdown asked of the hipe family: its keys, the training file and that file's
@@ -64,6 +67,11 @@ impl HipeBreakdown {
             train,
             hash: OnceLock::new(),
         })
+    }
+
+    /// Whether a breakdown is asked for.
+    pub fn wanted(&self) -> bool {
+        !self.asked.is_empty()
     }
 
     /// The signature fields `breakdown` and `train` (none without a breakdown).
@@ -126,6 +134,7 @@ impl HipeBreakdown {
             run_docs: &scored.run_docs,
             tags: &scored.tags,
             labels_matter: true,
+            entities: scored.entities.as_ref(),
         };
         let (gf, rf) = bd::tokens::facts(&sides, train);
         bd::attach(s, &self.asked, &gf, &rf, REGIME)

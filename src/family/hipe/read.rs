@@ -267,6 +267,7 @@ fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<(Statistics, Scored
     let scored = Scored {
         run_docs: al.pred_docs,
         tags: res.tags.first_mut().map(std::mem::take).unwrap_or_default(),
+        entities: res.entities.first_mut().map(std::mem::take),
     };
     let filtered = o.filtered();
     // The labels: per evaluation (column, filter), ALL then the labels any cutoff met.
