@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::Train;
+use super::{one_word, Train};
 use crate::corpus::{ReadOptions, MAX_COLUMNS, MISSING};
 use crate::error::{Error, Result};
 use crate::formats::Format;
@@ -78,7 +78,8 @@ pub fn hipe(path: &Path, text: &str, col: &str) -> Result<Option<Train>> {
         let mut ended = false;
         let bytes = line.as_bytes();
         while cells.len() <= last {
-            match memchr::memchr(b'\t', &bytes[from..]) {
+            // (Cells are short: a plain search beats memchr's set-up.)
+            match bytes[from..].iter().position(|&b| b == b'\t') {
                 Some(i) => {
                     cells.push(&line[from..from + i]);
                     from += i + 1;
@@ -109,7 +110,7 @@ pub fn hipe(path: &Path, text: &str, col: &str) -> Result<Option<Train>> {
                 cells.len()
             } else {
                 let after = bytes.get(from..).unwrap_or_default();
-                cells.len() + 1 + after.iter().filter(|&&b| b == b'\t').count()
+                cells.len() + 1 + tabs(after)
             };
             if fields > ncol {
                 return Ok(None);
@@ -282,6 +283,23 @@ pub fn file_hash(path: &Path) -> Result<String> {
     Ok(content_hash(&crate::io::read_input(path)?))
 }
 
+/// The tabs in `bytes`, eight bytes at a time (lines are short: no set-up).
+fn tabs(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut n = 0;
+    for c in chunks.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        // A byte of `x` is 0 where a tab was; its high bit set in `zero` exactly there.
+        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\t'));
+        let zero = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        n += zero.count_ones() as usize;
+    }
+    n + chunks.remainder().iter().filter(|&&b| b == b'\t').count()
+}
+
 /// A tag cell as the HIPE reader stores it: upper-cased (when `upper`), an IOBES prefix turned
 /// into IOB (in an `NE-` column, `ne`).
 fn read_tag(raw: &str, upper: bool, ne: bool) -> Cow<'_, str> {
@@ -305,9 +323,15 @@ fn read_tag(raw: &str, upper: bool, ne: bool) -> Cow<'_, str> {
 /// One token row: its words into the vocabulary, its tag into the entities (as
 /// [`crate::spans::entities`] reads tags).
 fn token_row(t: &mut Train, open: &mut Option<Open>, token: &str, tag: &str) {
-    for w in token.split_whitespace() {
-        if !t.vocabulary.contains(w) {
-            t.vocabulary.insert(w.to_string());
+    if one_word(token) {
+        if !t.vocabulary.contains(token) {
+            t.vocabulary.insert(token.to_string());
+        }
+    } else {
+        for w in token.split_whitespace() {
+            if !t.vocabulary.contains(w) {
+                t.vocabulary.insert(w.to_string());
+            }
         }
     }
     if tag == "O" {
@@ -335,6 +359,13 @@ fn token_row(t: &mut Train, open: &mut Option<Open>, token: &str, tag: &str) {
 
 /// Appends a token's words to an entity's text, one space between words.
 fn push_words(text: &mut String, token: &str) {
+    if one_word(token) {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(token);
+        return;
+    }
     for w in token.split_whitespace() {
         if !text.is_empty() {
             text.push(' ');
@@ -426,6 +457,19 @@ mod tests {
         assert_eq!(
             lean(three, "NE-COARSE-LIT"),
             Some(full(three, "NE-COARSE-LIT"))
+        );
+    }
+
+    #[test]
+    fn tabs_are_counted_as_one_by_one() {
+        let line = "a\tb\t\t\tc\u{9}é\t\u{89}\t\t\t\t\t\t\t\t\t\tx\ty";
+        for from in 0..line.len() {
+            let b = &line.as_bytes()[from..];
+            assert_eq!(tabs(b), b.iter().filter(|&&x| x == b'\t').count(), "{from}");
+        }
+        assert_eq!(
+            tabs(&[0x89, 0x09, 0x08, 0x0a, 0x19, 0x49, 0x09, 0x89, 0x09]),
+            3
         );
     }
 
