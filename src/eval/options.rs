@@ -98,7 +98,7 @@ pub struct ScoreOptions {
     /// Collect a per-span error listing (`--errors`).
     pub errors: bool,
     /// Keep the entities of each column's documents as scored (NERC of HIPE TSV, whose
-    /// documents are scored whole: [`crate::eval::score::ScoreResult::entities`]).
+    /// documents are scored whole), in the scoring result's `entities`, for a breakdown.
     pub keep_entities: bool,
     /// Input format of gold and run (HIPE TSV or CoNLL).
     pub format: crate::formats::Format,

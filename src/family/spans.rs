@@ -50,47 +50,6 @@ pub struct SpanFamily {
 /// The options the spans family declares of its own.
 pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap", "breakdown", "train"];
 
-/// The `attribution` and `min-overlap` options: `hipe` (default) or `nervaluate`, and with
-/// `nervaluate` a minimum overlap from 1 to 100 (percent; default 1).
-fn attribution(opts: &Options) -> Result<Attribution> {
-    let nervaluate = match opts
-        .own("attribution")
-        .map(|v| v.trim().to_ascii_lowercase())
-    {
-        None => false,
-        Some(v) if v == "hipe" => false,
-        Some(v) if v == "nervaluate" => true,
-        Some(_) => {
-            return Err(Error::usage(format!(
-                "attribution {}: use hipe or nervaluate",
-                super::options::shown(opts.own("attribution").unwrap_or_default())
-            )))
-        }
-    };
-    let min_overlap = match opts.own("min-overlap") {
-        None => 1.0,
-        Some(_) if !nervaluate => {
-            return Err(Error::usage(
-                "min-overlap: a minimum overlap applies to attribution nervaluate only",
-            ))
-        }
-        Some(v) => match v.trim().parse::<f64>() {
-            Ok(x) if (1.0..=100.0).contains(&x) => x,
-            _ => {
-                return Err(Error::usage(format!(
-                    "min-overlap {}: expected a percentage from 1 to 100, as nervaluate's min_overlap_percentage",
-                    super::options::shown(v)
-                )))
-            }
-        },
-    };
-    Ok(if nervaluate {
-        Attribution::Nervaluate { min_overlap }
-    } else {
-        Attribution::Hipe
-    })
-}
-
 impl SpanFamily {
     /// The family with `opts` (format, column, regimes, beta, attribution, min-overlap).
     pub fn new(opts: &Options) -> Result<Self> {
@@ -123,7 +82,7 @@ impl SpanFamily {
                 .clone()
                 .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
-            attribution: attribution(opts)?,
+            attribution: super::options::attribution(opts)?,
             breakdown,
             train,
             train_hash: std::sync::OnceLock::new(),
