@@ -249,6 +249,9 @@ pub struct Corpus {
     pub(crate) slots: Vec<u32>,
     /// Per token, its noise level (`LED<float>` in MISC); empty when no token has one.
     pub(crate) leds: Vec<Option<f64>>,
+    /// The tokens a reader flagged as ending a sentence, ascending (HIPE TSV: `EndOfSentence`
+    /// among the `|`-separated flags of the MISC cell); empty for other formats.
+    pub(crate) sentence_ends: Vec<u32>,
     /// Where the document date changes: (first token, date) for every date comment followed
     /// by tokens, ascending; tokens before the first have none.
     pub(crate) dates: Vec<(u32, Date)>,
@@ -300,6 +303,7 @@ impl Builder {
                 cells: Cells::new(columns_len),
                 slots: (0..columns_len as u32).collect(),
                 leds: Vec::new(),
+                sentence_ends: Vec::new(),
                 dates: Vec::new(),
             },
             seg_len: 0,
@@ -474,6 +478,13 @@ impl Corpus {
     #[inline]
     pub fn led(&self, tok: usize) -> Option<f64> {
         self.leds.get(tok).copied().flatten()
+    }
+
+    /// The tokens flagged as ending a sentence, ascending (HIPE TSV's MISC `EndOfSentence`,
+    /// read whether or not the MISC column is kept; empty for other formats).
+    #[inline]
+    pub fn sentence_ends(&self) -> &[u32] {
+        &self.sentence_ends
     }
 
     /// The date of the document token `tok` is in (the last date comment before it), if any.

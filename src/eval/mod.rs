@@ -12,6 +12,7 @@
 pub(crate) mod agree;
 pub(crate) mod bootstrap;
 pub(crate) mod compare;
+pub(crate) mod entities;
 pub mod fair;
 pub(crate) mod labels;
 mod listing;

@@ -97,6 +97,9 @@ pub struct ScoreOptions {
     pub weights: Option<crate::matching::fair::Weights>,
     /// Collect a per-span error listing (`--errors`).
     pub errors: bool,
+    /// Keep the entities of each column's documents as scored (NERC of HIPE TSV, whose
+    /// documents are scored whole), in the scoring result's `entities`, for a breakdown.
+    pub keep_entities: bool,
     /// Input format of gold and run (HIPE TSV or CoNLL).
     pub format: crate::formats::Format,
     /// The tag column scored for CoNLL input (`TAG` when `None`).
@@ -139,6 +142,7 @@ impl ScoreOptions {
             regimes: vec![Regime::Fuzzy, Regime::Strict],
             weights: None,
             errors: false,
+            keep_entities: false,
             bootstrap: None,
             beta: None,
             attribution: crate::matching::span_count::Attribution::Hipe,

@@ -12,6 +12,7 @@ use crate::metrics::{Accumulator, Evaluation};
 use crate::spans::{self, Spans};
 use std::collections::BTreeSet;
 
+pub use super::entities::Entities;
 pub use super::listing::SpanRecord;
 use super::listing::{fair_spans, push_span_records, ErrorContext};
 
@@ -204,6 +205,7 @@ fn evaluate_column(
     spec: &ColumnSpec,
     params: &EvalParams,
     mut errors: Option<&mut Vec<SpanRecord>>,
+    mut kept: Option<&mut Entities>,
 ) -> Result<Vec<Evaluation>> {
     use crate::matching::fair as ofair;
     // Never empty: `evaluate` passes `[1]` for NERC, `evaluate_one` its one cutoff.
@@ -257,6 +259,9 @@ fn evaluate_column(
                 _ => {
                     spans::entities(gold, spec.g, &gseq, &mut gsp);
                     spans::entities(pred, spec.p, &pseq, &mut psp);
+                    if let Some(k) = kept.as_deref_mut() {
+                        k.push_doc(&gsp, &psp);
+                    }
                 }
             }
             for (k, &n) in cutoffs.iter().enumerate() {
@@ -353,7 +358,7 @@ pub fn evaluate_one(
         fair: None,
         attribution: span_count::Attribution::Hipe,
     };
-    evaluate_column(gold, pred, &al, &spec, &params, None)?
+    evaluate_column(gold, pred, &al, &spec, &params, None, None)?
         .pop()
         .ok_or_else(|| Error::usage("no evaluation"))
 }
@@ -371,6 +376,10 @@ pub struct ScoreResult {
     pub errors: Option<Vec<SpanRecord>>,
     /// The labels evaluated in each scored column, in column order ([`evaluation_tags`]).
     pub tags: Vec<BTreeSet<String>>,
+    /// With [`ScoreOptions::keep_entities`] and HIPE documents scored whole (not CoNLL, whose
+    /// sentences are scored one by one), NERC: each column's entities as scored, in column
+    /// order; else empty.
+    pub entities: Vec<Entities>,
 }
 
 /// For a CoNLL gold of one document ([`super::units::sentence_units`]): replaces the
@@ -502,6 +511,8 @@ pub fn evaluate_aligned(
         .any(|r| matches!(r, Regime::Fair | Regime::Weighted));
     let weights = opts.weights.clone();
     let mut errors = opts.errors.then(Vec::new);
+    let keep = opts.keep_entities && !conll && opts.task != Task::Nel;
+    let mut entities: Vec<Entities> = Vec::new();
     // Per cutoff, the evaluations in the official order: columns, then noise levels, then
     // periods. Each column, noise level and period is evaluated for every cutoff at once.
     let mut results: Vec<(usize, Vec<ColumnResult>)> =
@@ -526,7 +537,12 @@ pub fn evaluate_aligned(
                 } else {
                     None
                 };
-                let evals = evaluate_column(gold, pred, al, spec, &params, sink)?;
+                // The entities of the all-data evaluation.
+                let kept = (keep && noise.is_none() && time.is_none()).then(|| {
+                    entities.push(Entities::new(&spec.tags));
+                    entities.last_mut()
+                });
+                let evals = evaluate_column(gold, pred, al, spec, &params, sink, kept.flatten())?;
                 for ((_, cols), eval) in results.iter_mut().zip(evals) {
                     cols.push(ColumnResult {
                         column: spec.name.to_string(),
@@ -544,6 +560,7 @@ pub fn evaluate_aligned(
         let mut o = opts.clone();
         o.bootstrap = None;
         o.errors = false;
+        o.keep_entities = false;
         sentence_series(gold, pred, &o, &mut results)?;
         let units = results
             .first()
@@ -568,5 +585,6 @@ pub fn evaluate_aligned(
         warnings,
         errors,
         tags: specs.into_iter().map(|s| s.tags).collect(),
+        entities,
     })
 }

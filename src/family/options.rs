@@ -5,6 +5,7 @@
 use crate::error::{snippet, Error, Result};
 use crate::formats::InputFormat;
 use crate::matching::fair::Focus;
+use crate::matching::span_count::Attribution;
 use crate::matching::SpanRegime;
 use crate::spans::stacked::Continuation;
 
@@ -371,6 +372,47 @@ pub(crate) fn switch(name: &str, value: &str) -> Result<bool> {
             snippet(value)
         ))),
     }
+}
+
+/// The `attribution` and `min-overlap` options: `hipe` (default) or `nervaluate`, and with
+/// `nervaluate` a minimum overlap from 1 to 100 (percent; default 1).
+pub(crate) fn attribution(opts: &Options) -> Result<Attribution> {
+    let nervaluate = match opts
+        .own("attribution")
+        .map(|v| v.trim().to_ascii_lowercase())
+    {
+        None => false,
+        Some(v) if v == "hipe" => false,
+        Some(v) if v == "nervaluate" => true,
+        Some(_) => {
+            return Err(Error::usage(format!(
+                "attribution {}: use hipe or nervaluate",
+                shown(opts.own("attribution").unwrap_or_default())
+            )))
+        }
+    };
+    let min_overlap = match opts.own("min-overlap") {
+        None => 1.0,
+        Some(_) if !nervaluate => {
+            return Err(Error::usage(
+                "min-overlap: a minimum overlap applies to attribution nervaluate only",
+            ))
+        }
+        Some(v) => match v.trim().parse::<f64>() {
+            Ok(x) if (1.0..=100.0).contains(&x) => x,
+            _ => {
+                return Err(Error::usage(format!(
+                    "min-overlap {}: expected a percentage from 1 to 100, as nervaluate's min_overlap_percentage",
+                    shown(v)
+                )))
+            }
+        },
+    };
+    Ok(if nervaluate {
+        Attribution::Nervaluate { min_overlap }
+    } else {
+        Attribution::Hipe
+    })
 }
 
 #[cfg(test)]

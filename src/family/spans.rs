@@ -17,7 +17,7 @@ use super::{prf_columns, prf_values, Family, Headline, Options, Statistics};
 use crate::corpus::{Corpus, ReadOptions};
 use crate::error::{Error, Result};
 use crate::eval::options::{Regime, ScoreOptions};
-use crate::eval::score::evaluate;
+use crate::eval::score::evaluate_aligned;
 use crate::formats::{Format, InputFormat};
 use crate::hipe::{Edition, Task};
 use crate::matching::span_count::Attribution;
@@ -49,47 +49,6 @@ pub struct SpanFamily {
 
 /// The options the spans family declares of its own.
 pub const OWN_OPTIONS: &[&str] = &["attribution", "min-overlap", "breakdown", "train"];
-
-/// The `attribution` and `min-overlap` options: `hipe` (default) or `nervaluate`, and with
-/// `nervaluate` a minimum overlap from 1 to 100 (percent; default 1).
-fn attribution(opts: &Options) -> Result<Attribution> {
-    let nervaluate = match opts
-        .own("attribution")
-        .map(|v| v.trim().to_ascii_lowercase())
-    {
-        None => false,
-        Some(v) if v == "hipe" => false,
-        Some(v) if v == "nervaluate" => true,
-        Some(_) => {
-            return Err(Error::usage(format!(
-                "attribution {}: use hipe or nervaluate",
-                super::options::shown(opts.own("attribution").unwrap_or_default())
-            )))
-        }
-    };
-    let min_overlap = match opts.own("min-overlap") {
-        None => 1.0,
-        Some(_) if !nervaluate => {
-            return Err(Error::usage(
-                "min-overlap: a minimum overlap applies to attribution nervaluate only",
-            ))
-        }
-        Some(v) => match v.trim().parse::<f64>() {
-            Ok(x) if (1.0..=100.0).contains(&x) => x,
-            _ => {
-                return Err(Error::usage(format!(
-                    "min-overlap {}: expected a percentage from 1 to 100, as nervaluate's min_overlap_percentage",
-                    super::options::shown(v)
-                )))
-            }
-        },
-    };
-    Ok(if nervaluate {
-        Attribution::Nervaluate { min_overlap }
-    } else {
-        Attribution::Hipe
-    })
-}
 
 impl SpanFamily {
     /// The family with `opts` (format, column, regimes, beta, attribution, min-overlap).
@@ -123,7 +82,7 @@ impl SpanFamily {
                 .clone()
                 .unwrap_or_else(|| SpanRegime::ALL.to_vec()),
             beta: opts.beta(),
-            attribution: attribution(opts)?,
+            attribution: super::options::attribution(opts)?,
             breakdown,
             train,
             train_hash: std::sync::OnceLock::new(),
@@ -426,6 +385,8 @@ impl SpanFamily {
         o.skip_check = true;
         o.regimes = vec![Regime::Strict];
         o.attribution = self.attribution;
+        // The breakdown reads the entities as scored.
+        o.keep_entities = !self.breakdown.is_empty();
         // Every run label is evaluated, as conlleval and seqeval do.
         let tag_col = match col {
             Some(name) => p.column(name),
@@ -433,18 +394,28 @@ impl SpanFamily {
         };
         let run_labels = tag_col.map(|c| run_labels(&p, c)).unwrap_or_default();
         o.tagset = Some(run_labels.clone());
-        let res = evaluate(&g, &p, &o)?;
+        // One alignment of the run to the gold, for the scoring and the breakdown.
+        o.validate()?;
+        let al = crate::corpus::align(&g, &p)?;
+        let mut res = evaluate_aligned(&g, &p, &o, &al)?;
         let cols = res
             .results
             .into_iter()
             .next()
             .map(|(_, c)| c)
             .unwrap_or_default();
-        let cr = match col {
-            Some(name) => cols.into_iter().find(|c| c.column == name),
-            None => cols.into_iter().next(),
+        // The scored column's place: its results and its evaluated labels (`res.tags`).
+        let at = match col {
+            Some(name) => cols.iter().position(|c| c.column == name),
+            None => (!cols.is_empty()).then_some(0),
         }
         .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
+        let tags = res.tags.get_mut(at).map(std::mem::take).unwrap_or_default();
+        let entities = res.entities.get_mut(at).map(std::mem::take);
+        let cr = cols
+            .into_iter()
+            .nth(at)
+            .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
         let e = cr.eval;
         // A row for every label of gold and run, as for standoff files: a run label whose
         // spans all count against gold spans of other labels has a row of zeros.
@@ -472,7 +443,12 @@ impl SpanFamily {
         warnings.extend(res.warnings);
         s.warnings = warnings;
         if !self.breakdown.is_empty() {
-            self.attach_breakdown(&mut s, &g, &p, &o, col, train.wait()?)?;
+            let scored = Scored {
+                run_docs: &al.pred_docs,
+                tags: &tags,
+                entities: entities.as_ref(),
+            };
+            self.attach_breakdown(&mut s, (&g, &p), scored, col, train.wait()?)?;
         }
         Ok(s)
     }
@@ -498,14 +474,13 @@ impl SpanFamily {
         Ok(Some(t))
     }
 
-    /// Adds the breakdown asked for to the statistics of the token files `g` and `p` (read as
-    /// scored with `o`; `col` the HIPE column, `None` for CoNLL).
+    /// Adds the breakdown asked for to the statistics of the token files `g` and `p` as
+    /// `scored` paired and evaluated them (`col` the HIPE column, `None` for CoNLL).
     fn attach_breakdown(
         &self,
         s: &mut Statistics,
-        g: &Corpus,
-        p: &Corpus,
-        o: &ScoreOptions,
+        (g, p): (&Corpus, &Corpus),
+        scored: Scored<'_>,
         col: Option<&str>,
         train: Option<super::breakdown::Train>,
     ) -> Result<()> {
@@ -518,33 +493,29 @@ impl SpanFamily {
         };
         let (gcol, pcol) = (column(g)?, column(p)?);
         super::breakdown::tokens::metadata(&self.breakdown, g)?;
-        let tags = crate::eval::score::evaluation_tags(g, gcol, p, pcol, o.task, o.tagset.as_ref());
-        // The run's documents as the scorer paired them: its own when they match the gold's
-        // one for one (the usual case, no second alignment), else the alignment's.
-        let same = g.docs.len() == p.docs.len()
-            && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
-        let aligned;
-        let run_docs = if same {
-            &p.docs[..]
-        } else {
-            aligned = crate::corpus::align(g, p)?;
-            &aligned.pred_docs[..]
-        };
         let regime = self.breakdown_regime();
         let sides = super::breakdown::tokens::Sides {
             gold: g,
             gold_col: gcol,
             run: p,
             run_col: pcol,
-            run_docs,
-            tags: &tags,
+            run_docs: scored.run_docs,
+            tags: scored.tags,
             labels_matter: regime == SpanRegime::Strict,
-            // HIPE TSV marks sentence ends in MISC.
-            sentence_flag: col.and(g.column("MISC")).map(|c| (c, "EndOfSentence")),
+            entities: scored.entities,
         };
         let (gf, rf) = super::breakdown::tokens::facts(&sides, train.as_ref());
         super::breakdown::attach(s, &self.breakdown, &gf, &rf, regime.json_name())
     }
+}
+
+/// What the breakdown reads of the scoring it breaks down: the run's documents as the
+/// alignment to the gold cut them, the labels evaluated in the scored column
+/// ([`crate::eval::score::ScoreResult::tags`]) and its entities when the scoring kept them.
+struct Scored<'a> {
+    run_docs: &'a [crate::corpus::Document],
+    tags: &'a BTreeSet<String>,
+    entities: Option<&'a crate::eval::score::Entities>,
 }
 
 /// The statistics of standoff files (brat, doccano, Label Studio, Prodigy), one unit per

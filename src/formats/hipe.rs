@@ -84,6 +84,7 @@ struct Parser<'a> {
     cells: Cells,
     /// See [`Corpus::led`]: empty until a token has a noise level.
     leds: Vec<Option<f64>>,
+    sentence_ends: Vec<u32>,
     /// See [`Corpus::date`]: (first token, date) per date comment.
     dates: Vec<(u32, Date)>,
     doc: Document,
@@ -119,6 +120,7 @@ impl<'a> Parser<'a> {
             notices: Vec::new(),
             cells: Cells::new(0),
             leds: Vec::new(),
+            sentence_ends: Vec::new(),
             dates: Vec::new(),
             doc: Document {
                 id: None,
@@ -328,6 +330,7 @@ impl<'a> Parser<'a> {
             cells: self.cells,
             slots: self.slots,
             leds: self.leds,
+            sentence_ends: self.sentence_ends,
             dates: self.dates,
         })
     }

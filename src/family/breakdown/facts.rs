@@ -42,34 +42,32 @@ impl Caps {
     /// The class of `words` (a span's tokens; a word is a whitespace-separated piece). Letters
     /// are what Unicode calls alphabetic; a letter without case (CJK) counts as neither upper
     /// nor lower, so a text of such letters only is `mixed`.
-    pub fn of<'a>(words: impl Iterator<Item = &'a str> + Clone) -> Caps {
-        let letters = || {
-            words
-                .clone()
-                .flat_map(str::split_whitespace)
-                .flat_map(str::chars)
-                .filter(|c| c.is_alphabetic())
-        };
-        if letters().next().is_none() {
-            return Caps::NoLetters;
-        }
-        if letters().all(char::is_uppercase) {
-            return Caps::Upper;
-        }
-        if letters().all(char::is_lowercase) {
-            return Caps::Lower;
-        }
-        let title = words.flat_map(str::split_whitespace).all(|w| {
-            let mut ls = w.chars().filter(|c| c.is_alphabetic());
-            match ls.next() {
-                None => true,
-                Some(first) => first.is_uppercase() && ls.all(char::is_lowercase),
+    pub fn of<'a>(words: impl Iterator<Item = &'a str>) -> Caps {
+        // One pass over the letters: whether any, whether all upper, all lower, and whether
+        // each word's first letter is upper and its others lower (a word: a piece between
+        // whitespace, within a token).
+        let (mut any, mut upper, mut lower, mut title) = (false, true, true, true);
+        for token in words {
+            let mut first = true;
+            for c in token.chars() {
+                if c.is_whitespace() {
+                    first = true;
+                } else if c.is_alphabetic() {
+                    any = true;
+                    let (u, l) = (c.is_uppercase(), c.is_lowercase());
+                    upper &= u;
+                    lower &= l;
+                    title &= if first { u } else { l };
+                    first = false;
+                }
             }
-        });
-        if title {
-            Caps::Title
-        } else {
-            Caps::Mixed
+        }
+        match (any, upper, lower, title) {
+            (false, ..) => Caps::NoLetters,
+            (_, true, ..) => Caps::Upper,
+            (_, _, true, _) => Caps::Lower,
+            (.., true) => Caps::Title,
+            _ => Caps::Mixed,
         }
     }
 }
@@ -117,12 +115,21 @@ pub struct Facts {
 impl Facts {
     /// Sets the training values of a span of `words` (its tokens).
     pub fn set_train<'a>(&mut self, train: &Train, words: impl Iterator<Item = &'a str> + Clone) {
+        let text = join(words.clone());
+        self.set_train_joined(train, words, &text);
+    }
+
+    /// [`Facts::set_train`] with the words' text joined already ([`join`]).
+    pub fn set_train_joined<'a>(
+        &mut self,
+        train: &Train,
+        words: impl Iterator<Item = &'a str>,
+        text: &str,
+    ) {
         self.oov = words
-            .clone()
             .flat_map(str::split_whitespace)
             .any(|w| !train.vocabulary.contains(w));
-        let text = join(words);
-        if let Some(labels) = train.entities.get(text.as_str()) {
+        if let Some(labels) = train.entities.get(text) {
             self.train_freq = labels.iter().map(|x| x.1).sum();
             self.train_same_label = labels.iter().find(|x| x.0 == self.label).map_or(0, |x| x.1);
         }
@@ -132,13 +139,29 @@ impl Facts {
 /// The words of a text joined by one space (a span's text as the training keys compare it).
 pub fn join<'a>(words: impl Iterator<Item = &'a str>) -> String {
     let mut out = String::new();
-    for w in words.flat_map(str::split_whitespace) {
-        if !out.is_empty() {
-            out.push(' ');
+    for token in words {
+        if one_word(token) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(token);
+            continue;
         }
-        out.push_str(w);
+        for w in token.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
     }
     out
+}
+
+/// Whether `token` is one whitespace-separated word as it is: printable ASCII without a space
+/// (most tokens; any other is split by [`str::split_whitespace`]).
+#[inline]
+pub fn one_word(token: &str) -> bool {
+    !token.is_empty() && token.bytes().all(|b| b > b' ' && b < 0x7f)
 }
 
 /// The hasher of the training file's words and entity texts: FxHash's multiply-rotate over
@@ -224,6 +247,12 @@ mod tests {
         assert_eq!(c("1914 ,"), Caps::NoLetters);
         assert_eq!(c("A"), Caps::Upper);
         assert_eq!(c("Zürich 2"), Caps::Title);
+        assert_eq!(c("ÉCOLE"), Caps::Upper);
+        assert_eq!(c("jean Dupont"), Caps::Mixed);
+        // Words are cut at whitespace inside a token too.
+        assert_eq!(Caps::of(["New york", "City"].into_iter()), Caps::Mixed);
+        assert_eq!(Caps::of(["New York", "City"].into_iter()), Caps::Title);
+        assert_eq!(Caps::of(["北京"].into_iter()), Caps::Mixed);
     }
 
     #[test]

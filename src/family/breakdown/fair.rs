@@ -133,11 +133,6 @@ pub(crate) fn facts<'a>(
         doc_first.extend(std::iter::repeat_n(first, n));
     }
     let all: Vec<(usize, &crate::eval::fair::UnitResult)> = units.collect();
-    // The gold's sentence ends, flagged in its MISC column (HIPE TSV).
-    let flag = ctx
-        .hipe
-        .and_then(|g| g.column("MISC"))
-        .map(|c| (c, "EndOfSentence"));
     let mut sentences = Sentences::default();
     for (k, &(unit, u)) in all.iter().enumerate() {
         // The unit's HIPE document in the gold, when it has as many tokens.
@@ -146,7 +141,7 @@ pub(crate) fn facts<'a>(
             let n = u.target.tokens.as_ref().map_or(0, Vec::len);
             (d.len() == n).then_some((g, d))
         });
-        sentences.fill(&u.target, hipe_doc.map(|(g, d)| (g, d, flag)));
+        sentences.fill(&u.target, hipe_doc);
         let document = if u.target.chars.is_some() || ctx.hipe.is_some() {
             u.target.id.clone()
         } else {
@@ -233,9 +228,9 @@ fn metadata(g: &Corpus, d: &Document, begin: usize, end: usize) -> (f64, f64) {
     (noise, year)
 }
 
-/// A unit's HIPE TSV document: the gold corpus, the document in it, and the column and flag of
-/// a sentence end (MISC, `EndOfSentence`) when the gold has that column.
-type HipeDoc<'a> = (&'a Corpus, &'a Document, Option<(usize, &'a str)>);
+/// A unit's HIPE TSV document: the gold corpus (its sentence ends flagged by the reader, MISC
+/// `EndOfSentence`) and the document in it.
+type HipeDoc<'a> = (&'a Corpus, &'a Document);
 
 /// The sentences of a unit: one per CoNLL sentence unit, those of a HIPE document, one per
 /// line of a standoff text. Its buffers are reused from unit to unit.
@@ -250,15 +245,15 @@ struct Sentences {
 }
 
 impl Sentences {
-    /// The sentences of `u`; `hipe`: the gold corpus, the unit's document in it and the flag
-    /// of a sentence end (a column and its flag) when `u` is a HIPE TSV document.
+    /// The sentences of `u`; `hipe`: the gold corpus and the unit's document in it when `u`
+    /// is a HIPE TSV document.
     fn fill(&mut self, u: &crate::eval::fair::Unit, hipe: Option<HipeDoc<'_>>) {
         self.of.clear();
         self.first.clear();
         self.len.clear();
         self.entities.clear();
-        if let Some((g, d, flag)) = hipe {
-            super::tokens::sentences(g, d, flag, &mut self.of, &mut self.first, &mut self.len);
+        if let Some((g, d)) = hipe {
+            super::tokens::sentences(g, d, &mut self.of, &mut self.first, &mut self.len);
         } else if let Some(c) = &u.chars {
             // The line of every position: the line breaks before its first byte.
             let mut line = 0u32;

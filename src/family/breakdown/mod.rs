@@ -23,7 +23,7 @@ mod union;
 
 pub(crate) use union::{same_buckets, without};
 
-pub(crate) use facts::{join, Caps, Facts, Train};
+pub(crate) use facts::{join, one_word, Caps, Facts, Train};
 
 use super::Statistics;
 use crate::error::{snippet, Error, Result};

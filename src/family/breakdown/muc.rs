@@ -61,8 +61,6 @@ struct Side {
 #[derive(Debug)]
 pub(crate) struct MucSpans<'t> {
     train: Option<&'t Train>,
-    /// The gold's column whose `EndOfSentence` flag ends a sentence (HIPE TSV's `MISC`).
-    flag: Option<usize>,
     sides: [Side; 2],
     sentence_of: Vec<u32>,
     starts: Vec<u32>,
@@ -85,11 +83,10 @@ pub(crate) struct UnitSpans<'a, 'c> {
 }
 
 impl<'t> MucSpans<'t> {
-    /// An empty gathering; `flag` the gold's `MISC` column of HIPE TSV.
-    pub fn new(train: Option<&'t Train>, flag: Option<usize>) -> Self {
+    /// An empty gathering.
+    pub fn new(train: Option<&'t Train>) -> Self {
         MucSpans {
             train,
-            flag,
             sides: Default::default(),
             sentence_of: Vec::new(),
             starts: Vec::new(),
@@ -100,11 +97,9 @@ impl<'t> MucSpans<'t> {
 
     /// Starts a gold document: its sentences (segments, cut after `EndOfSentence`).
     pub fn document(&mut self, gold: &Corpus, d: &Document) {
-        let flag = self.flag.map(|c| (c, "EndOfSentence"));
         super::tokens::sentences(
             gold,
             d,
-            flag,
             &mut self.sentence_of,
             &mut self.starts,
             &mut self.lens,

@@ -6,7 +6,11 @@ use std::collections::BTreeSet;
 use super::{join, Asked, Caps, Facts, Key, Train};
 use crate::corpus::{Corpus, Document};
 use crate::error::{Error, Result};
-use crate::spans::{entities, same_text, Span, Spans};
+use crate::eval::score::Entities;
+use crate::spans::{entities, same_text, Spans};
+
+/// A span of the evaluated labels: first and last position, label.
+type Kept<'a> = (u32, u32, &'a str);
 
 /// Where the entity column of a gold and its aligned run is, and what is scored.
 pub struct Sides<'c> {
@@ -24,19 +28,18 @@ pub struct Sides<'c> {
     pub tags: &'c BTreeSet<String>,
     /// Whether labels must agree for a span to be correct (strict), or only offsets (exact).
     pub labels_matter: bool,
-    /// A gold column whose cell may hold a sentence end among `|`-separated flags, and the
-    /// flag (HIPE TSV's `MISC` and `EndOfSentence`): sentences end there as well as at the
-    /// end of every segment.
-    pub sentence_flag: Option<(usize, &'c str)>,
+    /// The entities of each document as the scoring extracted them, when it kept them (HIPE
+    /// TSV): else they are extracted from the tags here.
+    pub entities: Option<&'c Entities>,
 }
 
 /// Cuts a document's positions into sentences: `sentence_of` each position's sentence,
 /// `starts` and `lens` each sentence's first position and length. A sentence ends at the end
-/// of a segment and, with `flag`, after a token flagged as a sentence end.
+/// of a segment and after a token its reader flagged as a sentence end (HIPE TSV's MISC
+/// `EndOfSentence`, [`Corpus::sentence_ends`]).
 pub(crate) fn sentences(
     c: &Corpus,
     d: &Document,
-    flag: Option<(usize, &str)>,
     sentence_of: &mut Vec<u32>,
     starts: &mut Vec<u32>,
     lens: &mut Vec<u32>,
@@ -44,18 +47,20 @@ pub(crate) fn sentences(
     sentence_of.clear();
     starts.clear();
     lens.clear();
+    // The flagged tokens from the document's first on, ascending.
+    let flagged = c.sentence_ends();
+    let mut next = flagged.partition_point(|&t| (t as usize) < d.start);
     let mut tok = d.start;
     for &n in &d.segments {
         let mut from = sentence_of.len();
         for i in 0..n {
             sentence_of.push(starts.len() as u32);
-            // (A cell shorter than the flag cannot hold it: most cells are `_`.)
-            let flagged = flag.is_some_and(|(col, f)| {
-                let cell = c.cell(tok, col);
-                cell.len() >= f.len() && cell.split('|').any(|x| x.eq_ignore_ascii_case(f))
-            });
+            let end = flagged.get(next).is_some_and(|&t| t as usize == tok);
+            if end {
+                next += 1;
+            }
             tok += 1;
-            if flagged || i + 1 == n {
+            if end || i + 1 == n {
                 starts.push(from as u32);
                 lens.push((sentence_of.len() - from) as u32);
                 from = sentence_of.len();
@@ -69,6 +74,7 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
     let (mut gold, mut run) = (Vec::new(), Vec::new());
     let (mut gseq, mut pseq) = (Vec::new(), Vec::new());
     let (mut gsp, mut psp) = (Spans::default(), Spans::default());
+    let (mut gkept, mut pkept): (Vec<Kept<'_>>, Vec<Kept<'_>>) = (Vec::new(), Vec::new());
     let mut sentence_of: Vec<u32> = Vec::new();
     let mut entities_in: Vec<u32> = Vec::new();
     let mut starts: Vec<u32> = Vec::new();
@@ -81,22 +87,38 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
         if gseq.len() != pseq.len() {
             continue;
         }
-        entities(s.gold, s.gold_col, &gseq, &mut gsp);
-        entities(s.run, s.run_col, &pseq, &mut psp);
+        // The spans of the evaluated labels: the scoring's, else decoded from the tags.
+        gkept.clear();
+        pkept.clear();
+        match s.entities.filter(|e| e.docs() == s.gold.docs.len()) {
+            Some(e) => {
+                for (side, out) in [&mut gkept, &mut pkept].into_iter().enumerate() {
+                    out.extend(
+                        e.doc(side, unit)
+                            .iter()
+                            .map(|x| (x.start, x.end, e.label(x))),
+                    );
+                }
+            }
+            None => {
+                entities(s.gold, s.gold_col, &gseq, &mut gsp);
+                entities(s.run, s.run_col, &pseq, &mut psp);
+                for (sp, out) in [(&gsp, &mut gkept), (&psp, &mut pkept)] {
+                    out.extend(
+                        sp.spans
+                            .iter()
+                            .map(|x| (x.start, x.end, sp.label(x)))
+                            .filter(|x| s.tags.contains(x.2)),
+                    );
+                }
+            }
+        }
         // The sentence of every position, where each starts, and its gold entities.
-        sentences(
-            s.gold,
-            gd,
-            s.sentence_flag,
-            &mut sentence_of,
-            &mut starts,
-            &mut lens,
-        );
-        let kept = |sp: &Spans<'_>, x: &Span| s.tags.contains(sp.label(x));
+        sentences(s.gold, gd, &mut sentence_of, &mut starts, &mut lens);
         entities_in.clear();
         entities_in.resize(lens.len(), 0);
-        for g in gsp.spans.iter().filter(|x| kept(&gsp, x)) {
-            if let Some(&k) = sentence_of.get(g.start as usize) {
+        for g in &gkept {
+            if let Some(&k) = sentence_of.get(g.0 as usize) {
                 entities_in[k as usize] += 1;
             }
         }
@@ -112,40 +134,36 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
             starts: &starts,
             entities_in: &entities_in,
         };
-        for (side, (own, own_seq, other, corpus)) in
-            [(&gsp, &gseq, &psp, s.gold), (&psp, &pseq, &gsp, s.run)]
-                .into_iter()
-                .enumerate()
+        for (side, (own, own_seq, other, corpus)) in [
+            (&gkept, &gseq, &pkept, s.gold),
+            (&pkept, &pseq, &gkept, s.run),
+        ]
+        .into_iter()
+        .enumerate()
         {
-            for x in own.spans.iter().filter(|x| kept(own, x)) {
-                let label = own.label(x);
-                // Spans of one column are disjoint and in order: those starting where `x`
-                // starts are found by binary search.
-                let from = other.spans.partition_point(|y| y.start < x.start);
-                let correct = other.spans[from..]
+            for &(start, end, label) in own.iter() {
+                // Spans of one column are disjoint and in order: those starting where this
+                // one starts are found by binary search.
+                let from = other.partition_point(|y| y.0 < start);
+                let correct = other[from..]
                     .iter()
-                    .take_while(|y| y.start == x.start)
-                    .any(|y| {
-                        y.start == x.start
-                            && y.end == x.end
-                            && kept(other, y)
-                            && (!s.labels_matter || other.label(y) == label)
-                    })
-                    && same_text(s.gold, &gseq, s.run, &pseq, x.start, x.end);
-                let words = own_seq[x.start as usize..=x.end as usize]
+                    .take_while(|y| y.0 == start)
+                    .any(|y| y.1 == end && (!s.labels_matter || y.2 == label))
+                    && same_text(s.gold, &gseq, s.run, &pseq, start, end);
+                let words = own_seq[start as usize..=end as usize]
                     .iter()
                     .map(|&t| corpus.token_text(t));
-                let line = corpus.line(own_seq[x.start as usize]);
-                let mut f = ctx.facts(x, label, correct, words.clone(), line);
+                let line = corpus.line(own_seq[start as usize]);
+                let (mut f, text) = ctx.facts((start, end), label, correct, words.clone(), line);
                 // The gold's metadata at the span's positions (the gold's tokens).
-                let at = &gseq[x.start as usize..=x.end as usize];
+                let at = &gseq[start as usize..=end as usize];
                 f.noise = at.iter().filter_map(|&t| s.gold.led(t)).fold(0.0, f64::max);
                 f.year = at
                     .first()
                     .and_then(|&t| s.gold.date(t))
                     .map_or(0.0, |d| f64::from(d.year));
                 if let Some(t) = train {
-                    f.set_train(t, words);
+                    f.set_train_joined(t, words, &text);
                 }
                 if side == 0 {
                     gold.push(f);
@@ -171,28 +189,31 @@ struct Doc<'a> {
 impl Doc<'_> {
     fn facts<'w>(
         &self,
-        x: &Span,
+        (first, last): (u32, u32),
         label: &str,
         correct: bool,
         words: impl Iterator<Item = &'w str> + Clone,
         line: usize,
-    ) -> Facts {
-        let k = self.sentence_of.get(x.start as usize).copied().unwrap_or(0) as usize;
-        let start = x.start - self.starts.get(k).copied().unwrap_or(0);
+    ) -> (Facts, String) {
+        let k = self.sentence_of.get(first as usize).copied().unwrap_or(0) as usize;
+        let start = first - self.starts.get(k).copied().unwrap_or(0);
         let text = join(words.clone());
-        let id = format!(
-            "{} s{} t{}-{} {}",
-            self.name,
-            k + 1,
-            start + 1,
-            start + (x.end - x.start) + 1,
-            text
-        );
-        Facts {
+        // `NAME sK tA-B TEXT`, written without the formatting machinery (a string per span).
+        let mut id = String::with_capacity(self.name.len() + text.len() + 24);
+        id.push_str(self.name);
+        id.push_str(" s");
+        push_number(&mut id, k + 1);
+        id.push_str(" t");
+        push_number(&mut id, start as usize + 1);
+        id.push('-');
+        push_number(&mut id, (start + (last - first)) as usize + 1);
+        id.push(' ');
+        id.push_str(&text);
+        let f = Facts {
             unit: self.unit,
             correct,
             label: label.to_string(),
-            tokens: x.end - x.start + 1,
+            tokens: last - first + 1,
             chars: text.chars().count() as u32,
             sentence_tokens: self.lens.get(k).copied().unwrap_or(0),
             sentence_entities: self.entities_in.get(k).copied().unwrap_or(0),
@@ -206,7 +227,25 @@ impl Doc<'_> {
             year: 0.0,
             id,
             line,
+        };
+        (f, text)
+    }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 

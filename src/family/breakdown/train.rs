@@ -16,7 +16,7 @@
 use std::borrow::Cow;
 use std::path::Path;
 
-use super::Train;
+use super::{one_word, Train};
 use crate::corpus::{ReadOptions, MAX_COLUMNS, MISSING};
 use crate::error::{Error, Result};
 use crate::formats::Format;
@@ -32,101 +32,143 @@ struct Open {
 /// named `col` (`path` names the file in errors); `Ok(None)` when the lean pass gives up (see
 /// the module's notes), an error naming line 1 when the column is missing.
 pub fn hipe(path: &Path, text: &str, col: &str) -> Result<Option<Train>> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let (header, mut rest) = match text.find('\n') {
-        Some(i) => (&text[..i], &text[i + 1..]),
-        None => (text, ""),
-    };
-    let header = header.strip_suffix('\r').unwrap_or(header);
-    let ncol = memchr::memchr_iter(b'\t', header.as_bytes()).count() + 1;
-    if ncol > MAX_COLUMNS
-        || header.trim().is_empty()
-        || header.contains('\r')
-        || header.starts_with('#')
-    {
+    let Some((mut lean, rest)) = Lean::new(path, text, col)? else {
         return Ok(None);
-    }
-    let columns: Vec<&str> = header.split('\t').collect();
-    let token_col = columns.iter().position(|c| *c == "TOKEN").unwrap_or(0);
-    let Some(tag_col) = columns.iter().position(|c| *c == col) else {
-        return Err(Error::input(
-            path,
-            1,
-            "train: the entity column of the gold is missing from the training file",
-        ));
     };
-    let upper = !matches!(
-        col.to_uppercase().as_str(),
-        "TOKEN" | "LEVENSHTEIN" | "DATE"
-    );
-    let ne = col.starts_with("NE-");
-    let last = token_col.max(tag_col);
-    let mut t = Train::default();
-    let mut open: Option<Open> = None;
-    let mut seg_len = 0usize;
-    let mut cells: Vec<&str> = Vec::with_capacity(last + 1);
-    loop {
-        let (raw, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
-            // `\n` is ASCII: both sides are on character boundaries.
-            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-            None => (rest, None),
+    Ok(lean.lines(rest).map(|()| lean.finish()))
+}
+
+/// The lean pass under way: the header's layout, and what is read so far.
+struct Lean {
+    ncol: usize,
+    token_col: usize,
+    tag_col: usize,
+    /// The last of the two cells read.
+    last: usize,
+    upper: bool,
+    ne: bool,
+    t: Train,
+    open: Option<Open>,
+    seg_len: usize,
+}
+
+impl Lean {
+    /// The pass over a file's first piece of text `text` (whole lines): its header read, the
+    /// pass and the text after the header; `Ok(None)` when the pass gives up on the header,
+    /// an error naming line 1 when the column `col` is missing.
+    fn new<'t>(path: &Path, text: &'t str, col: &str) -> Result<Option<(Lean, &'t str)>> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let (header, rest) = match text.find('\n') {
+            Some(i) => (&text[..i], &text[i + 1..]),
+            None => (text, ""),
         };
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
-        // The cells up to the last one read; the rest of the line is only counted.
-        cells.clear();
-        let mut from = 0;
-        let mut ended = false;
-        let bytes = line.as_bytes();
-        while cells.len() <= last {
-            match memchr::memchr(b'\t', &bytes[from..]) {
-                Some(i) => {
-                    cells.push(&line[from..from + i]);
-                    from += i + 1;
-                }
-                None => {
-                    cells.push(&line[from..]);
-                    ended = true;
-                    break;
-                }
-            }
+        let header = header.strip_suffix('\r').unwrap_or(header);
+        let ncol = memchr::memchr_iter(b'\t', header.as_bytes()).count() + 1;
+        if ncol > MAX_COLUMNS
+            || header.trim().is_empty()
+            || header.contains('\r')
+            || header.starts_with('#')
+        {
+            return Ok(None);
         }
-        let first = cells.first().copied().unwrap_or_default();
-        if first.is_empty() {
-            // A blank row, skipped.
-        } else if first.starts_with('#') {
-            if first.starts_with("# segment") {
-                seg_len = 0;
-            } else if (first.starts_with("# document")
-                || first.starts_with("# hipe2022:document_id"))
-                && seg_len > 0
-            {
-                close(&mut t, &mut open);
-                seg_len = 0;
-            }
-        } else {
-            // A row wider than the header: the full reader notes or refuses it.
-            let fields = if ended {
-                cells.len()
-            } else {
-                let after = bytes.get(from..).unwrap_or_default();
-                cells.len() + 1 + after.iter().filter(|&&b| b == b'\t').count()
-            };
-            if fields > ncol {
-                return Ok(None);
-            }
-            let token = cells.get(token_col).copied().unwrap_or(MISSING);
-            let raw_tag = cells.get(tag_col).copied().unwrap_or(MISSING);
-            let tag = read_tag(raw_tag, upper, ne);
-            token_row(&mut t, &mut open, token, &tag);
-            seg_len += 1;
-        }
-        match next {
-            Some(n) => rest = n,
-            None => break,
-        }
+        let columns: Vec<&str> = header.split('\t').collect();
+        let token_col = columns.iter().position(|c| *c == "TOKEN").unwrap_or(0);
+        let Some(tag_col) = columns.iter().position(|c| *c == col) else {
+            return Err(Error::input(
+                path,
+                1,
+                "train: the entity column of the gold is missing from the training file",
+            ));
+        };
+        let lean = Lean {
+            ncol,
+            token_col,
+            tag_col,
+            last: token_col.max(tag_col),
+            upper: !matches!(
+                col.to_uppercase().as_str(),
+                "TOKEN" | "LEVENSHTEIN" | "DATE"
+            ),
+            ne: col.starts_with("NE-"),
+            t: Train::default(),
+            open: None,
+            seg_len: 0,
+        };
+        Ok(Some((lean, rest)))
     }
-    close(&mut t, &mut open);
-    Ok(Some(t))
+
+    /// Reads the whole lines of `text` (after the header); `None` when the pass gives up.
+    fn lines(&mut self, mut rest: &str) -> Option<()> {
+        let mut cells: Vec<&str> = Vec::with_capacity(self.last + 1);
+        loop {
+            let (raw, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
+                // `\n` is ASCII: both sides are on character boundaries.
+                Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+                None => (rest, None),
+            };
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            // The cells up to the last one read; the rest of the line is only counted.
+            cells.clear();
+            let mut from = 0;
+            let mut ended = false;
+            let bytes = line.as_bytes();
+            while cells.len() <= self.last {
+                // (Cells are short: a plain search beats memchr's set-up.)
+                match bytes[from..].iter().position(|&b| b == b'\t') {
+                    Some(i) => {
+                        cells.push(&line[from..from + i]);
+                        from += i + 1;
+                    }
+                    None => {
+                        cells.push(&line[from..]);
+                        ended = true;
+                        break;
+                    }
+                }
+            }
+            let first = cells.first().copied().unwrap_or_default();
+            if first.is_empty() {
+                // A blank row, skipped.
+            } else if first.starts_with('#') {
+                if first.starts_with("# segment") {
+                    self.seg_len = 0;
+                } else if (first.starts_with("# document")
+                    || first.starts_with("# hipe2022:document_id"))
+                    && self.seg_len > 0
+                {
+                    close(&mut self.t, &mut self.open);
+                    self.seg_len = 0;
+                }
+            } else {
+                // A row wider than the header: the full reader notes or refuses it.
+                let fields = if ended {
+                    cells.len()
+                } else {
+                    let after = bytes.get(from..).unwrap_or_default();
+                    cells.len() + 1 + tabs(after)
+                };
+                if fields > self.ncol {
+                    return None;
+                }
+                let token = cells.get(self.token_col).copied().unwrap_or(MISSING);
+                let raw_tag = cells.get(self.tag_col).copied().unwrap_or(MISSING);
+                let tag = read_tag(raw_tag, self.upper, self.ne);
+                token_row(&mut self.t, &mut self.open, token, &tag);
+                self.seg_len += 1;
+            }
+            match next {
+                Some(n) => rest = n,
+                None => break,
+            }
+        }
+        Some(())
+    }
+
+    /// The training set read: the last document closed.
+    fn finish(mut self) -> Train {
+        close(&mut self.t, &mut self.open);
+        self.t
+    }
 }
 
 /// The training set being read in a thread of its own ([`beside`]); [`Pending::wait`] gives it.
@@ -159,7 +201,9 @@ pub fn beside<'env, R>(
 /// Reads the training file at `path` for the training keys: its content hash (for the
 /// signature) and its vocabulary and entities, as CoNLL or HIPE TSV (`format`, detected when
 /// `None`): `col` the HIPE entity column (`None`: CoNLL's tag column, named or numbered by
-/// `conll_col`, else `TAG`). A HIPE TSV file is read by the lean pass ([`hipe`]) where it can.
+/// `conll_col`, else `TAG`). A HIPE TSV file is read by the lean pass ([`hipe`]) where it can,
+/// piece by piece ([`crate::io::read_lines`]: a quarter of a megabyte at a time, not the whole
+/// file), and hashed as it is read ([`ContentHash`]).
 pub fn read(
     path: &Path,
     format: Option<Format>,
@@ -169,6 +213,13 @@ pub fn read(
     if crate::eval::standoff::is_standoff(path) {
         let hash = crate::family::sign::file_hash(path)?;
         return Ok((hash, standoff(path)?));
+    }
+    // A HIPE TSV file (given, or told by its first line) by one lean pass over its pieces,
+    // hashed as they are read: the file is never held whole.
+    if let Some(name) = col.filter(|_| format.is_none_or(|f| f == Format::Hipe)) {
+        if let Some(done) = hipe_pieces(path, format.is_none(), name)? {
+            return Ok(done);
+        }
     }
     // Read once: hashed for the signature, then parsed.
     let bytes = crate::io::read_input(path)?;
@@ -202,6 +253,49 @@ pub fn read(
         )
     })?;
     Ok((hash, super::tokens::train(&t, tcol)))
+}
+
+/// [`read`] of a HIPE TSV file by the lean pass over the pieces [`crate::io::read_lines`] hands
+/// over (`detect`: the format is told by the first piece, which must be HIPE TSV): its hash
+/// and training set, or `None` when the pass gives up or the file is not HIPE TSV (the
+/// caller reads it whole, which reports any error as before).
+fn hipe_pieces(path: &Path, detect: bool, col: &str) -> Result<Option<(String, Train)>> {
+    let mut hash = ContentHash::default();
+    let mut lean: Option<Lean> = None;
+    let mut gave_up = false;
+    crate::io::read_lines(path, |piece| {
+        hash.add(piece.text.as_bytes());
+        if gave_up {
+            return Ok(());
+        }
+        let mut text = piece.text;
+        if lean.is_none() {
+            let hipe =
+                !detect || crate::formats::detect(path, text).is_ok_and(|f| f == Format::Hipe);
+            match hipe
+                .then(|| Lean::new(path, text, col))
+                .transpose()?
+                .flatten()
+            {
+                Some((l, rest)) => {
+                    lean = Some(l);
+                    text = rest;
+                }
+                None => {
+                    gave_up = true;
+                    return Ok(());
+                }
+            }
+        }
+        if let Some(l) = lean.as_mut() {
+            gave_up = l.lines(text).is_none();
+        }
+        Ok(())
+    })?;
+    Ok(match lean {
+        Some(l) if !gave_up => Some((hash.finish(), l.finish())),
+        _ => None,
+    })
 }
 
 /// The vocabulary and entities of standoff documents (brat, doccano, Label Studio, Prodigy):
@@ -248,29 +342,82 @@ pub fn standoff(path: &Path) -> Result<Train> {
 /// FNV-1a as the other hashes: a word at a time instead of a byte, about ten times faster on a
 /// training file the size of the gold.
 pub fn content_hash(bytes: &[u8]) -> String {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let step = |h: u64, w: u64| (h.rotate_left(23) ^ w).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    let mut h = 0x243f_6a88_85a3_08d3u64;
-    for c in chunks.by_ref() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = step(h, u64::from_le_bytes(w));
+    let mut h = ContentHash::default();
+    h.add(bytes);
+    h.finish()
+}
+
+/// [`content_hash`] made piece by piece: the same value for the same bytes however they are
+/// cut.
+#[derive(Debug, Clone, Copy)]
+pub struct ContentHash {
+    h: u64,
+    /// The bytes of the word under way, and how many.
+    word: [u8; 8],
+    filled: usize,
+    len: u64,
+}
+
+impl Default for ContentHash {
+    fn default() -> Self {
+        ContentHash {
+            h: 0x243f_6a88_85a3_08d3,
+            word: [0; 8],
+            filled: 0,
+            len: 0,
+        }
     }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = step(h, u64::from_le_bytes(w));
+}
+
+impl ContentHash {
+    #[inline]
+    fn step(&mut self, w: u64) {
+        self.h = (self.h.rotate_left(23) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
-    h = step(h, bytes.len() as u64);
-    // Every input bit reaches every output bit (MurmurHash3's finaliser).
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^= h >> 33;
-    format!("{:08x}", (h ^ (h >> 32)) as u32)
+
+    /// Adds the next bytes.
+    pub fn add(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if self.filled > 0 {
+            let take = (8 - self.filled).min(bytes.len());
+            self.word[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
+            self.filled += take;
+            bytes = &bytes[take..];
+            if self.filled < 8 {
+                return;
+            }
+            self.step(u64::from_le_bytes(self.word));
+            self.filled = 0;
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for c in chunks.by_ref() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.step(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        self.word[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    /// The hash: the last word padded with zeros, then the length, mixed and folded to 32
+    /// bits, as 8 hexadecimal digits.
+    pub fn finish(mut self) -> String {
+        if self.filled > 0 {
+            self.word[self.filled..].fill(0);
+            self.step(u64::from_le_bytes(self.word));
+        }
+        let len = self.len;
+        self.step(len);
+        let mut h = self.h;
+        // Every input bit reaches every output bit (MurmurHash3's finaliser).
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^= h >> 33;
+        format!("{:08x}", (h ^ (h >> 32)) as u32)
+    }
 }
 
 /// [`content_hash`] of the training file at `path` (a standoff file or directory by the hash the
@@ -280,6 +427,23 @@ pub fn file_hash(path: &Path) -> Result<String> {
         return crate::family::sign::file_hash(path);
     }
     Ok(content_hash(&crate::io::read_input(path)?))
+}
+
+/// The tabs in `bytes`, eight bytes at a time (lines are short: no set-up).
+fn tabs(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut n = 0;
+    for c in chunks.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        // A byte of `x` is 0 where a tab was; its high bit set in `zero` exactly there.
+        let x = u64::from_le_bytes(w) ^ (ONES * u64::from(b'\t'));
+        let zero = !(((x & !HIGH) + !HIGH) | x) & HIGH;
+        n += zero.count_ones() as usize;
+    }
+    n + chunks.remainder().iter().filter(|&&b| b == b'\t').count()
 }
 
 /// A tag cell as the HIPE reader stores it: upper-cased (when `upper`), an IOBES prefix turned
@@ -305,9 +469,15 @@ fn read_tag(raw: &str, upper: bool, ne: bool) -> Cow<'_, str> {
 /// One token row: its words into the vocabulary, its tag into the entities (as
 /// [`crate::spans::entities`] reads tags).
 fn token_row(t: &mut Train, open: &mut Option<Open>, token: &str, tag: &str) {
-    for w in token.split_whitespace() {
-        if !t.vocabulary.contains(w) {
-            t.vocabulary.insert(w.to_string());
+    if one_word(token) {
+        if !t.vocabulary.contains(token) {
+            t.vocabulary.insert(token.to_string());
+        }
+    } else {
+        for w in token.split_whitespace() {
+            if !t.vocabulary.contains(w) {
+                t.vocabulary.insert(w.to_string());
+            }
         }
     }
     if tag == "O" {
@@ -335,6 +505,13 @@ fn token_row(t: &mut Train, open: &mut Option<Open>, token: &str, tag: &str) {
 
 /// Appends a token's words to an entity's text, one space between words.
 fn push_words(text: &mut String, token: &str) {
+    if one_word(token) {
+        if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(token);
+        return;
+    }
     for w in token.split_whitespace() {
         if !text.is_empty() {
             text.push(' ');
@@ -354,125 +531,4 @@ fn close(t: &mut Train, open: &mut Option<Open>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The full reading: the HIPE reader, then the vocabulary and entities of its corpus.
-    fn full(text: &str, col: &str) -> Train {
-        let path = Path::new("train.tsv");
-        let opts = ReadOptions {
-            columns: Some(vec![col.to_string()]),
-            ..ReadOptions::default()
-        };
-        let c = crate::formats::hipe::parse(path, text.as_bytes(), &opts).expect("parses");
-        let k = c.column(col).expect("column");
-        super::super::tokens::train(&c, k)
-    }
-
-    fn lean(text: &str, col: &str) -> Option<Train> {
-        hipe(Path::new("train.tsv"), text, col).expect("reads")
-    }
-
-    #[test]
-    fn lean_equals_full_on_edge_cases() {
-        let text = "\u{feff}TOKEN\tNE-COARSE-LIT\tMISC\r\n\
-            # hipe2022:document_id = a\r\n\
-            # segment 1\n\
-            New\tb-loc\t_\n\
-            York\tI-LOC\n\
-            \t\t\n\
-            # segment 2\n\
-            City\tI-LOC\t_\n\
-            x y\tS-per\t_\n\
-            Zürich\tB-lôc\tLED0.2\n\
-            is\tE-LÔC\t_\n\
-            a\t_\t_\n\
-            b\t_\t_\n\
-            c\tO\t_\n\
-            # document_id = b\n\
-            Paris\tI-LOC\t_\n\
-            # hipe2022:document_id = c\n\
-            Rome\tI-LOC\t_\n\
-            end\t_\t_\n\
-            # segment 3\n\
-            # document = d\n\
-            more\tI-LOC\n\
-            Rome\tB-ORG\t_\n";
-        let l = lean(text, "NE-COARSE-LIT").expect("lean pass");
-        assert_eq!(l, full(text, "NE-COARSE-LIT"));
-        // Entities that end at a document change are counted apart.
-        assert_eq!(l.entities.get("Paris"), Some(&vec![("LOC".to_string(), 1)]));
-        assert!(l.entities.contains_key("New York City"));
-        assert!(l.entities.contains_key("Zürich is"), "{:?}", l.entities);
-        assert!(l.vocabulary.contains("x") && l.vocabulary.contains("y"));
-        // The token column needs no name in first place; a missing column is an error.
-        let moved = "NE-COARSE-LIT\tTOKEN\nB-LOC\tBern\nI-LOC\tOst\n";
-        assert_eq!(
-            lean(moved, "NE-COARSE-LIT"),
-            Some(full(moved, "NE-COARSE-LIT"))
-        );
-        assert!(hipe(Path::new("t"), moved, "NE-FINE-LIT").is_err());
-        // A row wider than the header, and a comment header: the lean pass gives up.
-        assert_eq!(
-            lean("TOKEN\tNE-COARSE-LIT\nA\tO\tx\n", "NE-COARSE-LIT"),
-            None
-        );
-        assert_eq!(lean("# x\tNE-COARSE-LIT\n", "NE-COARSE-LIT"), None);
-        assert_eq!(
-            lean("TOKEN\tNE-COARSE-LIT\nA\tO\t\n", "NE-COARSE-LIT"),
-            None
-        );
-        let three = "TOKEN\tNE-COARSE-LIT\tMISC\nA\tB-LOC\t\nB\tI-LOC\n";
-        assert_eq!(
-            lean(three, "NE-COARSE-LIT"),
-            Some(full(three, "NE-COARSE-LIT"))
-        );
-    }
-
-    #[test]
-    fn content_hash_sees_every_byte_and_the_length() {
-        let base = content_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n");
-        assert_eq!(base.len(), 8);
-        assert!(base.bytes().all(|b| b.is_ascii_hexdigit()));
-        assert_eq!(base, content_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n"));
-        assert_ne!(base, content_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOD\n"));
-        assert_ne!(
-            base,
-            content_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n\0")
-        );
-        assert_ne!(content_hash(b""), content_hash(b"\0"));
-        // One flipped bit anywhere changes the hash.
-        let text = b"abcdefghijklmnopqrstuvwxyz".to_vec();
-        for i in 0..text.len() * 8 {
-            let mut t = text.clone();
-            t[i / 8] ^= 1 << (i % 8);
-            assert_ne!(content_hash(&t), content_hash(&text), "bit {i}");
-        }
-    }
-
-    #[test]
-    fn lean_equals_full_on_shared_golds() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/hipe2022/gold");
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "../shared is absent but required under CI"
-            );
-            return;
-        };
-        let mut n = 0;
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.extension().is_none_or(|x| x != "tsv") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&p).expect("utf-8");
-            for col in ["NE-COARSE-LIT", "NE-FINE-LIT", "NE-NESTED"] {
-                let l = lean(&text, col).expect("lean pass");
-                assert_eq!(l, full(&text, col), "{} {col}", p.display());
-                n += 1;
-            }
-        }
-        assert!(n >= 3, "{n} files read");
-    }
-}
+mod tests;

@@ -26,6 +26,9 @@ pub struct Scored {
     pub run_docs: Vec<crate::corpus::Document>,
     /// The labels evaluated ([`crate::eval::score::evaluation_tags`]).
     pub tags: BTreeSet<String>,
+    /// The first column's entities as scored, when the scoring kept them
+    /// ([`crate::eval::options::ScoreOptions::keep_entities`]).
+    pub entities: Option<crate::eval::score::Entities>,
 }
 
 /// The breakdown asked of the hipe family: its keys, the training file and that file's
@@ -123,24 +126,15 @@ impl HipeBreakdown {
         };
         let (gcol, pcol) = (col(g)?, col(p)?);
         bd::tokens::metadata(&self.asked, g)?;
-        // The run's documents as the scorer paired them: its own when they match the gold's
-        // one for one, else the alignment's.
-        let same = g.docs.len() == p.docs.len()
-            && g.docs.iter().zip(&p.docs).all(|(a, b)| a.len() == b.len());
-        let run_docs = if same {
-            &p.docs[..]
-        } else {
-            &scored.run_docs[..]
-        };
         let sides = bd::tokens::Sides {
             gold: g,
             gold_col: gcol,
             run: p,
             run_col: pcol,
-            run_docs,
+            run_docs: &scored.run_docs,
             tags: &scored.tags,
             labels_matter: true,
-            sentence_flag: g.column("MISC").map(|c| (c, "EndOfSentence")),
+            entities: scored.entities.as_ref(),
         };
         let (gf, rf) = bd::tokens::facts(&sides, train);
         bd::attach(s, &self.asked, &gf, &rf, REGIME)

@@ -49,9 +49,12 @@ impl HipeFamily {
         allowed.extend_from_slice(OWN_OPTIONS);
         opts.refuse_except("hipe", &allowed)?;
         opts.format_of("hipe", FORMATS)?;
-        let hipe = HipeOptions::parse(opts)?;
+        let mut hipe = HipeOptions::parse(opts)?;
+        let breakdown = breakdown::HipeBreakdown::parse(opts, &hipe.score)?;
+        // The breakdown reads the entities as scored.
+        hipe.score.keep_entities = breakdown.wanted();
         Ok(HipeFamily {
-            breakdown: breakdown::HipeBreakdown::parse(opts, &hipe.score)?,
+            breakdown,
             hipe,
             beta: opts.beta(),
             options: opts.clone(),

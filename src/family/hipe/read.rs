@@ -212,10 +212,8 @@ fn scored(
 ) -> Result<Statistics> {
     let s = &o.score;
     let tasks = [s.task];
-    // A breakdown reads the gold's sentence ends, flagged in its MISC column.
-    let misc = bd.wanted();
     let Some(shared) = shared else {
-        let g = read_gold(gold, s, &tasks, misc)?;
+        let g = read_side(gold, s, &tasks, false)?;
         let p = match &o.normalize_run {
             None => read_side(pred, s, &tasks, true)?,
             Some(m) => normalized_run(o, m, pred, &tasks)?,
@@ -233,13 +231,7 @@ fn scored(
             o.relaxed
         )
     };
-    let g = if misc {
-        shared.get(gold, &format!("{} misc", key("gold")), || {
-            read_gold(gold, s, &all, true)
-        })?
-    } else {
-        shared.get(gold, &key("gold"), || read_side(gold, s, &all, false))?
-    };
+    let g = shared.get(gold, &key("gold"), || read_side(gold, s, &all, false))?;
     let p = match &o.normalize_run {
         None => shared.get(pred, &key("run"), || read_side(pred, s, &all, true))?,
         Some(m) => {
@@ -250,20 +242,6 @@ fn scored(
     let (mut st, scored) = counts(o, &g, &p)?;
     bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
     Ok(st)
-}
-
-/// The gold read as [`read_side`] reads it, keeping its `MISC` column too when `misc`.
-fn read_gold(gold: &Path, s: &ScoreOptions, tasks: &[Task], misc: bool) -> Result<Corpus> {
-    if !misc {
-        return read_side(gold, s, tasks, false);
-    }
-    let mut columns = task_columns(s.edition, tasks);
-    columns.push("MISC".into());
-    let norm = s.relaxed_map.as_ref().map(|map| LinkNorm {
-        map,
-        norm_time: false,
-    });
-    read_hipe(gold, s.edition, s.read_options(), Some(columns), norm)
 }
 
 /// A run read with its links normalized by the `normalize_run` map (`--norm-time`).
@@ -289,6 +267,7 @@ fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<(Statistics, Scored
     let scored = Scored {
         run_docs: al.pred_docs,
         tags: res.tags.first_mut().map(std::mem::take).unwrap_or_default(),
+        entities: res.entities.first_mut().map(std::mem::take),
     };
     let filtered = o.filtered();
     // The labels: per evaluation (column, filter), ALL then the labels any cutoff met.

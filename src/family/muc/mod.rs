@@ -169,7 +169,7 @@ impl Family for MucFamily {
                 }
             };
             let mut spans = (!self.breakdown.is_empty())
-                .then(|| super::breakdown::muc::MucSpans::new(train.as_ref(), None));
+                .then(|| super::breakdown::muc::MucSpans::new(train.as_ref()));
             let (units, entities, warnings) =
                 standoff::muc_units(gold, pred, &read, spans.as_mut())?;
             let mut s = unit_statistics(Unit::Document, &units, &entities);
@@ -199,12 +199,8 @@ impl Family for MucFamily {
             super::breakdown::tokens::metadata(&self.breakdown, &g)?;
             self.train_set(&g, &opts)?
         };
-        // HIPE TSV marks sentence ends in MISC.
-        let flag = (opts.format == Format::Hipe)
-            .then(|| g.column("MISC"))
-            .flatten();
         let mut spans = (!self.breakdown.is_empty())
-            .then(|| super::breakdown::muc::MucSpans::new(train.as_ref(), flag));
+            .then(|| super::breakdown::muc::MucSpans::new(train.as_ref()));
         let r = read::evaluate_gathering(&g, &p, &opts, spans.as_mut())?;
         let unit = if r.units_are_sentences {
             Unit::Sentence

@@ -2,7 +2,7 @@
 //! dates) and token rows, whose stored cells are copied into the arena (upper-cased, IOBES
 //! turned into IOB, glued) as the official reader would see them.
 
-use super::values::{find_date, parse_led};
+use super::values::{ends_sentence, find_date, parse_led};
 use super::Parser;
 use crate::corpus::{Date, Document, Notice, MISSING, NOT_KEPT};
 use crate::error::Result;
@@ -165,13 +165,14 @@ impl Parser<'_> {
             }
             self.cells.end_cell();
         }
-        let led = self
-            .misc
-            .and_then(|m| fields.get(m))
-            .and_then(|m| parse_led(m));
+        let misc = self.misc.and_then(|m| fields.get(m)).copied();
+        let led = misc.and_then(parse_led);
         if led.is_some() || !self.leds.is_empty() {
             self.leds.resize(self.lines.len(), None);
             self.leds.push(led);
+        }
+        if misc.is_some_and(ends_sentence) {
+            self.sentence_ends.push(self.lines.len() as u32);
         }
         self.lines.push(lineno as u32);
         self.seg_len += 1;

@@ -130,6 +130,36 @@ fn noise_levels_and_dates_are_kept_beside_the_tokens() {
     assert_eq!((g.led(0), g.date(0)), (None, None));
 }
 
+/// Sentence ends are the tokens whose MISC cell holds `EndOfSentence` among its flags, in any
+/// case, whether or not the MISC column is kept; each agrees with the kept cell upper-cased.
+#[test]
+fn sentence_ends_are_read_from_misc_kept_or_not() {
+    let text = "TOKEN\tNE-COARSE-LIT\tMISC\na\tO\tNoSpaceAfter|EndOfSentence\nb\tO\t_\n\
+        c\tO\tendofsentence\nd\tO\tEndOfSentenceX|LED0.1\ne\tO\nf\tO\tEndOfLine|EndOfSentence\n\
+        g\tO\tEndOfSentence\nh\tO\tEndOfſentence\ni\tO\tEnd\n";
+    let all = parse(text).unwrap();
+    assert_eq!(all.sentence_ends(), &[0, 2, 5, 6, 7]);
+    let misc = all.column("MISC").unwrap();
+    for t in 0..all.n_tokens() {
+        let kept = all
+            .cell(t, misc)
+            .split('|')
+            .any(|x| x.eq_ignore_ascii_case("EndOfSentence"));
+        assert_eq!(kept, all.sentence_ends().contains(&(t as u32)), "token {t}");
+    }
+    let opts = ReadOptions {
+        columns: Some(vec!["NE-COARSE-LIT".to_string()]),
+        ..ReadOptions::default()
+    };
+    let some = super::parse(Path::new("t.tsv"), text.as_bytes(), &opts).unwrap();
+    assert!(!some.is_kept(misc));
+    assert_eq!(some.sentence_ends(), all.sentence_ends());
+    assert!(parse("TOKEN\tNE-COARSE-LIT\na\tO\n")
+        .unwrap()
+        .sentence_ends()
+        .is_empty());
+}
+
 /// A file read piece by piece (`read`) gives the corpus the whole text gives (`parse`):
 /// lines cut at piece ends, a line longer than a piece, CRLF, BOM, no final line end.
 #[test]

@@ -1,5 +1,5 @@
 //! Values the HIPE reader finds inside cells and comments: the OCR noise level of a MISC cell
-//! (`LED<float>`) and the date of a date comment.
+//! (`LED<float>`) and its sentence end (`EndOfSentence`), and the date of a date comment.
 
 use crate::corpus::{valid_date, Date};
 
@@ -25,6 +25,40 @@ pub fn parse_led(misc: &str) -> Option<f64> {
         from = from + pos + 3;
     }
     None
+}
+
+/// The flag of a MISC cell that ends a sentence.
+const END_OF_SENTENCE: &str = "ENDOFSENTENCE";
+
+/// Whether a MISC cell holds `EndOfSentence` among its `|`-separated flags, in any case (as
+/// the cell upper-cased by the reader compares): a cell shorter than the flag cannot (most are
+/// `_` or `NoSpaceAfter`); no character upper-cases to more ASCII bytes than it has, so the
+/// raw length bounds the upper-cased one's from above.
+#[inline]
+pub(crate) fn ends_sentence(misc: &str) -> bool {
+    // The length test inline (most cells), the flags' search apart.
+    misc.len() >= END_OF_SENTENCE.len() && flags_end_sentence(misc)
+}
+
+/// [`ends_sentence`] of a cell at least as long as the flag.
+fn flags_end_sentence(misc: &str) -> bool {
+    let n = END_OF_SENTENCE.len();
+    let b = misc.as_bytes();
+    let mut from = 0;
+    for end in memchr::memchr_iter(b'|', b).chain([b.len()]) {
+        let f = &b[from..end];
+        from = end + 1;
+        let hit = if f.is_ascii() {
+            f.len() == n && f.eq_ignore_ascii_case(END_OF_SENTENCE.as_bytes())
+        } else {
+            // (`|` is ASCII: a piece of a `str` cut at it is one too.)
+            std::str::from_utf8(f).is_ok_and(|f| f.to_uppercase() == END_OF_SENTENCE)
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
 }
 
 /// First `YYYY-MM-DD` (a valid calendar date) in a comment line.
