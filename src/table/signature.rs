@@ -111,20 +111,88 @@ impl fmt::Display for Signature {
     }
 }
 
-/// A 64-bit FNV-1a hash of `bytes` (the same on every platform).
-pub fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
+/// A short content hash, the hash of every input a signature names (docs/signatures.md): a
+/// multiply-rotate hash over the bytes as little-endian 8-byte words (the last one padded with
+/// zeros), then their length, mixed by MurmurHash3's finaliser and folded to 32 bits, as 8
+/// hexadecimal digits. The same on every platform; a word at a time, about ten times faster
+/// than a byte-wise hash such as FNV-1a.
+pub fn short_hash(bytes: &[u8]) -> String {
+    let mut h = ContentHash::default();
+    h.add(bytes);
+    h.finish()
 }
 
-/// A short content hash: 8 hex digits of [`fnv1a64`] folded to 32 bits.
-pub fn short_hash(bytes: &[u8]) -> String {
-    let h = fnv1a64(bytes);
-    format!("{:08x}", (h ^ (h >> 32)) as u32)
+/// [`short_hash`] made piece by piece: the same value for the same bytes however they are
+/// cut.
+#[derive(Debug, Clone, Copy)]
+pub struct ContentHash {
+    h: u64,
+    /// The bytes of the word under way, and how many.
+    word: [u8; 8],
+    filled: usize,
+    len: u64,
+}
+
+impl Default for ContentHash {
+    fn default() -> Self {
+        ContentHash {
+            h: 0x243f_6a88_85a3_08d3,
+            word: [0; 8],
+            filled: 0,
+            len: 0,
+        }
+    }
+}
+
+impl ContentHash {
+    #[inline]
+    fn step(&mut self, w: u64) {
+        self.h = (self.h.rotate_left(23) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    /// Adds the next bytes.
+    pub fn add(&mut self, mut bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        if self.filled > 0 {
+            let take = (8 - self.filled).min(bytes.len());
+            self.word[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
+            self.filled += take;
+            bytes = &bytes[take..];
+            if self.filled < 8 {
+                return;
+            }
+            self.step(u64::from_le_bytes(self.word));
+            self.filled = 0;
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for c in chunks.by_ref() {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.step(u64::from_le_bytes(w));
+        }
+        let rest = chunks.remainder();
+        self.word[..rest.len()].copy_from_slice(rest);
+        self.filled = rest.len();
+    }
+
+    /// The hash: the last word padded with zeros, then the length, mixed and folded to 32
+    /// bits, as 8 hexadecimal digits.
+    pub fn finish(mut self) -> String {
+        if self.filled > 0 {
+            self.word[self.filled..].fill(0);
+            self.step(u64::from_le_bytes(self.word));
+        }
+        let len = self.len;
+        self.step(len);
+        let mut h = self.h;
+        // Every input bit reaches every output bit (MurmurHash3's finaliser).
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^= h >> 33;
+        format!("{:08x}", (h ^ (h >> 32)) as u32)
+    }
 }
 
 #[cfg(test)]
@@ -144,9 +212,36 @@ mod tests {
         assert!(Signature::parse("sacrebleu|a:b").is_err());
         assert!(Signature::parse("fairscore|ab").is_err());
         assert!(Signature::parse("fairscore|a:%zz").is_err());
-        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
         assert_ne!(short_hash(b"abc"), short_hash(b"abd"));
         assert_eq!(short_hash(b"abc").len(), 8);
+    }
+
+    #[test]
+    fn content_hash_sees_every_byte_and_the_length() {
+        let base = short_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n");
+        assert_eq!(base.len(), 8);
+        assert!(base.bytes().all(|b| b.is_ascii_hexdigit()));
+        assert_eq!(base, short_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n"));
+        assert_ne!(base, short_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOD\n"));
+        assert_ne!(base, short_hash(b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\n\0"));
+        assert_ne!(short_hash(b""), short_hash(b"\0"));
+        // Piece by piece, cut anywhere, the same hash.
+        let whole = b"TOKEN\tNE-COARSE-LIT\nParis\tB-LOC\nest\tO\n";
+        for a in 0..whole.len() {
+            for b in a..whole.len() {
+                let mut h = ContentHash::default();
+                for piece in [&whole[..a], &whole[a..b], &whole[b..]] {
+                    h.add(piece);
+                }
+                assert_eq!(h.finish(), short_hash(whole), "{a} {b}");
+            }
+        }
+        // One flipped bit anywhere changes the hash.
+        let text = b"abcdefghijklmnopqrstuvwxyz".to_vec();
+        for i in 0..text.len() * 8 {
+            let mut t = text.clone();
+            t[i / 8] ^= 1 << (i % 8);
+            assert_ne!(short_hash(&t), short_hash(&text), "bit {i}");
+        }
     }
 }

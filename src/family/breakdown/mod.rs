@@ -242,10 +242,11 @@ pub fn signature_fields(
         .collect();
     out.push(("breakdown".to_string(), keys.join(",")));
     if let Some(t) = train {
-        let v = match hashed.map_or_else(|| train::file_hash(t), |h| Ok(h.to_string())) {
-            Ok(h) => format!("file-{h}"),
-            Err(_) => t.display().to_string(),
-        };
+        let v =
+            match hashed.map_or_else(|| crate::family::sign::file_hash(t), |h| Ok(h.to_string())) {
+                Ok(h) => format!("file-{h}"),
+                Err(_) => t.display().to_string(),
+            };
         out.push(("train".to_string(), v));
     }
     out

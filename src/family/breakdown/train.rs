@@ -21,6 +21,7 @@ use crate::corpus::{ReadOptions, MAX_COLUMNS, MISSING};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::spans::skip_chars;
+use crate::table::signature::{short_hash, ContentHash};
 
 /// The entity being read: its label and its text so far.
 struct Open {
@@ -223,7 +224,7 @@ pub fn read(
     }
     // Read once: hashed for the signature, then parsed.
     let bytes = crate::io::read_input(path)?;
-    let hash = content_hash(&bytes);
+    let hash = short_hash(&bytes);
     let text = crate::io::into_utf8(path, bytes)?;
     let format = match format {
         Some(f) => f,
@@ -334,99 +335,6 @@ pub fn standoff(path: &Path) -> Result<Train> {
         }
     }
     Ok(t)
-}
-
-/// The training file's content hash for the signature (`train:file-…`, docs/signatures.md): a
-/// multiply-rotate hash over the bytes as little-endian 8-byte words (the last one padded
-/// with zeros), then their length, mixed and folded to 32 bits, as 8 hexadecimal digits. Not
-/// FNV-1a as the other hashes: a word at a time instead of a byte, about ten times faster on a
-/// training file the size of the gold.
-pub fn content_hash(bytes: &[u8]) -> String {
-    let mut h = ContentHash::default();
-    h.add(bytes);
-    h.finish()
-}
-
-/// [`content_hash`] made piece by piece: the same value for the same bytes however they are
-/// cut.
-#[derive(Debug, Clone, Copy)]
-pub struct ContentHash {
-    h: u64,
-    /// The bytes of the word under way, and how many.
-    word: [u8; 8],
-    filled: usize,
-    len: u64,
-}
-
-impl Default for ContentHash {
-    fn default() -> Self {
-        ContentHash {
-            h: 0x243f_6a88_85a3_08d3,
-            word: [0; 8],
-            filled: 0,
-            len: 0,
-        }
-    }
-}
-
-impl ContentHash {
-    #[inline]
-    fn step(&mut self, w: u64) {
-        self.h = (self.h.rotate_left(23) ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    /// Adds the next bytes.
-    pub fn add(&mut self, mut bytes: &[u8]) {
-        self.len += bytes.len() as u64;
-        if self.filled > 0 {
-            let take = (8 - self.filled).min(bytes.len());
-            self.word[self.filled..self.filled + take].copy_from_slice(&bytes[..take]);
-            self.filled += take;
-            bytes = &bytes[take..];
-            if self.filled < 8 {
-                return;
-            }
-            self.step(u64::from_le_bytes(self.word));
-            self.filled = 0;
-        }
-        let mut chunks = bytes.chunks_exact(8);
-        for c in chunks.by_ref() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.step(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        self.word[..rest.len()].copy_from_slice(rest);
-        self.filled = rest.len();
-    }
-
-    /// The hash: the last word padded with zeros, then the length, mixed and folded to 32
-    /// bits, as 8 hexadecimal digits.
-    pub fn finish(mut self) -> String {
-        if self.filled > 0 {
-            self.word[self.filled..].fill(0);
-            self.step(u64::from_le_bytes(self.word));
-        }
-        let len = self.len;
-        self.step(len);
-        let mut h = self.h;
-        // Every input bit reaches every output bit (MurmurHash3's finaliser).
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^= h >> 33;
-        format!("{:08x}", (h ^ (h >> 32)) as u32)
-    }
-}
-
-/// [`content_hash`] of the training file at `path` (a standoff file or directory by the hash the
-/// gold's would have: FNV-1a, a brat `.ann` with its `.txt`).
-pub fn file_hash(path: &Path) -> Result<String> {
-    if crate::eval::standoff::is_standoff(path) {
-        return crate::family::sign::file_hash(path);
-    }
-    Ok(content_hash(&crate::io::read_input(path)?))
 }
 
 /// The tabs in `bytes`, eight bytes at a time (lines are short: no set-up).
