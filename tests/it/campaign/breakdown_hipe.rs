@@ -78,7 +78,7 @@ fn setup(data: &Path, dir: &Path, relabel: Option<&str>) -> Dirs {
 }
 
 /// The hipe-2022 preset with `top` lines at its top, written as `name`.
-fn campaign(dir: &Path, name: &str, top: &str) -> PathBuf {
+pub(super) fn campaign(dir: &Path, name: &str, top: &str) -> PathBuf {
     let preset = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("presets/hipe-2022.toml"),
     )
@@ -86,6 +86,29 @@ fn campaign(dir: &Path, name: &str, top: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, format!("{top}\n{preset}")).unwrap();
     path
+}
+
+/// A fresh directory `name` set up with [`setup`], and the leaderboards of the campaign with
+/// `top` and `breakdown = keys` (the training files `train-DATASET-LANG.tsv`) in `out` and of
+/// the campaign with `top` alone in `plain`: (directory, inputs, out, plain).
+fn with_and_without(
+    data: &Path,
+    name: &str,
+    top: &str,
+    keys: &str,
+) -> (PathBuf, Dirs, PathBuf, PathBuf) {
+    let dir = temp_dir(name);
+    let d = setup(data, &dir, None);
+    let train = "train = \"train-{dataset}-{lang}.tsv\"";
+    let with = campaign(
+        &dir,
+        "with.toml",
+        &format!("{top}\nbreakdown = {keys}\n{train}"),
+    );
+    let (out, plain) = (dir.join("out"), dir.join("plain"));
+    leaderboard(&with, &d, &out);
+    leaderboard(&campaign(&dir, "plain.toml", top), &d, &plain);
+    (dir, d, out, plain)
 }
 
 fn leaderboard(c: &Path, d: &Dirs, out: &Path) {
@@ -225,17 +248,8 @@ fn hipe_board_breakdowns_are_evaluate_s_and_leave_the_official_files_alone() {
     let Some(data) = shared_data("hipe_board_breakdowns") else {
         return;
     };
-    let dir = temp_dir("hipe_board_breakdowns");
-    let d = setup(&data, &dir, None);
-    let train = "train = \"train-{dataset}-{lang}.tsv\"";
-    let with = campaign(
-        &dir,
-        "with.toml",
-        &format!("breakdown = \"{KEYS}\"\n{train}"),
-    );
-    let (out, plain) = (dir.join("out"), dir.join("plain"));
-    leaderboard(&with, &d, &out);
-    leaderboard(&campaign(&dir, "plain.toml", ""), &d, &plain);
+    let (dir, d, out, plain) =
+        with_and_without(&data, "hipe_board_breakdowns", "", &format!("\"{KEYS}\""));
     // The official files do not change.
     for sub in ["runs", "rankings"] {
         assert_same_files(&out.join(sub), &plain.join(sub));
@@ -294,7 +308,7 @@ fn hipe_board_breakdowns_are_evaluate_s_and_leave_the_official_files_alone() {
     let o = fairscore(&[
         "leaderboard",
         "--campaign",
-        with.to_str().unwrap(),
+        dir.join("with.toml").to_str().unwrap(),
         "--gold-dir",
         d.gold.to_str().unwrap(),
         "--runs-dir",
@@ -358,18 +372,12 @@ fn bootstrap_with_breakdowns_keeps_the_rankings_and_gives_evaluate_s_intervals()
     let Some(data) = shared_data("hipe_board_breakdowns_bootstrap") else {
         return;
     };
-    let dir = temp_dir("hipe_board_breakdowns_bootstrap");
-    let d = setup(&data, &dir, None);
-    let top = "bootstrap = 200\nbootstrap_seed = 42";
-    let train = "train = \"train-{dataset}-{lang}.tsv\"";
-    let with = campaign(
-        &dir,
-        "with.toml",
-        &format!("{top}\nbreakdown = [\"label\", \"length\", \"oov\"]\n{train}"),
+    let (_, d, out, plain) = with_and_without(
+        &data,
+        "hipe_board_breakdowns_bootstrap",
+        "bootstrap = 200\nbootstrap_seed = 42",
+        "[\"label\", \"length\", \"oov\"]",
     );
-    let (out, plain) = (dir.join("out"), dir.join("plain"));
-    leaderboard(&with, &d, &out);
-    leaderboard(&campaign(&dir, "plain.toml", top), &d, &plain);
     for sub in ["runs", "rankings"] {
         assert_same_files(&out.join(sub), &plain.join(sub));
     }

@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use super::breakdown_hipe::campaign;
 use super::insight_hipe::fair_counts;
 use crate::common::worker::Worker;
 use crate::common::{fairscore, shared_data, temp_dir};
@@ -32,6 +33,15 @@ fn worker(data: &Path, dir: &Path, campaign_args: &[&str]) -> Worker {
     let mut args: Vec<String> = campaign_args.iter().map(|a| a.to_string()).collect();
     args.extend(["--resources".into(), resources.display().to_string()]);
     Worker::with(dir, &gold, &args)
+}
+
+/// A fresh directory `name` and the worker of the hipe-2022 preset with `inspect = true`
+/// (a campaign file of that line and the preset's text).
+fn inspecting_worker(data: &Path, name: &str) -> (PathBuf, Worker) {
+    let dir = temp_dir(name);
+    let file = campaign(&dir, "campaign.toml", "inspect = true");
+    let w = worker(data, &dir, &["--campaign", file.to_str().unwrap()]);
+    (dir, w)
 }
 
 /// The submission's runs (file name in the zip → the real run of ../shared).
@@ -92,14 +102,7 @@ fn a_hipe_campaign_on_codabench_writes_and_links_a_page_per_nerc_column() {
     else {
         return;
     };
-    let dir = temp_dir("codabench_hipe_insight");
-    let preset = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("presets/hipe-2022.toml"),
-    )
-    .unwrap();
-    let file = dir.join("campaign.toml");
-    std::fs::write(&file, format!("inspect = true\n{preset}")).unwrap();
-    let w = worker(&data, &dir, &["--campaign", file.to_str().unwrap()]);
+    let (dir, w) = inspecting_worker(&data, "codabench_hipe_insight");
     // Bundle 3 (NERC coarse and fine) and bundle 5 (NEL, relaxed NEL) of two teams.
     let bundle3 = "neurbsl/neurbsl_bundle3_newseye_de_1.tsv";
     let bundle5 = "team5/team5_bundle5_newseye_de_1.tsv";
@@ -173,14 +176,7 @@ fn a_hostile_run_name_is_escaped_on_the_codabench_pages_of_a_hipe_campaign() {
     else {
         return;
     };
-    let dir = temp_dir("codabench_hipe_insight_evil");
-    let preset = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("presets/hipe-2022.toml"),
-    )
-    .unwrap();
-    let file = dir.join("campaign.toml");
-    std::fs::write(&file, format!("inspect = true\n{preset}")).unwrap();
-    let w = worker(&data, &dir, &["--campaign", file.to_str().unwrap()]);
+    let (_, w) = inspecting_worker(&data, "codabench_hipe_insight_evil");
     let inside = format!("<b>&/{EVIL}.tsv");
     let files = submission(&data, &[(&inside, "team4_bundle4_newseye_de_2")]);
     let (out, scores) = score(&w, "evil", &files);
