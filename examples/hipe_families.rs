@@ -29,7 +29,8 @@ fn run(args: &[String]) -> fairscore::Result<(usize, usize)> {
     let cfg = Campaign::preset(preset)?;
     let fam = FamilyCampaign::from_hipe(&cfg, Path::new(preset), Path::new(resources), gold)?;
     let runs_out = OfficialRuns::new(Some(&outdir.join("official-runs")))?;
-    let on_scored = |t: &_, s: &str, r: &Path, st: &mut _| runs_out.scored(t, s, r, st);
+    let on_scored =
+        |t: &_, s: &str, files: [&Path; 2], st: &mut _| runs_out.scored(t, s, files, st, None);
     let hooks = CampaignHooks {
         on_scored: Some(&on_scored),
         outdir: Some(outdir),

@@ -551,7 +551,7 @@ pub fn run_family_campaign_with(
     let shared = hooks.inputs.unwrap_or(&own);
     // Per task and non-empty group, in order: the runs that failed and the ranking.
     let mut done: BTreeMap<(usize, usize), rank::Outcome> = BTreeMap::new();
-    let none = |_: &FamilyTask, _: &str, _: &Path, _: &mut crate::family::Statistics| Ok(());
+    let none = |_: &FamilyTask, _: &str, _: [&Path; 2], _: &mut crate::family::Statistics| Ok(());
     if let Some(dir) = hooks.outdir {
         let runs = dir.join("runs");
         std::fs::create_dir_all(&runs)

@@ -160,8 +160,8 @@ pub fn score_official(
     // The files' content hashes, computed once as they are scored, serve the signature too.
     let shared = Inputs::new();
     let done = AtomicUsize::new(0);
-    let on_scored = |t: &FamilyTask, s: &str, r: &Path, st: &mut Statistics| {
-        let out = official.scored(t, s, r, st);
+    let on_scored = |t: &FamilyTask, s: &str, files: [&Path; 2], st: &mut Statistics| {
+        let out = official.scored(t, s, files, st, Some(&shared));
         if let (Some(p), Some(o)) = (progress, &t.official) {
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             p(&Progress {

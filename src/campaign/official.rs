@@ -74,8 +74,9 @@ impl OfficialRuns {
         &self,
         task: &FamilyTask,
         system: &str,
-        run: &Path,
+        [gold, run]: [&Path; 2],
         st: &mut Statistics,
+        inputs: Option<&crate::family::Inputs>,
     ) -> Result<()> {
         let Some(o) = &task.official else {
             return Ok(());
@@ -130,6 +131,23 @@ impl OfficialRuns {
         let Some(mut b) = crate::family::breakdown_scored(fam, st, self.resampler.as_ref())? else {
             return Ok(());
         };
+        let resampled = self.resampler.as_ref().map(|rs| crate::family::Resampled {
+            resampler: rs,
+            unit: st.unit,
+            test: None,
+        });
+        // The inputs by the hashes made as they were read, when `inputs` kept them.
+        let hash = |p: &Path| match inputs {
+            Some(i) => i.file_hash(p),
+            None => crate::family::file_hash(p),
+        };
+        let (gold, run_hash) = (hash(gold)?, hash(run)?);
+        b.signature = Some(crate::family::sign::signature_of(
+            fam,
+            resampled,
+            gold,
+            &[run_hash],
+        ));
         let text = crate::report::table::json::render(&b);
         let file = out.join(format!("{system}_{}.json", o.output));
         if let Err(e) = std::fs::create_dir_all(out)

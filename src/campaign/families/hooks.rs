@@ -7,10 +7,10 @@ use super::FamilyTask;
 use crate::error::Result;
 
 /// What is done with each run's statistics as soon as it is scored, before it is ranked:
-/// (task, system, run file, statistics). An output error stops the campaign; any other error
-/// fails the run.
+/// (task, system, gold file, run file, statistics). An output error stops the campaign; any
+/// other error fails the run.
 pub type OnScored<'a> =
-    dyn Fn(&FamilyTask, &str, &Path, &mut crate::family::Statistics) -> Result<()> + Sync + 'a;
+    dyn Fn(&FamilyTask, &str, [&Path; 2], &mut crate::family::Statistics) -> Result<()> + Sync + 'a;
 
 /// What a family campaign does beside scoring and ranking.
 #[derive(Default, Clone, Copy)]

@@ -173,7 +173,8 @@ pub(super) fn score_all(
                             .family
                             .statistics_in(&j.gold, j.run, shared)
                             .and_then(|mut st| {
-                                (hooks.on_scored)(j.task, j.system, j.run, &mut st).map(|()| st)
+                                (hooks.on_scored)(j.task, j.system, [&j.gold, j.run], &mut st)
+                                    .map(|()| st)
                             })
                             .and_then(|st| shared.file_hash(j.run).map(|h| (st, h)));
                         shared.done(&j.gold);

@@ -263,6 +263,16 @@ fn hipe_board_breakdowns_are_evaluate_s_and_leave_the_official_files_alone() {
         let file = out.join(format!("breakdown/{run}_{task}.json"));
         let ours: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_eq!(breakdown_tables(&ours), ev, "{}", file.display());
+        // Signed as evaluate signs the same scoring (inputs, options, training file).
+        assert!(
+            ours["signature"].as_str().is_some_and(
+                |x| x.starts_with("fairscore|family:hipe|") && x.contains("|train:file-")
+            ),
+            "{}: {}",
+            file.display(),
+            ours["signature"]
+        );
+        assert_eq!(ours["signature"], v["signature"], "{}", file.display());
         // The board: every bucket with evaluate's counts and scores.
         let board = md_breakdowns(&md, run, column);
         assert_eq!(board.len(), 3, "{run} {task}: three keys on the board");

@@ -47,7 +47,9 @@ fn family_path(cfg: &Campaign, d: &CampaignDirs) -> CampaignReport {
     let fam =
         FamilyCampaign::from_hipe(cfg, Path::new("hipe-2022"), &d.resources, &d.gold).unwrap();
     let official = OfficialRuns::new(Some(&d.outdir.join("runs"))).unwrap();
-    let on_scored = |t: &_, s: &str, r: &Path, st: &mut _| official.scored(t, s, r, st);
+    let on_scored = |t: &_, s: &str, files: [&std::path::Path; 2], st: &mut _| {
+        official.scored(t, s, files, st, None)
+    };
     let hooks = CampaignHooks {
         on_scored: Some(&on_scored),
         ..CampaignHooks::default()

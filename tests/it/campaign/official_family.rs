@@ -37,7 +37,9 @@ fn family_engine_gives_the_56_official_rankings() {
         std::env::temp_dir().join(format!("fairscore-official-family-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let official = OfficialRuns::new(Some(&out)).unwrap();
-    let on_scored = |t: &_, s: &str, r: &std::path::Path, st: &mut _| official.scored(t, s, r, st);
+    let on_scored = |t: &_, s: &str, files: [&std::path::Path; 2], st: &mut _| {
+        official.scored(t, s, files, st, None)
+    };
     let hooks = CampaignHooks {
         on_scored: Some(&on_scored),
         ..CampaignHooks::default()
