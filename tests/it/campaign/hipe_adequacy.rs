@@ -13,9 +13,6 @@ use std::path::{Path, PathBuf};
 use super::page_layout::page_check;
 use crate::common::{chromium, fairscore, shared_data, temp_dir};
 
-/// (dataset, lang, column) → label → gold mentions.
-type Counts = BTreeMap<(String, String, String), BTreeMap<String, u64>>;
-
 const NOTE: &str = "Gold mentions per label (MUC-7 guide: at least 100 of each type, ideally 1,000; sparse: below 100, too few to rank systems on): ";
 
 /// `fairscore leaderboard` over `gold` and `runs` (the resources of `data`, the shared
