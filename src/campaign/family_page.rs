@@ -306,18 +306,14 @@ fn gold(results: &Results) -> Vec<GoldLabel> {
     let Some(t) = results.table("adequacy") else {
         return Vec::new();
     };
-    let (Some(n), Some(flag)) = (t.column("gold"), t.column("sparse")) else {
+    let Some(n) = t.column("gold") else {
         return Vec::new();
-    };
-    let count = |r: &crate::table::Row, i: usize| {
-        r.values.get(i).and_then(|v| v.as_f64()).unwrap_or(0.0) as u64
     };
     t.rows
         .iter()
-        .map(|r| GoldLabel {
-            label: r.key.first().cloned().unwrap_or_default(),
-            mentions: count(r, n),
-            sparse: count(r, flag) > 0,
+        .map(|r| {
+            let mentions = r.values.get(n).and_then(|v| v.as_f64()).unwrap_or(0.0);
+            GoldLabel::new(r.key.first().map_or("", |k| k.as_str()), mentions as u64)
         })
         .collect()
 }

@@ -440,8 +440,45 @@ fn finish_group(
     if let (Some(t), Some(&first)) = (acc.group.tables.first(), order.first()) {
         let listed = &acc.listed[first].1;
         acc.group.breakdowns = super::hipe_breakdowns::grids(report, t, listed, &acc.column);
+        acc.group.gold = gold(report, listed, &acc.column, &acc.variant);
     }
     acc.group
+}
+
+/// The gold's mentions per label of a NERC column (NEL has none: the HIPE scorer counts its
+/// links over `ALL` only, and a link's label would be its QID, not an entity type): the strict
+/// TP + FN of the per-label micro rows of the first listed run that has them, the same for
+/// every run since they count the gold; labels the gold lacks (TP + FN = 0) left out.
+fn gold(
+    report: &CampaignReport,
+    listed: &[(usize, usize)],
+    column: &str,
+    variant: &str,
+) -> Vec<crate::report::board::GoldLabel> {
+    if !column.starts_with("NE-") {
+        return Vec::new();
+    }
+    let per_label = |rows: &[ScoreRow]| -> Vec<crate::report::board::GoldLabel> {
+        rows.iter()
+            .filter(|r| {
+                !r.is_all()
+                    && r.key.aggregation == Aggregation::Micro
+                    && r.key.regime == Regime::Strict
+                    && r.key.column == column
+                    && r.key.variant == variant
+            })
+            .filter_map(|r| {
+                let n = r.tp.value()? + r.fn_.value()?;
+                (n > 0.0).then(|| crate::report::board::GoldLabel::new(&r.label, n.round() as u64))
+            })
+            .collect()
+    };
+    listed
+        .iter()
+        .filter_map(|&(run, output)| report.scored.get(run)?.outputs.get(output))
+        .map(|(_, rows)| per_label(rows))
+        .find(|g| !g.is_empty())
+        .unwrap_or_default()
 }
 
 /// Per-label micro rows of one column and variant, one part per regime.

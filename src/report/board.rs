@@ -132,8 +132,9 @@ pub struct Group {
     pub tables: Vec<Table>,
     /// Per-run details, in the order of the last table.
     pub drill: Vec<Drill>,
-    /// A family task's gold mentions per label (its results' `adequacy` table), each flagged
-    /// when below the MUC-7 guide's 100 (docs/breakdown.md); empty when not counted.
+    /// The gold's mentions per label, each flagged when below the MUC-7 guide's 100
+    /// (docs/breakdown.md): a family task's from its results' `adequacy` table, a HIPE NERC
+    /// group's from the strict per-label TP + FN; empty when not counted (NEL).
     pub gold: Vec<GoldLabel>,
     /// The breakdowns of every ranked run side by side, one grid per key (empty when the
     /// task asks for none): what `leaderboard.tex` shows.
@@ -186,6 +187,18 @@ pub struct GoldLabel {
     pub mentions: u64,
     /// Below 100 mentions.
     pub sparse: bool,
+}
+
+impl GoldLabel {
+    /// A label of `mentions` gold mentions, flagged sparse below the MUC-7 guide's first mark
+    /// ([`crate::family::ADEQUACY_MARKS`]): the one rule of family and HIPE boards.
+    pub fn new(label: &str, mentions: u64) -> GoldLabel {
+        GoldLabel {
+            label: label.to_string(),
+            mentions,
+            sparse: mentions < crate::family::ADEQUACY_MARKS[0],
+        }
+    }
 }
 
 /// One ranked table: the rows and order of a ranking file (label ALL, one Evaluation).

@@ -8,6 +8,7 @@ mod codabench_hipe_insight;
 mod codabench_kit;
 mod failed_runs;
 mod fixtures;
+mod hipe_adequacy;
 mod insight;
 mod insight_hipe;
 mod leaderboard_board;
