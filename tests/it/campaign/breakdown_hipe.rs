@@ -8,7 +8,8 @@
 //! without `bootstrap` (the breakdown's intervals then those of `evaluate --bootstrap`); a
 //! language without its training file is scored without breakdown and said so; NEL outputs
 //! have none; `leaderboard.tex` compiles and `index.html` passes page_check.sh at 390 and
-//! 1366 px; a hostile label comes out escaped in the page, the Markdown and the LaTeX.
+//! 1366 px; a hostile label comes out escaped in the page, the Markdown and the LaTeX; the
+//! campaign's Codabench scoring program shows evaluate's buckets on its detailed page.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -466,4 +467,71 @@ fn hostile_labels_of_a_hipe_breakdown_are_escaped() {
     if pdflatex("hipe_board_breakdowns_hostile") {
         compile(&out.join("leaderboard.tex"));
     }
+}
+
+/// The Codabench scoring program of a HIPE campaign with `breakdown` shows each scored NERC
+/// column's breakdown on its detailed page: one table per key, every bucket with the counts of
+/// `evaluate --family hipe --breakdown … --train …` of the same run.
+#[test]
+fn the_codabench_program_of_a_hipe_campaign_shows_evaluate_s_buckets() {
+    let Some(data) = shared_data("hipe_codabench_breakdowns") else {
+        return;
+    };
+    let dir = temp_dir("hipe_codabench_breakdowns");
+    let d = setup(&data, &dir, None);
+    let file = campaign(
+        &dir,
+        "c.toml",
+        &format!("breakdown = \"{KEYS}\"\ntrain = \"train-{{dataset}}-{{lang}}.tsv\""),
+    );
+    let (input, out) = (dir.join("input"), dir.join("output"));
+    let gold = "HIPE-2022-v2.1-ajmc-test-en.tsv";
+    let run = "team1_bundle4_ajmc_en_1";
+    for (from, to) in [
+        (d.gold.join(gold), input.join("ref").join(gold)),
+        (
+            d.runs.join(format!("{run}.tsv")),
+            input.join("res").join(format!("{run}.tsv")),
+        ),
+    ] {
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from, to).unwrap();
+    }
+    let o = fairscore(&[
+        "codabench",
+        "--campaign",
+        file.to_str().unwrap(),
+        "--resources",
+        d.res.to_str().unwrap(),
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(out.join("detailed_results.html")).unwrap();
+    let v = evaluate(&d, run, "nerc_coarse", None);
+    let mut buckets = 0;
+    for key in KEYS.split(',') {
+        assert!(
+            html.contains(&format!(
+                "nerc_coarse-ajmc-en F1 (hipe): Breakdown by {key} "
+            )),
+            "{key}: no table"
+        );
+        let t = &breakdown_tables(&v)[&format!("breakdown:{key}")];
+        for b in t["rows"].as_array().unwrap() {
+            let name = b["key"]["bucket"].as_str().unwrap();
+            let name = name
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            let mut row = format!("<td data-label=\"bucket\" class=\"k\">{name}</td>");
+            for c in ["TP-gold", "FN", "TP-run", "FP"] {
+                let x = b["scores"][c].as_f64().unwrap();
+                row.push_str(&format!("<td data-label=\"{c}\">{x}</td>"));
+            }
+            assert!(html.contains(&row), "{key}: no row {row}");
+            buckets += 1;
+        }
+    }
+    assert!(buckets >= 6, "{buckets} buckets");
 }
