@@ -51,7 +51,7 @@ pub(crate) mod sign;
 mod spans;
 pub(crate) mod tagging;
 
-pub use adequacy::{GoldMentions, MARKS as ADEQUACY_MARKS};
+pub use adequacy::{sparse as too_sparse, GoldMentions, MARKS as ADEQUACY_MARKS};
 pub use breakdown::{
     parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
 };

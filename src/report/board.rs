@@ -191,12 +191,12 @@ pub struct GoldLabel {
 
 impl GoldLabel {
     /// A label of `mentions` gold mentions, flagged sparse below the MUC-7 guide's first mark
-    /// ([`crate::family::ADEQUACY_MARKS`]): the one rule of family and HIPE boards.
+    /// ([`crate::family::too_sparse`], the `adequacy` table's rule): family and HIPE boards.
     pub fn new(label: &str, mentions: u64) -> GoldLabel {
         GoldLabel {
             label: label.to_string(),
             mentions,
-            sparse: mentions < crate::family::ADEQUACY_MARKS[0],
+            sparse: crate::family::too_sparse(mentions),
         }
     }
 }
