@@ -76,7 +76,19 @@ pub fn run(args: CheckArgs) -> Result<i32> {
         Some(_) => super::print(&json)?,
         None => super::print(&report.to_text())?,
     }
-    Ok(if report.ok() { 0 } else { 1 })
+    if report.ok() {
+        return Ok(0);
+    }
+    // The run may be of a kind `check` does not read: a hint about the file of the most
+    // serious finding (issue 46.8: from what was found, not from the gold's shape).
+    let job = super::redirect::Job {
+        command: "check",
+        told: args.format.format.is_some(),
+        inputs: vec![args.gold.gold.clone(), pred],
+        ..Default::default()
+    };
+    super::print_hint(&job, report.findings.first().map(|f| f.file.as_path()));
+    Ok(1)
 }
 
 fn report_json(report: &fairscore::check::CheckReport) -> Result<String> {

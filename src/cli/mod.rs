@@ -338,23 +338,25 @@ pub fn run() -> i32 {
         Command::CodabenchBundle(args) => codabench::run_bundle(args),
     };
     match result {
-        // `check` found problems: the run may be of a kind it does not check.
-        Ok(1) if job.command == "check" => {
-            if let Some(h) = redirect::hint(&job) {
-                eprintln!("  hint: {}", fairscore::io::escape_controls(&h));
-            }
-            1
-        }
         Ok(code) => code,
         Err(e) => {
             let code = report_error(&e);
+            let about = match &e {
+                fairscore::Error::Input { path, .. } => Some(path.as_path()),
+                _ => None,
+            };
             if e.class() != ErrorClass::Output {
-                if let Some(h) = redirect::hint(&job) {
-                    eprintln!("  hint: {}", fairscore::io::escape_controls(&h));
-                }
+                print_hint(&job, about);
             }
             code
         }
+    }
+}
+
+/// Prints the hint of a failed `job` whose error names `about` ([`redirect::hint`]).
+fn print_hint(job: &redirect::Job, about: Option<&std::path::Path>) {
+    if let Some(h) = redirect::hint(job, about) {
+        eprintln!("  hint: {}", fairscore::io::escape_controls(&h));
     }
 }
 

@@ -122,14 +122,22 @@ fn takes(job: &Job) -> &'static [Kind] {
     }
 }
 
-/// The hint for a failed `job`: the first input of a kind the command does not read, and
-/// the command that reads it.
-pub fn hint(job: &Job) -> Option<String> {
+/// The hint for a failed `job`: an input of a kind the command does not read, and the
+/// command that reads it. The hint follows from the error (issue 46.8): `about`, the file the
+/// error names, is the one sniffed when it is an input or lies in one (a file of a brat
+/// folder); a file outside the inputs (a map, a tag set) gets no hint. Only an error naming
+/// no file (`None`) has every input sniffed.
+pub fn hint(job: &Job, about: Option<&Path>) -> Option<String> {
     let takes = takes(job);
     if takes.is_empty() || job.told {
         return None;
     }
-    job.inputs.iter().find_map(|p| {
+    let sniffed: Vec<&Path> = match about {
+        Some(p) if job.inputs.iter().any(|i| p.starts_with(i)) => vec![p],
+        Some(_) => Vec::new(),
+        None => job.inputs.iter().map(PathBuf::as_path).collect(),
+    };
+    sniffed.into_iter().find_map(|p| {
         let kind = sniff(p)?;
         if takes.contains(&kind) {
             return None;
@@ -323,20 +331,23 @@ mod tests {
             told: false,
             inputs: vec![conll.clone()],
         };
-        assert_eq!(hint(&job("evaluate", Some("spans"))), None);
-        assert_eq!(hint(&job("fair", None)), None);
-        let h = hint(&job("score", None)).unwrap();
+        assert_eq!(hint(&job("evaluate", Some("spans")), None), None);
+        assert_eq!(hint(&job("fair", None), None), None);
+        let h = hint(&job("score", None), Some(&conll)).unwrap();
         assert!(
             h.contains("CoNLL") && h.contains("evaluate --family spans"),
             "{h}"
         );
-        let h = hint(&job("segmentation", None)).unwrap();
+        let h = hint(&job("segmentation", None), None).unwrap();
         assert!(h.contains("evaluate --family spans"), "{h}");
         let told = Job {
             told: true,
             ..job("score", None)
         };
-        assert_eq!(hint(&told), None);
+        assert_eq!(hint(&told, None), None);
+        // An error in a file that is no input (a map, a tag set) gets no hint.
+        let map = dir.join("map.json");
+        assert_eq!(hint(&job("score", None), Some(&map)), None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -88,7 +88,8 @@ fn score_given_conll_or_brat_names_evaluate() {
         "--task",
         "nerc_coarse",
     ];
-    hints(&args, &i.conll, "evaluate --family spans");
+    // The error names the run (its file name): the hint is about the run (issue 46.8).
+    hints(&args, &i.conll2, "evaluate --family spans");
     hints(
         &["score", "--gold", &i.brat_dir, "--pred", &i.brat_dir],
         &i.brat_dir,
@@ -118,7 +119,7 @@ fn check_given_plain_text_names_segmentation() {
     let i = inputs("wrong_check");
     hints(
         &["check", "--gold", &i.text, "--pred", &i.text2],
-        &i.text,
+        &i.text2,
         "fairscore segmentation",
     );
 }
@@ -140,7 +141,7 @@ fn fair_and_muc_given_text_name_segmentation() {
     for cmd in ["fair", "muc"] {
         hints(
             &[cmd, "--gold", &i.text, "--pred", &i.text2],
-            &i.text,
+            &i.text2,
             "fairscore segmentation",
         );
     }
@@ -284,4 +285,54 @@ fn a_fifo_input_is_not_opened_for_a_hint() {
     };
     assert_eq!(status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 46.8: a hint follows from the error, not from the gold's shape. A brat gold with
+/// subfolders (the CoNLL-ST 2002 layout: `esp/`, `ned/`) reads fine; an error in the run
+/// names the run, and no hint calls the gold a brat project; a hint, when there is one,
+/// names the file the error names.
+#[test]
+fn a_hint_follows_from_the_error_not_from_the_golds_shape() {
+    let dir = temp_dir("wrong_hint_from_error");
+    let (gold, run) = (dir.join("gold"), dir.join("run"));
+    for side in [&gold, &run] {
+        for lang in ["esp", "ned"] {
+            let d = side.join(lang);
+            std::fs::create_dir_all(&d).unwrap();
+            write_file(&d, "doc.txt", "Anna reads");
+            write_file(&d, "doc.ann", "T1\tPER 0 4\tAnna\n");
+        }
+    }
+    // The run's offsets go beyond its text.
+    write_file(&run.join("ned"), "doc.ann", "T1\tPER 0 44\tAnna\n");
+    let (g, r) = (gold.to_str().unwrap(), run.to_str().unwrap());
+    for args in [
+        vec!["evaluate", "--family", "spans", "--gold", g, "--pred", r],
+        vec!["fair", "--gold", g, "--pred", r],
+        vec!["check", "--gold", g, "--pred", r],
+    ] {
+        let out = fairscore(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        let all = format!("{}{err}", String::from_utf8_lossy(&out.stdout));
+        assert_ne!(out.status.code(), Some(0), "{args:?}: {all}");
+        assert!(all.contains("beyond the end"), "{args:?}: {all}");
+        assert!(
+            !all.contains("looks like"),
+            "{args:?}: a hint from the gold's shape: {all}"
+        );
+    }
+    // A hint names the file the error is about: the run's, not the gold's.
+    let i = inputs("wrong_hint_names_the_run");
+    let out = fairscore(&[
+        "score",
+        "--gold",
+        &i.conll,
+        "--pred",
+        &i.conll2,
+        "--task",
+        "nerc_coarse",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let hint = err.lines().find(|l| l.contains("looks like")).unwrap_or("");
+    assert!(hint.contains(&i.conll2), "{err}");
 }
