@@ -236,7 +236,7 @@ fn hash_fields(gold: String, runs: &[String], sig: &mut Signature) {
     sig.push("version", env!("CARGO_PKG_VERSION"));
 }
 
-/// The resampling fields: `resample:none`, or `resample:bootstrap|n|seed|conf|unit` (and
+/// The resampling fields: `resample:none`, or `resample:bootstrap|n|seed|conf|resample-unit` (and
 /// `test` for comparisons).
 pub fn resampling_fields(resampled: Option<Resampled<'_>>, sig: &mut Signature) {
     match resampled {
@@ -246,7 +246,9 @@ pub fn resampling_fields(resampled: Option<Resampled<'_>>, sig: &mut Signature) 
             sig.push("n", r.resampler.samples.to_string());
             sig.push("seed", r.resampler.seed.to_string());
             sig.push("conf", format!("{}", r.resampler.confidence));
-            sig.push("unit", r.unit.name());
+            // Not `unit`: a family may have an option of that name (mentions, and the span
+            // families' generative runs), which would then be named twice (issue 47.7).
+            sig.push("resample-unit", r.unit.name());
             if let Some(t) = r.test {
                 sig.push("test", t.name());
             }

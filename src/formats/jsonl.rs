@@ -56,6 +56,20 @@ pub fn detect(text: &str) -> Option<Layout> {
     }
 }
 
+/// Whether a record's `entities` are doccano's spans by offsets (objects with
+/// `start_offset`, or `[start, end, label]` triples), not a list of entity strings: the
+/// mentions family's gold layout has `entities` too, and a doccano export is read as doccano.
+pub fn doccano_entities(o: &Map<String, Value>) -> bool {
+    let Some(Value::Array(items)) = o.get("entities") else {
+        return false;
+    };
+    items.first().is_some_and(|e| match e {
+        Value::Object(m) => m.contains_key("start_offset") && !m.contains_key("text"),
+        Value::Array(t) => t.len() == 3 && t[0].is_u64() && t[1].is_u64(),
+        _ => false,
+    })
+}
+
 /// The layout of one record by its keys.
 fn layout_of(o: &Map<String, Value>) -> Option<Layout> {
     if o.contains_key("spans") || o.contains_key("ents") {

@@ -65,8 +65,10 @@ fn is_mentions_jsonl(path: &Path) -> bool {
         return false;
     };
     match serde_json::from_str::<Value>(first) {
+        // doccano's own export (`entities` by offsets) is standoff, read as doccano.
         Ok(Value::Object(m)) => {
-            m.contains_key("entities") || ANSWER_KEYS.iter().any(|k| m.contains_key(*k))
+            (m.contains_key("entities") && !crate::formats::jsonl::doccano_entities(&m))
+                || ANSWER_KEYS.iter().any(|k| m.contains_key(*k))
         }
         _ => false,
     }

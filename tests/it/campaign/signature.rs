@@ -78,7 +78,7 @@ fn the_signature_is_stable_and_every_option_and_byte_changes_it() {
     assert_eq!(sig.get("n"), Some("50"));
     assert_eq!(sig.get("seed"), Some("1"));
     assert_eq!(sig.get("conf"), Some("0.95"));
-    assert_eq!(sig.get("unit"), Some("document"));
+    assert_eq!(sig.get("resample-unit"), Some("document"));
     assert_eq!(sig.get("beta"), Some("1"));
     assert_eq!(sig.get("version"), Some(env!("CARGO_PKG_VERSION")));
     assert_eq!(sig.get("gold").map(str::len), Some(8));

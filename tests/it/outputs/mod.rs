@@ -8,3 +8,4 @@ mod json_schemas;
 mod progress;
 mod results_schema;
 mod wrong_command;
+mod signature_fields;

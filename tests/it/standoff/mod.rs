@@ -4,3 +4,4 @@ mod standoff_adversarial;
 mod standoff_check;
 mod standoff_hipe;
 mod standoff_scores;
+mod doccano_entities;
