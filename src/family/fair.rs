@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::{file_hash, prf_columns, prf_values, Family, Headline, Options, Statistics};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::eval::fair::Inspection;
 use crate::eval::fair::{parse_weights, FairOptions, ReadOptions};
 use crate::formats::{Format, InputFormat};
@@ -82,6 +82,21 @@ impl FairFamily {
                 .map(|x| x.trim().to_string())
                 .filter(|x| !x.is_empty())
                 .collect();
+        }
+        // A HIPE link column holds links, not tags: its "spans" would be labelled by the
+        // links' characters (issue 46.11).
+        if let Some(c) = read
+            .columns
+            .iter()
+            .find(|c| c.to_ascii_uppercase().starts_with("NEL-"))
+        {
+            return Err(Error::usage(format!(
+                "column {}: a link column (entity links, not tags); fair evaluation and inspect \
+                 read the labeled spans of tag columns (NE-COARSE-LIT, NE-COARSE-METO, \
+                 NE-FINE-LIT, NE-FINE-METO, NE-FINE-COMP, NE-NESTED; a CoNLL file's tag column); \
+                 links are scored by `evaluate --family nel`",
+                crate::error::snippet(c)
+            )));
         }
         Ok(FairFamily {
             opts: FairOptions {

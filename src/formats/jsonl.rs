@@ -35,15 +35,18 @@ pub enum Layout {
     Prodigy,
 }
 
-/// The layout of a text by its content: a JSON array is Label Studio; otherwise the first
-/// line's object decides (`spans` or `ents`: Prodigy; `labels`, `label` or `entities`: doccano;
+/// The layout of a text by its content: a JSON array of objects is Label Studio; otherwise the
+/// first line's object decides (`spans` or `ents`: Prodigy; `labels`, `label`, or `entities`
+/// with a `text` or by offsets: doccano;
 /// `annotations`: Label Studio tasks, one a line). A first line that starts as a JSON object
 /// but does not parse (a trailing comma, a cut line) is JSON too (doccano), so that reading it
 /// names the bad line rather than taking the file for a token file.
 pub fn detect(text: &str) -> Option<Layout> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
-    if t.starts_with('[') {
-        return Some(Layout::LabelStudio);
+    // An array of tasks (objects); a line that is a list of strings is a generative run's.
+    if let Some(rest) = t.strip_prefix('[') {
+        let rest = rest.trim_start();
+        return (rest.starts_with('{') || rest.starts_with(']')).then_some(Layout::LabelStudio);
     }
     let first = t.lines().next()?;
     match serde_json::from_str::<Value>(first) {
@@ -76,7 +79,11 @@ fn layout_of(o: &Map<String, Value>) -> Option<Layout> {
         Some(Layout::Prodigy)
     } else if o.contains_key("annotations") || o.contains_key("data") {
         Some(Layout::LabelStudio)
-    } else if o.contains_key("labels") || o.contains_key("label") || o.contains_key("entities") {
+    } else if o.contains_key("labels")
+        || o.contains_key("label")
+        // `entities` without a text: a generative run's entity lists, unless by offsets.
+        || (o.contains_key("entities") && (o.contains_key("text") || doccano_entities(o)))
+    {
         Some(Layout::Doccano)
     } else {
         None

@@ -241,6 +241,7 @@ pub fn parse_text(
         Some(f) => f,
         None => detect(path, &text)?,
     };
+    refuse_json(path, &text, format)?;
     let text = match &opts.text {
         Some(r) => r.rewrite(path, format.as_str(), &text)?,
         None => text,
@@ -250,6 +251,38 @@ pub fn parse_text(
         Format::Conll => conll::parse(path, &text),
         Format::Spans => spanfile::parse(path, &text),
     }
+}
+
+/// A file of JSON lines (or a JSON array) read as a token or span file (a run read in its
+/// gold's format): an input error at its first line saying what it is, rather than the
+/// token reader's complaint about its cells (issue 46.11).
+fn refuse_json(path: &Path, text: &str, format: Format) -> Result<()> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some((n, line)) = t.lines().enumerate().find(|(_, l)| !l.trim().is_empty()) else {
+        return Ok(());
+    };
+    let json = matches!(
+        serde_json::from_str::<serde_json::Value>(line.trim()),
+        Ok(serde_json::Value::Object(_) | serde_json::Value::Array(_))
+    );
+    if !json {
+        return Ok(());
+    }
+    let what = match format {
+        Format::Hipe => "a HIPE TSV file",
+        Format::Conll => "a CoNLL file",
+        Format::Spans => "a span file",
+    };
+    Err(Error::input(
+        path,
+        n + 1,
+        format!(
+            "this is JSON, not {what} like the gold: a generative run's entity lists are placed \
+             on the gold's texts with --align exact|case|fuzzy (docs/generative.md); an \
+             annotation tool's export is read against a standoff gold (--format doccano, \
+             labelstudio or prodigy)"
+        ),
+    ))
 }
 
 /// Reads a file (through the input guard) in the given format (`None`: detect it).

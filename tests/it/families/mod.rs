@@ -17,6 +17,7 @@ mod family_interface;
 mod hardening_weights;
 mod hipe_breakdown;
 pub(crate) mod inspect;
+mod inspect_refusals;
 mod mentions;
 mod muc;
 mod muc_breakdown;

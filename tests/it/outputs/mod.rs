@@ -7,5 +7,5 @@ mod json_schema_refusals;
 mod json_schemas;
 mod progress;
 mod results_schema;
-mod wrong_command;
 mod signature_fields;
+mod wrong_command;
