@@ -108,8 +108,9 @@ pub fn build_marked(
         metric: "F1".to_string(),
         summary: Summary {
             runs: report.scored.len(),
-            jobs: report.jobs,
+            jobs: report.scored.iter().map(|s| s.outputs.len()).sum(),
             failed: report.failed.len(),
+            failed_jobs: report.failed.iter().map(|f| f.errors.len()).sum(),
             rejected: report.rejected.len(),
             not_evaluated: report.not_evaluated.len(),
         },

@@ -411,8 +411,41 @@ pub struct FamilyReport {
     pub ignored: Vec<String>,
     /// Files with a task's run extension that fit no task's pattern: an error each.
     pub rejected: Vec<(String, String)>,
-    /// Runs whose scoring failed: (file, error).
-    pub failed: Vec<(String, String)>,
+    /// Scorings that failed, one per run and task (and group) it failed for.
+    pub failed: Vec<FailedScoring>,
+}
+
+/// A scoring of a run for a task that failed (issue 46.12: a run of several tasks fails once
+/// per task).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailedScoring {
+    /// The run's file name.
+    pub file: String,
+    /// The task's ranking it was left out of (the task's name, then each group value:
+    /// `ner-de`, as the ranking file's stem).
+    pub task: String,
+    /// Why, in one line.
+    pub reason: String,
+}
+
+impl FamilyReport {
+    /// How many runs (files) failed for some task: a run is counted once however many of
+    /// its scorings failed.
+    pub fn failed_runs(&self) -> usize {
+        let files: std::collections::BTreeSet<&str> =
+            self.failed.iter().map(|f| f.file.as_str()).collect();
+        files.len()
+    }
+
+    /// How many runs (systems) are ranked in some table, each once.
+    pub fn ranked_runs(&self) -> usize {
+        let systems: std::collections::BTreeSet<&str> = self
+            .rankings
+            .iter()
+            .flat_map(|r| r.ranking.runs.iter().map(|x| x.system.as_str()))
+            .collect();
+        systems.len()
+    }
 }
 
 /// Scores every task of `cfg` on the runs of `runs_dir` against the gold files of `gold_dir`.
@@ -580,5 +613,8 @@ pub fn run_family_campaign_with(
         report.failed.extend(failed);
         report.rankings.extend(ranking);
     }
+    report
+        .failed
+        .sort_by(|a, b| (&a.file, &a.task).cmp(&(&b.file, &b.task)));
     Ok(report)
 }

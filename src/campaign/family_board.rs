@@ -143,28 +143,37 @@ pub fn teams_tsv(r: &TaskRanking) -> Result<String> {
     tsv(&rows)
 }
 
-/// The files that were not ranked, in file order within each kind: (file, `failed` or
-/// `rejected`, the one-line reason).
-fn not_scored(report: &FamilyReport) -> Vec<(&str, &'static str, &str)> {
-    let failed = report
-        .failed
-        .iter()
-        .map(|(f, e)| (f.as_str(), "failed", e.as_str()));
-    let rejected = (report.rejected.iter()).map(|(f, e)| (f.as_str(), "rejected", e.as_str()));
+/// What was not ranked, in file order within each kind: (file, `failed` or `rejected`, the
+/// task of a failed scoring (one row per task a run failed for; empty for a rejected file),
+/// the one-line reason).
+fn not_scored(report: &FamilyReport) -> Vec<(&str, &'static str, &str, &str)> {
+    let failed = (report.failed.iter()).map(|f| {
+        (
+            f.file.as_str(),
+            "failed",
+            f.task.as_str(),
+            f.reason.as_str(),
+        )
+    });
+    let rejected = (report.rejected.iter()).map(|(f, e)| (f.as_str(), "rejected", "", e.as_str()));
     failed.chain(rejected).collect()
 }
 
 /// `rankings/not_scored.tsv`: `file`, `kind` (`failed`: its scoring failed; `rejected`: it
-/// fits no task) and `reason`, one row per file not ranked.
+/// fits no task), `task` (of a failed scoring) and `reason`, one row per failed scoring and
+/// rejected file.
 fn not_scored_tsv(report: &FamilyReport) -> Result<String> {
-    let mut rows = vec![vec!["file".to_string(), "kind".into(), "reason".into()]];
-    for (file, kind, reason) in not_scored(report) {
-        rows.push(vec![file.to_string(), kind.to_string(), reason.to_string()]);
+    let head = ["file", "kind", "task", "reason"]
+        .map(String::from)
+        .to_vec();
+    let mut rows = vec![head];
+    for (file, kind, task, reason) in not_scored(report) {
+        rows.push([file, kind, task, reason].map(String::from).to_vec());
     }
     tsv(&rows)
 }
 
-/// `leaderboard.json`: `{"name", "not_scored": [{"file", "kind", "reason"}], "tables": [{"task", "family", "metric", "unit", "group",
+/// `leaderboard.json`: `{"name", "not_scored": [{"file", "kind", "task"?, "reason"}], "tables": [{"task", "family", "metric", "unit", "group",
 /// "gold", "resampling"?, "signature", "signature_fields", "rows": [{"rank", "system",
 /// "run_hash", "scores": {METRIC: value}, "ci":
 /// {METRIC: [lo, hi]}, "p_next"?, "p_top"?, "shares_first"?}], "teams": [{"rank", "team",
@@ -252,7 +261,10 @@ pub fn leaderboard_json(cfg: &FamilyCampaign, report: &FamilyReport, pages: &Pag
         .collect();
     let not_scored: Vec<Value> = not_scored(report)
         .into_iter()
-        .map(|(file, kind, reason)| json!({"file": file, "kind": kind, "reason": reason}))
+        .map(|(file, kind, task, reason)| match kind {
+            "failed" => json!({"file": file, "kind": kind, "task": task, "reason": reason}),
+            _ => json!({"file": file, "kind": kind, "reason": reason}),
+        })
         .collect();
     let doc = json!({"name": cfg.name, "tables": tables, "not_scored": not_scored});
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();

@@ -48,7 +48,8 @@ pub fn build(cfg: &FamilyCampaign, report: &FamilyReport, pages: &Pages) -> Boar
         summary: Summary {
             runs: systems.len(),
             jobs: report.rankings.iter().map(|r| r.ranking.runs.len()).sum(),
-            failed: report.failed.len(),
+            failed: report.failed_runs(),
+            failed_jobs: report.failed.len(),
             rejected: report.rejected.len(),
             not_evaluated: 0,
         },
@@ -75,9 +76,9 @@ pub fn build(cfg: &FamilyCampaign, report: &FamilyReport, pages: &Pages) -> Boar
     board.not_scored = report
         .failed
         .iter()
-        .map(|(file, e)| Notice {
-            subject: file.clone(),
-            reason: format!("scoring failed: {e}"),
+        .map(|f| Notice {
+            subject: format!("{} (task {})", f.file, f.task),
+            reason: format!("scoring failed: {}", f.reason),
         })
         .chain(report.rejected.iter().map(|(file, reason)| Notice {
             subject: file.clone(),

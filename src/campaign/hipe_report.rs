@@ -215,8 +215,8 @@ fn failed(report: &FamilyReport, run: &RunInfo) -> Lack {
     let why = report
         .failed
         .iter()
-        .find(|(f, _)| *f == run.file_name)
-        .map(|(_, e)| e.as_str())
+        .find(|f| f.file == run.file_name)
+        .map(|f| f.reason.as_str())
         .unwrap_or("not scored");
     Lack::Failed(why.to_string())
 }

@@ -280,20 +280,25 @@ fn run_families(
             fairscore::io::escape_controls(why)
         );
     }
-    for (f, why) in &report.failed {
+    for f in &report.failed {
         eprintln!(
-            "fairscore: {}: scoring failed: {}",
-            fairscore::io::escape_controls(f),
-            fairscore::io::escape_controls(why)
+            "fairscore: {}: scoring failed for task {}: {}",
+            fairscore::io::escape_controls(&f.file),
+            fairscore::io::escape_controls(&f.task),
+            fairscore::io::escape_controls(&f.reason)
         );
     }
     let written = write_family_outputs(outdir, &cfg, &report)?;
-    let runs: usize = report.rankings.iter().map(|r| r.ranking.runs.len()).sum();
+    // Runs as runs, scorings as scorings (a run of two tasks is scored twice).
+    let scorings: usize = report.rankings.iter().map(|r| r.ranking.runs.len()).sum();
+    let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
     eprintln!(
-        "fairscore: {} runs ranked in {} tables, {} failed, {} not runs, {} ignored; {} files; wrote {}",
-        runs,
-        report.rankings.len(),
-        report.failed.len(),
+        "fairscore: {} ranked ({} in {}), {} failed ({}), {} not runs, {} ignored; {} files; wrote {}",
+        n(report.ranked_runs(), "run"),
+        n(scorings, "scoring"),
+        n(report.rankings.len(), "table"),
+        n(report.failed_runs(), "run"),
+        n(report.failed.len(), "scoring"),
         report.rejected.len(),
         report.ignored.len(),
         written.len(),

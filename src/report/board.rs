@@ -68,10 +68,12 @@ pub struct Resampling {
 pub struct Summary {
     /// Runs scored.
     pub runs: usize,
-    /// Score jobs run (one per run and output).
+    /// Scorings of the runs scored (one per run and output or task).
     pub jobs: usize,
-    /// Runs whose scoring failed.
+    /// Runs some scoring of which failed, each once.
     pub failed: usize,
+    /// Scorings that failed.
+    pub failed_jobs: usize,
     /// Files of the runs directory that are not runs.
     pub rejected: usize,
     /// Outputs not evaluated for some dataset and language.

@@ -20,14 +20,16 @@ pub fn render(board: &Board) -> String {
     if !board.edition.is_empty() {
         let _ = write!(s, "Edition {}. ", esc(&board.edition));
     }
+    let n = |k: usize, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
     let _ = writeln!(
         s,
-        "{} runs scored ({} jobs), {} failed, {} files not taken as runs, {} outputs not evaluated. \
+        "{} scored ({}), {} failed ({}), {} not taken as runs, {} outputs not evaluated. \
          {}; best value per column in bold.\n",
-        sum.runs,
-        sum.jobs,
-        sum.failed,
-        sum.rejected,
+        n(sum.runs, "run"),
+        n(sum.jobs, "scoring"),
+        n(sum.failed, "run"),
+        n(sum.failed_jobs, "scoring"),
+        n(sum.rejected, "file"),
         sum.not_evaluated,
         esc(&capitalized(&board.about))
     );

@@ -5,12 +5,14 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::super::family::{rank_scored, ranking_results};
-use super::{best_per_team, clash, score, FamilyCampaign, FamilyTask, TaskRanking};
+use super::{
+    best_per_team, clash, score, stem, FailedScoring, FamilyCampaign, FamilyTask, TaskRanking,
+};
 use crate::error::Result;
 
 /// What became of a task on one group's gold: the runs that failed (file, error) and the
 /// ranking of the others, if any.
-pub(super) type Outcome = (Vec<(String, String)>, Option<TaskRanking>);
+pub(super) type Outcome = (Vec<FailedScoring>, Option<TaskRanking>);
 
 /// The ranking of task `t` on one group's gold from its runs' scorings, and the runs that
 /// failed (file, error): those are reported, the others ranked.
@@ -35,12 +37,14 @@ pub(super) fn rank_group(
                 run_files.insert(system, path);
                 ok.push(s);
             }
-            Err(e) => failed.push((
-                path.file_name()
+            Err(e) => failed.push(FailedScoring {
+                file: path
+                    .file_name()
                     .map(|f| f.to_string_lossy().into_owned())
                     .unwrap_or_default(),
-                e.to_string(),
-            )),
+                task: stem(&t.name, group),
+                reason: e.to_string(),
+            }),
         }
     }
     if ok.is_empty() {

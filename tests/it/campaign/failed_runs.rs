@@ -57,9 +57,9 @@ fn a_failed_run_is_listed_with_its_reason_in_every_output() {
 
     let tsv = std::fs::read_to_string(out.join("rankings/not_scored.tsv")).unwrap();
     let mut lines = tsv.lines();
-    assert_eq!(lines.next(), Some("file\tkind\treason"));
+    assert_eq!(lines.next(), Some("file\tkind\ttask\treason"));
     let row: Vec<&str> = lines.next().unwrap().split('\t').collect();
-    assert_eq!(row[..2], ["gamma_1.txt", "failed"]);
+    assert_eq!(row[..3], ["gamma_1.txt", "failed", "seg"]);
     assert_eq!(lines.next(), None);
 
     // The page and the Markdown name the run beside (an excerpt of) its reason.
@@ -93,5 +93,68 @@ fn a_campaign_without_failures_writes_no_not_scored_file() {
     assert!(!out.join("rankings/not_scored.tsv").exists());
     let json: serde_json::Value = board_json(&out);
     assert_eq!(json["not_scored"], serde_json::json!([]));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 46.12: runs are counted as runs and scorings as scorings, both named. One broken run
+/// scored by two tasks is one run failed (two scorings), not "2 failed"; `not_scored.tsv`
+/// (and `leaderboard.json`, the Markdown) list each failed scoring once, with its task.
+#[test]
+fn runs_count_as_runs_and_each_failed_scoring_is_listed_once_with_its_task() {
+    let dir = temp_dir("campaign_failed_scorings");
+    let (gold, runs, out) = dirs(&dir);
+    write_file(&gold, "test.conll", "Anna B-PER\nreads O\n\nParis B-LOC\n");
+    write_file(
+        &runs,
+        "alpha_1.conll",
+        "Anna B-PER\nreads O\n\nParis B-LOC\n",
+    );
+    // One token short: neither task can score it.
+    write_file(&runs, "beta_1.conll", "Anna B-PER\nreads O\n");
+    let campaign = write_file(
+        &dir,
+        "campaign.toml",
+        "name = \"demo\"\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\nformat = \"conll\"\n\
+         gold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\n\
+         [[task]]\nname = \"fairner\"\nfamily = \"fair\"\nformat = \"conll\"\n\
+         gold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\n",
+    );
+    let o = run_leaderboard(Path::new(&campaign), &gold, &runs, &out, &[]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let summary = stderr.lines().last().unwrap_or("");
+    assert!(
+        summary.contains("1 run ranked (2 scorings in 2 tables)")
+            && summary.contains("1 run failed (2 scorings)"),
+        "{summary}"
+    );
+    // Each failed scoring once, with its task.
+    let tsv = std::fs::read_to_string(out.join("rankings/not_scored.tsv")).unwrap();
+    let mut lines = tsv.lines();
+    assert_eq!(lines.next(), Some("file\tkind\ttask\treason"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split('\t').collect()).collect();
+    let keys: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+    assert_eq!(
+        keys,
+        [
+            ("beta_1.conll", "failed", "fairner"),
+            ("beta_1.conll", "failed", "ner")
+        ],
+        "{tsv}"
+    );
+    let json: serde_json::Value = board_json(&out);
+    let tasks: Vec<&str> = json["not_scored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["task"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(tasks, ["fairner", "ner"]);
+    let md = std::fs::read_to_string(out.join("leaderboard.md")).unwrap();
+    assert!(
+        md.contains("1 run scored (2 scorings), 1 run failed (2 scorings)"),
+        "{}",
+        md.lines().take(6).collect::<Vec<_>>().join("\n")
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
