@@ -160,8 +160,11 @@ pub fn html_text(text: &str) -> String {
 }
 
 /// LaTeX text: the ten special characters (`\ & % $ # _ { } ~ ^`) and `< > |` become their
-/// commands, [`hidden`] characters their visible form (`\textbackslash{}u\{1b\}`), characters
-/// pdflatex cannot set `[U+XXXX]`.
+/// commands, `[ ]` are braced (a table cell starting with `[` is no optional argument of the
+/// row's `\\`), [`hidden`] characters their visible form (`\textbackslash{}u\{1b\}`), the minus
+/// sign U+2212 `$-$` and the ellipsis `\ldots{}`, every other character pdflatex cannot set
+/// with the documents' `T1` font encoding and `utf8` input ([`SETTABLE`]) `[U+XXXX]`: so a
+/// document compiles whatever the names and texts in it (issue 47.6: `Ħ`, `ſ`, CJK, emoji).
 pub fn latex(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -186,14 +189,96 @@ fn latex_char(out: &mut String, c: char) {
         '<' => out.push_str("\\textless{}"),
         '>' => out.push_str("\\textgreater{}"),
         '|' => out.push_str("\\textbar{}"),
-        // Latin-1 and common punctuation compile with T1 and utf8 input; anything else is
-        // shown by its code point rather than stopping pdflatex.
-        c if (c as u32) < 0x250 || "–—‘’“”…·•−×".contains(c) => out.push(c),
+        // In braces: a cell starting with `[` after a row's `\\` is no optional argument.
+        '[' => out.push_str("{[}"),
+        ']' => out.push_str("{]}"),
+        '\u{2212}' => out.push_str("$-$"),
+        '…' => out.push_str("\\ldots{}"),
+        c if c.is_ascii() || SETTABLE.iter().any(|r| r.contains(&c)) => out.push(c),
+        // Shown by its code point rather than stopping pdflatex ("Unicode character … not
+        // set up for use with LaTeX").
         c => {
-            let _ = write!(out, "[U+{:04X}]", c as u32);
+            let _ = write!(out, "{{[}}U+{:04X}{{]}}", c as u32);
         }
     }
 }
+
+/// The characters beyond ASCII that pdflatex sets with `\usepackage[T1]{fontenc}` and
+/// `\usepackage[utf8]{inputenc}` (every document `report::table::latex` begins): those
+/// LaTeX's `t1enc.dfu` and `ts1enc.dfu` declare (TeX Live 2022), less the invisible U+200C and
+/// U+FEFF. Latin-1, most of Latin Extended-A (not `Ħ ħ ĸ Ŀ ŀ ŉ Ŧ ŧ ſ`), a few letters of
+/// Extended-B and Additional, typographic punctuation, some currency and symbols.
+#[rustfmt::skip]
+const SETTABLE: [std::ops::RangeInclusive<char>; 68] = [
+    '\u{a0}'..='\u{b7}',
+    '\u{b9}'..='\u{125}',
+    '\u{128}'..='\u{137}',
+    '\u{139}'..='\u{13e}',
+    '\u{141}'..='\u{148}',
+    '\u{14a}'..='\u{165}',
+    '\u{168}'..='\u{17e}',
+    '\u{192}'..='\u{192}',
+    '\u{1c4}'..='\u{1d4}',
+    '\u{1e2}'..='\u{1e3}',
+    '\u{1e6}'..='\u{1eb}',
+    '\u{1f0}'..='\u{1f0}',
+    '\u{1f4}'..='\u{1f5}',
+    '\u{218}'..='\u{21b}',
+    '\u{232}'..='\u{233}',
+    '\u{237}'..='\u{237}',
+    '\u{2c7}'..='\u{2c7}',
+    '\u{2d8}'..='\u{2d9}',
+    '\u{2db}'..='\u{2db}',
+    '\u{2dd}'..='\u{2dd}',
+    '\u{e3f}'..='\u{e3f}',
+    '\u{1e02}'..='\u{1e03}',
+    '\u{1e0d}'..='\u{1e0d}',
+    '\u{1e1e}'..='\u{1e21}',
+    '\u{1e25}'..='\u{1e25}',
+    '\u{1e30}'..='\u{1e31}',
+    '\u{1e37}'..='\u{1e37}',
+    '\u{1e43}'..='\u{1e43}',
+    '\u{1e45}'..='\u{1e45}',
+    '\u{1e47}'..='\u{1e47}',
+    '\u{1e5b}'..='\u{1e5b}',
+    '\u{1e63}'..='\u{1e63}',
+    '\u{1e6d}'..='\u{1e6d}',
+    '\u{1e8e}'..='\u{1e91}',
+    '\u{1e9e}'..='\u{1e9e}',
+    '\u{1ef2}'..='\u{1ef3}',
+    '\u{2010}'..='\u{2016}',
+    '\u{2018}'..='\u{201a}',
+    '\u{201c}'..='\u{201e}',
+    '\u{2020}'..='\u{2022}',
+    '\u{2030}'..='\u{2031}',
+    '\u{2039}'..='\u{203b}',
+    '\u{203d}'..='\u{203d}',
+    '\u{2044}'..='\u{2044}',
+    '\u{204e}'..='\u{204e}',
+    '\u{2052}'..='\u{2052}',
+    '\u{20a1}'..='\u{20a1}',
+    '\u{20a4}'..='\u{20a4}',
+    '\u{20a6}'..='\u{20a6}',
+    '\u{20a9}'..='\u{20a9}',
+    '\u{20ab}'..='\u{20ac}',
+    '\u{20b1}'..='\u{20b1}',
+    '\u{2103}'..='\u{2103}',
+    '\u{2116}'..='\u{2117}',
+    '\u{211e}'..='\u{211e}',
+    '\u{2120}'..='\u{2120}',
+    '\u{2122}'..='\u{2122}',
+    '\u{2126}'..='\u{2127}',
+    '\u{212e}'..='\u{212e}',
+    '\u{2190}'..='\u{2193}',
+    '\u{2329}'..='\u{232a}',
+    '\u{2422}'..='\u{2423}',
+    '\u{25e6}'..='\u{25e6}',
+    '\u{25ef}'..='\u{25ef}',
+    '\u{266a}'..='\u{266a}',
+    '\u{27e8}'..='\u{27e9}',
+    '\u{3008}'..='\u{3009}',
+    '\u{fb00}'..='\u{fb06}',
+];
 
 /// A relative URL path from names: each `/`-separated part percent-encoded but for the
 /// unreserved characters of RFC 3986 (`A-Z a-z 0-9 - . _ ~`), so that no name can give the
@@ -292,6 +377,10 @@ mod tests {
     fn latex_specials_and_controls() {
         assert_eq!(latex("a_b&%$#{}~^<>|\\"), "a\\_b\\&\\%\\$\\#\\{\\}\\textasciitilde{}\\textasciicircum{}\\textless{}\\textgreater{}\\textbar{}\\textbackslash{}");
         assert_eq!(latex("a\u{1b}"), "a\\textbackslash{}u\\{1b\\}");
-        assert_eq!(latex("漢"), "[U+6F22]");
+        assert_eq!(latex("漢"), "{[}U+6F22{]}");
+        assert_eq!(
+            latex("Ħobb ſ é Ł – − [x]"),
+            "{[}U+0126{]}obb {[}U+017F{]} é Ł – $-$ {[}x{]}"
+        );
     }
 }

@@ -11,6 +11,7 @@ mod fixtures;
 mod hipe_adequacy;
 mod insight;
 mod insight_hipe;
+mod latex_characters;
 mod leaderboard_board;
 mod leaderboard_ci;
 mod leaderboard_official;
