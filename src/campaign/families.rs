@@ -37,6 +37,7 @@ mod index;
 pub(crate) mod insight;
 mod places;
 mod rank;
+pub use rank::FailedScoring;
 mod score;
 mod teams;
 
@@ -415,39 +416,6 @@ pub struct FamilyReport {
     pub failed: Vec<FailedScoring>,
 }
 
-/// A scoring of a run for a task that failed (issue 46.12: a run of several tasks fails once
-/// per task).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FailedScoring {
-    /// The run's file name.
-    pub file: String,
-    /// The task's ranking it was left out of (the task's name, then each group value:
-    /// `ner-de`, as the ranking file's stem).
-    pub task: String,
-    /// Why, in one line.
-    pub reason: String,
-}
-
-impl FamilyReport {
-    /// How many runs (files) failed for some task: a run is counted once however many of
-    /// its scorings failed.
-    pub fn failed_runs(&self) -> usize {
-        let files: std::collections::BTreeSet<&str> =
-            self.failed.iter().map(|f| f.file.as_str()).collect();
-        files.len()
-    }
-
-    /// How many runs (systems) are ranked in some table, each once.
-    pub fn ranked_runs(&self) -> usize {
-        let systems: std::collections::BTreeSet<&str> = self
-            .rankings
-            .iter()
-            .flat_map(|r| r.ranking.runs.iter().map(|x| x.system.as_str()))
-            .collect();
-        systems.len()
-    }
-}
-
 /// Scores every task of `cfg` on the runs of `runs_dir` against the gold files of `gold_dir`.
 /// A run that fails to score is reported and left out of its ranking.
 ///
@@ -497,7 +465,8 @@ pub fn run_family_campaign_with(
         .filter_map(|e| {
             let p = e.path();
             let folder = p.is_dir();
-            let run = p.is_file()
+            // A FIFO or device is listed (below), never opened.
+            let run = (!folder && p.exists())
                 || (folder && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()));
             run.then(|| (e.file_name(), folder))
         })
@@ -530,6 +499,12 @@ pub fn run_family_campaign_with(
     let index = TaskIndex::new(cfg.tasks.iter().map(|t| &t.runs));
     let mut candidates = Vec::new();
     for (n, folder) in &names {
+        let path = runs_dir.join(n);
+        if !folder && !path.is_file() {
+            let why = "not a regular file (a FIFO, device or socket): never opened".into();
+            report.rejected.push((n.clone(), why));
+            continue;
+        }
         let mut fitted = false;
         index.candidates(n, &mut candidates);
         for &k in &candidates {
@@ -580,6 +555,7 @@ pub fn run_family_campaign_with(
             }
         }
     }
+    rank::check_rank_by(cfg, gold_dir, &per_task)?;
     let own = crate::family::Inputs::new();
     let shared = hooks.inputs.unwrap_or(&own);
     // Per task and non-empty group, in order: the runs that failed and the ranking.

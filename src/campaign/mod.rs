@@ -57,8 +57,8 @@ pub use codabench_outputs::write_outputs as write_codabench_outputs;
 pub use config::PRESETS;
 pub use families::insight::inspectable;
 pub use families::{
-    campaign_kind, run_family_campaign, run_family_campaign_with, CampaignHooks, FamilyCampaign,
-    FamilyReport, OfficialOutput, OnScored,
+    campaign_kind, run_family_campaign, run_family_campaign_with, CampaignHooks, FailedScoring,
+    FamilyCampaign, FamilyReport, OfficialOutput, OnScored,
 };
 pub use families::{Insight, Pages};
 pub use family::{rank_runs, ranking_results};

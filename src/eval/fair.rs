@@ -211,8 +211,8 @@ pub struct FairReport {
     pub weights_given: bool,
     /// Every evaluated pair of units, in file order.
     pub units: Vec<UnitResult>,
-    /// Warnings (one line each): a `--labels` or `--exclude` label that occurs in neither
-    /// file, with the closest label that does.
+    /// Warnings (one line each) of the reading. (A `--labels` or `--exclude` label that
+    /// occurs in neither file is an error: [`crate::eval::labels::absent_selection`].)
     pub warnings: Vec<String>,
     /// For units that are sentences of a file with documents (CoNLL with `-DOCSTART-`): how
     /// many units each document has, in order (0 for a document without a sentence); they
@@ -498,52 +498,21 @@ pub fn evaluate_units(
             outcome,
         });
     }
+    let given = opts.labels.as_deref().unwrap_or_default();
+    crate::eval::labels::absent_selection(
+        &[("--labels", given), ("--exclude", &opts.exclude)],
+        &seen,
+        &format!("{} nor {}", target_path.display(), system_path.display()),
+    )?;
     Ok(FairReport {
         tally,
         focus: opts.focus,
         weights: opts.weights.clone().unwrap_or_else(Weights::fair),
         weights_given: opts.weights.is_some(),
         units,
-        warnings: unmatched_labels(opts, &seen, target_path, system_path),
+        warnings: Vec::new(),
         document_sentences: Vec::new(),
     })
-}
-
-/// A warning for each `--labels` and `--exclude` label that occurs in neither file (it
-/// selects or leaves out nothing), naming the closest label that occurs.
-fn unmatched_labels(
-    opts: &FairOptions,
-    seen: &std::collections::BTreeSet<String>,
-    target: &Path,
-    system: &Path,
-) -> Vec<String> {
-    let given = opts.labels.iter().flatten().map(|l| ("--labels", l));
-    let excluded = opts.exclude.iter().map(|l| ("--exclude", l));
-    given
-        .chain(excluded)
-        .filter(|(_, l)| !seen.contains(l.as_str()))
-        .map(|(option, l)| {
-            let hint = match crate::eval::labels::closest(l, seen) {
-                Some(c) => format!("did you mean {}?", crate::error::snippet(c)),
-                None if seen.is_empty() => "the files have no labels".to_string(),
-                None => format!(
-                    "the labels are {}",
-                    crate::error::snippet(&seen.iter().cloned().collect::<Vec<_>>().join(", "))
-                ),
-            };
-            format!(
-                "{option}: label {} occurs in neither {} nor {}, so it {} nothing; {hint}",
-                crate::error::snippet(l),
-                target.display(),
-                system.display(),
-                if option == "--labels" {
-                    "selects"
-                } else {
-                    "leaves out"
-                }
-            )
-        })
-        .collect()
 }
 
 #[cfg(test)]

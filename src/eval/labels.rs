@@ -5,8 +5,49 @@
 //! closest evaluated label.
 
 use crate::corpus::{Corpus, Document};
+use crate::error::{snippet, Error, Result};
 use crate::spans::{entities, Spans};
 use std::collections::BTreeSet;
+
+/// A label given on the command line to select or leave out labels (`--labels`, `--exclude`:
+/// each option with its labels) that occurs in none of the files read (`seen`: every label of
+/// them; `files`: `GOLD nor RUN`, as the message names them) is a usage error naming each such
+/// label and the closest that occurs (issue 46.16): it would select or leave out nothing,
+/// silently (`--labels PERS,LOC` on PER and LOC scored LOC alone).
+pub fn absent_selection(
+    given: &[(&str, &[String])],
+    seen: &BTreeSet<String>,
+    files: &str,
+) -> Result<()> {
+    let absent: Vec<String> = given
+        .iter()
+        .flat_map(|(option, labels)| labels.iter().map(move |l| (*option, l)))
+        .filter(|(_, l)| !seen.contains(l.as_str()))
+        .map(|(option, l)| {
+            let hint = match closest(l, seen) {
+                Some(c) => format!("did you mean {}?", snippet(c)),
+                None if seen.is_empty() => "the files have no labels".to_string(),
+                None => format!(
+                    "the labels are {}",
+                    snippet(&seen.iter().cloned().collect::<Vec<_>>().join(", "))
+                ),
+            };
+            format!(
+                "{option}: label {} occurs in neither {files}, so it would {} nothing; {hint}",
+                snippet(l),
+                if option == "--exclude" {
+                    "leave out"
+                } else {
+                    "select"
+                }
+            )
+        })
+        .collect();
+    match absent.is_empty() {
+        true => Ok(()),
+        false => Err(Error::usage(absent.join("; "))),
+    }
+}
 
 /// One warning line per run entity type of column `pcol` that is not in `tags` (the evaluated
 /// labels), in label order: where it first occurs, how many entities carry it, and the closest

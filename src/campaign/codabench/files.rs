@@ -78,7 +78,10 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
                 continue;
             };
             if kind.is_symlink() {
-                refuse("a symbolic link; links are never followed: put the file itself in the zip");
+                refuse(
+                    "a symbolic link in the submitted zip; links are never followed: put the file \
+                     itself in the zip",
+                );
             } else if kind.is_dir() {
                 if depth + 1 > MAX_DEPTH {
                     refuse(&format!(
@@ -88,7 +91,11 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
                     stack.push((e.path(), shown, depth + 1));
                 }
             } else if !kind.is_file() {
-                refuse("not a regular file");
+                refuse(&format!(
+                    "the submitted zip's member is {}, not a regular file (never opened): put \
+                     only files and folders in the zip",
+                    special_kind(&kind)
+                ));
             } else if e.metadata().is_ok_and(|m| m.len() > crate::io::MAX_INPUT) {
                 refuse("over 2 GiB, the largest file fairscore reads");
             } else {
@@ -119,6 +126,27 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
         folders,
         problems: sorted(problems),
     })
+}
+
+/// What a file that is no regular file nor directory is, for a message (it is never opened:
+/// a FIFO blocks, a device never ends).
+fn special_kind(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kinds = [
+            (ft.is_fifo(), "a FIFO (named pipe)"),
+            (ft.is_char_device() || ft.is_block_device(), "a device"),
+            (ft.is_socket(), "a socket"),
+        ];
+        if let Some((_, k)) = kinds.into_iter().find(|(is, _)| *is) {
+            return k;
+        }
+    }
+    match ft.is_symlink() {
+        true => "a symbolic link",
+        false => "a special file",
+    }
 }
 
 /// The outermost of the folders holding `.ann` files (sorted; the top shown as `.`), and the

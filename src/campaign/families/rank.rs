@@ -6,9 +6,43 @@ use std::path::Path;
 
 use super::super::family::{rank_scored, ranking_results};
 use super::{
-    best_per_team, clash, score, stem, FailedScoring, FamilyCampaign, FamilyTask, TaskRanking,
+    best_per_team, clash, score, stem, FamilyCampaign, FamilyReport, FamilyTask, Groups,
+    TaskRanking,
 };
-use crate::error::Result;
+use crate::error::{snippet, Error, Result};
+
+/// A scoring of a run for a task that failed (issue 46.12: a run of several tasks fails once
+/// per task).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FailedScoring {
+    /// The run's file name.
+    pub file: String,
+    /// The task's ranking it was left out of (the task's name, then each group value:
+    /// `ner-de`, as the ranking file's stem).
+    pub task: String,
+    /// Why, in one line.
+    pub reason: String,
+}
+
+impl FamilyReport {
+    /// How many runs (files) failed for some task: a run is counted once however many of
+    /// its scorings failed.
+    pub fn failed_runs(&self) -> usize {
+        let files: std::collections::BTreeSet<&str> =
+            self.failed.iter().map(|f| f.file.as_str()).collect();
+        files.len()
+    }
+
+    /// How many runs (systems) are ranked in some table, each once.
+    pub fn ranked_runs(&self) -> usize {
+        let systems: std::collections::BTreeSet<&str> = self
+            .rankings
+            .iter()
+            .flat_map(|r| r.ranking.runs.iter().map(|x| x.system.as_str()))
+            .collect();
+        systems.len()
+    }
+}
 
 /// What became of a task on one group's gold: the runs that failed (file, error) and the
 /// ranking of the others, if any.
@@ -106,4 +140,60 @@ fn task_signature(
     sig.push("run", sign::set_hash(&items));
     sig.push("version", env!("CARGO_PKG_VERSION"));
     Ok(sig)
+}
+
+/// Refuses, before any run is scored, a task whose `rank_by` names no column of its family's
+/// headline table (issue 46.16: with no runs it was never checked): an input error at the
+/// line of `rank_by`, listing the columns there are. The table's shape does not depend on
+/// the run, so the task's gold (of its first group with runs, else the first gold file its
+/// pattern fits) is scored against itself; a task ranked by its family's own headline column
+/// needs no check, and a gold that cannot be read is left to the runs to report.
+pub(super) fn check_rank_by(
+    cfg: &FamilyCampaign,
+    gold_dir: &Path,
+    per_task: &[Groups],
+) -> Result<()> {
+    let mut names: Option<Vec<String>> = None;
+    for (t, groups) in cfg.tasks.iter().zip(per_task) {
+        let h = &t.headline;
+        if h.column == t.family.headline().column {
+            continue;
+        }
+        let gold = match groups.keys().next() {
+            Some(group) => score::gold_path(t, gold_dir, group),
+            None => {
+                let names = names.get_or_insert_with(|| {
+                    crate::campaign::codabench::gold_names(gold_dir).unwrap_or_default()
+                });
+                match names.iter().find(|n| !t.gold.matches(n).is_empty()) {
+                    Some(n) => gold_dir.join(n),
+                    None => continue,
+                }
+            }
+        };
+        let Ok(results) = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None) else {
+            continue;
+        };
+        let table = results.table(&h.table);
+        if table.and_then(|tb| tb.column(&h.column)).is_some() {
+            continue;
+        }
+        let there: Vec<&str> = table
+            .map(|tb| tb.columns.iter().map(|c| c.name.as_str()).collect())
+            .unwrap_or_default();
+        return Err(Error::input(
+            &cfg.file,
+            t.rank_by_line,
+            format!(
+                "invalid campaign: task {}: rank_by: the {} family has no column {} in table {} \
+                 (its columns: {})",
+                t.name,
+                t.family.name(),
+                snippet(&h.column),
+                h.table,
+                there.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -112,6 +112,12 @@ impl MentionsFamily {
             .zip(&paired)
             .map(|(u, r)| counter.unit(u, r))
             .collect();
+        // A schema label no unit or record has (a typo: `PERS` for `PER`) is refused.
+        if let Some(given) = &self.options.labels {
+            let seen: BTreeSet<String> = counter.labels.iter().cloned().collect();
+            let files = format!("the gold nor {}", pred.display());
+            crate::eval::labels::absent_selection(&[("--labels", given)], &seen, &files)?;
+        }
         let mut order: Vec<usize> = (0..counter.labels.len()).collect();
         order.sort_by(|&a, &b| counter.labels[a].cmp(&counter.labels[b]));
         let mut place = vec![0usize; order.len()];

@@ -1,6 +1,7 @@
 //! Issue 26, class 5: a selection that matches nothing is said, never silent. A `fair`
-//! `--labels`/`--exclude` label that occurs in neither file, and a tagset that lists none of
-//! the data's values, give warnings as data (the ranking filter is in hardening_campaign.rs).
+//! `--labels`/`--exclude` label that occurs in neither file is an error (issue 46.16; it was a
+//! warning), a tagset that lists none of the data's values gives a warning as data (the
+//! ranking filter is in hardening_campaign.rs).
 
 use std::path::Path;
 
@@ -16,32 +17,24 @@ fn bad(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn fair_labels_that_occur_nowhere_are_named_with_the_closest_label() {
-    // spans_gold.spans has PER and LOC.
+    // spans_gold.spans has PER and LOC. Issue 46.16: a usage error (it was a warning).
     let opts = FairOptions {
         labels: Some(vec!["PERS".into(), "LOC".into()]),
         exclude: vec!["ORGG".into()],
         ..FairOptions::default()
     };
     let g = bad("spans_gold.spans");
-    let r = evaluate_files(&g, &g, &opts).unwrap();
-    assert_eq!(r.warnings.len(), 2, "{:?}", r.warnings);
-    assert!(r.warnings[0].contains("--labels: label \"PERS\" occurs in neither"));
+    let e = evaluate_files(&g, &g, &opts).unwrap_err();
+    assert_eq!(e.class(), fairscore::ErrorClass::Usage);
+    let e = e.to_string();
     assert!(
-        r.warnings[0].contains("did you mean \"PER\"?"),
-        "{}",
-        r.warnings[0]
+        e.contains("--labels: label \"PERS\" occurs in neither"),
+        "{e}"
     );
-    assert!(
-        r.warnings[1].contains("--exclude: label \"ORGG\""),
-        "{}",
-        r.warnings[1]
-    );
-    assert!(
-        r.warnings[1].contains("the labels are \"LOC, PER\""),
-        "{}",
-        r.warnings[1]
-    );
-    // Labels that occur: no warning.
+    assert!(e.contains("did you mean \"PER\"?"), "{e}");
+    assert!(e.contains("--exclude: label \"ORGG\""), "{e}");
+    assert!(e.contains("the labels are \"LOC, PER\""), "{e}");
+    // Labels that occur: no error, no warning.
     let opts = FairOptions {
         labels: Some(vec!["PER".into()]),
         ..FairOptions::default()

@@ -2,6 +2,7 @@ mod hardening_campaign;
 mod hardening_numbers;
 mod hardening_selection;
 mod hardening_submissions;
+mod hostile_inputs;
 mod limits;
 mod robustness_bad_inputs;
 mod robustness_mutation;
