@@ -244,7 +244,10 @@ def fits_numeric_20_10(x):
         return False
     if isinstance(x, float) and not math.isfinite(x):
         return False
-    d = decimal.Decimal(repr(x)).quantize(decimal.Decimal(1).scaleb(-10), rounding=decimal.ROUND_HALF_EVEN)
+    try:
+        d = decimal.Decimal(repr(x)).quantize(decimal.Decimal(1).scaleb(-10))
+    except decimal.InvalidOperation:  # more digits than the context holds
+        return False
     return abs(d) < decimal.Decimal(10) ** 10
 
 

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use crate::common::worker::{unzip, Worker};
 use crate::common::{copy_dir, shared_data, temp_dir};
 
-const CONLL: &str = "-DOCSTART- O\n\nAda B-PER\nLovelace I-PER\nmet O\nBabbage B-PER\n\nin O\nLondon B-LOC\n";
+const CONLL: &str =
+    "-DOCSTART- O\n\nAda B-PER\nLovelace I-PER\nmet O\nBabbage B-PER\n\nin O\nLondon B-LOC\n";
 
 const FAKE_ELF: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -76,7 +77,12 @@ fn detailed_results_stay_private_unless_the_campaign_publishes_them() {
     for (top, shown) in [("", "False"), ("detailed_results_public = true", "True")] {
         let (c, gold) = conll_campaign(&dir, top, "ner");
         let zip = dir.join("f.zip");
-        let args = ["--campaign", c.to_str().unwrap(), "--gold-dir", gold.to_str().unwrap()];
+        let args = [
+            "--campaign",
+            c.to_str().unwrap(),
+            "--gold-dir",
+            gold.to_str().unwrap(),
+        ];
         let o = bundle_in(&dir, &[&args[..], &["--binary", FAKE_ELF]].concat(), &zip);
         assert!(o.status.success(), "{}", text(&o));
         assert_eq!(
@@ -110,7 +116,12 @@ fn detailed_results_stay_private_unless_the_campaign_publishes_them() {
     let (c, gold) = conll_campaign(&dir, "detailed_results_public = \"yes\"", "ner");
     let o = bundle_in(
         &dir,
-        &["--campaign", c.to_str().unwrap(), "--gold-dir", gold.to_str().unwrap()],
+        &[
+            "--campaign",
+            c.to_str().unwrap(),
+            "--gold-dir",
+            gold.to_str().unwrap(),
+        ],
         &dir.join("g.zip"),
     );
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
@@ -123,17 +134,30 @@ fn names_longer_than_codabench_stores_are_refused_with_their_place() {
     // 29 characters: the key `…__F1` has 33, fits.
     let (c, gold) = conll_campaign(&dir, "", "a_task_of_twenty_nine_letters");
     let zip = dir.join("ok.zip");
-    let args = ["--campaign", c.to_str().unwrap(), "--gold-dir", gold.to_str().unwrap()];
+    let args = [
+        "--campaign",
+        c.to_str().unwrap(),
+        "--gold-dir",
+        gold.to_str().unwrap(),
+    ];
     let o = bundle_in(&dir, &[&args[..], &["--binary", FAKE_ELF]].concat(), &zip);
     assert!(o.status.success(), "{}", text(&o));
     // 33: the key has 37.
     let (c, gold) = conll_campaign(&dir, "", "a_task_named_thirty_three_letters");
     let zip = dir.join("long.zip");
-    let args = ["--campaign", c.to_str().unwrap(), "--gold-dir", gold.to_str().unwrap()];
+    let args = [
+        "--campaign",
+        c.to_str().unwrap(),
+        "--gold-dir",
+        gold.to_str().unwrap(),
+    ];
     let o = bundle_in(&dir, &[&args[..], &["--binary", FAKE_ELF]].concat(), &zip);
     let err = text(&o);
     assert_eq!(o.status.code(), Some(3), "{err}");
-    assert!(err.contains("campaign.toml:4:"), "the task's name line: {err}");
+    assert!(
+        err.contains("campaign.toml:4:"),
+        "the task's name line: {err}"
+    );
     assert!(
         err.contains("a_task_named_thirty_three_letters__F1") && err.contains("36"),
         "{err}"
@@ -145,7 +169,12 @@ fn names_longer_than_codabench_stores_are_refused_with_their_place() {
 fn without_binary_the_portable_build_is_shipped_or_a_warning_says_how_to_make_it() {
     let dir = temp_dir("cb_bundle_binary");
     let (c, gold) = conll_campaign(&dir, "", "ner");
-    let args = ["--campaign", c.to_str().unwrap(), "--gold-dir", gold.to_str().unwrap()];
+    let args = [
+        "--campaign",
+        c.to_str().unwrap(),
+        "--gold-dir",
+        gold.to_str().unwrap(),
+    ];
     let portable = format!(
         "dist/fairscore-{}-x86_64-linux-glibc2.17",
         env!("CARGO_PKG_VERSION")
@@ -159,7 +188,10 @@ fn without_binary_the_portable_build_is_shipped_or_a_warning_says_how_to_make_it
     assert!(o.status.success(), "{}", text(&o));
     read_in(&zip, &dir.join("x"), "competition.yaml");
     let shipped = std::fs::read(dir.join("x/scoring_program/fairscore")).unwrap();
-    assert!(shipped == std::fs::read(FAKE_ELF).unwrap(), "the portable build");
+    assert!(
+        shipped == std::fs::read(FAKE_ELF).unwrap(),
+        "the portable build"
+    );
     assert!(text(&o).contains(&portable), "{}", text(&o));
     assert!(!text(&o).contains("glibc 2.3"), "{}", text(&o));
     // Without one: this binary (glibc of this machine), with a warning saying how to build it,
@@ -177,13 +209,18 @@ fn without_binary_the_portable_build_is_shipped_or_a_warning_says_how_to_make_it
     let shipped = std::fs::read(dir.join("y/scoring_program/fairscore")).unwrap();
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join(&portable);
     if repo.is_file() {
-        assert!(shipped == std::fs::read(repo).unwrap(), "the repository's build");
+        assert!(
+            shipped == std::fs::read(repo).unwrap(),
+            "the repository's build"
+        );
     } else {
         let this = std::fs::read(env!("CARGO_BIN_EXE_fairscore")).unwrap();
         assert!(shipped == this, "this binary");
         let err = text(&o);
         assert!(
-            err.contains("warning:") && err.contains("glibc") && err.contains("scripts/prebuilt.sh"),
+            err.contains("warning:")
+                && err.contains("glibc")
+                && err.contains("scripts/prebuilt.sh"),
             "{err}"
         );
     }
@@ -209,13 +246,31 @@ fn the_report_is_a_few_lines_and_verbose_lists_every_file() {
     assert!(o.status.success(), "{err}");
     let first = err.lines().next().unwrap();
     assert!(first.contains("r.zip") && first.contains("files"), "{err}");
-    assert!(!err.contains("starting_kit/README.md"), "no file list: {err}");
-    assert!(err.contains("public_data/ner.conll"), "what it reveals: {err}");
-    assert!(err.lines().all(|l| l.len() < 200), "{err}");
+    assert!(
+        !err.contains("starting_kit/README.md"),
+        "no file list: {err}"
+    );
+    assert!(
+        err.contains("public_data/ner.conll"),
+        "what it reveals: {err}"
+    );
+    assert!(err.lines().count() <= 5, "a few lines: {err}");
+    // docs/codabench.md shows the script as the bundle has it.
+    let script = read_in(&zip, &dir.join("r"), "scoring_program/run.sh");
+    let docs =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/codabench.md")).unwrap();
+    assert!(
+        docs.contains(&script),
+        "docs/codabench.md does not show\n{script}"
+    );
     let o = bundle_in(&dir, &[&args[..], &["--verbose"]].concat(), &zip);
     let err = text(&o);
     assert!(o.status.success(), "{err}");
-    for f in ["competition.yaml", "starting_kit/README.md", "reference_data/ner.conll"] {
+    for f in [
+        "competition.yaml",
+        "starting_kit/README.md",
+        "reference_data/ner.conll",
+    ] {
         assert!(err.lines().any(|l| l.trim_end().ends_with(f)), "{f}: {err}");
     }
 }
@@ -259,7 +314,11 @@ fn blind_hipe_golds_keep_only_the_layout_of_the_text() {
             .copied()
             .filter(|f| ["NoSpaceAfter", "EndOfSentence"].contains(f))
             .collect();
-        let want = if want.is_empty() { "_".to_string() } else { want.join("|") };
+        let want = if want.is_empty() {
+            "_".to_string()
+        } else {
+            want.join("|")
+        };
         assert_eq!(pc[9], want, "{g}");
         kept += usize::from(want != "_");
         spaces += usize::from(want.contains("NoSpaceAfter"));
@@ -302,8 +361,15 @@ fn blind_hipe_golds_keep_only_the_layout_of_the_text() {
     ];
     let o = bundle_in(&dir, &args, &dir.join("h2.zip"));
     assert!(o.status.success(), "{}", text(&o));
-    let public = read_in(&dir.join("h2.zip"), &dir.join("c"), &format!("public_data/{name}"));
-    assert!(!public.contains("EndOfLine"), "EndOfLine marks the entities here");
+    let public = read_in(
+        &dir.join("h2.zip"),
+        &dir.join("c"),
+        &format!("public_data/{name}"),
+    );
+    assert!(
+        !public.contains("EndOfLine"),
+        "EndOfLine marks the entities here"
+    );
 }
 
 #[test]
@@ -352,7 +418,10 @@ fn the_hipe_2020_public_data_does_not_mark_the_entities() {
     }
     assert!(!on_entities.is_empty());
     let only: Vec<&String> = on_entities.difference(&elsewhere).collect();
-    assert!(only.is_empty(), "MISC values on entity tokens only: {only:?}");
+    assert!(
+        only.is_empty(),
+        "MISC values on entity tokens only: {only:?}"
+    );
 }
 
 #[test]

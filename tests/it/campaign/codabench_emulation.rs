@@ -97,10 +97,10 @@ fn files_under(dir: &Path) -> Vec<(String, PathBuf)> {
 }
 
 /// The gold's annotations as a participant-visible file would show them: brat `.ann` lines
-/// (`TYPE START END` and the mention), the mentions of two words or more, and the lines of
-/// token files whose tag is not `O`.
-fn gold_marks(gold: &Path) -> Vec<String> {
-    let mut marks = BTreeSet::new();
+/// (`TYPE START END`) and the lines of token files whose tag is not `O`; and the gold's
+/// mentions of two words or more (the texts show them, the scoring's output must not).
+fn gold_marks(gold: &Path) -> (Vec<String>, Vec<String>) {
+    let (mut marks, mut mentions) = (BTreeSet::new(), BTreeSet::new());
     for (rel, p) in files_under(gold) {
         let Ok(text) = std::fs::read_to_string(&p) else {
             continue;
@@ -111,7 +111,7 @@ fn gold_marks(gold: &Path) -> Vec<String> {
                 if cells.len() == 3 {
                     marks.insert(cells[1].to_string());
                     if cells[2].split_whitespace().count() > 1 {
-                        marks.insert(cells[2].to_string());
+                        mentions.insert(cells[2].to_string());
                     }
                 }
             }
@@ -124,7 +124,7 @@ fn gold_marks(gold: &Path) -> Vec<String> {
             }
         }
     }
-    marks.into_iter().collect()
+    (marks.into_iter().collect(), mentions.into_iter().collect())
 }
 
 /// The checks every bundle must pass; `expected` gives the value of each column the sample
@@ -146,7 +146,9 @@ fn passes(
     );
     let facts = &r["facts"];
     // The docs promise that a submission's scores appear on the leaderboard.
-    let rule = facts["leaderboards"][0]["submission_rule"].as_str().unwrap();
+    let rule = facts["leaderboards"][0]["submission_rule"]
+        .as_str()
+        .unwrap();
     assert!(
         ["Force_Last", "Force_Latest_Multiple", "Force_Best"].contains(&rule),
         "submission rule {rule}: scores wait for each participant to add them"
@@ -171,25 +173,46 @@ fn passes(
             "{key}: the sample's run was not found: {stderr}"
         );
     }
-    // No gold annotation in what participants see.
-    let marks = gold_marks(gold);
+    // No gold annotation in what participants see (the sample submission unpacked), no gold
+    // mention in what the scoring program shows them.
+    let (marks, mentions) = gold_marks(gold);
     assert!(!marks.is_empty());
+    let sample = dir.join("sample");
+    unzip(&root.join("starting_kit/sample_submission.zip"), &sample);
     let mut visible: Vec<(String, String)> = Vec::new();
-    for folder in ["starting_kit", "public_data", "pages"] {
-        for (rel, p) in files_under(&root.join(folder)) {
+    for (folder, at) in [
+        ("starting_kit", root.join("starting_kit")),
+        ("public_data", root.join("public_data")),
+        ("pages", root.join("pages")),
+        ("the sample submission", sample),
+    ] {
+        for (rel, p) in files_under(&at)
+            .into_iter()
+            .filter(|(r, _)| !r.ends_with(".zip"))
+        {
             let text = String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
             visible.push((format!("{folder}/{rel}"), text));
         }
     }
+    let from_scoring = visible.len();
     let out = PathBuf::from(r["output_dir"].as_str().unwrap());
     for (rel, p) in files_under(&out) {
         visible.push((format!("output/{rel}"), std::fs::read_to_string(p).unwrap()));
     }
     visible.push(("the scoring log".into(), stderr.to_string()));
-    visible.push(("the scoring output".into(), r["stdout"].as_str().unwrap().into()));
-    for (name, text) in &visible {
+    visible.push((
+        "the scoring output".into(),
+        r["stdout"].as_str().unwrap().into(),
+    ));
+    for (i, (name, text)) in visible.iter().enumerate() {
         if let Some(m) = marks.iter().find(|m| text.contains(m.as_str())) {
             panic!("{name} shows the gold annotation {m:?}");
+        }
+        if let Some(m) = mentions
+            .iter()
+            .find(|m| i >= from_scoring && text.contains(m.as_str()))
+        {
+            panic!("{name} shows the gold mention {m:?}");
         }
     }
     r
@@ -207,9 +230,9 @@ fn brat_public_is_blind(public: &Path, gold: &Path) {
             assert_eq!(std::fs::read(&p).unwrap(), b"", "{rel}");
             assert!(docs.contains(stem), "{rel}: no document of the gold");
         } else {
-            let stem = rel.strip_suffix(".txt").unwrap_or_else(|| {
-                panic!("{rel}: published, but no document of the gold")
-            });
+            let stem = rel
+                .strip_suffix(".txt")
+                .unwrap_or_else(|| panic!("{rel}: published, but no document of the gold"));
             assert!(docs.contains(stem), "{rel}: no document of the gold");
             assert_eq!(
                 std::fs::read(&p).unwrap(),
@@ -379,7 +402,11 @@ fn a_campaign_ranked_by_fp_passes_codabench() {
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::write(gold.join("ner.conll"), CONLL).unwrap();
     // A span file has no blind version: its column has no sample run.
-    std::fs::write(gold.join("spans.tsv"), "PER\t1\t2\nPER\t4\t4\n\nLOC\t2\t2\n").unwrap();
+    std::fs::write(
+        gold.join("spans.tsv"),
+        "PER\t1\t2\nPER\t4\t4\n\nLOC\t2\t2\n",
+    )
+    .unwrap();
     let campaign = dir.join("campaign.toml");
     std::fs::write(
         &campaign,
