@@ -66,7 +66,7 @@ pub fn gold_files(path: &Path, name: &str) -> Result<Vec<(String, PathBuf)>> {
                 "a gold file's name is not UTF-8; rename it in UTF-8",
             ));
         }
-        let txt = format!("{}.txt", &ann[..ann.len() - ".ann".len()]);
+        let txt = format!("{}.txt", ann.strip_suffix(".ann").unwrap_or(&ann));
         out.push((format!("{name}/{ann}"), path.join(&ann)));
         out.push((format!("{name}/{txt}"), path.join(&txt)));
     }
