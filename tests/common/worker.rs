@@ -2,10 +2,13 @@
 //! writes: the bundle is unpacked with Python's `zipfile` as the worker unpacks it (the
 //! binary loses its executable bit), `scoring_program/` becomes the program directory,
 //! `reference_data/` `input/ref`, the participant's zip `input/res`; the `command` of
-//! `metadata.yaml` is read with YAML and split with `shlex` as the worker and docker-py do,
-//! `/app/program`, `/app/input` and `/app/output` substituted, and run in the program
-//! directory; `scores.json` is read as `push_scores` reads it. Used by
-//! `tests/it/campaign/codabench.rs` (family campaigns) and `codabench_hipe.rs` (HIPE).
+//! `metadata.yaml` is read with YAML and split with `shlex` as docker-py does (today's worker
+//! splits on spaces, which reads the bundle's `sh run.sh` alike), `/app/program`, `/app/input`
+//! and `/app/output` substituted, and run in the program directory; `scores.json` is read as
+//! `push_scores` reads it. The files are laid out as given, without the worker's unwrapping
+//! of a zip's first folder: `scripts/codabench_emulate.py` emulates that too
+//! (`tests/it/campaign/codabench_emulation.rs`). Used by `tests/it/campaign/codabench.rs`
+//! (family campaigns) and `codabench_hipe.rs` (HIPE).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,6 +2,8 @@ mod breakdown_hipe;
 mod breakdown_latex;
 mod campaign_families;
 mod codabench;
+mod codabench_bundle;
+mod codabench_emulation;
 mod codabench_formats;
 mod codabench_hipe;
 mod codabench_hipe_insight;
