@@ -61,6 +61,9 @@ pub struct Campaign {
     /// Write an `inspect` page per run and NERC output (`inspect = true`, or `leaderboard
     /// --inspect`): the output's first column, linked from the boards.
     pub inspect: bool,
+    /// `reveal_gold = true`: the Codabench scoring program's participant-visible outputs may
+    /// show gold (docs/codabench.md); default false.
+    pub reveal_gold: bool,
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
     /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
@@ -169,6 +172,8 @@ struct CampaignFile {
     fair: bool,
     #[serde(default)]
     inspect: bool,
+    #[serde(default)]
+    reveal_gold: bool,
     #[serde(default)]
     bootstrap: Option<S<usize>>,
     #[serde(default)]
@@ -373,6 +378,7 @@ impl Campaign {
             tagset,
             fair: file.fair,
             inspect: file.inspect,
+            reveal_gold: file.reveal_gold,
             bootstrap,
             breakdown,
             train,

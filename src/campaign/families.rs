@@ -126,6 +126,9 @@ pub struct FamilyCampaign {
     /// Files the tasks read besides gold and runs (a HIPE campaign's tag sets and QID maps),
     /// which a Codabench bundle ships; each as (name in the resources directory, path).
     pub resources: Vec<(String, PathBuf)>,
+    /// `reveal_gold = true`: participant-visible outputs of the Codabench scoring program may
+    /// show gold (missed spans, gold labels, the gold's own counts); default false.
+    pub reveal_gold: bool,
 }
 
 fn has_family_tasks(t: &toml::Table) -> bool {
@@ -162,17 +165,15 @@ impl FamilyCampaign {
         let places = Places::new(text);
         let top_line = |key: &str| key_line(&places, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
-        let mut inspect = false;
+        let (mut inspect, mut reveal_gold) = (false, false);
         for (k, v) in &table {
             match k.as_str() {
                 "name" | "task" => {}
-                "inspect" => {
-                    inspect = v.as_bool().ok_or_else(|| {
-                        at(
-                            top_line("inspect"),
-                            "inspect: expected true or false".into(),
-                        )
+                key @ ("inspect" | "reveal_gold") => {
+                    let b = v.as_bool().ok_or_else(|| {
+                        at(top_line(key), format!("{key}: expected true or false"))
                     })?;
+                    *if key == "inspect" { &mut inspect } else { &mut reveal_gold } = b;
                 }
                 "bootstrap" | "bootstrap_seed" | "bootstrap_confidence" => {
                     let name = match k.as_str() {
@@ -189,7 +190,7 @@ impl FamilyCampaign {
                         top_line(other),
                         format!(
                             "unknown key {} (a campaign of family tasks has name, bootstrap, \
-                             bootstrap_seed, bootstrap_confidence, inspect and [[task]])",
+                             bootstrap_seed, bootstrap_confidence, inspect, reveal_gold and [[task]])",
                             snippet(other)
                         ),
                     ))
@@ -349,6 +350,7 @@ impl FamilyCampaign {
             bootstrap,
             tasks,
             resources: Vec::new(),
+            reveal_gold,
         })
     }
 }

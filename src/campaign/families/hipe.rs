@@ -215,6 +215,7 @@ impl FamilyCampaign {
             bootstrap: cfg.bootstrap,
             tasks,
             resources: used,
+            reveal_gold: cfg.reveal_gold,
         })
     }
 }
