@@ -363,7 +363,7 @@ fn score_run(
 /// Scores the submission in `input/res` against the gold in `input/ref` (see the module
 /// documentation). Errors of the gold or the campaign are errors; what is wrong with the
 /// submission is a [`Verdict::Refused`]; a run that cannot be scored costs its columns only
-/// (scored as without a run, [`ColumnScore::unscored`] says why), unless no column is scored.
+/// (scored as without a run, `ColumnScore::unscored` says why), unless no column is scored.
 pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
     let (gold_dir, res) = (input.join("ref"), input.join("res"));
     for d in [&gold_dir, &res] {
