@@ -316,8 +316,8 @@ enum Failed {
 }
 
 /// Checks (once per way of checking a file: spans, fair and muc of one CoNLL file) and scores
-/// the run `path` of task `t` against `gold`. A check that fails adds its report's lines to
-/// `notes` and `reports`.
+/// the run `path` of task `t` against `gold`. A check that fails adds its report to
+/// `reports`.
 fn score_run(
     cfg: &FamilyCampaign,
     t: &FamilyTask,
