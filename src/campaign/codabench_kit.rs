@@ -168,6 +168,15 @@ pub fn public_and_kit(
         let Some((_, kind, files)) = blind.iter().find(|(g, _, _)| *g == c.gold) else {
             continue;
         };
+        // A generative run (`align`) is an entity list, not the gold's format: no sample.
+        if t.options.own("align").is_some() {
+            kit.notes.push(format!(
+                "column {}: its runs are entity lists placed on the gold's texts (align): the \
+                 sample submission has no run for it",
+                c.key
+            ));
+            continue;
+        }
         let folder = *kind == Blind::Brat;
         let name = sample_name(t, c, folder);
         table.push_str(&format!(
@@ -294,7 +303,7 @@ fn readme(
     }
     if !checks.is_empty() {
         s.push_str("## Check a run before submitting\n\n");
-        s.push_str("The scoring program checks every run in CoNLL, CoNLL-U, TSV or plain text, and every standoff run (brat, doccano, Label Studio, Prodigy), as `fairscore check` does, and refuses a submission with a run that has errors or warnings. Run the same check against the blind data (you have no gold; the check compares your run's documents, texts or tokens with it, and its labels with the task's label list):\n\n```sh\n");
+        s.push_str("The scoring program checks every run in CoNLL, CoNLL-U, TSV or plain text, and every standoff run (brat, doccano, Label Studio, Prodigy), as `fairscore check` does, and does not score a run that has errors or warnings (its columns score as without a run). Run the same check against the blind data (you have no gold; the check compares your run's documents, texts or tokens with it, and its labels with the task's label list):\n\n```sh\n");
         for c in checks {
             s.push_str(c);
             s.push('\n');

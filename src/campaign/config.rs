@@ -64,6 +64,9 @@ pub struct Campaign {
     /// `detailed_results_public = true`: the Codabench bundle lets every leaderboard viewer
     /// open a submission's detailed results (default: its participant only).
     pub detailed_results_public: bool,
+    /// `reveal_gold = true`: the Codabench scoring program's participant-visible outputs may
+    /// show gold (docs/codabench.md); default false.
+    pub reveal_gold: bool,
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
     /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
@@ -174,6 +177,7 @@ struct CampaignFile {
     inspect: bool,
     #[serde(default)]
     detailed_results_public: bool,
+    reveal_gold: bool,
     #[serde(default)]
     bootstrap: Option<S<usize>>,
     #[serde(default)]
@@ -379,6 +383,7 @@ impl Campaign {
             fair: file.fair,
             inspect: file.inspect,
             detailed_results_public: file.detailed_results_public,
+            reveal_gold: file.reveal_gold,
             bootstrap,
             breakdown,
             train,

@@ -132,6 +132,9 @@ pub struct FamilyCampaign {
     /// `detailed_results_public = true`: every leaderboard viewer may open a submission's
     /// detailed results on Codabench (default: its participant only).
     pub detailed_results_public: bool,
+    /// `reveal_gold = true`: participant-visible outputs of the Codabench scoring program may
+    /// show gold (missed spans, gold labels, the gold's own counts); default false.
+    pub reveal_gold: bool,
 }
 
 fn has_family_tasks(t: &toml::Table) -> bool {
@@ -168,7 +171,7 @@ impl FamilyCampaign {
         let places = Places::new(text);
         let top_line = |key: &str| key_line(&places, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
-        let (mut inspect, mut detailed_results_public) = (false, false);
+        let (mut inspect, mut detailed_results_public, mut reveal_gold) = (false, false, false);
         for (k, v) in &table {
             let flag = |key: &str| {
                 v.as_bool()
@@ -178,6 +181,7 @@ impl FamilyCampaign {
                 "name" | "task" => {}
                 "inspect" => inspect = flag("inspect")?,
                 "detailed_results_public" => detailed_results_public = flag(k)?,
+                "reveal_gold" => reveal_gold = flag(k)?,
                 "bootstrap" | "bootstrap_seed" | "bootstrap_confidence" => {
                     let name = match k.as_str() {
                         "bootstrap" => "bootstrap",
@@ -193,8 +197,8 @@ impl FamilyCampaign {
                         top_line(other),
                         format!(
                             "unknown key {} (a campaign of family tasks has name, bootstrap, \
-                             bootstrap_seed, bootstrap_confidence, inspect, detailed_results_public and \
-                             [[task]])",
+                             bootstrap_seed, bootstrap_confidence, inspect, detailed_results_public, \
+                             reveal_gold and [[task]])",
                             snippet(other)
                         ),
                     ))
@@ -356,6 +360,7 @@ impl FamilyCampaign {
             tasks,
             resources: Vec::new(),
             detailed_results_public,
+            reveal_gold,
         })
     }
 }

@@ -177,13 +177,11 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
             Ok(0)
         }
         Verdict::Refused(r) => {
-            for p in &r.problems {
-                eprintln!("fairscore: submission refused: {}", escape_controls(p));
-            }
-            for rep in &r.reports {
-                for line in rep.to_text().lines() {
-                    eprintln!("{}", escape_controls(line));
-                }
+            // Every line says it (docs/codabench.md): the check's findings too.
+            let texts: Vec<String> = r.reports.iter().map(|rep| rep.to_text()).collect();
+            let findings = texts.iter().flat_map(|t| t.lines());
+            for line in r.problems.iter().map(String::as_str).chain(findings) {
+                eprintln!("fairscore: submission refused: {}", escape_controls(line));
             }
             let check = if r.reports.is_empty() {
                 ""
@@ -191,7 +189,9 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
                 " (`fairscore check --format FORMAT --gold BLIND_GOLD --pred RUN`, with the blind gold of \
                  the public data, shows the same findings: the starting kit's README gives the command)"
             };
-            eprintln!("fairscore: the submission was not scored; fix the problems above{check}");
+            eprintln!(
+                "fairscore: submission refused: nothing was scored; fix the problems above{check}"
+            );
             Ok(1)
         }
     }

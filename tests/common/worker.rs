@@ -77,7 +77,7 @@ else:
     assert comp['phases'][0]['tasks'] == [0]
     cols = comp['leaderboards'][0]['columns']
     assert [c['index'] for c in cols] == list(range(len(cols)))
-    assert all(c['sorting'] == 'desc' for c in cols)
+    assert all(c['sorting'] in ('desc', 'asc') for c in cols)
     keys = [c['key'] for c in cols]
 print(json.dumps({'command': shlex.split(command), 'keys': keys}))
 "#;
@@ -217,4 +217,24 @@ impl Worker {
             scores,
         )
     }
+}
+
+/// The `inspect` pages embedded in a `detailed_results.html` (issue 46.7: Codabench uploads
+/// that one file): by column key, each `iframe`'s `srcdoc` unescaped.
+pub fn embedded_pages(detailed: &str) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for part in detailed.split("<iframe title=\"").skip(1) {
+        let (key, rest) = part.split_once('"').expect("a title");
+        let at = rest.find("srcdoc=\"").expect("a srcdoc") + "srcdoc=\"".len();
+        let end = rest[at..].find('"').expect("the srcdoc's end");
+        let page = rest[at..at + end]
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#x27;", "'")
+            .replace("&#x2F;", "/")
+            .replace("&amp;", "&");
+        out.insert(key.to_string(), page);
+    }
+    out
 }

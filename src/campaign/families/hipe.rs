@@ -217,6 +217,7 @@ impl FamilyCampaign {
             tasks,
             resources: used,
             detailed_results_public: cfg.detailed_results_public,
+            reveal_gold: cfg.reveal_gold,
         })
     }
 }

@@ -8,6 +8,7 @@ mod codabench_formats;
 mod codabench_hipe;
 mod codabench_hipe_insight;
 mod codabench_kit;
+mod codabench_program;
 mod failed_runs;
 mod fixtures;
 mod hipe_adequacy;
