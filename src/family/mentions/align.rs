@@ -184,8 +184,12 @@ impl Placer {
         for start in (from..=last).chain(0..from) {
             let end = start + m;
             // Equal as written implies equal ignoring case: compared only then.
-            let c = lowered.is_some_and(|l| self.lower[start..end] == *l);
-            let e = exact && (c || lowered.is_none()) && h[start..end] == *needle;
+            let c =
+                lowered.is_some_and(|l| self.lower[start] == l[0] && self.lower[start..end] == *l);
+            let e = exact
+                && (c || lowered.is_none())
+                && h[start] == needle[0]
+                && h[start..end] == *needle;
             if !(e || c) || used.contains((start, end)) {
                 continue;
             }
