@@ -21,4 +21,5 @@ mod leaderboard_report;
 mod official_board;
 mod official_family;
 mod page_layout;
+mod replay_values;
 mod signature;
