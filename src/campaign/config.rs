@@ -177,6 +177,7 @@ struct CampaignFile {
     inspect: bool,
     #[serde(default)]
     detailed_results_public: bool,
+    #[serde(default)]
     reveal_gold: bool,
     #[serde(default)]
     bootstrap: Option<S<usize>>,
