@@ -62,7 +62,7 @@ pub struct Converted {
     /// Notes for the user (spans given twice and merged, …).
     pub notes: Vec<String>,
     /// Warnings: the types a type change names that no mention of the input has
-    /// ([`TypeChanges::unseen`]).
+    /// (`TypeChanges::unseen`).
     pub warnings: Vec<String>,
     /// The output directory of a brat output (created when written).
     pub dir: Option<PathBuf>,

@@ -44,7 +44,7 @@ impl RunChanges {
     }
 
     /// The warnings of the rewrites so far (a type named that no mention of the run has,
-    /// [`TypeChanges::unseen`]), in order, and forgotten.
+    /// `TypeChanges::unseen`), in order, and forgotten.
     pub fn warnings(&self) -> Vec<String> {
         self.warnings
             .lock()
