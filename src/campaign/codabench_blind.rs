@@ -226,8 +226,11 @@ fn blind_hipe(text: &str) -> (String, String, String) {
     let mut lines: Vec<(&str, Option<Vec<&str>>)> = Vec::new();
     for piece in text.split_inclusive('\n') {
         let body = piece.trim_end_matches(['\n', '\r']);
-        if body.trim().is_empty() || body.starts_with('#') || names.is_empty() {
-            if names.is_empty() && !body.trim().is_empty() && !body.starts_with('#') {
+        // A comment has no cells; a row whose first cell starts with `#` (a token `#`) is
+        // skipped by the readers but still shows its annotation, so it is made blind too.
+        let comment = body.starts_with('#') && !body.contains('\t');
+        if body.trim().is_empty() || comment || names.is_empty() {
+            if names.is_empty() && !body.trim().is_empty() && !comment {
                 names = body.trim_start_matches('\u{feff}').split('\t').collect();
             }
             lines.push((piece, None));
@@ -385,5 +388,16 @@ mod tests {
         for f in ["LED (1)", "EndOfSentence (1)", "InPrimaryReference (1)"] {
             assert!(hides.contains(f), "{f}: {hides}");
         }
+    }
+
+    #[test]
+    fn a_token_hash_row_is_made_blind_like_any_token_row() {
+        let gold =
+            "TOKEN\tNE-COARSE-LIT\tMISC\n# id = 1\n#\tI-PER\tNoSpaceAfter\nx\tO\tNoSpaceAfter\n";
+        let (blind, _, _) = blind_hipe(gold);
+        assert_eq!(
+            blind,
+            "TOKEN\tNE-COARSE-LIT\tMISC\n# id = 1\n#\tO\tNoSpaceAfter\nx\tO\tNoSpaceAfter\n"
+        );
     }
 }
