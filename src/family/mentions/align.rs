@@ -226,7 +226,7 @@ impl Placer {
     /// a place already `used` is refused (an exact or case placement only refuses the same
     /// place). The windows a string may take are searched once per unit, in the stretches the
     /// index points to ([`Bigrams::regions`]).
-    fn fuzzy(&mut self, p: &[char], used: &Taken, from: usize) -> Option<(usize, usize)> {
+    fn fuzzy(&mut self, p: &[char], used: &mut Taken, from: usize) -> Option<(usize, usize)> {
         let m = p.len();
         let limit = m * self.permille as usize / 1000;
         if limit == 0 || m > self.chars.len() + limit {

@@ -3,7 +3,7 @@
 //! unit, a unit id given twice) and the warnings (records naming no unit, a run none of whose
 //! labels the gold has).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use super::read::{Gold, Record};
@@ -129,21 +129,22 @@ fn unknown_labels(gold: &Gold, records: &[Record], pred: &Path, s: &Settings) ->
     if !s.typed || s.norm == Norm::Instructuie {
         return None;
     }
-    let known: BTreeSet<&str> = gold
+    let known: HashSet<&str> = gold
         .units
         .iter()
         .flat_map(|u| u.mentions.iter().filter_map(|m| m.label.as_deref()))
         .collect();
-    let said: BTreeSet<&str> = records
-        .iter()
-        .flat_map(|r| {
+    let said = || {
+        records.iter().flat_map(|r| {
             let labels = r.answer.mentions.iter().filter_map(|m| m.label.as_deref());
             labels.chain(r.query.as_deref())
         })
-        .collect();
-    if known.is_empty() || said.is_empty() || !said.is_disjoint(&known) {
+    };
+    if known.is_empty() || said().next().is_none() || said().any(|l| known.contains(l)) {
         return None;
     }
+    let said: BTreeSet<&str> = said().collect();
+    let known: BTreeSet<&str> = known.into_iter().collect();
     Some(format!(
         "{}: no label of the run is a label of the gold ({}, as written{}): the run's {}; the gold's {}",
         pred.display(),

@@ -6,36 +6,24 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The places taken in one unit by one side (or one query): each place as given, the
-/// characters they cover (merged runs, start → end), and the strings that found no place
-/// (by placing mode): places are only ever added, so those never will.
+/// characters they cover (merged runs, start → end; made at the first question about them,
+/// which only the fuzzy step asks), and the strings that found no place (by placing mode):
+/// places are only ever added, so those never will.
 #[derive(Debug, Default, Clone)]
 pub struct Taken {
     places: HashSet<(usize, usize)>,
-    covered: BTreeMap<usize, usize>,
+    covered: Option<BTreeMap<usize, usize>>,
     placeless: [HashSet<String>; 3],
 }
 
 impl Taken {
     /// Records `place` (`[start, end)` in characters); false when it was taken already.
-    pub fn insert(&mut self, (a, b): (usize, usize)) -> bool {
-        if !self.places.insert((a, b)) {
+    pub fn insert(&mut self, place: (usize, usize)) -> bool {
+        if !self.places.insert(place) {
             return false;
         }
-        if a < b {
-            let (mut lo, mut hi) = (a, b);
-            if let Some((&s, &e)) = self.covered.range(..=lo).next_back() {
-                if e >= lo {
-                    lo = s;
-                    hi = hi.max(e);
-                }
-            }
-            let within: Vec<usize> = self.covered.range(lo..=hi).map(|(&s, _)| s).collect();
-            for s in within {
-                if let Some(e) = self.covered.remove(&s) {
-                    hi = hi.max(e);
-                }
-            }
-            self.covered.insert(lo, hi);
+        if let Some(c) = &mut self.covered {
+            cover(c, place);
         }
         true
     }
@@ -57,12 +45,41 @@ impl Taken {
 
     /// Whether the characters `[s, e)` meet a place taken (runs are disjoint and sorted, so
     /// the last one starting before `e` ends furthest).
-    pub fn overlaps(&self, s: usize, e: usize) -> bool {
-        self.covered
+    pub fn overlaps(&mut self, s: usize, e: usize) -> bool {
+        let places = &self.places;
+        let covered = self.covered.get_or_insert_with(|| {
+            let mut c = BTreeMap::new();
+            for &p in places {
+                cover(&mut c, p);
+            }
+            c
+        });
+        covered
             .range(..e)
             .next_back()
             .is_some_and(|(_, &end)| end > s)
     }
+}
+
+/// Adds the characters of `[a, b)` to the merged runs `c`.
+fn cover(c: &mut BTreeMap<usize, usize>, (a, b): (usize, usize)) {
+    if a >= b {
+        return;
+    }
+    let (mut lo, mut hi) = (a, b);
+    if let Some((&s, &e)) = c.range(..=lo).next_back() {
+        if e >= lo {
+            lo = s;
+            hi = hi.max(e);
+        }
+    }
+    let within: Vec<usize> = c.range(lo..=hi).map(|(&s, _)| s).collect();
+    for s in within {
+        if let Some(e) = c.remove(&s) {
+            hi = hi.max(e);
+        }
+    }
+    c.insert(lo, hi);
 }
 
 /// Where each pair of consecutive characters occurs in a text: positions grouped by pair
