@@ -265,17 +265,26 @@ fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Res
 }
 
 /// The tables of task `t` with its gold scored against itself: their shape, which does not
-/// depend on the run. A task placing generative runs (`align`) reads its runs as entity
-/// lists: a gold in another format (CoNLL, brat, …) is read on both sides as the family reads
-/// a gold, without the run's options.
+/// depend on the run. A task whose runs are entity lists while its gold is in another format
+/// (CoNLL, brat, …) cannot read the gold as a run: a span family placing generative runs
+/// (`align`) reads the gold on both sides as it reads a gold, without the run's options; the
+/// mentions family scores one empty unit given in memory.
 fn own_tables(t: &FamilyTask, gold: &Path) -> Result<Results> {
     let own = crate::family::evaluate(t.family.as_ref(), gold, gold, None);
-    if own.is_ok() || t.options.own("align").is_none() {
+    let lists = t.family.name() == "mentions" || t.options.own("align").is_some();
+    if own.is_ok() || !lists {
         return own;
     }
     let mut o = t.options.clone();
     o.own
         .retain(|k, _| !crate::family::ALIGN_OPTIONS.contains(&k.as_str()));
+    if t.family.name() == "mentions" {
+        let family = crate::family::MentionsFamily::new(&o)?;
+        let unit = serde_json::json!({"id": "1", "text": "", "entities": []});
+        let record = serde_json::json!({"id": "1", "entities": []});
+        let stats = family.statistics_in_memory(&[unit], &[record])?;
+        return crate::family::scored(&family, &stats, None);
+    }
     let family = crate::family::build(t.family.name(), &o)?;
     crate::family::evaluate(family.as_ref(), gold, gold, None)
 }

@@ -321,10 +321,11 @@ fn inspect_pages_are_embedded_and_show_the_run_only() {
     }
 }
 
-/// Issue 47.4: a campaign placing generative runs on the gold's texts (`family = "spans"`,
-/// `align`, docs/generative.md) on a CoNLL gold: `leaderboard` ranks it and writes its
-/// `inspect` page, `codabench-bundle` writes its bundle, the program scores the same run as
-/// `leaderboard` and embeds its page.
+/// Issue 47.4: a campaign of generative runs on a CoNLL gold (docs/generative.md), placed on
+/// the gold's texts (`family = "spans"`, `align`) and scored as strings (`family =
+/// "mentions"`): `leaderboard` ranks both and writes the spans task's `inspect` page,
+/// `codabench-bundle` writes its bundle (it exited 3: the gold is no entity list), the program
+/// scores the same run as `leaderboard` and embeds its page.
 #[test]
 fn a_campaign_of_aligned_runs_is_scored_every_way() {
     let dir = temp_dir("codabench_program_align");
@@ -335,7 +336,9 @@ fn a_campaign_of_aligned_runs_is_scored_every_way() {
     std::fs::write(
         &c,
         "name = \"gen\"\ninspect = true\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\n\
-         align = \"exact\"\nunit = \"document\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.jsonl\"\n",
+         align = \"exact\"\nunit = \"document\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.jsonl\"\n\
+         [[task]]\nname = \"strings\"\nfamily = \"mentions\"\nunit = \"document\"\n\
+         gold = \"test.conll\"\nruns = \"{team}_{run}.jsonl\"\n",
     )
     .unwrap();
     let run =
@@ -345,18 +348,25 @@ fn a_campaign_of_aligned_runs_is_scored_every_way() {
     std::fs::create_dir_all(&runs).unwrap();
     std::fs::write(runs.join("alpha_1.jsonl"), run).unwrap();
     let board = board(&dir, &c, &gold, &runs);
-    let own = board["tables"][0]["rows"][0]["scores"]["F1"]
-        .as_f64()
-        .unwrap();
-    assert!(own > 0.0 && own < 1.0, "{own}");
+    let own: Vec<f64> = (0..2)
+        .map(|i| {
+            board["tables"][i]["rows"][0]["scores"]["F1"]
+                .as_f64()
+                .unwrap()
+        })
+        .collect();
+    assert!(own.iter().all(|f| *f > 0.0 && *f < 1.0), "{own:?}");
     let pages: Vec<_> = std::fs::read_dir(dir.join("site/inspect"))
         .map(|d| d.flatten().map(|e| e.file_name()).collect())
         .unwrap_or_default();
     assert_eq!(pages.len(), 1, "leaderboard's inspect page");
     let w = Worker::new(&dir, &gold, &c);
+    assert_eq!(w.keys, ["ner__F1", "strings__F1"]);
     let (code, stderr, scores) = w.score("run", &[("alpha_1.jsonl", run)]);
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(scores.unwrap()["ner__F1"].as_f64(), Some(own));
+    let scores = scores.unwrap();
+    assert_eq!(scores["ner__F1"].as_f64(), Some(own[0]));
+    assert_eq!(scores["strings__F1"].as_f64(), Some(own[1]));
     let embedded = embedded_pages(&detailed(&w, "run"));
     assert_eq!(
         marks(&embedded["ner__F1"]).1,
