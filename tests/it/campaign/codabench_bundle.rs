@@ -301,7 +301,8 @@ fn blind_hipe_golds_keep_only_the_layout_of_the_text() {
     assert!(gold.contains("LED0.0") && gold.contains("InPrimaryReference"));
     let (mut kept, mut spaces) = (0, 0);
     for (g, p) in gold.lines().zip(public.lines()).skip(1) {
-        if g.starts_with('#') || g.trim().is_empty() {
+        // A comment is kept; a row of cells whose token is `#` is made blind.
+        if (g.starts_with('#') && !g.contains('\t')) || g.trim().is_empty() {
             assert_eq!(g, p);
             continue;
         }

@@ -148,7 +148,8 @@ fn campaign_on_codabench(
         assert_eq!(g.lines().count(), b.lines().count(), "{public:?}");
         let header: Vec<&str> = b.lines().next().unwrap().split('\t').collect();
         for (gl, bl) in g.lines().zip(b.lines()).skip(1) {
-            if gl.starts_with('#') || gl.trim().is_empty() {
+            // A comment is kept; a row of cells whose token is `#` is made blind.
+            if (gl.starts_with('#') && !gl.contains('\t')) || gl.trim().is_empty() {
                 assert_eq!(gl, bl);
                 continue;
             }
