@@ -9,7 +9,8 @@ against the projects' own code", names the commits):
     universal-ner/src/eval/evaluate.py      (parser, normalize_answer, NEREvaluator)
     GoLLIE/src/tasks/utils_typing.py        (Entity, HallucinatedType, AnnotationList)
     GoLLIE/src/tasks/utils_scorer.py        (SpanScorer)
-    InstructUIE/src/evaluation/evaluator.py (MetricF1, EvaluatorBase, EvaluatorNER)
+    InstructUIE/src/evaluation/evaluator.py (MetricF1, EvaluatorBase, EvaluatorNER, and the
+                                            audits AuditLong, AuditRepeat, AuditRetard)
 
 The files are not imported as packages (they import vllm, fire, numpy, matplotlib or their
 own packages): the named top-level functions and classes are taken from each file's syntax
@@ -77,8 +78,12 @@ def fairscore(exe, gold, pred, preset, extra=()):
     t = next(t for t in v["tables"] if t["name"] == "micro")
     row = next(r for r in t["rows"] if list(r["key"].values()) == ["ALL"])
     s = row["scores"]
+    d = next(t for t in v["tables"] if t["name"] == "diagnostics")
+    diag = {r["key"]["measure"]: r["scores"]["n"] for r in d["rows"]}
     return {"P": s["P"], "R": s["R"], "F1": s["F1"], "TP": s["TP"],
-            "pred": s["TP"] + s["FP"], "gold": s["TP"] + s["FN"]}
+            "pred": s["TP"] + s["FP"], "gold": s["TP"] + s["FN"],
+            # InstructUIE's audits, shown with its preset
+            **{k: diag[k] for k in ("long", "repetitive", "zero_tp") if k in diag}}
 
 
 def schema_of(gold):
@@ -138,11 +143,13 @@ def gollie(peers, gold, preds, filt):
 
 def instructuie(peers, gold, preds):
     m = load_defs(peers / "InstructUIE/src/evaluation/evaluator.py",
-                  ["MetricBase", "MetricF1", "EvaluatorBase", "EvaluatorNER"], "peer_instructuie")
+                  ["MetricBase", "MetricF1", "EvaluatorBase", "EvaluatorNER", "AuditBase",
+                   "AuditLong", "AuditRepeat", "AuditRetard"], "peer_instructuie")
+    audits = {"long": m.AuditLong(), "repetitive": m.AuditRepeat(), "zero_tp": m.AuditRetard()}
 
     class NER(m.EvaluatorNER):
-        def _init_audit(self):  # the audits only record (one needs numpy): left out
-            self.audit = []
+        def _init_audit(self):  # the audits fairscore counts (the others need numpy or
+            self.audit = list(audits.values())  # the instruction's options)
 
     ev = NER()
     answers = {p["id"]: p["output"] for p in preds}
@@ -154,7 +161,8 @@ def instructuie(peers, gold, preds):
     f1 = ev.get_metric()
     mt = ev.metric
     return {"P": mt.precision, "R": mt.recall, "F1": f1, "TP": mt.sum_TP,
-            "pred": mt.sum_TP + mt.sum_FP, "gold": mt.sum_TP + mt.sum_FN}
+            "pred": mt.sum_TP + mt.sum_FP, "gold": mt.sum_TP + mt.sum_FN,
+            **{k: a.get_cnt() for k, a in audits.items()}}
 
 
 def main():

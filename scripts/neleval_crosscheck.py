@@ -18,7 +18,7 @@ rules, not from fairscore's code:
 
 It then runs neleval's own command line (`neleval evaluate`, overall and `--by-doc`;
 `neleval analyze --summary`) in this process and compares with fairscore's JSON: P, R, F1, TP,
-FP, FN of the five measures micro and per document at every K, and the seven error-label
+FP, FN of the six measures micro and per document at every K, and the seven error-label
 counts. neleval lists a document only when the gold has a mention in it; fairscore's other
 documents must then have TP = FN = 0. The first FORMAT_RUNS runs (default 3) are also
 written as CoNLL with a link column (`w NE LINK`, `-DOCSTART-` documents) and as brat (text
@@ -49,6 +49,7 @@ warnings.simplefilter("ignore")  # neleval warns on every zero denominator (it t
 from neleval.__main__ import main as neleval_main  # noqa: E402
 
 MEASURES = [
+    "strong_mention_match",
     "strong_link_match",
     "strong_nil_match",
     "strong_all_match",

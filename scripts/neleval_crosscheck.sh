@@ -2,7 +2,7 @@
 # Cross-checks `fairscore evaluate --family nel` against neleval 3.1.1 (docs/nel.md, "Checked
 # against neleval"): every HIPE-2022 NEL run of ../shared (plain and relaxed) converted to
 # neleval's annotation format by scripts/neleval_crosscheck.py itself, `neleval evaluate`
-# (overall and --by-doc) and `neleval analyze --summary` compared with fairscore's JSON: five
+# (overall and --by-doc) and `neleval analyze --summary` compared with fairscore's JSON: six
 # measures micro and per document at n-best 1, 3 and 5, and the seven error-label counts;
 # the first three runs also written as CoNLL with a link column and as brat with N lines.
 #

@@ -216,7 +216,8 @@ def mentions(
     lists (units without text, ids ``"1"``, ``"2"``, …); ``predictions``: entity lists
     (``["Obama", ["Hawaii", "location"], {"text": …, "type": …}]``), raw answer strings
     (read by ``parser``) or dicts as a run's JSONL lines; without ``id`` they pair with the
-    gold by order. ``preset`` and the options are the family's (``unit``, ``match``,
+    gold by order (a ``set`` or ``frozenset``, whose order follows ``PYTHONHASHSEED``, is a
+    ``TypeError``). ``preset`` and the options are the family's (``unit``, ``match``,
     ``normalize``, ``typed``, ``align``, ``parser``, ``schema``, ``unfound``, ``kb``,
     ``labels``, ``beta``, ``bootstrap``, ``seed``, ``confidence``).
 

@@ -6,7 +6,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 
 use crate::files::{settings, warn_all};
@@ -70,11 +70,18 @@ fn json_of(v: &Bound<'_, PyAny>, what: &str, depth: usize) -> PyResult<Value> {
     )))
 }
 
-/// The items of a list (or tuple, or any iterable) as JSON values.
+/// The items of a list (or tuple, or any ordered iterable) as JSON values. A set is refused:
+/// its order changes with `PYTHONHASHSEED`, and records pair with units by order.
 fn items(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Value>> {
     if v.is_instance_of::<PyString>() || v.is_instance_of::<PyDict>() {
         return Err(PyTypeError::new_err(format!(
             "{what}: expected a list (one item a unit)"
+        )));
+    }
+    if v.is_instance_of::<PySet>() || v.is_instance_of::<PyFrozenSet>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: a set has no order (it changes with PYTHONHASHSEED), and records pair \
+             with the units by order: give a list"
         )));
     }
     let mut out = Vec::new();

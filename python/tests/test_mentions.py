@@ -182,3 +182,17 @@ def test_a_generative_run_is_a_run_of_spans_by_its_options(tmp_path):
         assert fairscore.family(fam, str(g), str(r), align="case", parser="pairs")["tables"]
     with pytest.raises(fairscore.UsageError):
         fairscore.family("spans", str(g), str(r), align="fuzzy", align_threshold="2")
+
+
+@pytest.mark.parametrize("unordered", [set, frozenset])
+def test_unordered_collections_are_refused(unordered):
+    """Records pair with the units by order, and a set's order changes with PYTHONHASHSEED:
+    a set or frozenset of units or of records is a TypeError, never scored in some order."""
+    gold = [(("Anna", "PER"),), (("Otto", "PER"),)]
+    answers = ["PER: Anna", "PER: Otto"]
+    with pytest.raises(TypeError, match="order"):
+        fairscore.mentions(unordered(gold), answers)
+    with pytest.raises(TypeError, match="order"):
+        fairscore.mentions(gold, unordered(answers))
+    # The same items in a list or a tuple are scored.
+    assert micro(fairscore.mentions(gold, tuple(answers)))["TP"] == 2

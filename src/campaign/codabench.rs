@@ -14,37 +14,40 @@
 //!
 //! **Runs.** Every file under `INPUT/res` (hidden files, `__MACOSX/` and the worker's own
 //! `metadata` left out) whose name fits a task's `runs` pattern is that task's run for the
-//! gold its `{dataset}`/`{lang}` name, and so is every brat folder (one holding `.ann` files,
-//! at any depth; its files are its run's); names are matched as `leaderboard --campaign`
-//! matches them ([`super::names::run_stem`]: a pattern without an extension takes a file of
-//! any extension). A campaign of one column also takes a submission of exactly one file or
-//! brat folder (the top of the submission included) whatever its name. A column without a run scores 0, or the largest number
-//! for a metric that counts errors, so it ranks last (Codabench needs a
-//! number for every column), and the page says so; a submission with no run at all, two runs
-//! for one column, or a file with a run extension that fits no pattern is refused. The
+//! gold its `{dataset}`/`{lang}` name, and so is every brat run: a folder tree laid out as the
+//! brat gold is (the folders holding `.ann` files, at any depth, lifted by the gold's own
+//! sub-folders, `alpha_1/esp/` → `alpha_1/`; its files are its run's); names are matched as
+//! `leaderboard --campaign` matches them ([`super::names::run_stem`]: a pattern without an
+//! extension takes a file of any extension). A campaign of one column also takes a submission
+//! of exactly one file or brat folder (the top of the submission included) whatever its name.
+//! A column without a score (no run, or a run that cannot be scored) scores 0, or
+//! [`WORST_COUNT`] for a metric that counts errors, so it ranks last (Codabench needs a number
+//! for every column, below 10^10), and the page says so; a submission with no run at all, two
+//! runs for one column, or a file with a run extension that fits no pattern is refused. The
 //! submission is hostile: links are refused, never followed, and whatever the participant got
-//! wrong (names, nesting, sizes, unreadable runs) is a refusal, never an error
+//! wrong in the submission as a whole (names, nesting, sizes) is a refusal, never an error
 //! ([`submission_files`]).
 //!
 //! **Check.** Each run is checked as `fairscore check --format F` checks it (formats conll,
 //! conllu, tsv and text, given or as the family detects them, and standoff runs of span
-//! families: `codabench/check.rs`); a run that fails (errors or warnings) refuses the submission with
-//! the check's findings. Other formats are refused only
-//! when they cannot be scored.
+//! families: `codabench/check.rs`; not a generative run placed with `align`). A run that fails
+//! (errors or warnings), or cannot be read or scored, costs its own columns only, the check's
+//! findings in the notes; a submission none of whose runs scores is refused with them all.
 
 use std::path::Path;
 
+mod assign;
 mod check;
 mod files;
 
 pub use files::submission_files;
-use files::Found;
 
 use super::families::{FamilyCampaign, FamilyTask};
-use super::names::{run_stem, Placeholder, GOLD_PLACEHOLDERS};
+use super::names::{Placeholder, GOLD_PLACEHOLDERS};
 use crate::check::CheckReport;
 use crate::error::{Error, Result};
 use crate::table::Results;
+use assign::{assign, brat_layouts};
 use check::{about, check_key, check_run, CheckKey};
 
 /// The file names of the scoring program's outputs.
@@ -70,7 +73,8 @@ pub struct LeaderboardColumn {
     /// The metric (a column of the family's headline table).
     pub metric: String,
     /// Whether the metric counts errors, so that lower is better (known once the task's
-    /// family has scored: [`check_rank_by`] sets it for the bundle's leaderboard).
+    /// family has scored: [`check_rank_by`] sets it for the bundle's leaderboard,
+    /// [`score_submission`] for each [`ColumnScore`]).
     pub lower_is_better: bool,
 }
 
@@ -179,18 +183,27 @@ pub fn columns(cfg: &FamilyCampaign, gold_dir: &Path) -> Result<Vec<LeaderboardC
     Ok(out)
 }
 
+/// The value of a column ranked by a count of errors (lower is better) that has no score (no
+/// run, or a run that could not be scored): the largest number below 10^10, so that it fits
+/// Codabench's `numeric(20,10)` scores and ranks last. Every value of `scores.json` lies within
+/// ±`WORST_COUNT`.
+pub const WORST_COUNT: f64 = 9_999_999_999.0;
+
 /// The score of one column.
 #[derive(Debug, Clone)]
 pub struct ColumnScore {
     /// The column.
     pub column: LeaderboardColumn,
-    /// Its value (0 without a run; the largest number for a metric that counts errors).
+    /// Its value (0 without a score; [`WORST_COUNT`] for a metric that counts errors).
     pub value: f64,
     /// The run scored, as named in the submission; `None`: the submission has none.
     pub run: Option<String>,
     /// The run's result tables.
     pub results: Option<Results>,
-    /// The gold and the run, when the task asks for an `inspect` page (written beside the
+    /// Why the column's run was not scored (it fails the participants' check, or cannot be
+    /// read or scored): the column alone costs it, scored as without a run.
+    pub unscored: Option<String>,
+    /// The gold and the run, when the task asks for an `inspect` page (embedded in the
     /// detailed results by [`super::write_codabench_outputs`]).
     pub inspect: Option<(std::path::PathBuf, std::path::PathBuf)>,
 }
@@ -225,136 +238,6 @@ pub struct Scored {
     pub notes: Vec<String>,
 }
 
-/// The extension of a run pattern (`.txt`), if any, in lower case.
-fn extension(p: &super::names::Pattern) -> Option<String> {
-    super::names::pattern_extension(p).map(str::to_ascii_lowercase)
-}
-
-/// The runs of the submission per column (`None`: no run), the ignored files, or what is
-/// wrong with the submission.
-type Assignment = (Vec<Option<Found>>, Vec<String>);
-
-fn assign(
-    cfg: &FamilyCampaign,
-    cols: &[LeaderboardColumn],
-    files: Vec<Found>,
-    folders: Vec<Found>,
-) -> std::result::Result<Assignment, Vec<String>> {
-    let mut per: Vec<Vec<Found>> = vec![Vec::new(); cols.len()];
-    let (mut problems, mut unfit, mut ignored) = (Vec::new(), Vec::new(), Vec::new());
-    let exts: Vec<String> = cfg
-        .tasks
-        .iter()
-        .filter_map(|t| extension(&t.runs))
-        .collect();
-    let n_files = files.len() + folders.len();
-    let items = files
-        .into_iter()
-        .map(|f| (f, false))
-        .chain(folders.into_iter().map(|f| (f, true)));
-    for ((shown, path), folder) in items {
-        let name = shown.rsplit('/').next().unwrap_or(&shown).to_string();
-        let mut fitted = false;
-        for (k, t) in cfg.tasks.iter().enumerate() {
-            let Some(m) = t.fit(run_stem(&t.runs, &name, folder).0) else {
-                continue;
-            };
-            fitted = true;
-            let group: Vec<(Placeholder, String)> = GOLD_PLACEHOLDERS
-                .iter()
-                .filter(|p| t.gold.has(**p))
-                .filter_map(|p| {
-                    m.iter()
-                        .find(|(q, _)| q == p)
-                        .map(|(_, v)| (*p, v.to_string()))
-                })
-                .collect();
-            match cols.iter().position(|c| c.task == k && c.group == group) {
-                Some(i) => per[i].push((shown.clone(), path.clone())),
-                None => problems.push(format!(
-                    "{shown}: a run of task {} for {}, which has no gold file here",
-                    t.name,
-                    t.gold.fill(
-                        &group
-                            .iter()
-                            .map(|(p, v)| (*p, v.as_str()))
-                            .collect::<Vec<_>>()
-                    )
-                )),
-            }
-        }
-        if !fitted {
-            let lower = name.to_ascii_lowercase();
-            if !folder && exts.iter().any(|e| lower.ends_with(e.as_str())) {
-                unfit.push((shown, path));
-            } else {
-                // A folder is shown as one (`notes/`).
-                ignored.push((if folder { format!("{shown}/") } else { shown }, path));
-            }
-        }
-    }
-    // Each pattern once, with the tasks that share it.
-    let mut by_pattern: Vec<(&str, Vec<&str>)> = Vec::new();
-    for t in &cfg.tasks {
-        match by_pattern.iter_mut().find(|(p, _)| *p == t.runs.as_str()) {
-            Some((_, names)) => names.push(&t.name),
-            None => by_pattern.push((t.runs.as_str(), vec![&t.name])),
-        }
-    }
-    let patterns: Vec<String> = by_pattern
-        .iter()
-        .map(|(p, names)| {
-            let s = if names.len() == 1 { "" } else { "s" };
-            format!("{p} (task{s} {})", names.join(", "))
-        })
-        .collect();
-    if per.iter().all(Vec::is_empty) && problems.is_empty() {
-        // One column and one file (or brat folder): the run, whatever its name.
-        if cols.len() == 1 && n_files == 1 {
-            if let Some(f) = unfit.pop().or_else(|| ignored.pop()) {
-                return Ok((vec![Some(f)], Vec::new()));
-            }
-        }
-        let listed: Vec<&str> = unfit
-            .iter()
-            .chain(&ignored)
-            .map(|(s, _)| s.as_str())
-            .collect();
-        problems.push(format!(
-            "no run found in the submission ({}); name each run file (a brat run: its folder of .ann and .txt files) as {}",
-            if listed.is_empty() {
-                "it holds no file".to_string()
-            } else {
-                format!("files: {}", listed.join(", "))
-            },
-            patterns.join(", or ")
-        ));
-        return Err(problems);
-    }
-    for (shown, _) in &unfit {
-        problems.push(format!(
-            "{shown}: fits no run pattern ({})",
-            patterns.join(", ")
-        ));
-    }
-    for (c, runs) in cols.iter().zip(&per) {
-        if runs.len() > 1 {
-            let names: Vec<&str> = runs.iter().map(|(s, _)| s.as_str()).collect();
-            problems.push(format!(
-                "{} runs for the column {} ({}): submit one",
-                runs.len(),
-                c.key,
-                names.join(", ")
-            ));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    let runs = per.into_iter().map(|mut v| v.pop()).collect();
-    Ok((runs, ignored.into_iter().map(|(s, _)| s).collect()))
-}
-
 /// Refuses a task whose `rank_by` names no column of its family's headline table (an input
 /// error at the line of `rank_by`, listing the columns there are).
 fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Result<()> {
@@ -381,6 +264,31 @@ fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Res
     ))
 }
 
+/// The tables of task `t` with its gold scored against itself: their shape, which does not
+/// depend on the run. A task whose runs are entity lists while its gold is in another format
+/// (CoNLL, brat, …) cannot read the gold as a run: a span family placing generative runs
+/// (`align`) reads the gold on both sides as it reads a gold, without the run's options; the
+/// mentions family scores one empty unit given in memory.
+fn own_tables(t: &FamilyTask, gold: &Path) -> Result<Results> {
+    let own = crate::family::evaluate(t.family.as_ref(), gold, gold, None);
+    let lists = t.family.name() == "mentions" || t.options.own("align").is_some();
+    if own.is_ok() || !lists {
+        return own;
+    }
+    let mut o = t.options.clone();
+    o.own
+        .retain(|k, _| !crate::family::ALIGN_OPTIONS.contains(&k.as_str()));
+    if t.family.name() == "mentions" {
+        let family = crate::family::MentionsFamily::new(&o)?;
+        let unit = serde_json::json!({"id": "1", "text": "", "entities": []});
+        let record = serde_json::json!({"id": "1", "entities": []});
+        let stats = family.statistics_in_memory(&[unit], &[record])?;
+        return crate::family::scored(&family, &stats, None);
+    }
+    let family = crate::family::build(t.family.name(), &o)?;
+    crate::family::evaluate(family.as_ref(), gold, gold, None)
+}
+
 /// Checks every task's `rank_by` on the gold of its first column, scored against itself (the
 /// tables' shape does not depend on the run): a column the family does not have is an input
 /// error at its line, before any bundle is written or submission scored.
@@ -393,8 +301,7 @@ pub fn check_rank_by(
         let Some(c) = cols.iter().find(|c| c.task == k) else {
             continue;
         };
-        let gold = gold_dir.join(&c.gold);
-        let results = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None)?;
+        let results = own_tables(t, &gold_dir.join(&c.gold))?;
         ranked_column(cfg, t, &results)?;
         let lower = lower_is_better(t, &results);
         for c in cols.iter_mut().filter(|c| c.task == k) {
@@ -410,9 +317,62 @@ fn lower_is_better(t: &FamilyTask, results: &Results) -> bool {
     crate::family::headline_column(results, &t.headline).is_some_and(|c| c.lower_is_better)
 }
 
+/// Why a run could not be scored: the participant's (the column costs it), or an error of
+/// the organiser's side.
+enum Failed {
+    Run(String),
+    Organiser(Error),
+}
+
+/// Checks (once per way of checking a file: spans, fair and muc of one CoNLL file) and scores
+/// the run `path` of task `t` against `gold`. A check that fails adds its report to
+/// `reports`.
+fn score_run(
+    cfg: &FamilyCampaign,
+    t: &FamilyTask,
+    gold: &Path,
+    (shown, path): (&str, &Path),
+    checked: &mut Vec<(CheckKey, Option<String>)>,
+    reports: &mut Vec<CheckReport>,
+) -> std::result::Result<Results, Failed> {
+    let how = check_key(t, gold, path);
+    let failed = match checked.iter().find(|(k, _)| *k == how) {
+        Some((_, why)) => why.clone(),
+        None => {
+            // A run the check cannot read (not UTF-8, …) is the participant's.
+            let why = match check_run(t, gold, path) {
+                Ok(Some(report)) if !report.ok() => {
+                    reports.push(report);
+                    Some(format!(
+                        "{shown}: fails the participants' check (see the check's findings, as \
+                         fairscore check gives them)"
+                    ))
+                }
+                Ok(_) => None,
+                Err(e) if about(&e, path) => Some(format!("{shown}: {e}")),
+                Err(e) => return Err(Failed::Organiser(e)),
+            };
+            checked.push((how, why.clone()));
+            why
+        }
+    };
+    if let Some(why) = failed {
+        return Err(Failed::Run(why));
+    }
+    let mut r = crate::family::evaluate(t.family.as_ref(), gold, path, None)
+        .map_err(|e| Failed::Run(format!("{shown}: {e}")))?;
+    r.signature = Some(
+        crate::family::sign::signature(t.family.as_ref(), None, gold, &[path])
+            .map_err(Failed::Organiser)?,
+    );
+    ranked_column(cfg, t, &r).map_err(Failed::Organiser)?;
+    Ok(r)
+}
+
 /// Scores the submission in `input/res` against the gold in `input/ref` (see the module
 /// documentation). Errors of the gold or the campaign are errors; what is wrong with the
-/// submission is a [`Verdict::Refused`].
+/// submission is a [`Verdict::Refused`]; a run that cannot be scored costs its columns only
+/// (scored as without a run, `ColumnScore::unscored` says why), unless no column is scored.
 pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
     let (gold_dir, res) = (input.join("ref"), input.join("res"));
     for d in [&gold_dir, &res] {
@@ -425,7 +385,7 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         }
     }
     let cols = columns(cfg, &gold_dir)?;
-    let listing = submission_files(&res)?;
+    let listing = submission_files(&res, &brat_layouts(&cols, &gold_dir))?;
     if !listing.problems.is_empty() {
         return Ok(Verdict::Refused(Refusal {
             problems: listing.problems,
@@ -442,90 +402,92 @@ pub fn score_submission(cfg: &FamilyCampaign, input: &Path) -> Result<Verdict> {
         }
     };
     let mut refusal = Refusal::default();
-    // A file that is the run of several tasks (spans, fair and muc of one CoNLL file) is
-    // checked once per way of checking it.
-    let mut checked: Vec<(CheckKey, bool)> = Vec::new();
+    let mut checked: Vec<(CheckKey, Option<String>)> = Vec::new();
+    // Per task: whether its metric counts errors, known once its gold is scored.
+    let mut lower: Vec<Option<bool>> = vec![None; cfg.tasks.len()];
     let mut scores = Vec::with_capacity(cols.len());
     let mut notes = Vec::new();
     for (c, run) in cols.iter().zip(runs) {
         let t = &cfg.tasks[c.task];
-        let Some((shown, path)) = run else {
-            // Ranked last: 0, or the largest number for a metric that counts errors.
-            let gold = gold_dir.join(&c.gold);
-            let own = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None)?;
-            let (value, said) = match lower_is_better(t, &own) {
-                true => (f64::MAX, "the largest number (its metric counts errors)"),
-                false => (0.0, "0"),
-            };
-            notes.push(format!(
-                "{}: no run in the submission, scored {said}",
-                c.key
-            ));
-            scores.push(ColumnScore {
-                column: c.clone(),
-                value,
-                run: None,
-                results: None,
-                inspect: None,
-            });
-            continue;
-        };
         let gold = gold_dir.join(&c.gold);
-        let how = check_key(t, &gold, &path);
-        let passed = match checked.iter().find(|(k, _)| *k == how) {
-            Some((_, ok)) => *ok,
-            None => {
-                // A run the check cannot read (not UTF-8, …) is the participant's: refused.
-                let ok = match check_run(t, &gold, &path) {
-                    Ok(Some(report)) if !report.ok() => {
-                        refusal.reports.push(report);
-                        false
-                    }
-                    Ok(_) => true,
-                    Err(e) if about(&e, &path) => {
-                        refusal.problems.push(format!("{shown}: {e}"));
-                        false
-                    }
-                    Err(e) => return Err(e),
-                };
-                checked.push((how, ok));
-                ok
+        let outcome = match &run {
+            None => Err(None),
+            Some((shown, path)) => {
+                let before = refusal.reports.len();
+                let r = score_run(
+                    cfg,
+                    t,
+                    &gold,
+                    (shown, path),
+                    &mut checked,
+                    &mut refusal.reports,
+                );
+                for rep in &refusal.reports[before..] {
+                    notes.extend(rep.to_text().lines().map(|l| format!("{}: {l}", c.key)));
+                }
+                match r {
+                    Ok(r) => Ok(r),
+                    Err(Failed::Run(why)) => Err(Some(why)),
+                    Err(Failed::Organiser(e)) => return Err(e),
+                }
             }
         };
-        if !passed {
-            continue;
-        }
-        let results = match crate::family::evaluate(t.family.as_ref(), &gold, &path, None) {
-            Ok(mut r) => {
-                r.signature = Some(crate::family::sign::signature(
-                    t.family.as_ref(),
-                    None,
-                    &gold,
-                    &[path.as_path()],
-                )?);
-                r
-            }
-            Err(e) => {
-                refusal.problems.push(format!("{shown}: {e}"));
+        let results = match outcome {
+            Ok(results) => results,
+            Err(why) => {
+                // Ranked last: 0, or the largest number for a metric that counts errors.
+                let lower = match lower[c.task] {
+                    Some(l) => l,
+                    None => *lower[c.task].insert(lower_is_better(t, &own_tables(t, &gold)?)),
+                };
+                let (value, said) = match lower {
+                    true => (
+                        WORST_COUNT,
+                        "9999999999, the worst (its metric counts errors)",
+                    ),
+                    false => (0.0, "0"),
+                };
+                notes.push(match &why {
+                    None => format!("{}: no run in the submission, scored {said}", c.key),
+                    Some(w) => format!("{}: not scored, scored {said}: {w}", c.key),
+                });
+                if let Some(w) = why.as_ref().filter(|w| !refusal.problems.contains(w)) {
+                    refusal.problems.push(w.clone());
+                }
+                scores.push(ColumnScore {
+                    column: LeaderboardColumn {
+                        lower_is_better: lower,
+                        ..c.clone()
+                    },
+                    value,
+                    run: run.map(|(shown, _)| shown),
+                    results: None,
+                    unscored: why,
+                    inspect: None,
+                });
                 continue;
             }
         };
-        let h = &t.headline;
-        ranked_column(cfg, t, &results)?;
-        let value = crate::family::headline_value(&results, h);
+        let value = crate::family::headline_value(&results, &t.headline);
         for w in &results.warnings {
             notes.push(format!("{}: {w}", c.key));
         }
-        let inspect = t.insight.inspect.then(|| (gold.clone(), path.clone()));
+        let path = run.as_ref().map(|(_, p)| p.clone()).unwrap_or_default();
+        let inspect = t.insight.inspect.then(|| (gold.clone(), path));
         scores.push(ColumnScore {
             inspect,
-            column: c.clone(),
+            column: LeaderboardColumn {
+                lower_is_better: lower_is_better(t, &results),
+                ..c.clone()
+            },
             value: if value.is_finite() { value } else { 0.0 },
-            run: Some(shown),
+            run: run.map(|(shown, _)| shown),
             results: Some(results),
+            unscored: None,
         });
     }
-    if !refusal.problems.is_empty() || !refusal.reports.is_empty() {
+    // Nothing scored and some run failed: the submission is refused with every reason.
+    if scores.iter().all(|s| s.results.is_none()) && !refusal.problems.is_empty() {
         return Ok(Verdict::Refused(refusal));
     }
     Ok(Verdict::Scored(Scored {

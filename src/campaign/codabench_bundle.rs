@@ -1,20 +1,25 @@
 //! A Codabench competition bundle of a campaign of family tasks: one zip holding
 //! `competition.yaml` (version 2: title, pages, one phase of result submissions, one Codabench
 //! task, one leaderboard whose columns are [`super::codabench::columns`]), `scoring_program/`
-//! (`metadata.yaml`, the fairscore binary and the campaign file) and `reference_data/` (the
-//! gold files the columns use), plus the logo and pages Codabench requires.
+//! (`metadata.yaml`, `run.sh`, the fairscore binary and the campaign file) and
+//! `reference_data/` (the gold files the columns use), plus the logo and pages Codabench
+//! requires.
 //!
-//! The scoring program's command runs in the worker's container with the program at
-//! `/app/program` (also the working directory), the submission and gold at `/app/input/res`
-//! and `/app/input/ref`, and the outputs in `/app/output`. The worker unpacks bundles with
-//! Python's `zipfile`, which drops the executable bit, so the command runs the binary through
-//! `sh`, copying it to `/tmp` with mode 755 when it is not executable.
+//! The worker splits the command of `metadata.yaml` on spaces (no shell, no quotes) and runs
+//! it in the competition's image in `/app/program`, the submission and gold in
+//! `/app/input/res` and `/app/input/ref`, the outputs in `/app/output`; it unpacks bundles with
+//! Python's `zipfile`, which drops the executable bit. So the command is `sh run.sh`, and the
+//! script runs the binary, copied to `/tmp` with mode 755 when it is not executable.
+//! What Codabench stores is checked before anything is written: column keys and titles of at
+//! most 36 characters, dates quoted (YAML would read an unquoted date-time as midnight).
 
 use std::path::{Path, PathBuf};
 
 use super::codabench::{check_rank_by, columns, LeaderboardColumn};
+use super::codabench_blind::{gold_files, Reveal};
 use super::codabench_kit::{
-    gold_files, public_and_kit, shipped_label_list, BundleFile, PUBLIC_DATA, STARTING_KIT,
+    glibc_needed, public_and_kit, shipped_label_list, unwrapped, BundleFile, PUBLIC_DATA,
+    STARTING_KIT,
 };
 use super::families::FamilyCampaign;
 use crate::error::{Error, Result};
@@ -26,11 +31,24 @@ pub const PROGRAM: &str = "fairscore";
 pub const CAMPAIGN_FILE: &str = "campaign.toml";
 /// The folder of a HIPE campaign's tag sets and QID maps in `scoring_program/`.
 pub const RESOURCES: &str = "resources";
-/// The Docker image of the bundle when none is given (Codabench's own default).
-pub const DEFAULT_IMAGE: &str = "codalab/codalab-legacy:py3";
+/// The script the command of `metadata.yaml` runs, in `scoring_program/`.
+pub const RUN_SCRIPT: &str = "run.sh";
+/// The Docker image of the bundle when none is given: Codabench's own default (its
+/// `Competition.docker_image` and the v2 unpacker's), built on Debian 10 (glibc 2.28).
+pub const DEFAULT_IMAGE: &str = "codalab/codalab-legacy:py37";
 /// The phase's start when none is given.
 pub const DEFAULT_START: &str = "2026-01-01 00:00:00";
-
+/// How the leaderboard takes a submission: every scored submission on it, as `leaderboard`
+/// ranks every run (Codabench's `Force_Latest_Multiple`; its default, `Add`, waits for each
+/// participant to add their submissions by hand).
+pub const SUBMISSION_RULE: &str = "Force_Latest_Multiple";
+/// The most characters Codabench stores in a leaderboard column's key and title
+/// (`Column.key`, `Column.title`); [`MAX_TITLE`] in the competition's title.
+pub const MAX_COLUMN: usize = 36;
+/// See [`MAX_COLUMN`].
+pub const MAX_TITLE: usize = 256;
+/// The most characters Codabench stores in the name of the competition's Docker image.
+pub const MAX_IMAGE: usize = 128;
 /// A 16×16 PNG of one colour: Codabench requires a logo.
 const LOGO: &[u8] = &[
     0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
@@ -82,23 +100,86 @@ pub fn placeholders(o: &BundleOptions) -> Vec<&'static str> {
     v
 }
 
-/// The command of `scoring_program/metadata.yaml`: the binary run through `sh` (copied to
-/// `/tmp` with mode 755 when unpacking lost its mode, and removed after), scoring `/app/input`
-/// into `/app/output`, with the program's exit status.
-/// It uses no `$input`, `$output` or `$program`: the worker would substitute them anywhere in
-/// the text. A HIPE campaign's program also gets `--resources` (its tag sets and QID maps).
-pub fn command(hipe: bool) -> String {
+/// The command of `scoring_program/metadata.yaml`: words without spaces or quotes, which the
+/// worker splits on spaces and docker-py with `shlex` alike, and no `$input`, `$output` or
+/// `$program`, which the worker would replace anywhere in the text.
+pub const COMMAND: &str = "sh run.sh";
+
+/// `scoring_program/run.sh`: from the program's folder (`/app/program`), the binary (copied to
+/// `/tmp` with mode 755 when unpacking lost its mode, and removed after) scores the `input`
+/// folder beside it into `output` (`/app/input`, `/app/output`), with the program's exit
+/// status. A HIPE campaign's program also gets `--resources` (its tag sets and QID maps).
+pub fn run_script(hipe: bool) -> String {
     let resources = if hipe {
-        format!(" --resources /app/program/{RESOURCES}")
+        format!(" --resources \"$P/{RESOURCES}\"")
     } else {
         String::new()
     };
     format!(
-        "sh -c 'B=/app/program/{PROGRAM}; T=; if [ ! -x \"$B\" ]; then T=/tmp/{PROGRAM}.$$; \
-         cp \"$B\" \"$T\" && chmod 755 \"$T\" && B=\"$T\"; fi; \"$B\" codabench \
-         --campaign /app/program/{CAMPAIGN_FILE}{resources} /app/input /app/output; R=$?; \
-         [ -z \"$T\" ] || rm -f \"$T\"; exit $R'"
+        "# The scoring program of a fairscore campaign, written by `fairscore codabench-bundle`\n\
+         # (docs/codabench.md). Codabench's worker runs `sh run.sh` in the program's folder\n\
+         # (/app/program), the submission and the gold beside it in input/ (res/, ref/), the\n\
+         # outputs in output/.\n\
+         cd \"$(dirname \"$0\")\" || exit 2\n\
+         P=$(pwd)\n\
+         A=$(dirname \"$P\")\n\
+         B=$P/{PROGRAM}\n\
+         T=\n\
+         # Unpacking drops the executable bit: run a copy that has it.\n\
+         if [ ! -x \"$B\" ]; then T=/tmp/{PROGRAM}.$$; cp \"$B\" \"$T\" && chmod 755 \"$T\" && B=\"$T\"; fi\n\
+         \"$B\" codabench --campaign \"$P/{CAMPAIGN_FILE}\"{resources} \"$A/input\" \"$A/output\"\n\
+         R=$?\n\
+         [ -z \"$T\" ] || rm -f \"$T\"\n\
+         exit $R\n"
     )
+}
+
+/// Refuses, with the campaign file and line, a name Codabench cannot store: a leaderboard
+/// column's key or title over [`MAX_COLUMN`] characters, the campaign's name (the
+/// competition's title) over [`MAX_TITLE`].
+fn check_lengths(
+    cfg: &FamilyCampaign,
+    cols: &[LeaderboardColumn],
+    o: &BundleOptions,
+) -> Result<()> {
+    let image = o.docker_image.chars().count();
+    if image > MAX_IMAGE {
+        return Err(Error::usage(format!(
+            "docker-image: {image} characters; Codabench stores an image name of at most \
+             {MAX_IMAGE}"
+        )));
+    }
+    let n = cfg.name.chars().count();
+    if n > MAX_TITLE {
+        return Err(Error::input(
+            &cfg.file,
+            0,
+            format!(
+                "invalid campaign: name: {n} characters; Codabench stores a competition's title \
+                 of at most {MAX_TITLE}"
+            ),
+        ));
+    }
+    for c in cols {
+        let (k, t) = (c.key.chars().count(), c.title.chars().count());
+        if k > MAX_COLUMN || t > MAX_COLUMN {
+            let task = &cfg.tasks[c.task];
+            return Err(Error::input(
+                &cfg.file,
+                task.name_line,
+                format!(
+                    "invalid campaign: task {}: its leaderboard column {} (title {:?}) has \
+                     {} characters; Codabench stores at most {MAX_COLUMN} in a column's key and \
+                     title: shorten the task's name (or the gold's {{dataset}}/{{lang}} values)",
+                    task.name,
+                    c.key,
+                    c.title,
+                    k.max(t)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A YAML double-quoted scalar of `s` that YAML 1.1 and 1.2 loaders (PyYAML, Codabench's)
@@ -226,14 +307,23 @@ pub fn competition_yaml(
     y.push_str("image: logo.png\nterms: pages/terms.md\n");
     y.push_str(&format!("docker_image: {}\n", q(&o.docker_image)));
     y.push_str("enable_detailed_results: True\n");
+    // Codabench shows every submission's detailed results to every leaderboard viewer unless
+    // told otherwise.
+    let shown = if cfg.detailed_results_public {
+        "True"
+    } else {
+        "False"
+    };
+    y.push_str(&format!("show_detailed_results_in_leaderboard: {shown}\n"));
     y.push_str("pages:\n  - title: Overview\n    file: pages/overview.md\n");
     y.push_str("  - title: Evaluation\n    file: pages/evaluation.md\n");
     y.push_str("phases:\n  - index: 0\n    name: Evaluation\n");
     y.push_str("    description: Submit a zip of your run files.\n");
     let (start, end) = phase(o)?;
-    y.push_str(&format!("    start: {start}\n"));
+    // Quoted: YAML reads an unquoted date-time as a datetime, which Codabench cuts to midnight.
+    y.push_str(&format!("    start: {}\n", q(&start)));
     if let Some(end) = end {
-        y.push_str(&format!("    end: {end}\n"));
+        y.push_str(&format!("    end: {}\n", q(&end)));
     }
     y.push_str(&format!("    starting_kit: {STARTING_KIT}\n"));
     if public {
@@ -246,7 +336,9 @@ pub fn competition_yaml(
         q(&format!("The campaign's tasks: {}", tasks.join(", ")))
     ));
     y.push_str("    scoring_program: scoring_program\n    reference_data: reference_data\n");
-    y.push_str("leaderboards:\n  - title: Results\n    key: main\n    columns:\n");
+    y.push_str("leaderboards:\n  - title: Results\n    key: main\n");
+    y.push_str(&format!("    submission_rule: {}\n", q(SUBMISSION_RULE)));
+    y.push_str("    columns:\n");
     for (i, c) in cols.iter().enumerate() {
         y.push_str(&format!(
             "      - title: {}\n        key: {}\n        index: {i}\n        sorting: {}\n        precision: 4\n",
@@ -324,13 +416,11 @@ fn evaluation(cfg: &FamilyCampaign, cols: &[LeaderboardColumn]) -> String {
     s
 }
 
-/// The bundle's files: `(path in the zip, bytes, executable)`, in a fixed order, and notes
-/// for the organiser (what the public data lacks).
-pub fn bundle_files(
-    cfg: &FamilyCampaign,
-    o: &BundleOptions,
-) -> Result<(Vec<BundleFile>, Vec<String>)> {
+/// The bundle's files: `(path in the zip, bytes, executable)`, in a fixed order, notes for
+/// the organiser (what the public data lacks) and what the public data reveals.
+pub fn bundle_files(cfg: &FamilyCampaign, o: &BundleOptions) -> Result<Bundle> {
     let mut cols = columns(cfg, &o.gold_dir)?;
+    check_lengths(cfg, &cols, o)?;
     check_rank_by(cfg, &mut cols, &o.gold_dir)?;
     let binary = std::fs::read(&o.binary)
         .map_err(|e| Error::input(&o.binary, 0, format!("cannot read the binary: {e}")))?;
@@ -360,6 +450,7 @@ pub fn bundle_files(
             }
         }
     }
+    let glibc = glibc_needed(&binary);
     let kit = public_and_kit(cfg, &cols, &o.gold_dir, &binary)?;
     let mut files: Vec<BundleFile> = vec![
         (
@@ -391,7 +482,12 @@ pub fn bundle_files(
         ),
         (
             "scoring_program/metadata.yaml".into(),
-            format!("command: {}\n", q(&command(o.hipe))).into_bytes(),
+            format!("command: {}\n", q(COMMAND)).into_bytes(),
+            false,
+        ),
+        (
+            format!("scoring_program/{RUN_SCRIPT}"),
+            run_script(o.hipe).into_bytes(),
             false,
         ),
         (
@@ -418,6 +514,11 @@ pub fn bundle_files(
     let mut golds: Vec<&str> = cols.iter().map(|c| c.gold.as_str()).collect();
     golds.sort_unstable();
     golds.dedup();
+    // The worker unwraps the first folder of the reference data (Codabench zips it folders
+    // first): a folder of its own, so that a brat gold keeps its place.
+    if golds.iter().any(|g| o.gold_dir.join(g).is_dir()) {
+        files.push(unwrapped("reference_data/", ""));
+    }
     for g in golds {
         for (inside, path) in gold_files(&o.gold_dir.join(g), g)? {
             files.push((
@@ -428,22 +529,47 @@ pub fn bundle_files(
         }
     }
     files.extend(kit.files);
-    Ok((files, kit.notes))
+    Ok(Bundle {
+        files,
+        notes: kit.notes,
+        reveals: kit.reveals,
+        glibc,
+    })
 }
 
-/// Writes the bundle to `out` (atomically); returns the paths in the zip and notes for the
-/// organiser (what the public data lacks).
+/// A bundle's contents.
+#[derive(Debug)]
+pub struct Bundle<F = BundleFile> {
+    /// Its files, in zip order: (path in the zip, bytes, executable) as made; (path, size in
+    /// bytes) as written by [`write_bundle`].
+    pub files: Vec<F>,
+    /// Notes for the organiser (what the public data lacks), one line each.
+    pub notes: Vec<String>,
+    /// What each blind gold of the public data shows and hides.
+    pub reveals: Vec<Reveal>,
+    /// The highest glibc version the shipped binary needs (read from the `GLIBC_2.N` names
+    /// it lists; `None`: none, a static or musl binary).
+    pub glibc: Option<(u32, u32)>,
+}
+
+/// Writes the bundle to `out` (atomically); returns its files (path, size), the notes for the
+/// organiser and what the public data reveals.
 pub fn write_bundle(
     cfg: &FamilyCampaign,
     o: &BundleOptions,
     out: &Path,
-) -> Result<(Vec<String>, Vec<String>)> {
-    let (files, notes) = bundle_files(cfg, o)?;
+) -> Result<Bundle<(String, usize)>> {
+    let b = bundle_files(cfg, o)?;
     let mut z = ZipWriter::new();
-    for (name, bytes, exec) in &files {
+    for (name, bytes, exec) in &b.files {
         z.add(name, bytes, *exec)?;
     }
     let bytes = z.finish(out)?;
     crate::io::write_atomic(out, &bytes)?;
-    Ok((files.into_iter().map(|(n, _, _)| n).collect(), notes))
+    Ok(Bundle {
+        files: b.files.into_iter().map(|(n, b, _)| (n, b.len())).collect(),
+        notes: b.notes,
+        reveals: b.reveals,
+        glibc: b.glibc,
+    })
 }

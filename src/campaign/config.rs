@@ -61,6 +61,12 @@ pub struct Campaign {
     /// Write an `inspect` page per run and NERC output (`inspect = true`, or `leaderboard
     /// --inspect`): the output's first column, linked from the boards.
     pub inspect: bool,
+    /// `detailed_results_public = true`: the Codabench bundle lets every leaderboard viewer
+    /// open a submission's detailed results (default: its participant only).
+    pub detailed_results_public: bool,
+    /// `reveal_gold = true`: the Codabench scoring program's participant-visible outputs may
+    /// show gold (docs/codabench.md); default false.
+    pub reveal_gold: bool,
     /// `bootstrap = N` (with `bootstrap_seed`, `bootstrap_confidence`): intervals and
     /// significance marks in the leaderboard (see `super::marks`).
     pub bootstrap: Option<Resampler>,
@@ -169,6 +175,10 @@ struct CampaignFile {
     fair: bool,
     #[serde(default)]
     inspect: bool,
+    #[serde(default)]
+    detailed_results_public: bool,
+    #[serde(default)]
+    reveal_gold: bool,
     #[serde(default)]
     bootstrap: Option<S<usize>>,
     #[serde(default)]
@@ -373,6 +383,8 @@ impl Campaign {
             tagset,
             fair: file.fair,
             inspect: file.inspect,
+            detailed_results_public: file.detailed_results_public,
+            reveal_gold: file.reveal_gold,
             bootstrap,
             breakdown,
             train,

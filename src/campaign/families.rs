@@ -77,6 +77,9 @@ pub struct FamilyTask {
     pub options: crate::family::Options,
     /// The line of the task's `rank_by` in the campaign file (else of the task).
     pub rank_by_line: usize,
+    /// The line of the task's `name` in the campaign file (else of the task; 0: the tasks of
+    /// a HIPE campaign, made from its outputs).
+    pub name_line: usize,
     /// Only runs of these bundles (the `{bundle}` of the run's name) are the task's (a HIPE
     /// campaign's tasks: [`FamilyCampaign::from_hipe`]); `None`: every run its pattern fits.
     pub bundles: Option<Vec<String>>,
@@ -127,6 +130,12 @@ pub struct FamilyCampaign {
     /// Files the tasks read besides gold and runs (a HIPE campaign's tag sets and QID maps),
     /// which a Codabench bundle ships; each as (name in the resources directory, path).
     pub resources: Vec<(String, PathBuf)>,
+    /// `detailed_results_public = true`: every leaderboard viewer may open a submission's
+    /// detailed results on Codabench (default: its participant only).
+    pub detailed_results_public: bool,
+    /// `reveal_gold = true`: participant-visible outputs of the Codabench scoring program may
+    /// show gold (missed spans, gold labels, the gold's own counts); default false.
+    pub reveal_gold: bool,
 }
 
 fn has_family_tasks(t: &toml::Table) -> bool {
@@ -163,18 +172,17 @@ impl FamilyCampaign {
         let places = Places::new(text);
         let top_line = |key: &str| key_line(&places, top_keys.as_ref(), key).unwrap_or(0);
         let mut top = Settings::new();
-        let mut inspect = false;
+        let (mut inspect, mut detailed_results_public, mut reveal_gold) = (false, false, false);
         for (k, v) in &table {
+            let flag = |key: &str| {
+                v.as_bool()
+                    .ok_or_else(|| at(top_line(key), format!("{key}: expected true or false")))
+            };
             match k.as_str() {
                 "name" | "task" => {}
-                "inspect" => {
-                    inspect = v.as_bool().ok_or_else(|| {
-                        at(
-                            top_line("inspect"),
-                            "inspect: expected true or false".into(),
-                        )
-                    })?;
-                }
+                "inspect" => inspect = flag("inspect")?,
+                "detailed_results_public" => detailed_results_public = flag(k)?,
+                "reveal_gold" => reveal_gold = flag(k)?,
                 "bootstrap" | "bootstrap_seed" | "bootstrap_confidence" => {
                     let name = match k.as_str() {
                         "bootstrap" => "bootstrap",
@@ -190,7 +198,8 @@ impl FamilyCampaign {
                         top_line(other),
                         format!(
                             "unknown key {} (a campaign of family tasks has name, bootstrap, \
-                             bootstrap_seed, bootstrap_confidence, inspect and [[task]])",
+                             bootstrap_seed, bootstrap_confidence, inspect, detailed_results_public, \
+                             reveal_gold and [[task]])",
                             snippet(other)
                         ),
                     ))
@@ -338,6 +347,7 @@ impl FamilyCampaign {
                 headline,
                 options: opts,
                 rank_by_line: key_line(&places, keys, "rank_by").unwrap_or(here),
+                name_line: line_of("name"),
                 bundles: None,
                 label_list,
                 insight,
@@ -350,6 +360,8 @@ impl FamilyCampaign {
             bootstrap,
             tasks,
             resources: Vec::new(),
+            detailed_results_public,
+            reveal_gold,
         })
     }
 }

@@ -11,6 +11,7 @@
 pub(crate) mod board;
 mod breakdown_grid;
 pub(crate) mod codabench;
+mod codabench_blind;
 pub(crate) mod codabench_bundle;
 mod codabench_kit;
 pub(crate) mod codabench_outputs;
@@ -50,9 +51,11 @@ pub use rows::{parse_table, ScoreRow};
 pub use crate::hipe::{Edition, Task};
 pub use board::{build as build_board, no_run_fits, InputNames};
 pub use codabench::{score_submission, Verdict, DETAILED_FILE, SCORES_FILE};
+pub use codabench_blind::Reveal;
 pub use codabench_bundle::{
-    placeholders, write_bundle, BundleOptions, DEFAULT_IMAGE, DEFAULT_START,
+    placeholders, write_bundle, Bundle, BundleOptions, DEFAULT_IMAGE, DEFAULT_START,
 };
+pub use codabench_kit::portable_binary;
 pub use codabench_outputs::write_outputs as write_codabench_outputs;
 pub use config::PRESETS;
 pub use families::insight::inspectable;

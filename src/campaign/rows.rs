@@ -357,13 +357,20 @@ pub fn parse_table(text: &str, path: &Path) -> Result<Vec<ScoreRow>> {
         })?;
         let mut nums = Vec::with_capacity(9);
         for (i, c) in cells[3..COLUMNS].iter().enumerate() {
-            nums.push(Num::parse(c).ok_or_else(|| {
+            let n = Num::parse(c).filter(|n| n.value().is_none_or(|v| in_range(i, v, &key)));
+            nums.push(n.ok_or_else(|| {
+                let what = match (i, key.regime) {
+                    (0..=5, _) => "a ratio from 0 to 1",
+                    (_, Regime::Fair | Regime::Weighted) => "a count from 0 to 2^53",
+                    _ => "a whole count from 0 to 2^53",
+                };
                 Error::input(
                     path,
                     line,
                     format!(
-                        "column {}: {} is not a number",
+                        "column {} ({}): {} is not {what}",
                         i + 4,
+                        NUMBER_COLUMNS[i],
                         crate::error::snippet(c)
                     ),
                 )
@@ -392,6 +399,20 @@ pub fn parse_table(text: &str, path: &Path) -> Result<Vec<ScoreRow>> {
         });
     }
     Ok(rows)
+}
+
+/// The number columns of a per-run score table, in order.
+const NUMBER_COLUMNS: [&str; 9] = ["P", "R", "F1", "F1_std", "P_std", "R_std", "TP", "FP", "FN"];
+
+/// Whether `v` can be the value of number column `i` of a row of `key`, as a scorer writes
+/// it: P, R, F1 and their standard deviations from 0 to 1; TP, FP and FN from 0 to 2^53
+/// (exact in a double), whole but in the fair and weighted regimes (weighted counts).
+fn in_range(i: usize, v: f64, key: &EvalKey) -> bool {
+    if i < 6 {
+        return (0.0..=1.0).contains(&v);
+    }
+    let whole = v.fract() == 0.0 || matches!(key.regime, Regime::Fair | Regime::Weighted);
+    (0.0..=9_007_199_254_740_992.0).contains(&v) && whole
 }
 
 /// Splits text into records of fields (tab-separated, `"`-quoted fields may hold tabs, quotes
@@ -539,5 +560,40 @@ mod tests {
         let e = parse_table(short, Path::new("x.tsv")).unwrap_err();
         assert!(e.to_string().contains("x.tsv:2"), "{e}");
         assert!(parse_table("", Path::new("x.tsv")).is_err());
+        // Issue 47.3: every number within what a scorer writes, else an error naming the line.
+        for (from, to, what) in [
+            (
+                "\t1\t1\t0\r",
+                "\t-3\t1\t0\r",
+                "column 10 (TP): \"-3\" is not a whole count",
+            ),
+            (
+                "\t1\t1\t0\r",
+                "\t1\t1e300\t0\r",
+                "column 11 (FP): \"1e300\"",
+            ),
+            ("\t1\t1\t0\r", "\t1\t1\t0.5\r", "column 12 (FN): \"0.5\""),
+            (
+                "0.667",
+                "7.5",
+                "column 6 (F1): \"7.5\" is not a ratio from 0 to 1",
+            ),
+            ("\t0.5\t", "\t-0.1\t", "column 4 (P)"),
+        ] {
+            let bad = text.replacen(from, to, 1);
+            let e = parse_table(&bad, Path::new("x.tsv"))
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("x.tsv:2:") && e.contains(what), "{e}");
+        }
+        let weighted = text
+            .replace("micro-fuzzy", "micro-weighted")
+            .replace("\t1\t1\t0\r", "\t1.5\t1\t0\r");
+        assert_eq!(
+            parse_table(&weighted, Path::new("x.tsv")).unwrap()[0]
+                .tp
+                .value(),
+            Some(1.5)
+        );
     }
 }

@@ -44,8 +44,9 @@ pub struct BundleArgs {
     pub hipe: super::args::HipeCampaign,
     #[command(flatten)]
     pub gold_dir: super::args::GoldDir,
-    /// The fairscore binary to put into the scoring program (default: this one). It must run
-    /// on the competition's image: build it for glibc 2.17 (scripts/codabench_bundle.sh).
+    /// The fairscore binary to put into the scoring program (default: the portable build of
+    /// scripts/prebuilt.sh in dist/ when there is one, else this one, with a warning). It must
+    /// run on the competition's image: build it for glibc 2.17 (scripts/codabench_bundle.sh).
     #[arg(long, value_name = "PATH")]
     pub binary: Option<PathBuf>,
     /// The competition's Docker image.
@@ -64,6 +65,9 @@ pub struct BundleArgs {
     /// The competition's logo (PNG). Without it a one-pixel placeholder, with a warning.
     #[arg(long, value_name = "FILE.png")]
     pub logo: Option<PathBuf>,
+    /// List every file of the bundle (path and size), not only how many of each kind.
+    #[arg(long)]
+    pub verbose: bool,
     /// The bundle to write (a zip to upload to Codabench).
     #[arg(value_name = "OUT.zip")]
     pub out: PathBuf,
@@ -173,13 +177,11 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
             Ok(0)
         }
         Verdict::Refused(r) => {
-            for p in &r.problems {
-                eprintln!("fairscore: submission refused: {}", escape_controls(p));
-            }
-            for rep in &r.reports {
-                for line in rep.to_text().lines() {
-                    eprintln!("{}", escape_controls(line));
-                }
+            // Every line says it (docs/codabench.md): the check's findings too.
+            let texts: Vec<String> = r.reports.iter().map(|rep| rep.to_text()).collect();
+            let findings = texts.iter().flat_map(|t| t.lines());
+            for line in r.problems.iter().map(String::as_str).chain(findings) {
+                eprintln!("fairscore: submission refused: {}", escape_controls(line));
             }
             let check = if r.reports.is_empty() {
                 ""
@@ -187,10 +189,71 @@ pub fn run(args: CodabenchArgs) -> Result<i32> {
                 " (`fairscore check --format FORMAT --gold BLIND_GOLD --pred RUN`, with the blind gold of \
                  the public data, shows the same findings: the starting kit's README gives the command)"
             };
-            eprintln!("fairscore: the submission was not scored; fix the problems above{check}");
+            eprintln!(
+                "fairscore: submission refused: nothing was scored; fix the problems above{check}"
+            );
             Ok(1)
         }
     }
+}
+
+/// The binary to ship without `--binary`: the portable build of `scripts/prebuilt.sh` in
+/// `./dist` or the repository's `dist/` this fairscore was built from, else this one.
+fn default_binary() -> Result<PathBuf> {
+    let name = campaign::portable_binary();
+    let built = [
+        PathBuf::from("dist").join(&name),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("dist")
+            .join(&name),
+    ];
+    if let Some(p) = built.into_iter().find(|p| p.is_file()) {
+        eprintln!(
+            "fairscore: scoring program: {} (the portable build, glibc 2.17 or later)",
+            escape_controls(&p.display().to_string())
+        );
+        return Ok(p);
+    }
+    std::env::current_exe().map_err(|e| {
+        Error::usage(format!(
+            "binary: cannot find this program's file ({e}); give --binary"
+        ))
+    })
+}
+
+/// Warns when the shipped binary needs a glibc newer than 2.17: older images cannot run it.
+fn warn_glibc(binary: &std::path::Path, needed: Option<(u32, u32)>) {
+    if let Some((major, minor)) = needed.filter(|v| *v > (2, 17)) {
+        eprintln!(
+            "fairscore: warning: the scoring program {} needs glibc {major}.{minor} or later; \
+             Codabench's images may have an older one (its default, {}, is built on Debian 10, \
+             glibc 2.28), and then no submission is scored. Build the portable binary (glibc \
+             2.17) with `bash scripts/prebuilt.sh --binary-only` and bundle again (or run \
+             scripts/codabench_bundle.sh, or give --binary)",
+            escape_controls(&binary.display().to_string()),
+            campaign::DEFAULT_IMAGE
+        );
+    }
+}
+
+/// One line: how many files of each kind (top folder, or the file at the top) `files` holds.
+fn summary(files: &[(String, usize)]) -> String {
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    for (name, _) in files {
+        let kind = name.split_once('/').map_or(name.as_str(), |(k, _)| k);
+        match kinds.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((kind, 1)),
+        }
+    }
+    let parts: Vec<String> = kinds
+        .iter()
+        .map(|(k, n)| match files.iter().any(|(f, _)| f == k) {
+            true => k.to_string(),
+            false => format!("{k}/ {n}"),
+        })
+        .collect();
+    parts.join(", ")
 }
 
 /// Writes the bundle; lists what it holds on stderr.
@@ -198,11 +261,7 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
     let loaded = campaign(&args.campaign, &args.hipe, &args.gold_dir.gold_dir)?;
     let binary = match &args.binary {
         Some(b) => b.clone(),
-        None => std::env::current_exe().map_err(|e| {
-            Error::usage(format!(
-                "binary: cannot find this program's file ({e}); give --binary"
-            ))
-        })?,
+        None => default_binary()?,
     };
     let mut inputs = vec![
         ("--binary", binary.as_path()),
@@ -242,14 +301,38 @@ pub fn run_bundle(args: BundleArgs) -> Result<i32> {
         terms,
         logo,
     };
-    let (names, notes) = campaign::write_bundle(&loaded.cfg, &o, &args.out)?;
+    let written = campaign::write_bundle(&loaded.cfg, &o, &args.out)?;
+    let size: usize = written.files.iter().map(|(_, n)| n).sum();
     eprintln!(
-        "fairscore: wrote {} ({} files: {})",
-        args.out.display(),
-        names.len(),
-        escape_controls(&names.join(", "))
+        "fairscore: wrote {} ({} files, {:.1} MB): {}{}",
+        escape_controls(&args.out.display().to_string()),
+        written.files.len(),
+        size as f64 / 1e6,
+        escape_controls(&summary(&written.files)),
+        if args.verbose {
+            ""
+        } else {
+            " (--verbose lists them)"
+        }
     );
-    for n in &notes {
+    if args.verbose {
+        for (name, n) in &written.files {
+            eprintln!("  {n:>10}  {}", escape_controls(name));
+        }
+    }
+    if !written.reveals.is_empty() {
+        eprintln!("fairscore: participants download public_data/, each gold blind:");
+    }
+    for r in &written.reveals {
+        eprintln!(
+            "  public_data/{}: shows {}; removed: {}",
+            escape_controls(&r.gold),
+            escape_controls(&r.shows),
+            escape_controls(&r.hides)
+        );
+    }
+    warn_glibc(&o.binary, written.glibc);
+    for n in &written.notes {
         eprintln!("fairscore: warning: {}", escape_controls(n));
     }
     for p in campaign::placeholders(&o) {

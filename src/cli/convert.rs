@@ -81,6 +81,9 @@ pub fn run(args: ConvertArgs) -> Result<i32> {
     for n in &converted.notes {
         eprintln!("fairscore: note: {}", fairscore::io::escape_controls(n));
     }
+    for w in &converted.warnings {
+        eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
+    }
     if let Some(r) = &args.changes.repair {
         eprintln!(
             "fairscore: {} tag(s) repaired ({r}){}",

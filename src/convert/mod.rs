@@ -61,6 +61,9 @@ pub struct Converted {
     pub repairs: Vec<String>,
     /// Notes for the user (spans given twice and merged, …).
     pub notes: Vec<String>,
+    /// Warnings: the types a type change names that no mention of the input has
+    /// (`TypeChanges::unseen`).
+    pub warnings: Vec<String>,
     /// The output directory of a brat output (created when written).
     pub dir: Option<PathBuf>,
 }
@@ -198,6 +201,8 @@ pub fn convert(input: &Path, output: &Path, opts: &ConvertOptions) -> Result<Con
             &opts.types,
         )?;
         out.repairs = tagged.repairs.clone();
+        let shown = crate::io::show_path(input);
+        out.warnings = opts.types.unseen(&tagged.types, &shown);
         if tag_out {
             let to = opts.to.unwrap_or(from);
             out.files
@@ -209,6 +214,7 @@ pub fn convert(input: &Path, output: &Path, opts: &ConvertOptions) -> Result<Con
     } else {
         let format = from_format.standoff();
         let mut docs = crate::formats::read_standoff(input, format)?;
+        out.warnings = unseen_in(&docs, &opts.types, input);
         for d in &mut docs {
             types::apply_to_spans(d, &opts.types);
         }
@@ -274,6 +280,7 @@ fn aligned(
     let (_, mut docs, notes) = (reader.0)(gold, input)?;
     let mut out = Converted {
         notes,
+        warnings: unseen_in(&docs, &opts.types, input),
         ..Converted::default()
     };
     for d in &mut docs {
@@ -293,6 +300,19 @@ fn aligned(
         standoff_files(&docs, to_format, output, &mut out)?;
     }
     Ok(out)
+}
+
+/// [`TypeChanges::unseen`] of the standoff documents of `input`.
+fn unseen_in(docs: &[StandoffDoc], t: &TypeChanges, input: &Path) -> Vec<String> {
+    if t.is_empty() {
+        return Vec::new();
+    }
+    let seen = docs
+        .iter()
+        .flat_map(|d| &d.spans)
+        .map(|s| s.label.clone())
+        .collect();
+    t.unseen(&seen, &crate::io::show_path(input))
 }
 
 /// The JSON export (doccano, Label Studio or Prodigy) of `input` with every span removed: the

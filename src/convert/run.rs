@@ -24,6 +24,7 @@ pub struct RunChanges {
     /// The tag column (a name or a 1-based number; default the last).
     pub column: Option<String>,
     log: Mutex<Vec<String>>,
+    warnings: Mutex<Vec<String>>,
 }
 
 impl RunChanges {
@@ -38,7 +39,17 @@ impl RunChanges {
             types: types.clone(),
             column: column.map(str::to_string),
             log: Mutex::new(Vec::new()),
+            warnings: Mutex::new(Vec::new()),
         })
+    }
+
+    /// The warnings of the rewrites so far (a type named that no mention of the run has,
+    /// `TypeChanges::unseen`), in order, and forgotten.
+    pub fn warnings(&self) -> Vec<String> {
+        self.warnings
+            .lock()
+            .map(|mut w| std::mem::take(&mut *w))
+            .unwrap_or_default()
     }
 }
 
@@ -82,6 +93,12 @@ impl TextRewrite for RunChanges {
         )?;
         if let Ok(mut log) = self.log.lock() {
             log.extend(tagged.repairs.iter().cloned());
+        }
+        let unseen = self
+            .types
+            .unseen(&tagged.types, &crate::io::show_path(path));
+        if let Ok(mut w) = self.warnings.lock() {
+            w.extend(unseen);
         }
         Ok(tags::write(&tagged, Encoding::Bio))
     }

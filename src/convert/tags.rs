@@ -47,6 +47,8 @@ pub struct Tagged {
     pub tag: usize,
     /// One line per repaired label: `FILE:LINE: OLD -> NEW (REPAIR)`.
     pub repairs: Vec<String>,
+    /// The types of the mentions read, before the type changes.
+    pub types: std::collections::BTreeSet<String>,
 }
 
 /// The tag column of a CoNLL corpus: a name or a 1-based number (default the last).
@@ -125,6 +127,11 @@ pub fn from_corpus(
                     "{shown}:{}: {old} -> {new} ({how})",
                     c.line(range.start + i)
                 ));
+            }
+            for m in &decoded.mentions {
+                if !out.types.contains(&m.label) {
+                    out.types.insert(m.label.clone());
+                }
             }
             let mentions = changed(decoded.mentions, types);
             let rows = range

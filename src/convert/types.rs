@@ -36,6 +36,44 @@ impl TypeChanges {
         (!dropped).then_some(t)
     }
 
+    /// One warning for each type the changes name that no mention of the input `shown` has
+    /// (`seen`: its mentions' types before the changes), so that they change nothing: an old
+    /// type of the map, or a type of keep or remove that no mention has once mapped (a
+    /// typo, `--keep-types PERS`, would otherwise remove every mention silently).
+    pub fn unseen(&self, seen: &BTreeSet<String>, shown: &str) -> Vec<String> {
+        let mapped: BTreeSet<String> = seen
+            .iter()
+            .map(|t| self.map.get(t).unwrap_or(t).clone())
+            .collect();
+        let mut named: Vec<(&str, &String, &BTreeSet<String>, &str)> = Vec::new();
+        named.extend(self.map.keys().map(|t| ("map_types", t, seen, "maps")));
+        named.extend(
+            self.keep
+                .iter()
+                .map(|t| ("keep_types", t, &mapped, "keeps")),
+        );
+        named.extend(
+            self.remove
+                .iter()
+                .map(|t| ("remove_types", t, &mapped, "removes")),
+        );
+        named
+            .into_iter()
+            .filter(|(_, t, known, _)| !known.contains(*t))
+            .map(|(option, t, known, does)| {
+                let hint = crate::eval::labels::closest(t, known)
+                    .map(|c| format!("; did you mean {}?", snippet(c)))
+                    .unwrap_or_default();
+                let types: Vec<&str> = known.iter().map(String::as_str).collect();
+                format!(
+                    "{option}: no mention of {shown} has the type {} (its types: {}), so it {does} nothing{hint}",
+                    snippet(t),
+                    if types.is_empty() { "none".to_string() } else { types.join(", ") }
+                )
+            })
+            .collect()
+    }
+
     /// Sets keep and remove from comma-separated lists (`option` names them in messages).
     pub fn set_lists(&mut self, keep: Option<&str>, remove: Option<&str>) -> Result<()> {
         if keep.is_some() && remove.is_some() {
@@ -93,6 +131,21 @@ pub fn read_type_map(path: &Path) -> Result<BTreeMap<String, String>> {
                 path,
                 line_of(to),
                 format!("key {}: expected a type (not empty, not O)", snippet(to)),
+            ));
+        }
+        // A new type is written as it is into every output: one CoNLL cell, a brat type.
+        if let Some(c) = to
+            .chars()
+            .find(|&c| c.is_whitespace() || c == ';' || c == '|')
+        {
+            return Err(Error::input(
+                path,
+                line_of(to),
+                format!(
+                    "key {}: a type with {c:?} cannot be written as a CoNLL tag (cells are \
+                     split at white space, levels at `|`) nor as a brat type (white space, `;`)",
+                    snippet(to)
+                ),
             ));
         }
         let Value::Array(list) = from else {
@@ -163,5 +216,21 @@ mod tests {
         assert!(t.set_lists(Some("O"), None).is_err());
         t.set_lists(None, Some("MISC")).unwrap();
         assert_eq!((t.apply("EVENT"), t.apply("LOC")), (None, Some("LOC")));
+    }
+
+    #[test]
+    fn types_named_but_never_seen_are_warned_of() {
+        let mut t = TypeChanges::default();
+        t.map.insert("EVENT".into(), "MISC".into());
+        t.map.insert("WORK".into(), "MISC".into());
+        t.set_lists(Some("PERS,MISC"), None).unwrap();
+        let seen: BTreeSet<String> = ["EVENT", "PER"].iter().map(|s| s.to_string()).collect();
+        let w = t.unseen(&seen, "run.conll");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("map_types: no mention of run.conll has the type \"WORK\""));
+        assert!(w[1].contains("keep_types") && w[1].ends_with("did you mean \"PER\"?"));
+        // Keep and remove read the mapped types: EVENT is gone once mapped to MISC.
+        t.set_lists(None, Some("EVENT")).unwrap();
+        assert!(t.unseen(&seen, "x")[1].contains("removes nothing"));
     }
 }

@@ -77,6 +77,12 @@ pub struct StandoffNorm {
 }
 
 impl StandoffDoc {
+    /// The document's id as every command names it: its name, a brat document's without
+    /// `.ann` (so that a brat gold pairs with a JSON run).
+    pub fn id(&self) -> &str {
+        self.name.strip_suffix(".ann").unwrap_or(&self.name)
+    }
+
     /// Number of characters (code points) of the text.
     pub fn n_chars(&self) -> usize {
         self.text.chars().count()

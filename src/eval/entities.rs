@@ -48,26 +48,30 @@ impl Entities {
         }
     }
 
-    /// Adds the next document's entities, gold and run, as the scorer extracted them.
-    pub(crate) fn push_doc(&mut self, gold: &Spans<'_>, run: &Spans<'_>) {
+    /// Adds the entities, gold and run, of the current document's next unit as the scorer
+    /// extracted them: `offset` is the unit's first position in the document (0 for a HIPE
+    /// document scored whole; a CoNLL sentence's start, as sentences bound entities there).
+    pub(crate) fn push_unit(&mut self, gold: &Spans<'_>, run: &Spans<'_>, offset: usize) {
+        let offset = offset as u32;
         for (side, sp) in self.sides.iter_mut().zip([gold, run]) {
             for x in &sp.spans {
                 let label = sp.label(x);
                 if let Ok(i) = self.labels.binary_search_by(|l| l.as_str().cmp(label)) {
                     side.all.push(Entity {
-                        start: x.start,
-                        end: x.end,
+                        start: x.start + offset,
+                        end: x.end + offset,
                         label: i as u32,
                     });
                 }
             }
-            side.at.push(side.all.len() as u32);
         }
     }
 
-    /// The documents kept.
-    pub fn docs(&self) -> usize {
-        self.sides[0].at.len() - 1
+    /// Ends the current document: the entities pushed since the last end are its own.
+    pub(crate) fn end_doc(&mut self) {
+        for side in &mut self.sides {
+            side.at.push(side.all.len() as u32);
+        }
     }
 
     /// The entities of document `doc` of the gold (`side` 0) or the run (1).
@@ -97,12 +101,13 @@ mod tests {
         g.push_labeled(0, 1, "PER");
         g.push_labeled(3, 3, "ORG");
         r.push_labeled(0, 0, "LOC");
-        e.push_doc(&g, &r);
+        e.push_unit(&g, &r, 0);
+        e.end_doc();
         g.clear();
         r.clear();
-        r.push_labeled(2, 4, "PER");
-        e.push_doc(&g, &r);
-        assert_eq!(e.docs(), 2);
+        r.push_labeled(0, 2, "PER");
+        e.push_unit(&g, &r, 2);
+        e.end_doc();
         let one: Vec<(u32, u32, &str)> = e
             .doc(0, 0)
             .iter()

@@ -246,6 +246,8 @@ fn evaluate_column(
         let mut doc_tallies: Vec<ofair::Tally> =
             cutoffs.iter().map(|_| ofair::Tally::new()).collect();
         for unit in units.drain(..) {
+            // The unit's first position in its document, where its kept entities start.
+            let offset = unit.0.start - gd.start;
             filter_unit(gold, unit, params, &mut gseq, &mut pseq)?;
             match (params.task, spec.ne) {
                 (Task::Nel, Some((gne, pne))) => {
@@ -260,7 +262,7 @@ fn evaluate_column(
                     spans::entities(gold, spec.g, &gseq, &mut gsp);
                     spans::entities(pred, spec.p, &pseq, &mut psp);
                     if let Some(k) = kept.as_deref_mut() {
-                        k.push_doc(&gsp, &psp);
+                        k.push_unit(&gsp, &psp, offset);
                     }
                 }
             }
@@ -304,6 +306,9 @@ fn evaluate_column(
                     }
                 }
             }
+        }
+        if let Some(k) = kept.as_deref_mut() {
+            k.end_doc();
         }
         for (k, doc) in docs.iter().enumerate() {
             accs[k].add_doc(doc);
@@ -374,11 +379,9 @@ pub struct ScoreResult {
     pub warnings: Vec<String>,
     /// The `--errors` listing, when [`ScoreOptions::errors`] is set.
     pub errors: Option<Vec<SpanRecord>>,
-    /// The labels evaluated in each scored column, in column order ([`evaluation_tags`]).
-    pub tags: Vec<BTreeSet<String>>,
-    /// With [`ScoreOptions::keep_entities`] and HIPE documents scored whole (not CoNLL, whose
-    /// sentences are scored one by one), NERC: each column's entities as scored, in column
-    /// order; else empty.
+    /// With [`ScoreOptions::keep_entities`], NERC: each column's entities as scored (a CoNLL
+    /// document's sentence by sentence, as sentences bound entities), in column order; else
+    /// empty.
     pub entities: Vec<Entities>,
 }
 
@@ -511,7 +514,7 @@ pub fn evaluate_aligned(
         .any(|r| matches!(r, Regime::Fair | Regime::Weighted));
     let weights = opts.weights.clone();
     let mut errors = opts.errors.then(Vec::new);
-    let keep = opts.keep_entities && !conll && opts.task != Task::Nel;
+    let keep = opts.keep_entities && opts.task != Task::Nel;
     let mut entities: Vec<Entities> = Vec::new();
     // Per cutoff, the evaluations in the official order: columns, then noise levels, then
     // periods. Each column, noise level and period is evaluated for every cutoff at once.
@@ -584,7 +587,6 @@ pub fn evaluate_aligned(
         results,
         warnings,
         errors,
-        tags: specs.into_iter().map(|s| s.tags).collect(),
         entities,
     })
 }

@@ -51,6 +51,7 @@ pub(crate) mod sign;
 mod spans;
 pub(crate) mod tagging;
 
+pub(crate) use adequacy::TABLE as ADEQUACY_TABLE;
 pub use adequacy::{sparse as too_sparse, GoldMentions, MARKS as ADEQUACY_MARKS};
 pub use breakdown::{
     parse_keys as parse_breakdown, Asked as BreakdownAsked, Breakdown, Key as BreakdownKey,
@@ -61,6 +62,7 @@ pub use full::Full;
 pub use inputs::Inputs;
 pub(crate) use mentions::aligned_converter;
 pub use mentions::MentionsFamily;
+pub(crate) use mentions::RUN_OPTIONS as ALIGN_OPTIONS;
 pub use muc::{
     evaluate_files as evaluate_muc_files, judgements_tsv, MucCounts, MucOptions, MucResult,
     JUDGEMENTS_HEADER,

@@ -348,15 +348,14 @@ impl Options {
 }
 
 /// The warnings of the repairs made while a run was read: one line each,
-/// `repaired FILE:LINE: OLD -> NEW (REPAIR)`.
+/// `repaired FILE:LINE: OLD -> NEW (REPAIR)`; then the types its type changes name that no
+/// mention of the run has.
 pub fn repair_warnings(changes: Option<&crate::convert::RunChanges>) -> Vec<String> {
     use crate::corpus::TextRewrite;
     changes
         .map(|c| {
-            c.log()
-                .into_iter()
-                .map(|l| format!("repaired {l}"))
-                .collect()
+            let repaired = c.log().into_iter().map(|l| format!("repaired {l}"));
+            repaired.chain(c.warnings()).collect()
         })
         .unwrap_or_default()
 }

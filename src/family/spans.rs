@@ -404,13 +404,12 @@ impl SpanFamily {
             .next()
             .map(|(_, c)| c)
             .unwrap_or_default();
-        // The scored column's place: its results and its evaluated labels (`res.tags`).
+        // The scored column's place: its results and its entities.
         let at = match col {
             Some(name) => cols.iter().position(|c| c.column == name),
             None => (!cols.is_empty()).then_some(0),
         }
         .ok_or_else(|| Error::usage("spans: the column was not scored"))?;
-        let tags = res.tags.get_mut(at).map(std::mem::take).unwrap_or_default();
         let entities = res.entities.get_mut(at).map(std::mem::take);
         let cr = cols
             .into_iter()
@@ -443,12 +442,13 @@ impl SpanFamily {
         warnings.extend(res.warnings);
         s.warnings = warnings;
         if !self.breakdown.is_empty() {
+            let entities =
+                entities.ok_or_else(|| Error::usage("breakdown: the scoring kept no entities"))?;
             let scored = Scored {
                 run_docs: &al.pred_docs,
-                tags: &tags,
-                entities: entities.as_ref(),
+                entities: &entities,
             };
-            self.attach_breakdown(&mut s, (&g, &p), scored, col, train.wait()?)?;
+            self.attach_breakdown(&mut s, (&g, &p), scored, train.wait()?)?;
         }
         Ok(s)
     }
@@ -475,32 +475,20 @@ impl SpanFamily {
     }
 
     /// Adds the breakdown asked for to the statistics of the token files `g` and `p` as
-    /// `scored` paired and evaluated them (`col` the HIPE column, `None` for CoNLL).
+    /// `scored` paired and evaluated them.
     fn attach_breakdown(
         &self,
         s: &mut Statistics,
         (g, p): (&Corpus, &Corpus),
         scored: Scored<'_>,
-        col: Option<&str>,
         train: Option<super::breakdown::Train>,
     ) -> Result<()> {
-        let column = |c: &Corpus| -> Result<usize> {
-            match col {
-                Some(name) => c.column(name),
-                None => super::breakdown::tokens::conll_tag_column(c, self.column.as_deref()),
-            }
-            .ok_or_else(|| Error::input(&c.path, 1, "breakdown: the entity column is missing"))
-        };
-        let (gcol, pcol) = (column(g)?, column(p)?);
         super::breakdown::tokens::metadata(&self.breakdown, g)?;
         let regime = self.breakdown_regime();
         let sides = super::breakdown::tokens::Sides {
             gold: g,
-            gold_col: gcol,
             run: p,
-            run_col: pcol,
             run_docs: scored.run_docs,
-            tags: scored.tags,
             labels_matter: regime == SpanRegime::Strict,
             entities: scored.entities,
         };
@@ -510,12 +498,11 @@ impl SpanFamily {
 }
 
 /// What the breakdown reads of the scoring it breaks down: the run's documents as the
-/// alignment to the gold cut them, the labels evaluated in the scored column
-/// ([`crate::eval::score::ScoreResult::tags`]) and its entities when the scoring kept them.
+/// alignment to the gold cut them and the entities the scoring extracted
+/// ([`crate::eval::score::ScoreResult::entities`]).
 struct Scored<'a> {
     run_docs: &'a [crate::corpus::Document],
-    tags: &'a BTreeSet<String>,
-    entities: Option<&'a crate::eval::score::Entities>,
+    entities: &'a crate::eval::score::Entities,
 }
 
 /// The statistics of standoff files (brat, doccano, Label Studio, Prodigy), one unit per

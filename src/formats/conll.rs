@@ -30,10 +30,11 @@ fn is_docstart(first: &str) -> bool {
 }
 
 /// Checks that column `col` holds one-level IOB/IOBES tags, as `score --format conll` reads
-/// them: `O` (or `_`), or `B-`, `I-`, `E-`, `S-` and a type without white space. Anything else
-/// — a bare label, a prefix without a type, stacked levels (which `fair` reads), `B-LOC ` in
-/// a HIPE cell — is an input error naming the line, rather than a tag silently read as some
-/// other type.
+/// them: `O` (or `_`, read as `O`), or `B-`, `I-`, `E-`, `S-` and a type without white space
+/// (IOB1, IOB2 and IOBES, each read right by the entity reading of `spans`). Anything else — a
+/// bare label, a prefix without a type, stacked levels (which `fair` reads), the `L-`, `U-`,
+/// `M-`, `W-` of BILOU, BMES and BMEOW, `B-LOC ` in a HIPE cell — is an input error naming
+/// the line, rather than a tag silently read as some other type.
 pub fn check_iob(corpus: &Corpus, col: usize) -> Result<()> {
     for tok in 0..corpus.n_tokens() {
         let tag = corpus.cell(tok, col);
@@ -44,6 +45,8 @@ pub fn check_iob(corpus: &Corpus, col: usize) -> Result<()> {
             let name = corpus.columns.get(col).map_or("TAG", String::as_str);
             let hint = if tag.contains('|') {
                 " (stacked levels are read by `fair`, not by `score`)"
+            } else if matches!(tag.split_once('-'), Some(("L" | "U" | "M" | "W", _))) {
+                " (BILOU, BMES or BMEOW tags: write them as BIO first, `fairscore convert --from ENCODING --to BIO`)"
             } else {
                 ""
             };

@@ -144,14 +144,21 @@ pub fn tag_of(label: &str) -> &str {
 }
 
 /// NERC entities of column `col` over the token sequence `seq`, as the official reader:
-/// a new entity starts at a tag whose type differs from the current one or at `B-`; `I-x`
-/// after `O` starts one; `O` ends one. The type is the tag without its first two characters.
+/// a new entity starts at a tag whose type differs from the current one or at `B-` (or
+/// `S-`); `I-x` (or `E-x`) after `O` starts one; `O` and `_` end one. The type is the tag
+/// without its first two characters.
+///
+/// IOB1, IOB2 and IOBES are all read right by this one rule: `S-` starts a mention as `B-`
+/// does and `E-` continues one as `I-` does (the HIPE reader's IOBES mapping, so two adjacent
+/// `S-X` are two mentions). `_` (no annotation) is `O`: the official scorer made an entity of
+/// no type of it, which no tag set holds, so its scores do not change; conlleval and seqeval
+/// read `_` as a tag of its own that opens a chunk after a typed tag but not after `O`.
 pub fn entities<'a>(file: &'a Corpus, col: usize, seq: &[usize], out: &mut Spans<'a>) {
     out.clear();
     let mut cur: Option<(&'a str, usize)> = None;
     for (off, &tok) in seq.iter().enumerate() {
         let tag = file.cell(tok, col);
-        if tag == "O" {
+        if tag == "O" || tag == "_" {
             if let Some((ty, start)) = cur.take() {
                 out.push(start, off - 1, std::iter::once(ty));
             }
@@ -161,7 +168,7 @@ pub fn entities<'a>(file: &'a Corpus, col: usize, seq: &[usize], out: &mut Spans
         match cur {
             None => cur = Some((ty, off)),
             Some((cty, start)) => {
-                if cty != ty || tag.starts_with('B') {
+                if cty != ty || tag.starts_with('B') || tag.starts_with('S') {
                     out.push(start, off - 1, std::iter::once(cty));
                     cur = Some((ty, off));
                 }
@@ -331,6 +338,27 @@ mod tests {
                 (2, 2, vec!["LOC".to_string()]),
                 (4, 4, vec!["ORG".to_string()]),
                 (5, 5, vec!["ORG".to_string()]),
+            ]
+        );
+    }
+
+    #[test]
+    fn iobes_and_blank_cells() {
+        // Read as written (CoNLL): `S-` opens a mention, `E-` continues one, `_` is `O`.
+        let text = "a S-LOC\nb S-LOC\nc B-PER\nd E-PER\ne S-PER\nf _\ng I-PER\nh _\n";
+        let f = crate::formats::conll::parse(Path::new("t.conll"), text).unwrap();
+        let seq: Vec<usize> = (0..f.n_tokens()).collect();
+        let mut s = Spans::default();
+        entities(&f, 1, &seq, &mut s);
+        let l = |ty: &str| vec![ty.to_string()];
+        assert_eq!(
+            list(&s),
+            vec![
+                (0, 0, l("LOC")),
+                (1, 1, l("LOC")),
+                (2, 3, l("PER")),
+                (4, 4, l("PER")),
+                (6, 6, l("PER")),
             ]
         );
     }

@@ -10,3 +10,4 @@ mod common;
 
 mod agree;
 mod input;
+mod mentions;

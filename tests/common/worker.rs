@@ -2,10 +2,13 @@
 //! writes: the bundle is unpacked with Python's `zipfile` as the worker unpacks it (the
 //! binary loses its executable bit), `scoring_program/` becomes the program directory,
 //! `reference_data/` `input/ref`, the participant's zip `input/res`; the `command` of
-//! `metadata.yaml` is read with YAML and split with `shlex` as the worker and docker-py do,
-//! `/app/program`, `/app/input` and `/app/output` substituted, and run in the program
-//! directory; `scores.json` is read as `push_scores` reads it. Used by
-//! `tests/it/campaign/codabench.rs` (family campaigns) and `codabench_hipe.rs` (HIPE).
+//! `metadata.yaml` is read with YAML and split with `shlex` as docker-py does (today's worker
+//! splits on spaces, which reads the bundle's `sh run.sh` alike), `/app/program`, `/app/input`
+//! and `/app/output` substituted, and run in the program directory; `scores.json` is read as
+//! `push_scores` reads it. The files are laid out as given, without the worker's unwrapping
+//! of a zip's first folder: `scripts/codabench_emulate.py` emulates that too
+//! (`tests/it/campaign/codabench_emulation.rs`). Used by `tests/it/campaign/codabench.rs`
+//! (family campaigns) and `codabench_hipe.rs` (HIPE).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -74,7 +77,7 @@ else:
     assert comp['phases'][0]['tasks'] == [0]
     cols = comp['leaderboards'][0]['columns']
     assert [c['index'] for c in cols] == list(range(len(cols)))
-    assert all(c['sorting'] == 'desc' for c in cols)
+    assert all(c['sorting'] in ('desc', 'asc') for c in cols)
     keys = [c['key'] for c in cols]
 print(json.dumps({'command': shlex.split(command), 'keys': keys}))
 "#;
@@ -214,4 +217,24 @@ impl Worker {
             scores,
         )
     }
+}
+
+/// The `inspect` pages embedded in a `detailed_results.html` (issue 46.7: Codabench uploads
+/// that one file): by column key, each `iframe`'s `srcdoc` unescaped.
+pub fn embedded_pages(detailed: &str) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for part in detailed.split("<iframe title=\"").skip(1) {
+        let (key, rest) = part.split_once('"').expect("a title");
+        let at = rest.find("srcdoc=\"").expect("a srcdoc") + "srcdoc=\"".len();
+        let end = rest[at..].find('"').expect("the srcdoc's end");
+        let page = rest[at..at + end]
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#x27;", "'")
+            .replace("&#x2F;", "/")
+            .replace("&amp;", "&");
+        out.insert(key.to_string(), page);
+    }
+    out
 }

@@ -169,17 +169,25 @@ def fmt(s):
 def instructuie(gold, preds):
     answers = {p["id"]: p["output"] for p in preds}
     TP = FN = FP = 0
+    audits = {"long": 0, "repetitive": 0, "zero_tp": 0}
     for u in gold:
         gt = "; ".join(f'{e["type"]}: {e["text"]}' for e in u["entities"]) or "None"
+        predict = answers.get(u["id"], "")
         truth = {fmt(x) for x in fmt(gt).split(";")}
-        pred = {fmt(x) for x in fmt(answers.get(u["id"], "")).split(";")}
+        pred = {fmt(x) for x in fmt(predict).split(";")}
         TP += len(truth & pred)
         FN += len(truth - pred)
         FP += len(pred - truth)
+        # The evaluator's audits: AuditLong, AuditRepeat, AuditRetard (both sets are never
+        # empty here: a split gives at least one item).
+        audits["long"] += len(predict) >= 512
+        audits["repetitive"] += re.search(r"(\w{5,})\1{2,}", predict) is not None
+        audits["zero_tp"] += len(truth) != 0 and len(pred) != 0 and len(truth & pred) == 0
     recall = 0 if TP + FN == 0 else TP / (TP + FN)
     precision = 0 if TP + FP == 0 else TP / (TP + FP)
     f1 = 0 if recall + precision == 0 else 2 * recall * precision / (recall + precision)
-    return {"TP": TP, "npred": TP + FP, "ngold": TP + FN, "P": precision, "R": recall, "F1": f1}
+    return {"TP": TP, "npred": TP + FP, "ngold": TP + FN, "P": precision, "R": recall, "F1": f1,
+            **audits}
 
 
 # --- fairscore's defaults and diagnostics ----------------------------------------------------

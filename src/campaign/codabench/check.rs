@@ -34,8 +34,13 @@ pub(super) fn check_key(t: &FamilyTask, gold: &Path, run: &Path) -> CheckKey {
 
 /// The participants' check of a run, for the formats `check` reads as columns and for
 /// standoff runs (given or detected) of the spans, fair and muc families; run labels are
-/// checked against the task's label list when it has one (`label_list`), else the gold's.
+/// checked against the task's label list when it has one (`label_list`), else the gold's. A
+/// generative run placed on the gold's texts (`align`) is an entity list, which `check` does
+/// not read: it is not checked (its scoring says what could not be placed).
 pub(super) fn check_run(t: &FamilyTask, gold: &Path, run: &Path) -> Result<Option<CheckReport>> {
+    if t.options.own("align").is_some() {
+        return Ok(None);
+    }
     let labels = t.label_list.as_ref().map(|l| l.path.as_path());
     let spans = matches!(t.family.name(), "spans" | "fair" | "muc");
     if spans && crate::eval::standoff::applies(gold, run, t.options.format) {

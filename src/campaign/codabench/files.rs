@@ -33,8 +33,11 @@ pub struct Listing {
 /// Every regular file under `res`, in path order; hidden files and folders, `__MACOSX/` and
 /// the worker's `metadata` at the top are left out. Links, non-UTF-8 names, special files,
 /// folders too deep, too many files and files too large are [`Listing::problems`]. Only a
-/// `res` that cannot be listed at all is an error (the worker's layout).
-pub fn submission_files(res: &Path) -> Result<Listing> {
+/// `res` that cannot be listed at all is an error (the worker's layout). `layouts`: the
+/// folders below a brat gold's top that hold its `.ann` files (`esp`, `ned`; empty: the top);
+/// a folder of the submission holding `.ann` files at the end of such a path belongs to the
+/// brat run above it (`alpha_1/esp/`, `alpha_1/ned/`: the run `alpha_1/`).
+pub fn submission_files(res: &Path, layouts: &[String]) -> Result<Listing> {
     let mut files: Vec<Found> = Vec::new();
     let mut problems: Vec<(String, String)> = Vec::new();
     let mut stack: Vec<(PathBuf, String, usize)> = vec![(res.to_path_buf(), String::new(), 0)];
@@ -120,7 +123,7 @@ pub fn submission_files(res: &Path) -> Result<Listing> {
             }
         }
     }
-    let (files, folders) = brat_runs(files, folders);
+    let (files, folders) = brat_runs(files, lift(folders, layouts));
     Ok(Listing {
         files,
         folders,
@@ -149,10 +152,39 @@ fn special_kind(ft: &std::fs::FileType) -> &'static str {
     }
 }
 
+/// Each folder holding `.ann` files as the folder of its brat run: the folder above the
+/// longest of `layouts` its path ends with (`a/esp` with `esp`: `a`; the top is empty).
+fn lift(folders: Vec<Found>, layouts: &[String]) -> Vec<Found> {
+    folders
+        .into_iter()
+        .map(|(shown, mut dir)| {
+            let cut = layouts
+                .iter()
+                .filter(|l| !l.is_empty())
+                .filter_map(|l| match shown.strip_suffix(l.as_str()) {
+                    Some("") => Some(("", l)),
+                    Some(up) => up.strip_suffix('/').map(|up| (up, l)),
+                    None => None,
+                })
+                .max_by_key(|(_, l)| l.len());
+            match cut {
+                Some((up, l)) => {
+                    for _ in l.split('/') {
+                        dir.pop();
+                    }
+                    (up.to_string(), dir)
+                }
+                None => (shown, dir),
+            }
+        })
+        .collect()
+}
+
 /// The outermost of the folders holding `.ann` files (sorted; the top shown as `.`), and the
 /// files outside them, sorted.
 fn brat_runs(mut files: Vec<Found>, mut folders: Vec<Found>) -> (Vec<Found>, Vec<Found>) {
     folders.sort();
+    folders.dedup();
     let mut outer: Vec<Found> = Vec::new();
     for f in folders {
         let inside = outer.iter().any(|(o, _)| {

@@ -193,6 +193,7 @@ impl FamilyCampaign {
                         headline,
                         options: o,
                         rank_by_line: 0,
+                        name_line: 0,
                         bundles: Some(bundles.clone()),
                         label_list: None,
                         insight: super::Insight {
@@ -215,6 +216,8 @@ impl FamilyCampaign {
             bootstrap: cfg.bootstrap,
             tasks,
             resources: used,
+            detailed_results_public: cfg.detailed_results_public,
+            reveal_gold: cfg.reveal_gold,
         })
     }
 }

@@ -135,14 +135,20 @@ fn page_options(t: &FamilyTask) -> Result<Options> {
     o.regimes = None;
     o.beta = None;
     o.listing = false;
-    o.own.clear();
+    // A generative run is placed on the gold's texts as the task places it (`align`, …).
+    o.own
+        .retain(|k, _| crate::family::ALIGN_OPTIONS.contains(&k.as_str()));
     Ok(o)
 }
 
-/// The page of `run` against `gold` for task `t`: the HTML of `fairscore inspect`.
+/// The page of `run` against `gold` for task `t`: the HTML of `fairscore inspect`; with
+/// `reveal_gold` false, of the run's own spans only ([`run_only`]).
 /// (The HTML is made by the template engine: without the `html` feature, a usage error.)
-pub fn page(t: &FamilyTask, gold: &Path, run: &Path) -> Result<String> {
-    let ins = crate::family::fair::inspect(&page_options(t)?, gold, run)?;
+pub fn page(t: &FamilyTask, gold: &Path, run: &Path, reveal_gold: bool) -> Result<String> {
+    let mut ins = crate::family::fair::inspect(&page_options(t)?, gold, run)?;
+    if !reveal_gold {
+        run_only(&mut ins);
+    }
     #[cfg(feature = "html")]
     return crate::report::render_inspection(&ins);
     #[cfg(not(feature = "html"))]
@@ -152,6 +158,81 @@ pub fn page(t: &FamilyTask, gold: &Path, run: &Path) -> Result<String> {
             "inspect pages need fairscore built with its `html` feature",
         ))
     }
+}
+
+/// The inspection as participants may see it when the gold is hidden (a Codabench
+/// submission's page without `reveal_gold`): each document's text with the run's own spans,
+/// each marked by the fair type it was counted with (correct, spurious, label, boundary,
+/// label-boundary) and its own label. No gold span, no missed span (FN) and no gold label
+/// shows; the text is cut only where a run span begins or ends; documents are ordered by the
+/// run's own errors, and their counts leave out the FN; the labels are the run's. The totals
+/// stay: they are the run's scores, as the detailed results give them.
+pub fn run_only(ins: &mut crate::eval::fair::Inspection) {
+    use crate::eval::fair::{Piece, Side};
+    use crate::matching::fair::ErrorType;
+    let used: std::collections::BTreeSet<usize> = ins
+        .documents
+        .iter()
+        .flat_map(|d| d.marks.iter())
+        .filter(|m| m.side == Side::Run)
+        .map(|m| m.label_index)
+        .collect();
+    let relabel: BTreeMap<usize, usize> = used.iter().enumerate().map(|(n, &o)| (o, n)).collect();
+    ins.labels = used
+        .iter()
+        .filter_map(|&i| ins.labels.get(i).cloned())
+        .collect();
+    for d in &mut ins.documents {
+        let mut kept = vec![None; d.marks.len()];
+        let mut marks = Vec::new();
+        for (i, mut m) in std::mem::take(&mut d.marks).into_iter().enumerate() {
+            if m.side == Side::Run {
+                kept[i] = Some(marks.len());
+                m.label_index = relabel.get(&m.label_index).copied().unwrap_or(0);
+                m.first_piece = None;
+                marks.push(m);
+            }
+        }
+        let mut pieces: Vec<Piece> = Vec::new();
+        for p in std::mem::take(&mut d.pieces) {
+            let on: Vec<u32> = p
+                .marks
+                .iter()
+                .filter_map(|&i| kept.get(i as usize).copied().flatten())
+                .map(|i| i as u32)
+                .collect();
+            match pieces.last_mut() {
+                Some(last) if last.marks == on => last.text.push_str(&p.text),
+                _ => pieces.push(Piece {
+                    text: p.text,
+                    marks: on,
+                }),
+            }
+        }
+        for (n, p) in pieces.iter().enumerate() {
+            for &i in &p.marks {
+                if let Some(m) = marks.get_mut(i as usize) {
+                    m.first_piece.get_or_insert(n);
+                }
+            }
+        }
+        (d.marks, d.pieces) = (marks, pieces);
+        d.errors.retain(|e| e.kind != ErrorType::FN);
+        for e in &mut d.errors {
+            e.gold = None;
+            e.run = e.run.and_then(|r| kept.get(r).copied().flatten());
+        }
+        d.counts.fn_ = 0;
+        d.traditional.fn_ = 0;
+    }
+    ins.documents
+        .sort_by_key(|d| (std::cmp::Reverse(d.error_count()), d.order));
+    ins.warnings.push(
+        "the gold is hidden: this page marks the run's own spans only, each by the error type \
+         it was counted with; no gold span, missed span or gold label shows (the campaign's \
+         reveal_gold = true shows them)"
+            .into(),
+    );
 }
 
 /// The page's path in the output directory: `inspect/SYSTEM_STEM.html`, named as the run's
@@ -225,7 +306,7 @@ pub fn write_pages(outdir: &Path, cfg: &FamilyCampaign, report: &FamilyReport) -
         .par_iter()
         .map(|(t, stem, system, gold, run)| {
             let name = task_page_name(t, system, stem);
-            let written = page(t, gold, run)
+            let written = page(t, gold, run, true)
                 .and_then(|html| crate::io::write_atomic(&outdir.join(&name), html.as_bytes()))
                 .map(|()| name);
             (stem.clone(), system.to_string(), written)

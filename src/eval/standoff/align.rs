@@ -73,7 +73,7 @@ pub fn tokens_onto(path: &Path, texts: &[StandoffDoc], column: Option<&str>) -> 
     let mut out: Vec<StandoffDoc> = texts
         .iter()
         .map(|x| StandoffDoc {
-            name: super::key(x).to_string(),
+            name: x.id().to_string(),
             path: path.to_path_buf(),
             text: x.text.clone(),
             spans: Vec::new(),
@@ -144,11 +144,8 @@ pub fn tokens_onto(path: &Path, texts: &[StandoffDoc], column: Option<&str>) -> 
 /// brat directory read in name order still aligns with a token file in another order).
 fn locate(path: &Path, c: &Corpus, texts: &[StandoffDoc]) -> Result<Vec<(usize, usize, usize)>> {
     let chars: Vec<Vec<char>> = texts.iter().map(|d| d.text.chars().collect()).collect();
-    let names: std::collections::HashMap<&str, usize> = texts
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (super::key(d), i))
-        .collect();
+    let names: std::collections::HashMap<&str, usize> =
+        texts.iter().enumerate().map(|(i, d)| (d.id(), i)).collect();
     let named: Option<Vec<usize>> = c
         .docs
         .iter()
@@ -162,7 +159,7 @@ fn locate(path: &Path, c: &Corpus, texts: &[StandoffDoc]) -> Result<Vec<(usize, 
                 return Err(Error::input(
                     path,
                     doc.first_line,
-                    format!("document {} is given twice", snippet(super::key(&texts[k]))),
+                    format!("document {} is given twice", snippet(texts[k].id())),
                 ));
             }
             let end = match fit(c, doc.start, doc.start + doc.len(), &chars[k], k, &mut at) {
@@ -176,7 +173,7 @@ fn locate(path: &Path, c: &Corpus, texts: &[StandoffDoc]) -> Result<Vec<(usize, 
                     format!(
                         "token {}: the text of document {} ends before the document's tokens do",
                         snippet(c.token_text(end)),
-                        snippet(super::key(&texts[k]))
+                        snippet(texts[k].id())
                     ),
                 ));
             }
@@ -229,7 +226,7 @@ fn locate(path: &Path, c: &Corpus, texts: &[StandoffDoc]) -> Result<Vec<(usize, 
         return Err(Error::input(
             path,
             0,
-            format!("no tokens for document {}", snippet(super::key(&texts[k]))),
+            format!("no tokens for document {}", snippet(texts[k].id())),
         ));
     }
     Ok(at)
@@ -291,7 +288,7 @@ fn mismatch(
     m: Miss,
 ) -> Error {
     let found: String = chars[k][m.at..].iter().take(20).collect();
-    let name = snippet(super::key(&texts[k]));
+    let name = snippet(texts[k].id());
     if m.token >= c.n_tokens() {
         return Error::input(
             path,

@@ -104,12 +104,6 @@ pub struct Pairs {
     pub warnings: Vec<String>,
 }
 
-/// The name documents are paired by: a brat document's relative path without `.ann`, a
-/// JSON document's id (or line), so that a brat gold pairs with a JSON run.
-fn key(d: &StandoffDoc) -> &str {
-    d.name.strip_suffix(".ann").unwrap_or(&d.name)
-}
-
 /// Reads both sides and pairs their documents by name; every gold document needs its run
 /// document and the reverse, with the same text.
 pub fn pair(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Pairs> {
@@ -195,21 +189,21 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
     } = sides;
     let mut p: BTreeMap<String, StandoffDoc> = BTreeMap::new();
     for d in p_docs {
-        if p.contains_key(key(&d)) {
+        if p.contains_key(d.id()) {
             return Err(Error::input(
                 &d.path,
                 0,
-                format!("document {} is given twice", snippet(key(&d))),
+                format!("document {} is given twice", snippet(d.id())),
             ));
         }
-        p.insert(key(&d).to_string(), d);
+        p.insert(d.id().to_string(), d);
     }
     let mut docs = Vec::with_capacity(g.len());
     let mut doc_cuts = Vec::with_capacity(g.len());
     let mut repeats = Vec::new();
     let mut seen = BTreeSet::new();
     for mut gd in g {
-        let name = key(&gd).to_string();
+        let name = gd.id().to_string();
         if !seen.insert(name.clone()) {
             return Err(Error::input(
                 &gd.path,
@@ -487,7 +481,7 @@ pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairR
                 lines.push(line);
             }
             units.push(Unit {
-                id: key(doc).to_string(),
+                id: doc.id().to_string(),
                 line: 0,
                 spans,
                 span_lines: lines,

@@ -2,7 +2,6 @@
 //! annotation, counted once. Pairing leaves the repeats out of both sides
 //! ([`super::pair_sides`]) and says so in a warning; `check` reports those of a run.
 
-use super::key;
 use crate::corpus::standoff::{CharSlicer, Duplicate, StandoffDoc};
 use crate::error::snippet;
 
@@ -69,7 +68,7 @@ pub(super) fn repeats_of(doc: &mut StandoffDoc, run: bool, out: &mut Vec<Repeat>
         out.push(Repeat {
             run,
             path: doc.path.clone(),
-            document: key(doc).to_string(),
+            document: doc.id().to_string(),
             covered: pieces.join(" … "),
             duplicate: d,
         });

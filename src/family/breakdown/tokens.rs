@@ -1,8 +1,6 @@
 //! The spans of token files (CoNLL, HIPE TSV) with what the breakdown keys read, judged in
 //! the strict or exact regime; and a training file's vocabulary and entities.
 
-use std::collections::BTreeSet;
-
 use super::{join, Asked, Caps, Facts, Key, Train};
 use crate::corpus::{Corpus, Document};
 use crate::error::{Error, Result};
@@ -12,25 +10,20 @@ use crate::spans::{entities, same_text, Spans};
 /// A span of the evaluated labels: first and last position, label.
 type Kept<'a> = (u32, u32, &'a str);
 
-/// Where the entity column of a gold and its aligned run is, and what is scored.
+/// A gold and its aligned run with the entities their scoring extracted.
 pub struct Sides<'c> {
     /// The gold.
     pub gold: &'c Corpus,
-    /// The gold's entity column.
-    pub gold_col: usize,
     /// The run.
     pub run: &'c Corpus,
-    /// The run's entity column.
-    pub run_col: usize,
     /// The run's documents, one per gold document, with the gold's segmentation.
     pub run_docs: &'c [Document],
-    /// The evaluated labels (spans of other labels are left out, as the scorer leaves them).
-    pub tags: &'c BTreeSet<String>,
     /// Whether labels must agree for a span to be correct (strict), or only offsets (exact).
     pub labels_matter: bool,
-    /// The entities of each document as the scoring extracted them, when it kept them (HIPE
-    /// TSV): else they are extracted from the tags here.
-    pub entities: Option<&'c Entities>,
+    /// The entities of each document of the evaluated labels as the scoring extracted them
+    /// ([`crate::eval::options::ScoreOptions::keep_entities`]): the breakdown buckets the
+    /// spans the regime tables count, never a decoding of its own.
+    pub entities: &'c Entities,
 }
 
 /// Cuts a document's positions into sentences: `sentence_of` each position's sentence,
@@ -73,7 +66,6 @@ pub(crate) fn sentences(
 pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
     let (mut gold, mut run) = (Vec::new(), Vec::new());
     let (mut gseq, mut pseq) = (Vec::new(), Vec::new());
-    let (mut gsp, mut psp) = (Spans::default(), Spans::default());
     let (mut gkept, mut pkept): (Vec<Kept<'_>>, Vec<Kept<'_>>) = (Vec::new(), Vec::new());
     let mut sentence_of: Vec<u32> = Vec::new();
     let mut entities_in: Vec<u32> = Vec::new();
@@ -87,31 +79,16 @@ pub fn facts(s: &Sides<'_>, train: Option<&Train>) -> (Vec<Facts>, Vec<Facts>) {
         if gseq.len() != pseq.len() {
             continue;
         }
-        // The spans of the evaluated labels: the scoring's, else decoded from the tags.
+        // The spans of the evaluated labels, as the scoring extracted them.
         gkept.clear();
         pkept.clear();
-        match s.entities.filter(|e| e.docs() == s.gold.docs.len()) {
-            Some(e) => {
-                for (side, out) in [&mut gkept, &mut pkept].into_iter().enumerate() {
-                    out.extend(
-                        e.doc(side, unit)
-                            .iter()
-                            .map(|x| (x.start, x.end, e.label(x))),
-                    );
-                }
-            }
-            None => {
-                entities(s.gold, s.gold_col, &gseq, &mut gsp);
-                entities(s.run, s.run_col, &pseq, &mut psp);
-                for (sp, out) in [(&gsp, &mut gkept), (&psp, &mut pkept)] {
-                    out.extend(
-                        sp.spans
-                            .iter()
-                            .map(|x| (x.start, x.end, sp.label(x)))
-                            .filter(|x| s.tags.contains(x.2)),
-                    );
-                }
-            }
+        let e = s.entities;
+        for (side, out) in [&mut gkept, &mut pkept].into_iter().enumerate() {
+            out.extend(
+                e.doc(side, unit)
+                    .iter()
+                    .map(|x| (x.start, x.end, e.label(x))),
+            );
         }
         // The sentence of every position, where each starts, and its gold entities.
         sentences(s.gold, gd, &mut sentence_of, &mut starts, &mut lens);
@@ -262,9 +239,23 @@ pub fn train(c: &Corpus, col: usize) -> Train {
     let mut seq = Vec::new();
     let mut sp = Spans::default();
     let mut text = String::new();
+    // Entities as a scoring reads them: a HIPE document is one sequence, CoNLL sentences
+    // bound entities (as conlleval).
+    let conll = c.format == "conll";
+    let mut units = Vec::new();
     for d in &c.docs {
+        let mut at = d.start;
+        match conll {
+            true => units.extend(d.segments.iter().map(|&n| {
+                at += n;
+                at - n..at
+            })),
+            false => units.push(d.range()),
+        }
+    }
+    for unit in units {
         seq.clear();
-        seq.extend(d.range());
+        seq.extend(unit);
         entities(c, col, &seq, &mut sp);
         for x in &sp.spans {
             text.clear();

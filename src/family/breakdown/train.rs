@@ -388,15 +388,16 @@ fn token_row(t: &mut Train, open: &mut Option<Open>, token: &str, tag: &str) {
             }
         }
     }
-    if tag == "O" {
+    if tag == "O" || tag == "_" {
         if let Some(o) = open.take() {
             t.add_entity(&o.text, &o.label);
         }
         return;
     }
     let ty = skip_chars(tag, 2);
+    let opens = tag.starts_with('B') || tag.starts_with('S');
     match open {
-        Some(o) if o.label == ty && !tag.starts_with('B') => push_words(&mut o.text, token),
+        Some(o) if o.label == ty && !opens => push_words(&mut o.text, token),
         _ => {
             if let Some(o) = open.take() {
                 t.add_entity(&o.text, &o.label);

@@ -3,7 +3,6 @@
 //! spans family and judged in the strict regime, so that the buckets of every key add up to
 //! the `strict` `ALL` row of the `micro` table.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -19,15 +18,13 @@ use crate::hipe::Task;
 const REGIME: &str = "strict";
 
 /// What a breakdown reads of the scoring it breaks down, made once there: the run's documents
-/// as the alignment to the gold cut them, and the labels evaluated in the task's first column.
+/// as the alignment to the gold cut them, and the task's first column's entities as scored.
 #[derive(Debug, Default)]
 pub struct Scored {
     /// The run's documents, one per gold document ([`crate::corpus::Alignment`]).
     pub run_docs: Vec<crate::corpus::Document>,
-    /// The labels evaluated ([`crate::eval::score::evaluation_tags`]).
-    pub tags: BTreeSet<String>,
-    /// The first column's entities as scored, when the scoring kept them
-    /// ([`crate::eval::options::ScoreOptions::keep_entities`]).
+    /// The first column's entities of the evaluated labels as scored, when the scoring kept
+    /// them ([`crate::eval::options::ScoreOptions::keep_entities`]).
     pub entities: Option<crate::eval::score::Entities>,
 }
 
@@ -101,12 +98,11 @@ impl HipeBreakdown {
     }
 
     /// Adds the breakdown asked for (if any) to `s`, the statistics of gold `g` and run `p`
-    /// scored with `o` (one unit per gold document); `train`: the training file as
+    /// (one unit per gold document) as `scored`; `train`: the training file as
     /// [`HipeBreakdown::read_train`] read it.
     pub fn attach(
         &self,
         s: &mut Statistics,
-        o: &ScoreOptions,
         (g, p): (&Corpus, &Corpus),
         scored: &Scored,
         train: Option<&Train>,
@@ -114,27 +110,17 @@ impl HipeBreakdown {
         if self.asked.is_empty() {
             return Ok(());
         }
-        let column = first_column(o)?;
-        let col = |c: &Corpus| -> Result<usize> {
-            c.column(column).ok_or_else(|| {
-                Error::input(
-                    &c.path,
-                    1,
-                    format!("breakdown: the column {column} is missing"),
-                )
-            })
-        };
-        let (gcol, pcol) = (col(g)?, col(p)?);
+        let entities = scored
+            .entities
+            .as_ref()
+            .ok_or_else(|| Error::usage("breakdown: the scoring kept no entities"))?;
         bd::tokens::metadata(&self.asked, g)?;
         let sides = bd::tokens::Sides {
             gold: g,
-            gold_col: gcol,
             run: p,
-            run_col: pcol,
             run_docs: &scored.run_docs,
-            tags: &scored.tags,
             labels_matter: true,
-            entities: scored.entities.as_ref(),
+            entities,
         };
         let (gf, rf) = bd::tokens::facts(&sides, train);
         bd::attach(s, &self.asked, &gf, &rf, REGIME)

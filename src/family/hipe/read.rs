@@ -219,7 +219,7 @@ fn scored(
             Some(m) => normalized_run(o, m, pred, &tasks)?,
         };
         let (mut st, scored) = counts(o, &g, &p)?;
-        bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
+        bd.attach(&mut st, (&g, &p), &scored, train()?.as_ref())?;
         return Ok(st);
     };
     let all = [Task::NercCoarse, Task::NercFine, Task::Nel];
@@ -240,7 +240,7 @@ fn scored(
         }
     };
     let (mut st, scored) = counts(o, &g, &p)?;
-    bd.attach(&mut st, s, (&g, &p), &scored, train()?.as_ref())?;
+    bd.attach(&mut st, (&g, &p), &scored, train()?.as_ref())?;
     Ok(st)
 }
 
@@ -266,7 +266,6 @@ fn counts(o: &HipeOptions, g: &Corpus, p: &Corpus) -> Result<(Statistics, Scored
     let mut res = evaluate_aligned(g, p, s, &al)?;
     let scored = Scored {
         run_docs: al.pred_docs,
-        tags: res.tags.first_mut().map(std::mem::take).unwrap_or_default(),
         entities: res.entities.first_mut().map(std::mem::take),
     };
     let filtered = o.filtered();

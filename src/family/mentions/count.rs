@@ -5,15 +5,17 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use super::align::Placer;
+use super::align::{Placer, Taken};
 use super::answer::{self, Mention};
-use super::norm::{format_item, instructuie_items, normalize};
+use super::norm::{
+    format_item, instructuie_items, lower_into, normalize, probe_key, render, repeats_thrice,
+};
 use super::read::{GoldUnit, Record};
 use super::settings::{Align, Norm, Parser, Settings, Unfound, UnitKind};
 use crate::corpus::standoff::is_py_space;
 
 /// The diagnostics, in the order of the fixed numbers after TP, FP, FN.
-pub const DIAGNOSTICS: [&str; 14] = [
+pub const DIAGNOSTICS: [&str; 17] = [
     "answers",
     "missing",
     "malformed",
@@ -28,7 +30,14 @@ pub const DIAGNOSTICS: [&str; 14] = [
     "unaligned",
     "gold",
     "gold_duplicates",
+    "long",
+    "repetitive",
+    "zero_tp",
 ];
+
+/// InstructUIE's audits (`AuditLong`, `AuditRepeat`, `AuditRetard`), counted and shown under
+/// its normalisation only.
+pub const AUDITS: [&str; 3] = ["long", "repetitive", "zero_tp"];
 
 /// Fixed numbers of a unit: TP, FP, FN, then the diagnostics.
 pub const FIXED: usize = 3 + DIAGNOSTICS.len();
@@ -47,6 +56,9 @@ const DUPLICATES: usize = 13;
 const UNALIGNED: usize = 14;
 const GOLD: usize = 15;
 const GOLD_DUPLICATES: usize = 16;
+const LONG: usize = 17;
+const REPETITIVE: usize = 18;
+const ZERO_TP: usize = 19;
 
 /// The counts of one unit: the fixed numbers and TP, FP, FN per label id.
 #[derive(Debug, Clone, Default)]
@@ -72,8 +84,8 @@ struct Key {
 
 const UNTYPED: u32 = u32::MAX;
 const NO_LABEL: u32 = u32::MAX - 1;
-/// Body kinds: normalised text, a UniversalNER tuple, offsets, a mention placed nowhere
-/// (its position in the answer and its text), an InstructUIE item.
+/// Body kinds: normalised text, a UniversalNER tuple, offsets, a mention placed nowhere (its
+/// text, and how many of the same came before it on its side), an InstructUIE item.
 const TEXT: u8 = 0;
 const TUPLE: u8 = 1;
 const PLACED: u8 = 2;
@@ -232,7 +244,9 @@ impl<'a> Counter<'a> {
         };
         // The gold's items.
         let mut g_items: Vec<Item> = Vec::new();
-        let mut g_used: HashSet<(usize, usize)> = HashSet::new();
+        let mut g_used = Taken::default();
+        // Mentions without a place, by (label, text, kb): the k-th of each side are one.
+        let (mut g_unplaced, mut p_unplaced) = (HashMap::new(), HashMap::new());
         let mut g_from = 0usize;
         if instructuie {
             for it in instructuie_items(&render(gold)) {
@@ -254,7 +268,7 @@ impl<'a> Counter<'a> {
                     }
                 };
                 let label = m.label.as_deref().map(|l| self.id(l));
-                let key = self.key(m, pos, label, g_items.len());
+                let key = self.key(m, pos, label, &mut g_unplaced);
                 g_items.push(Item { label, key });
             }
         }
@@ -269,7 +283,8 @@ impl<'a> Counter<'a> {
             f[PREDICTED] += p_items.len() as f64;
         }
         let mut seen: HashMap<String, usize> = HashMap::new();
-        let mut used: HashSet<(usize, usize)> = HashSet::new();
+        let mut used = Taken::default();
+        let hay_chars = haystack.as_ref().map_or(0, |h| h.chars().count());
         let mut from = 0usize;
         let mut placed: HashSet<(Option<u32>, u64)> = HashSet::new();
         // The lower-cased text of each prediction, written into one buffer.
@@ -287,6 +302,10 @@ impl<'a> Counter<'a> {
                     .raw
                     .clone()
                     .unwrap_or_else(|| render(&a.mentions.iter().collect::<Vec<_>>()));
+                // InstructUIE's audits of the answer: 512 characters or more, a word of 5
+                // or more characters three times in a row.
+                f[LONG] += f64::from(u8::from(raw.chars().nth(511).is_some()));
+                f[REPETITIVE] += f64::from(u8::from(repeats_thrice(&raw)));
                 instructuie_items(&raw)
                     .into_iter()
                     .map(|it| match it.split_once(':') {
@@ -302,12 +321,20 @@ impl<'a> Counter<'a> {
                     .map(|m| (m.label.as_deref().map(Cow::Borrowed), None, Some(m)))
                     .collect()
             };
-            for (k, (label, name, m)) in preds.into_iter().enumerate() {
+            for (label, name, m) in preds {
                 f[PREDICTED] += 1.0;
+                // A string longer than the text (in characters, which lower-casing never
+                // lessens) is found nowhere, and not lower-cased.
+                let mut longer = false;
                 let probe: &str = match (&name, m) {
                     (Some(n), _) => n,
                     (None, Some(m)) => {
-                        lower_into(m.text.trim_matches(is_py_space), &mut probe_buf);
+                        let t = m.text.trim_matches(is_py_space);
+                        longer = t.chars().nth(hay_chars).is_some();
+                        probe_buf.clear();
+                        if !longer {
+                            lower_into(t, &mut probe_buf);
+                        }
                         &probe_buf
                     }
                     (None, None) => "",
@@ -316,7 +343,7 @@ impl<'a> Counter<'a> {
                 let oos = self.s.typed && label.as_deref().is_some_and(|l| !self.in_schema(l));
                 f[OUT_OF_SCHEMA] += f64::from(u8::from(oos));
                 let found = match (&haystack, tuple) {
-                    (Some(h), false) => Some(h.contains(probe)),
+                    (Some(h), false) => Some(!longer && h.contains(probe)),
                     _ => None,
                 };
                 f[HALLUCINATED] += f64::from(u8::from(found == Some(false)));
@@ -380,7 +407,7 @@ impl<'a> Counter<'a> {
                             }
                             None => {}
                         }
-                        self.key(m, pos, lid, k)
+                        self.key(m, pos, lid, &mut p_unplaced)
                     }
                 };
                 p_items.push(Item { label: lid, key });
@@ -398,7 +425,11 @@ impl<'a> Counter<'a> {
             f[DUPLICATES] += (n - p_items.len()) as f64;
         }
         self.probe = probe_buf;
+        let tp = out.fixed[0];
         merge(&g_items, &p_items, self.s.typed, out);
+        // InstructUIE's AuditRetard: both sides said something, nothing matched.
+        let zero = instructuie && !g_items.is_empty() && !p_items.is_empty() && out.fixed[0] == tp;
+        out.fixed[ZERO_TP] += f64::from(u8::from(zero));
     }
 
     /// Whether `label` is a type of the schema (compared as written, or formatted for
@@ -423,17 +454,21 @@ impl<'a> Counter<'a> {
     }
 
     /// The matching key of a mention: its normalised text (with its type when typed), or its
-    /// placement (`Some(None)`: not placed, a key of its own: `k`, its place in the answer).
+    /// placement (`Some(None)`: not placed: its text and how many of the same `unplaced` on
+    /// its side came before it, so that the k-th of each side match whatever the lists' order).
     fn key(
         &mut self,
         m: &Mention,
         pos: Option<Option<(usize, usize)>>,
         label: Option<u32>,
-        k: usize,
+        unplaced: &mut HashMap<(u32, u64, u64), u64>,
     ) -> Key {
         let (kind, a, b) = match pos {
             Some(Some((x, y))) => (PLACED, x as u64, y as u64),
-            Some(None) => (UNPLACED, k as u64, intern(&mut self.strings, &m.text)),
+            Some(None) => {
+                let t = m.text.trim_matches(is_py_space);
+                (UNPLACED, intern(&mut self.strings, t), 0)
+            }
             None if m.tuple => {
                 let mut joined = String::new();
                 for (i, p) in m.text.split('\u{0}').enumerate() {
@@ -460,6 +495,14 @@ impl<'a> Counter<'a> {
             (true, None) => NO_LABEL,
             (false, _) => UNTYPED,
         };
+        let b = match kind {
+            UNPLACED => {
+                let n = unplaced.entry((label, a, kb)).or_insert(0);
+                *n += 1;
+                *n - 1
+            }
+            _ => b,
+        };
         Key {
             label,
             kind,
@@ -467,25 +510,6 @@ impl<'a> Counter<'a> {
             b,
             kb,
         }
-    }
-}
-
-/// `text` lower-cased into `out` (cleared first), as `str::to_lowercase` does.
-fn lower_into(text: &str, out: &mut String) {
-    out.clear();
-    if text.contains('Σ') {
-        // A final sigma depends on its neighbours: the library's rule.
-        out.push_str(&text.to_lowercase());
-    } else {
-        out.extend(text.chars().flat_map(char::to_lowercase));
-    }
-}
-
-/// The text of an InstructUIE item's key: `type:name`, or the name.
-fn probe_key(label: Option<&str>, name: &str) -> String {
-    match label {
-        Some(l) => format!("{l}:{name}"),
-        None => name.to_string(),
     }
 }
 
@@ -498,19 +522,6 @@ fn schema_key(s: &Settings, label: &str) -> String {
     } else {
         label.to_string()
     }
-}
-
-/// Mentions as InstructUIE's ground truth writes them: `type: name` items joined by `; `, or
-/// `None` without any.
-pub fn render(mentions: &[&Mention]) -> String {
-    if mentions.is_empty() {
-        return "None".to_string();
-    }
-    let items: Vec<String> = mentions
-        .iter()
-        .map(|m| format!("{}: {}", m.label.as_deref().unwrap_or(""), m.text))
-        .collect();
-    items.join("; ")
 }
 
 /// TP, FP, FN of sorted gold and run items: for each key, the smaller count matched.

@@ -9,15 +9,19 @@
 //! scorer reproduced), `unit`, `match`, `normalize`, `typed`, `align`, `parser`, `schema`,
 //! `unfound`. Tables: `micro` (TP, FP, FN, P, R, F1 over all and per type) and
 //! `diagnostics` (answers malformed, empty, with prose; mentions out of the schema, found
-//! nowhere in the text, dropped by each rule, duplicates, unaligned; gold duplicates).
+//! nowhere in the text, dropped by each rule, duplicates, unaligned; gold duplicates;
+//! InstructUIE's audits under its normalisation: long and repetitive answers, units without a
+//! true positive).
 
 mod align;
 mod answer;
 mod count;
 mod norm;
 mod onto;
+mod pair;
 mod read;
 mod settings;
+mod windows;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,7 +30,7 @@ use super::{Family, Headline, Options, Statistics};
 use crate::error::Result;
 use crate::table::{Column, KeyKind, Kind, Table, Unit, Value};
 
-use count::{Counter, DIAGNOSTICS, FIXED};
+use count::{Counter, AUDITS, DIAGNOSTICS, FIXED};
 pub use onto::{converter as aligned_converter, reader as aligned_run, run_fields};
 use settings::{Formula, Settings};
 pub use settings::{OWN_OPTIONS, RUN_OPTIONS};
@@ -93,9 +97,11 @@ impl MentionsFamily {
 
     /// Pairs the records with the gold's units and counts every unit.
     fn counted(&self, g: &read::Gold, recs: Vec<read::Record>, pred: &Path) -> Result<Statistics> {
-        let (paired, warnings) = read::pair(g, recs, pred)?;
-        // The schema: the labels asked for, else the gold's types.
+        let (paired, warnings) = pair::pair(g, recs, pred, &self.s)?;
+        // The schema: the labels asked for (upper-cased against HIPE TSV, as its labels are
+        // read), else the gold's types.
         let schema: Vec<String> = match &self.options.labels {
+            Some(l) if g.upper => l.iter().map(|x| x.to_uppercase()).collect(),
             Some(l) => l.clone(),
             None => g
                 .units
@@ -212,12 +218,16 @@ impl Family for MentionsFamily {
         );
         let of = |name: &str| sums[3 + DIAGNOSTICS.iter().position(|x| *x == name).unwrap_or(0)];
         for (k, name) in DIAGNOSTICS.iter().enumerate() {
+            // InstructUIE's audits, with its preset's normalisation only.
+            if AUDITS.contains(name) && self.s.norm != settings::Norm::Instructuie {
+                continue;
+            }
             let n = sums[3 + k];
             // Answers are shares of the answers asked for, mentions of the predicted ones, gold
             // duplicates of the gold's mentions.
             let base = match *name {
-                "answers" | "missing" => of("answers") + of("missing"),
-                "malformed" | "prose" | "empty" => of("answers"),
+                "answers" | "missing" | "zero_tp" => of("answers") + of("missing"),
+                "malformed" | "prose" | "empty" | "long" | "repetitive" => of("answers"),
                 "gold" | "gold_duplicates" => of("gold"),
                 _ => of("predicted"),
             };

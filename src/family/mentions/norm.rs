@@ -1,7 +1,9 @@
 //! The normalisations of a mention's text, each as the scorer it comes from writes it
 //! (`docs/generative.md`): Python's `str.split()` and `str.strip()` white space, SQuAD's
-//! `normalize_answer`, InstructUIE's `_format`.
+//! `normalize_answer`, InstructUIE's `_format` (with its ground truth's rendering and the
+//! repetition its `AuditRepeat` looks for).
 
+use super::answer::Mention;
 use super::settings::Norm;
 use crate::corpus::standoff::is_py_space;
 
@@ -117,6 +119,84 @@ pub fn instructuie_items(raw: &str) -> Vec<String> {
     out
 }
 
+/// `text` lower-cased into `out` (cleared first), as `str::to_lowercase` does.
+pub fn lower_into(text: &str, out: &mut String) {
+    out.clear();
+    if text.contains('Σ') {
+        // A final sigma depends on its neighbours: the library's rule.
+        out.push_str(&text.to_lowercase());
+    } else {
+        out.extend(text.chars().flat_map(char::to_lowercase));
+    }
+}
+
+/// The text of an InstructUIE item's key: `type:name`, or the name.
+pub fn probe_key(label: Option<&str>, name: &str) -> String {
+    match label {
+        Some(l) => format!("{l}:{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// Mentions as InstructUIE's ground truth writes them: `type: name` items joined by `; `, or
+/// `None` without any.
+pub fn render(mentions: &[&Mention]) -> String {
+    if mentions.is_empty() {
+        return "None".to_string();
+    }
+    let items: Vec<String> = mentions
+        .iter()
+        .map(|m| format!("{}: {}", m.label.as_deref().unwrap_or(""), m.text))
+        .collect();
+    items.join("; ")
+}
+
+/// InstructUIE's `AuditRepeat`, `re.search(r'(\w{5,})\1{2,}', answer)`: some 5 or more
+/// word characters three times in a row, within one run of word characters.
+pub fn repeats_thrice(answer: &str) -> bool {
+    let mut rest = answer;
+    while let Some(i) = rest.find(is_word) {
+        let tail = &rest[i..];
+        let end = tail.find(|c| !is_word(c)).unwrap_or(tail.len());
+        let run = &tail[..end];
+        let found = match run.is_ascii() {
+            true => cube(run.as_bytes()),
+            false => cube(&run.chars().collect::<Vec<char>>()),
+        };
+        if found {
+            return true;
+        }
+        rest = &tail[end..];
+    }
+    false
+}
+
+/// Whether `s` holds `x x x` with `x` of 5 or more items. For each length `l`, the positions
+/// `k·l` sample every stretch of period `l`: one of length 3·l holds `k·l` and `k·l + l`
+/// with at least 2·l matches `s[i] == s[i + l]` around `k·l` (each side counted to 2·l at
+/// most), and the reverse.
+fn cube<T: PartialEq>(s: &[T]) -> bool {
+    let r = s.len();
+    for l in 5..=r / 3 {
+        let mut q = 0;
+        while q + l < r {
+            let mut f = 0;
+            while f < 2 * l && q + l + f < r && s[q + f] == s[q + l + f] {
+                f += 1;
+            }
+            let mut b = 0;
+            while f > 0 && b < 2 * l && b < q && s[q - 1 - b] == s[q + l - 1 - b] {
+                b += 1;
+            }
+            if b + f >= 2 * l {
+                return true;
+            }
+            q += l;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +223,26 @@ mod tests {
         );
         assert_eq!(instructuie_items(""), vec![""]);
         assert_eq!(instructuie_items("a ,, b’s"), vec!["a,b's"]);
+    }
+
+    #[test]
+    fn repeats_are_instructuies_audit() {
+        // Each as Python's `re.search(r'(\w{5,})\1{2,}', s) is not None` answers it.
+        for (s, want) in [
+            ("XantippeXantippeXantippe", true),
+            ("XanXanXanXanXanXan", true),
+            ("XanXanXanXanXan", false),
+            ("XantippeXantippe", false),
+            ("aaaaaaaaaaaaaaa", true),
+            ("aaaaaaaaaaaaaa", false),
+            ("abababababababababab", true),
+            ("ééééééééééééééé", true),
+            ("Paris Paris Paris Paris", false),
+            ("loc: ZurichZurichZurich; per: Anna", true),
+            ("xyzZurichZurichZurichq", true),
+            ("ZurichZurich Zurich", false),
+        ] {
+            assert_eq!(repeats_thrice(s), want, "{s}");
+        }
     }
 }

@@ -12,14 +12,15 @@
 //! (a JSON gold mention without offsets not found in its text) is put there too, a false
 //! negative.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::align::Placer;
+use super::align::{Placer, Taken};
 use super::answer::Mention;
+use super::pair::pair;
 use super::read::{self, Record};
 use super::settings::{Align, Settings, UnitKind, RUN_OPTIONS};
-use crate::corpus::standoff::{DocsReader, ReadDocs, StandoffDoc, StandoffSpan};
+use crate::corpus::standoff::{is_py_space, DocsReader, ReadDocs, StandoffDoc, StandoffSpan};
 use crate::error::{Error, Result};
 use crate::family::Options;
 
@@ -107,7 +108,7 @@ fn sides(
 ) -> Result<ReadDocs> {
     let g = read::gold(gold, s, format, column)?;
     let recs = read::records(pred, s.parser)?;
-    let (paired, mut warnings) = read::pair(&g, recs, pred)?;
+    let (paired, mut warnings) = pair(&g, recs, pred, s)?;
     let mut t = Tally::default();
     let (mut gdocs, mut rdocs) = (Vec::new(), Vec::new());
     for (u, rs) in g.units.iter().zip(&paired) {
@@ -116,7 +117,7 @@ fn sides(
         let mut placer = Placer::new(&text);
         placer.permille = s.threshold;
         // The gold: its offsets (cut at the unit's end), else placed exactly.
-        let mut used = HashSet::new();
+        let mut used = Taken::default();
         let mut from = 0;
         let gold_side: Vec<Placed> = u
             .mentions
@@ -135,14 +136,14 @@ fn sides(
             })
             .collect();
         let run_side = place_run(&mut placer, rs, s, n, &mut t);
-        let tail = tail_of(&text, gold_side.iter().chain(&run_side));
+        let tail = tail_of(&text, &gold_side, &run_side);
         let full = if with_tail {
             format!("{text}{}", tail.text)
         } else {
             text
         };
-        let mut at_tail = tail.starts.into_iter();
-        let mut doc = |side: &[Placed], path: &Path| {
+        let doc = |side: &[Placed], tail: Vec<(usize, usize)>, path: &Path, text: String| {
+            let mut at_tail = tail.into_iter();
             let spans = side
                 .iter()
                 .enumerate()
@@ -163,13 +164,13 @@ fn sides(
             StandoffDoc {
                 name: u.id.clone(),
                 path: PathBuf::from(path),
-                text: full.clone(),
+                text,
                 spans,
                 norms: Vec::new(),
             }
         };
-        gdocs.push(doc(&gold_side, gold));
-        rdocs.push(doc(&run_side, pred));
+        gdocs.push(doc(&gold_side, tail.gold, gold, full.clone()));
+        rdocs.push(doc(&run_side, tail.run, pred, full));
     }
     let (fp, fn_) = if with_tail {
         (
@@ -226,9 +227,10 @@ fn place_run(
         }
     }
     for q in groups {
-        let mut used: HashSet<(usize, usize)> = HashSet::new();
+        let mut used = Taken::default();
         let mut from = 0;
-        let mut placed: HashSet<(String, String)> = HashSet::new();
+        // The strings placed, by label.
+        let mut placed: HashMap<String, HashSet<String>> = HashMap::new();
         let in_group = |r: &&Record| s.unit != UnitKind::SentenceType || r.query.as_deref() == q;
         for r in recs.iter().filter(in_group) {
             t.malformed += usize::from(r.answer.malformed);
@@ -244,16 +246,19 @@ fn place_run(
                     used.insert((a, b));
                     from = b;
                 }
-                let said = (label.clone(), m.text.trim().to_string());
+                let said = m.text.trim();
                 match at {
-                    None if placed.contains(&said) => {
+                    None if placed.get(&label).is_some_and(|p| p.contains(said)) => {
                         t.duplicates += 1;
                         continue;
                     }
                     None => t.unaligned += 1,
                     Some(_) => {
                         t.placed += 1;
-                        placed.insert(said);
+                        placed
+                            .entry(label.clone())
+                            .or_default()
+                            .insert(said.to_string());
                     }
                 }
                 out.push((label, at, m.text.clone()));
@@ -264,39 +269,68 @@ fn place_run(
 }
 
 /// The tail of a unit: the strings of the mentions without a place, each on a line of its
-/// own after a blank line, and where each starts and ends (in characters of the whole text).
+/// own after a blank line, and where each side's start and end (in characters of the whole
+/// text). The k-th run mention without a place of a text shares the line of the gold's k-th
+/// of that text: the two are one mention (or one with another label), whatever the order of
+/// the lists, as the mentions family matches them.
 struct Tail {
     text: String,
-    starts: Vec<(usize, usize)>,
+    gold: Vec<(usize, usize)>,
+    run: Vec<(usize, usize)>,
 }
 
-fn tail_of<'a>(text: &str, side: impl Iterator<Item = &'a Placed>) -> Tail {
-    let mut out = Tail {
+fn tail_of(text: &str, gold: &[Placed], run: &[Placed]) -> Tail {
+    let mut t = Tail {
         text: String::new(),
-        starts: Vec::new(),
+        gold: Vec::new(),
+        run: Vec::new(),
     };
     let mut at = text.chars().count();
-    for (_, place, said) in side {
-        if place.is_some() {
-            continue;
-        }
-        let sep = if out.text.is_empty() { "\n\n" } else { "\n" };
-        out.text.push_str(sep);
-        at += sep.len();
-        // A string of white space only (or none) is shown as `∅`, so that it covers a
-        // character.
-        let shown: String = said.split_whitespace().collect::<Vec<_>>().join(" ");
-        let shown = if shown.is_empty() {
-            "∅".into()
-        } else {
-            shown
-        };
-        let len = shown.chars().count();
-        out.text.push_str(&shown);
-        out.starts.push((at, at + len));
-        at += len;
+    let mut lines: HashMap<(&str, usize), (usize, usize)> = HashMap::new();
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for (_, _, said) in gold.iter().filter(|p| p.1.is_none()) {
+        let key = said.trim_matches(is_py_space);
+        let k = count.entry(key).or_insert(0);
+        let place = line(&mut t.text, &mut at, said);
+        lines.insert((key, *k), place);
+        *k += 1;
+        t.gold.push(place);
     }
-    out
+    count.clear();
+    for (_, _, said) in run.iter().filter(|p| p.1.is_none()) {
+        let key = said.trim_matches(is_py_space);
+        let k = count.entry(key).or_insert(0);
+        let place = match lines.get(&(key, *k)) {
+            Some(&p) => p,
+            None => line(&mut t.text, &mut at, said),
+        };
+        *k += 1;
+        t.run.push(place);
+    }
+    t
+}
+
+/// Writes `said` on a line of its own at the end of `tail` (`at`: the characters before it),
+/// its words joined by one space; a string of white space only (or none) is shown as `∅`,
+/// so that it covers a character. Returns its start and end.
+fn line(tail: &mut String, at: &mut usize, said: &str) -> (usize, usize) {
+    let sep = if tail.is_empty() { "\n\n" } else { "\n" };
+    tail.push_str(sep);
+    *at += sep.len();
+    let start = *at;
+    for w in said.split_whitespace() {
+        if *at > start {
+            tail.push(' ');
+            *at += 1;
+        }
+        tail.push_str(w);
+        *at += w.chars().count();
+    }
+    if *at == start {
+        tail.push('∅');
+        *at += 1;
+    }
+    (start, *at)
 }
 
 #[cfg(test)]
@@ -310,13 +344,25 @@ mod tests {
             ("LOC".into(), None, " Mars\n".into()),
             ("ORG".into(), None, "".into()),
         ];
-        let t = tail_of("Anna x", side.iter());
-        assert_eq!(t.text, "\n\nMars\n∅");
+        let run: Vec<Placed> = vec![
+            ("ORG".into(), None, "Venus".into()),
+            ("PER".into(), None, "Mars".into()),
+            ("LOC".into(), None, "Mars".into()),
+        ];
+        let t = tail_of("Anna x", &side, &run);
+        assert_eq!(t.text, "\n\nMars\n∅\nVenus\nMars");
         let full: Vec<char> = format!("Anna x{}", t.text).chars().collect();
         let cut = |(a, b): (usize, usize)| full[a..b].iter().collect::<String>();
         assert_eq!(
-            t.starts.iter().map(|&x| cut(x)).collect::<Vec<_>>(),
+            t.gold.iter().map(|&x| cut(x)).collect::<Vec<_>>(),
             ["Mars", "∅"]
         );
+        // The run's first `Mars` is the gold's; its second has a line of its own.
+        assert_eq!(t.run[1], t.gold[0]);
+        assert_eq!(
+            t.run.iter().map(|&x| cut(x)).collect::<Vec<_>>(),
+            ["Venus", "Mars", "Mars"]
+        );
+        assert_ne!(t.run[2], t.gold[0]);
     }
 }

@@ -1,9 +1,9 @@
 //! Reading both sides: the gold's units (a token file's sentences or documents, a standoff
 //! document, a JSONL record), each with its text and mentions, and the run's JSONL records
-//! paired with them by `id` (or by order when no record has one).
+//! (paired with the units in `pair.rs`).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -21,6 +21,8 @@ pub struct GoldUnit {
     pub text: Option<String>,
     /// Its mentions (offsets in characters of `text` where known).
     pub mentions: Vec<Mention>,
+    /// The line of the gold file it begins at (its position in memory; 0: unknown).
+    pub line: usize,
 }
 
 /// The gold read.
@@ -30,6 +32,11 @@ pub struct Gold {
     pub units: Vec<GoldUnit>,
     /// Whether units are documents.
     pub documents: bool,
+    /// The file read (or the name of the units in memory).
+    pub path: PathBuf,
+    /// Whether the gold's labels were read upper-cased (HIPE TSV, as the official scorer
+    /// reads them): the run's are compared upper-cased too.
+    pub upper: bool,
 }
 
 /// One run record: the unit it answers, the type it was asked for, the answer.
@@ -41,6 +48,8 @@ pub struct Record {
     pub query: Option<String>,
     /// The answer read.
     pub answer: Answer,
+    /// The line of the run's file it was read from (its position in memory).
+    pub line: usize,
 }
 
 /// Whether `path` is a mentions JSONL file: its first non-blank line is an object with
@@ -117,7 +126,11 @@ fn id_of(m: &serde_json::Map<String, Value>) -> Option<String> {
 
 /// One run record from its JSON object: a line of the run's file, or an item given in
 /// memory; the message of the input error when it is none.
-fn record(m: &serde_json::Map<String, Value>, parser: Parser) -> std::result::Result<Record, &str> {
+fn record(
+    m: &serde_json::Map<String, Value>,
+    parser: Parser,
+    line: usize,
+) -> std::result::Result<Record, &str> {
     let query = m.get("type").and_then(Value::as_str);
     let answer = if let Some(v) = m.get("entities") {
         answer::entities(v, query, parser)
@@ -133,6 +146,7 @@ fn record(m: &serde_json::Map<String, Value>, parser: Parser) -> std::result::Re
         id: id_of(m),
         query: query.map(str::to_string),
         answer,
+        line,
     })
 }
 
@@ -140,7 +154,7 @@ fn record(m: &serde_json::Map<String, Value>, parser: Parser) -> std::result::Re
 pub fn records(path: &Path, parser: Parser) -> Result<Vec<Record>> {
     let mut out = Vec::new();
     jsonl(path, |line, m| {
-        out.push(record(&m, parser).map_err(|e| Error::input(path, line, e))?);
+        out.push(record(&m, parser, line).map_err(|e| Error::input(path, line, e))?);
         Ok(())
     })?;
     Ok(out)
@@ -159,16 +173,20 @@ pub fn records_in_memory(items: &[Value], parser: Parser) -> Result<Vec<Record>>
     let mut out = Vec::with_capacity(items.len());
     for (i, v) in items.iter().enumerate() {
         let r = match v {
-            Value::Object(m) => record(m, parser).map_err(|e| Error::input(path, i + 1, e))?,
+            Value::Object(m) => {
+                record(m, parser, i + 1).map_err(|e| Error::input(path, i + 1, e))?
+            }
             Value::String(s) => Record {
                 id: None,
                 query: None,
                 answer: answer::raw(s, None, parser),
+                line: i + 1,
             },
             Value::Array(_) | Value::Null => Record {
                 id: None,
                 query: None,
                 answer: answer::entities(v, None, parser),
+                line: i + 1,
             },
             _ => {
                 return Err(Error::input(
@@ -190,10 +208,11 @@ pub fn gold_in_memory(items: &[Value]) -> Result<Gold> {
     let mut units = Vec::with_capacity(items.len());
     for (i, v) in items.iter().enumerate() {
         let u = match v {
-            Value::Object(m) => gold_unit(m, units.len()),
+            Value::Object(m) => gold_unit(m, units.len(), i + 1),
             Value::Array(_) => gold_unit(
                 &serde_json::Map::from_iter([("entities".to_string(), v.clone())]),
                 units.len(),
+                i + 1,
             ),
             _ => Err("expected a dict (id, text, entities) or a list of entities"),
         };
@@ -202,6 +221,8 @@ pub fn gold_in_memory(items: &[Value]) -> Result<Gold> {
     Ok(Gold {
         units,
         documents: false,
+        path: path.to_path_buf(),
+        upper: false,
     })
 }
 
@@ -250,25 +271,31 @@ pub fn gold(
                     })
                     .collect();
                 GoldUnit {
-                    id: d.name,
+                    // Named as every command names a standoff document (a brat one without
+                    // `.ann`).
+                    id: d.id().to_string(),
                     text: Some(d.text),
                     mentions,
+                    line: 0,
                 }
             })
             .collect();
         return Ok(Gold {
             units,
             documents: true,
+            path: path.to_path_buf(),
+            upper: false,
         });
     }
     gold_tokens(path, s, format, column)
 }
 
-/// One gold unit from its JSON object, the `before`-th unit read (its id when it has none:
-/// `before + 1`); the message of the input error when it is none.
+/// One gold unit from its JSON object at `line`, the `before`-th unit read (its id when it
+/// has none: `before + 1`); the message of the input error when it is none.
 fn gold_unit(
     m: &serde_json::Map<String, Value>,
     before: usize,
+    line: usize,
 ) -> std::result::Result<GoldUnit, &'static str> {
     let text = m.get("text").and_then(Value::as_str).map(str::to_string);
     let v = m.get("entities").unwrap_or(&Value::Null);
@@ -280,18 +307,21 @@ fn gold_unit(
         id: id_of(m).unwrap_or_else(|| (before + 1).to_string()),
         text,
         mentions: a.mentions,
+        line,
     })
 }
 
 fn gold_jsonl(path: &Path) -> Result<Gold> {
     let mut units = Vec::new();
     jsonl(path, |line, m| {
-        units.push(gold_unit(&m, units.len()).map_err(|e| Error::input(path, line, e))?);
+        units.push(gold_unit(&m, units.len(), line).map_err(|e| Error::input(path, line, e))?);
         Ok(())
     })?;
     Ok(Gold {
         units,
         documents: false,
+        path: path.to_path_buf(),
+        upper: false,
     })
 }
 
@@ -388,6 +418,7 @@ fn gold_tokens(
                 id,
                 text: Some(text),
                 mentions: Vec::new(),
+                line: seq.get(lo).map_or(0, |&t| c.line(t)),
             });
             lo = hi;
         }
@@ -403,66 +434,10 @@ fn gold_tokens(
             units[u].mentions.push(m);
         }
     }
-    Ok(Gold { units, documents })
-}
-
-/// The records of each gold unit (by id, or by order when no record has an id), and the
-/// warnings about records that answer no unit.
-pub fn pair(
-    gold: &Gold,
-    records: Vec<Record>,
-    pred: &Path,
-) -> Result<(Vec<Vec<Record>>, Vec<String>)> {
-    let mut out: Vec<Vec<Record>> = vec![Vec::new(); gold.units.len()];
-    let mut warnings = Vec::new();
-    let with_id = records.iter().filter(|r| r.id.is_some()).count();
-    if with_id == 0 {
-        if records.len() != gold.units.len() {
-            return Err(Error::input(
-                pred,
-                0,
-                format!(
-                    "expected one record per gold unit ({}) when records have no id; found {}",
-                    gold.units.len(),
-                    records.len()
-                ),
-            ));
-        }
-        for (slot, r) in out.iter_mut().zip(records) {
-            slot.push(r);
-        }
-        return Ok((out, warnings));
-    }
-    if with_id != records.len() {
-        return Err(Error::input(
-            pred,
-            0,
-            "expected an id in every record, or in none (records are then paired by order)",
-        ));
-    }
-    let index: HashMap<&str, usize> = gold
-        .units
-        .iter()
-        .enumerate()
-        .map(|(i, u)| (u.id.as_str(), i))
-        .collect();
-    let mut unknown = 0usize;
-    let mut example = None;
-    for r in records {
-        match r.id.as_deref().and_then(|id| index.get(id)) {
-            Some(&i) => out[i].push(r),
-            None => {
-                unknown += 1;
-                example.get_or_insert_with(|| r.id.clone().unwrap_or_default());
-            }
-        }
-    }
-    if unknown > 0 {
-        warnings.push(format!(
-            "{}: {unknown} record(s) name no gold unit (first: id {}); they are not scored",
-            pred.display(),
-            snippet(&example.unwrap_or_default())
-        ));
-    }
-    Ok((out, warnings))
+    Ok(Gold {
+        units,
+        documents,
+        path: path.to_path_buf(),
+        upper: hipe,
+    })
 }

@@ -33,13 +33,19 @@ fn check_norms(doc: &StandoffDoc) -> Result<()> {
     }
     let ts: HashSet<&str> = doc.spans.iter().map(|s| s.id.as_str()).collect();
     for n in &doc.norms {
-        if n.target.is_empty() || n.reference.is_empty() {
+        // `DB:ID`, both parts given: a bare `Q42` names no knowledge base (docs/nel.md).
+        let db_id = n
+            .reference
+            .split_once(':')
+            .is_some_and(|(db, id)| !db.is_empty() && !id.is_empty());
+        if n.target.is_empty() || !db_id {
             return Err(Error::input(
                 &doc.path,
                 n.line,
                 format!(
-                    "normalization {}: expected N<id><TAB>Reference T<id> DB:ID (a knowledge-base reference such as Wikidata:Q42)",
-                    snippet(&n.id)
+                    "normalization {}: expected N<id><TAB>Reference T<id> DB:ID (a knowledge-base reference such as Wikidata:Q42), found reference {}",
+                    snippet(&n.id),
+                    snippet(&n.reference)
                 ),
             ));
         }

@@ -7,7 +7,8 @@
 //! lines.
 //!
 //! Tables: `micro` (and `micro@K` for each further `n_best` cutoff K) with neleval's
-//! `strong_link_match` (KB mentions only), `strong_nil_match` (NIL detection),
+//! `strong_mention_match` (mention detection, links ignored), `strong_link_match` (KB
+//! mentions only), `strong_nil_match` (NIL detection),
 //! `strong_all_match`, `strong_typed_all_match` (type from the NE column) and `entity_match`
 //! (the set of KB ids per document): P, R, F1 (from P and R) and TP, FP, FN; `errors`: the
 //! count of each mention's error label (neleval's `analyze`); then, not resampled, the same

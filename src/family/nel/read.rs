@@ -16,7 +16,8 @@ use crate::table::Unit;
 /// `beta`), named as the hipe family names them where it has them.
 pub const OWN_OPTIONS: &[&str] = &["n_best", "original_nel", "ne_column", "link_labels"];
 /// neleval's measures, in the order of the tables (`neleval/configs.py`, `MEASURES`).
-pub const MEASURES: [&str; 5] = [
+pub const MEASURES: [&str; 6] = [
+    "strong_mention_match",
     "strong_link_match",
     "strong_nil_match",
     "strong_all_match",
@@ -256,9 +257,10 @@ fn count<'a>(
     k: usize,
     out: &mut [f64],
 ) {
-    // Mentions (gold, run) and matches per measure.
+    // Mentions (gold, run) and matches per measure; mentions at the same span (links
+    // ignored) for strong_mention_match.
     let (mut link, mut nil, mut all) = ([0u32; 3], [0u32; 3], [0u32; 3]);
-    let mut typed_tp = 0u32;
+    let (mut typed_tp, mut same_span) = (0u32, 0u32);
     gs.kbids.clear();
     rs.kbids.clear();
     for &(gi, ri) in pairs {
@@ -280,6 +282,7 @@ fn count<'a>(
             }
         }
         if let (Some((gl, gt)), Some((rl, rt))) = (g, r) {
+            same_span += 1;
             if kbid(gl) == kbid(rl) {
                 all[2] += 1;
                 typed_tp += u32::from(gt == rt);
@@ -312,7 +315,11 @@ fn count<'a>(
     };
     let ents = [gs.kbids.len() as u32, rs.kbids.len() as u32, shared];
     let typed = [all[0], all[1], typed_tp];
-    for (m, [g, r, tp]) in [link, nil, all, typed, ents].into_iter().enumerate() {
+    let mention = [all[0], all[1], same_span];
+    for (m, [g, r, tp]) in [mention, link, nil, all, typed, ents]
+        .into_iter()
+        .enumerate()
+    {
         out[m * 3] = f64::from(tp);
         out[m * 3 + 1] = f64::from(r - tp);
         out[m * 3 + 2] = f64::from(g - tp);

@@ -266,9 +266,9 @@ fn a_train_file_beside_the_campaign_feeds_the_oov_breakdown() {
     }
 }
 
-/// The Codabench scoring program writes the submission's page beside its detailed results,
-/// the detailed page links it and shows the breakdown tables; the bundle ships the task's
-/// training file beside the campaign file.
+/// The Codabench scoring program embeds the submission's page in its detailed results (issue
+/// 46.7; with `reveal_gold = true`, the page of `fairscore inspect`) and shows the breakdown
+/// tables; the bundle ships the task's training file beside the campaign file.
 #[test]
 fn codabench_writes_and_links_the_page_and_shows_breakdowns() {
     let dir = temp_dir("campaign_insight_codabench");
@@ -279,7 +279,7 @@ fn codabench_writes_and_links_the_page_and_shows_breakdowns() {
     let campaign = dir.join("campaign.toml");
     std::fs::write(
         &campaign,
-        "name = \"cb\"\ninspect = true\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\n\
+        "name = \"cb\"\ninspect = true\nreveal_gold = true\n[[task]]\nname = \"ner\"\nfamily = \"spans\"\n\
          format = \"conll\"\ngold = \"test.conll\"\nruns = \"{team}_{run}.conll\"\n\
          breakdown = [\"label\", \"oov\"]\ntrain = \"data/train.conll\"\n",
     )
@@ -295,17 +295,12 @@ fn codabench_writes_and_links_the_page_and_shows_breakdowns() {
     assert!(scores.is_some());
     let output = worker.root.parent().unwrap().join("one/output");
     let key = &worker.keys[0];
-    let name = format!("inspect_{key}.html");
-    let page = std::fs::read_to_string(output.join(&name)).unwrap();
-    let (counts, _, _) = page_counts(&page);
+    let detailed = std::fs::read_to_string(output.join("detailed_results.html")).unwrap();
+    let pages = crate::common::worker::embedded_pages(&detailed);
+    let (counts, _, _) = page_counts(&pages[key.as_str()]);
     assert_eq!(
         counts,
         evaluate_counts(&gold.join("test.conll"), &runs.join("ev<i>l&co_1.conll"))
-    );
-    let detailed = std::fs::read_to_string(output.join("detailed_results.html")).unwrap();
-    assert!(
-        detailed.contains(&format!("<a href=\"{name}\">")),
-        "the detailed page links the page"
     );
     for k in ["label", "oov"] {
         assert!(

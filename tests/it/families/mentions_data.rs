@@ -216,6 +216,10 @@ pub(super) fn gold_jsonl(units: &[Unit]) -> Vec<Value> {
 pub(super) fn runs(units: &[Unit], seed: u64) -> Vec<(&'static str, Vec<Value>)> {
     let types = schema(units);
     let mut rng = Rng(seed);
+    // InstructUIE's audited answers (long, repeating a word three times in a row) from a
+    // stream of their own, so that every other answer stays as it was; neither changes the
+    // answer's items but the one found nowhere.
+    let mut audit = Rng(seed ^ 0x000A_0D17);
     let (mut uni, mut gol, mut iuie, mut fair) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for u in units {
         let ms = noisy(u, &types, &mut rng, "Planet");
@@ -242,6 +246,18 @@ pub(super) fn runs(units: &[Unit], seed: u64) -> Vec<(&'static str, Vec<Value>)>
         if p.is_empty() && rng.chance(0.5) {
             p = "None".into();
         }
+        if audit.chance(0.05) {
+            p.push_str(&" ".repeat(500 + audit.below(30)));
+        }
+        // Three in a row of 5 word characters or more (`XanXanXanXanXan` is not: its period
+        // is 3, and `XanXan` three times needs 18 characters).
+        let again = [
+            "XantippeXantippeXantippe",
+            "XanXanXanXanXanXan",
+            "XanXanXanXanXan",
+            "XantippeXantippe",
+        ];
+        p = p.replace("Xantippe", again[audit.below(again.len())]);
         iuie.push(json!({"id": u.id, "output": damage(p, &mut rng)}));
         let list: Vec<Value> = ms.iter().map(|(t, ty)| json!([t, ty])).collect();
         if rng.chance(0.5) {

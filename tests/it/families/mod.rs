@@ -3,6 +3,7 @@ mod binary;
 mod breakdown;
 mod breakdown_compare;
 mod breakdown_intervals;
+mod breakdown_totals;
 mod compare;
 mod conll_parity;
 mod conll_units;

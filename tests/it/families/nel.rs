@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{fairscore, fairscore_json, json_cell, json_table, temp_dir};
+use crate::common::{fairscore, fairscore_json, json_cell, temp_dir};
 
 fn fixture(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,6 +32,8 @@ fn fixture(name: &str) -> String {
 // Gold: 8 mentions, 6 linked, 2 NIL; run: 8 mentions, 6 linked (Q90 Q30 Q555 Q220 Q70 Q999),
 // 2 NIL (Jean Dupont, Lyon).
 // At n-best 1:
+//   strong_mention_match: same span, links ignored: every pair but Berlin and Rome = 7; FP 8-7
+//     (Rome), FN 8-7 (Berlin); the same at every cutoff.
 //   strong_link_match: same span, both linked, same id: Paris, Bern = 2; FP 6-2, FN 6-2.
 //   strong_nil_match: same span, both NIL: Jean Dupont = 1; FP 2-1 (Lyon), FN 2-1 (Marie).
 //   strong_all_match: Paris, Bern, Jean Dupont = 3; FP 8-3, FN 8-3.
@@ -40,14 +42,16 @@ fn fixture(name: &str) -> String {
 //     run {Q220 Q70 Q999}: 1, 2, 3; together 2, 4, 4.
 // At n-best 2 Nice takes Q33: link 3/3/3, nil unchanged, all 4/4/4, typed 3/5/5, entity: d2
 //   run {Q220 Q70 Q33}: 2, 1, 2; together 3, 3, 3.
-const MICRO_AT_1: [(&str, [f64; 3]); 5] = [
+const MICRO_AT_1: [(&str, [f64; 3]); 6] = [
+    ("strong_mention_match", [7.0, 1.0, 1.0]),
     ("strong_link_match", [2.0, 4.0, 4.0]),
     ("strong_nil_match", [1.0, 1.0, 1.0]),
     ("strong_all_match", [3.0, 5.0, 5.0]),
     ("strong_typed_all_match", [2.0, 6.0, 6.0]),
     ("entity_match", [2.0, 4.0, 4.0]),
 ];
-const MICRO_AT_2: [(&str, [f64; 3]); 5] = [
+const MICRO_AT_2: [(&str, [f64; 3]); 6] = [
+    ("strong_mention_match", [7.0, 1.0, 1.0]),
     ("strong_link_match", [3.0, 3.0, 3.0]),
     ("strong_nil_match", [1.0, 1.0, 1.0]),
     ("strong_all_match", [4.0, 4.0, 4.0]),
@@ -103,6 +107,11 @@ fn every_error_label_and_measure_of_the_hand_made_example() {
     assert_eq!(doc("documents", "d1", "strong_all_match", "TP"), Some(2.0));
     assert_eq!(doc("documents", "d1", "strong_all_match", "FP"), Some(2.0));
     assert_eq!(doc("documents", "d1", "entity_match", "FP"), Some(2.0));
+    // strong_mention_match per document: d1 every mention found, d2 Berlin missed, Rome extra.
+    for (d, n) in [("d1", [4.0, 0.0, 0.0]), ("d2", [3.0, 1.0, 1.0])] {
+        let got = ["TP", "FP", "FN"].map(|c| doc("documents", d, "strong_mention_match", c));
+        assert_eq!(got, n.map(Some), "{d} strong_mention_match");
+    }
     assert_eq!(
         doc("documents@2", "d2", "strong_all_match", "TP"),
         Some(2.0)
@@ -152,7 +161,10 @@ fn a_gold_entity_without_a_link_is_no_mention_and_meto_is_a_column_option() {
         "evaluate", "--family", "nel", "--column", "NEL-METO", "--gold", &g, "--pred", &g,
         "--json", "-",
     ]);
-    assert_eq!(json_table(&v, "micro")["rows"][2]["scores"]["TP"], 1);
+    assert_eq!(
+        json_cell(&v, "micro", &["strong_all_match"], "TP"),
+        Some(1.0)
+    );
     let bad = fairscore(&[
         "evaluate",
         "--family",
@@ -196,6 +208,12 @@ fn a_real_runs_labels_add_up_to_its_mentions_and_hipe_nel_is_unchanged() {
     assert_eq!(matched + label("missing"), all("TP") + all("FN"));
     assert_eq!(matched + label("extra"), all("TP") + all("FP"));
     assert_eq!(label("correct link") + label("correct nil"), all("TP"));
+    // strong_mention_match pairs mentions by span alone: every labelled pair is one.
+    let mention = |c: &str| json_cell(&v, "micro", &["strong_mention_match"], c);
+    assert_eq!(
+        [mention("TP"), mention("FP"), mention("FN")],
+        [Some(matched), Some(label("extra")), Some(label("missing"))]
+    );
     // The run gives candidates: n-best 3 finds more links, never fewer.
     let at3 = json_cell(&v, "micro@3", &["strong_link_match"], "TP").unwrap_or(0.0);
     assert!(at3 > json_cell(&v, "micro", &["strong_link_match"], "TP").unwrap_or(0.0));

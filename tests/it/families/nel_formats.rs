@@ -394,6 +394,20 @@ fn bad_inputs_are_errors_naming_file_and_line() {
     .expect("ann");
     let e = fails(&bs, &bs, &[]);
     assert!(e.contains("d.ann:2") && e.contains("DB:ID"), "{e}");
+    // Issue 47.7: a reference without its knowledge base (`Q42`, not `Wikidata:Q42`), or
+    // with an empty part, names no link (docs/nel.md): refused at its line.
+    for reference in ["Q42", "Wikidata:", ":Q42"] {
+        std::fs::write(
+            b.join("d.ann"),
+            format!("T1\tPER 0 4\tAnna\nT2\tPER 9 12\tBob\nN1\tReference T2 {reference}\tBob\n"),
+        )
+        .expect("ann");
+        let e = fails(&bs, &bs, &[]);
+        assert!(
+            e.contains("d.ann:3") && e.contains("DB:ID") && e.contains(reference),
+            "{reference}: {e}"
+        );
+    }
     // CoNLL-2003 NER (TOKEN POS CHUNK TAG): no link column.
     let ner = write_file(
         &dir,

@@ -30,7 +30,7 @@ fn s(p: &Path) -> String {
 
 /// The CoNLL text of a HIPE TSV file: `TOKEN<TAB>TAG` (NE-COARSE-LIT, `_` read as O), a
 /// sentence break after EndOfSentence, a `-DOCSTART-` line per document.
-fn hipe_as_conll(src: &Path) -> String {
+pub(super) fn hipe_as_conll(src: &Path) -> String {
     let text = std::fs::read_to_string(src).expect("read HIPE");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();

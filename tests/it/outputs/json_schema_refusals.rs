@@ -181,6 +181,8 @@ fn each_schema_refuses_malformed_documents() {
         vec![
             ("NaN as text", json!({"ner__F1": "NaN"})),
             ("null", json!({"ner__F1": null})),
+            ("beyond numeric(20,10)", json!({"ner__FP": f64::MAX})),
+            ("10^10", json!({"ner__FP": 1e10})),
             ("a key without a metric", json!({"ner": 0.5})),
             ("nothing", json!({})),
         ],

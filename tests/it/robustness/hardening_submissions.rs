@@ -49,7 +49,11 @@ fn codabench(campaign: &Path, input: &Path, output: &Path) -> (Option<i32>, Stri
 
 fn assert_refused(code: Option<i32>, stderr: &str, output: &Path, fragments: &[&str]) {
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("submission refused"), "{stderr}");
+    // Issue 46.7: every line of a refusal says so, as docs/codabench.md has it.
+    assert!(!stderr.is_empty());
+    for l in stderr.lines() {
+        assert!(l.starts_with("fairscore: submission refused: "), "{l}");
+    }
     for f in fragments {
         assert!(stderr.contains(f), "no {f:?} in: {stderr}");
     }
@@ -270,12 +274,11 @@ fn conll_runs_are_checked_when_the_format_is_detected() {
         let (_, c, input, out) = layout(name, &campaign_text("c", format, "F1"));
         std::fs::write(input.join("res/team_1.conll"), &run).unwrap();
         let (code, stderr, _) = codabench(&c, &input, &out);
-        assert_eq!(code, Some(1), "{name}: {stderr}");
+        assert_refused(code, &stderr, &out, &["team_1.conll"]);
         assert!(
             stderr.contains("unknown-label") || stderr.contains("CITY"),
             "{name}: {stderr}"
         );
-        assert!(!out.join("scores.json").exists(), "{name}");
     }
 }
 

@@ -51,6 +51,8 @@ fn lean_equals_full_on_edge_cases() {
     assert!(l.entities.contains_key("New York City"));
     assert!(l.entities.contains_key("Zürich is"), "{:?}", l.entities);
     assert!(l.vocabulary.contains("x") && l.vocabulary.contains("y"));
+    // `_` cells are `O`: no entity of no type (issue 47.3).
+    assert!(!l.entities.contains_key("a b") && !l.entities.contains_key("end"));
     // The token column needs no name in first place; a missing column is an error.
     let moved = "NE-COARSE-LIT\tTOKEN\nB-LOC\tBern\nI-LOC\tOst\n";
     assert_eq!(
