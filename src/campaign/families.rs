@@ -35,6 +35,7 @@ mod hipe;
 mod hooks;
 mod index;
 pub(crate) mod insight;
+mod listing;
 mod places;
 mod rank;
 pub use rank::FailedScoring;
@@ -468,31 +469,7 @@ pub fn run_family_campaign_with(
     runs_dir: &Path,
     hooks: &CampaignHooks<'_>,
 ) -> Result<FamilyReport> {
-    let mut odd: Vec<String> = Vec::new();
-    // Each entry: its name and whether it is a folder (a brat run).
-    let mut names: Vec<(String, bool)> = std::fs::read_dir(runs_dir)
-        .map_err(|e| Error::input(runs_dir, 0, format!("cannot list the runs directory: {e}")))?
-        .flatten()
-        // A run is a file, or a directory of brat `.ann` files (a standoff run).
-        .filter_map(|e| {
-            let p = e.path();
-            let folder = p.is_dir();
-            // A FIFO or device is listed (below), never opened.
-            let run = (!folder && p.exists())
-                || (folder && crate::formats::brat::ann_files(&p).is_ok_and(|v| !v.is_empty()));
-            run.then(|| (e.file_name(), folder))
-        })
-        .filter(|(n, _)| !n.to_string_lossy().starts_with('.'))
-        .filter_map(|(n, folder)| match n.into_string() {
-            Ok(n) => Some((n, folder)),
-            Err(raw) => {
-                // Named (lossily), never dropped without a word.
-                odd.push(raw.to_string_lossy().into_owned());
-                None
-            }
-        })
-        .collect();
-    names.sort();
+    let (names, mut odd) = listing::run_entries(runs_dir)?;
     let mut report = FamilyReport::default();
     odd.sort();
     for n in odd {

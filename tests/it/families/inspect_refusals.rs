@@ -25,7 +25,8 @@ fn an_entity_list_run_without_align_is_named_and_align_suggested() {
         write_file(
             &dir,
             "pairs.jsonl",
-            "{\"id\": \"d1\", \"entities\": [[\"Homer\", \"pers\"]]}\n",
+            // Unit "1" is a unit of the ajmc gold (a run naming no gold unit is refused).
+            "{\"id\": \"1\", \"entities\": [[\"Homer\", \"pers\"]]}\n",
         ),
         write_file(
             &dir,
