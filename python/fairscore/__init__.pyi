@@ -102,7 +102,7 @@ def check(
     **options: Any,
 ) -> List[Dict[str, Any]]:
     """The participant self-check (``fairscore check --json``): the list of findings, each
-    ``{"severity", "code", "file", "line", "column", "message", "hint", "count"}``. An empty
+    ``{"severity", "code", "file", "line", "column", "message", "hint", "count", "places"}``. An empty
     list (or notes only) means the run would be scored as intended."""
 
 def normalize(

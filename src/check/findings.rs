@@ -1,10 +1,28 @@
 //! One finding ([`Finding`]) and how the passes build them: `f.push(code, at(file, line)
 //! .column(col).message(…))`, repeats of the same code, column and key folded into one
-//! finding with a count.
+//! finding with a count and its first places.
+//!
+//! The report is bounded whatever the run: each finding keeps its first [`MAX_PLACES`]
+//! places, and each code and column at most [`MAX_KEYS`] distinct keys (labels, …); the
+//! occurrences of further keys are folded into one more finding of that code, counted.
 
 use super::code::{Code, Severity};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// The places kept per finding (the count says how many there are).
+pub const MAX_PLACES: usize = 5;
+/// The distinct keys (e.g. unknown labels) reported one by one per code and column.
+pub const MAX_KEYS: usize = 10;
+
+/// Where one occurrence of a finding is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Place {
+    /// The file (the gold or the run, or a document of a standoff run).
+    pub file: PathBuf,
+    /// 1-based line; 0 for the file as a whole.
+    pub line: usize,
+}
 
 /// One problem, reported once: where it first occurs and how often.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -27,6 +45,9 @@ pub struct Finding {
     pub hint: String,
     /// Number of occurrences (lines, cells or entities) folded into this finding.
     pub count: usize,
+    /// The first places of its occurrences (at most [`MAX_PLACES`], in the order found; the
+    /// first is `file:line`).
+    pub places: Vec<Place>,
     /// The kind of problem.
     #[serde(skip)]
     pub kind: Code,
@@ -94,15 +115,41 @@ impl At {
 pub(crate) struct Findings {
     list: Vec<Finding>,
     index: HashMap<(Code, Option<String>, String), usize>,
+    /// Distinct keys seen per code and column.
+    keys: HashMap<(Code, Option<String>), usize>,
 }
 
+/// The key of the finding that holds the occurrences of keys beyond [`MAX_KEYS`].
+const MORE: &str = "\u{0}more";
+
 impl Findings {
-    /// Adds a finding, or raises the count of the one with the same code, column and key.
-    pub fn push(&mut self, code: Code, at: At) {
-        let k = (code, at.column.clone(), at.key);
+    /// Adds a finding, or raises the count of the one with the same code, column and key
+    /// (keeping its first places).
+    pub fn push(&mut self, code: Code, mut at: At) {
+        let mut k = (code, at.column.clone(), at.key);
+        if !self.index.contains_key(&k) {
+            let n = self.keys.entry((code, k.1.clone())).or_default();
+            if *n >= MAX_KEYS {
+                k.2 = MORE.to_string();
+                at.message = format!(
+                    "more of the same kind ({MAX_KEYS} are listed one by one above); the \
+                     first here: {}",
+                    at.message
+                );
+            } else {
+                *n += 1;
+            }
+        }
+        let place = Place {
+            file: at.file.clone(),
+            line: at.line,
+        };
         if let Some(&i) = self.index.get(&k) {
             if let Some(f) = self.list.get_mut(i) {
                 f.count += at.count;
+                if f.places.len() < MAX_PLACES && !f.places.contains(&place) {
+                    f.places.push(place);
+                }
             }
             return;
         }
@@ -116,6 +163,7 @@ impl Findings {
             message: at.message,
             hint: at.hint.unwrap_or_else(|| code.hint().to_string()),
             count: at.count,
+            places: vec![place],
             kind: code,
         });
     }

@@ -145,6 +145,9 @@ impl CheckReport {
                 f.severity.as_str(),
                 f.message
             ));
+            if f.places.len() > 1 {
+                out.push_str(&format!("  at: {}\n", places_text(f)));
+            }
             if !f.hint.is_empty() {
                 out.push_str(&format!("  hint: {}\n", f.hint));
             }
@@ -173,9 +176,33 @@ impl CheckReport {
                 "message": f.message,
                 "hint": f.hint,
                 "count": f.count,
+                "places": f.places.iter().map(|p| serde_json::json!({
+                    "file": p.file.display().to_string(),
+                    "line": p.line,
+                })).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
         })
     }
+}
+
+/// A finding's places on one line: `line 1, 2, 3` in its first file, `file:line` in others,
+/// then how many more there are.
+fn places_text(f: &Finding) -> String {
+    let first = f.places.first().map(|p| p.file.as_path());
+    let each: Vec<String> = f
+        .places
+        .iter()
+        .map(|p| match Some(p.file.as_path()) == first {
+            true => p.line.to_string(),
+            false => format!("{}:{}", p.file.display(), p.line),
+        })
+        .collect();
+    let more = f.count.saturating_sub(f.places.len());
+    let more = match more {
+        0 => String::new(),
+        n => format!(", … ({n} more)"),
+    };
+    format!("line {}{more}", each.join(", "))
 }
 
 /// What a checked column holds and why it is checked.
@@ -245,9 +272,14 @@ pub fn check_bytes(
     }
     let masked = is_masked(&gold);
     if masked {
+        // With a tagset, labels are checked now: nothing to pass (no `--labels` hint).
+        let hint = match opts.tagset {
+            Some(_) => "check again against the annotated gold once it is published",
+            None => Code::MaskedGold.hint(),
+        };
         f.push(
             Code::MaskedGold,
-            at(gold_path, 0).message(format!(
+            at(gold_path, 0).hint(hint).message(format!(
                 "the gold carries no annotations (a masked test file?): only the run's structure and syntax are checked, not its labels{} nor its links against the gold",
                 if opts.tagset.is_some() { " (beyond the tagset)" } else { "" }
             )),

@@ -15,7 +15,7 @@ use super::labels::{check_tags, read_label_list, Known};
 use super::CheckReport;
 use crate::corpus::standoff::{is_py_space, CharSlicer};
 use crate::error::{snippet, Error, Result};
-use crate::eval::standoff::{is_standoff, pair_sides, read_sides, StandoffRead};
+use crate::eval::standoff::{is_standoff, pair_sides, read_sides_with, StandoffRead};
 use crate::formats::Format;
 
 /// Checks the standoff run `pred` against `gold`; `format` names the format in the report;
@@ -62,7 +62,13 @@ pub fn check_standoff(
             return Ok(report(f));
         }
     };
-    let sides = match read_sides(gold, pred, read) {
+    // Every refused line or document of a brat run is a finding; the rest is checked.
+    let mut refused = |e: Error| {
+        let (file, line, message) = split(e, pred);
+        f.push(Code::Unreadable, at(&file, line).message(message));
+        Ok(())
+    };
+    let sides = match read_sides_with(gold, pred, read, &mut refused) {
         Ok(s) => s,
         Err(e) => {
             let (file, line, message) = split(e, pred);
@@ -92,6 +98,15 @@ pub fn check_standoff(
     let known = Known::of(list, gold_labels);
     if let Some(c) = &conll {
         run_tags(gold, pred, c, read, list, &sides.gold, &mut f);
+    }
+    // Labels need no pairing: a missing document does not hide a bad label (a CoNLL run's
+    // labels were checked with its tags).
+    if conll.is_none() {
+        for run in &sides.run {
+            for s in run.spans.iter().filter(|s| !known.knows(&s.label)) {
+                known.unknown(&mut f, &run.path, s.line, &s.label, 1);
+            }
+        }
     }
     let pairs = match pair_sides(pred, sides) {
         Ok(p) => p,
@@ -141,10 +156,6 @@ pub fn check_standoff(
                     Code::SpanWhitespace,
                     here().message(format!("{span} has whitespace at an edge: {covered}")),
                 );
-            }
-            // A CoNLL run's labels were checked with its tags.
-            if conll.is_none() && !known.knows(&s.label) {
-                known.unknown(&mut f, &run.path, s.line, &s.label, 1);
             }
         }
     }

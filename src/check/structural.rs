@@ -22,6 +22,9 @@ pub(super) fn check(cx: &Ctx, pred: &Corpus, f: &mut Findings) {
                 other => (0, other.to_string()),
             };
             f.push(Code::Alignment, at(path, line).message(message));
+            // Labels need no alignment: the run's own documents are checked (issue 46.10, a
+            // missing document does not hide a bad label).
+            unknown_labels(cx, pred, &pred.docs, f);
             return;
         }
     };
@@ -31,7 +34,7 @@ pub(super) fn check(cx: &Ctx, pred: &Corpus, f: &mut Findings) {
         document_ids(cx, pred, f);
     }
     token_texts(cx, &al, f);
-    unknown_labels(cx, pred, &al, f);
+    unknown_labels(cx, pred, &al.pred_docs, f);
     links(cx, pred, &al, f);
 }
 
@@ -85,7 +88,7 @@ fn token_texts(cx: &Ctx, al: &Alignment, f: &mut Findings) {
 /// Entity types the scorer would ignore, per scored tag column (as `evaluation_tags`). Tag
 /// columns that only bound link objects are left out: their labels do not change NEL scores.
 /// Against a masked gold only the tagset can tell.
-fn unknown_labels(cx: &Ctx, pred: &Corpus, al: &Alignment, f: &mut Findings) {
+fn unknown_labels(cx: &Ctx, pred: &Corpus, docs: &[corpus::Document], f: &mut Findings) {
     let tagset = cx.opts.tagset.as_ref();
     if cx.masked && tagset.is_none() {
         return;
@@ -101,7 +104,7 @@ fn unknown_labels(cx: &Ctx, pred: &Corpus, al: &Alignment, f: &mut Findings) {
             (false, true) => "the gold nor the tagset",
             (false, false) => "the gold",
         };
-        for pd in &al.pred_docs {
+        for pd in docs {
             let seq: Vec<usize> = pd.range().collect();
             spans::entities(pred, pc, &seq, &mut sp);
             for s in &sp.spans {

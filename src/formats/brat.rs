@@ -51,8 +51,20 @@ pub fn looks_like_ann(text: &str) -> bool {
         && (annotation.trim().contains(' ') || kind == Some('E') && annotation.contains(':'))
 }
 
-/// Parses an `.ann` file's text against the text of its `.txt`.
-pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<StandoffDoc> {
+/// What a lenient reader does with a refused line or document: `Err` stops the reading,
+/// `Ok` leaves the line (or document) out and reads on (`check` collects every problem).
+pub type OnError<'a> = &'a mut dyn FnMut(Error) -> Result<()>;
+
+/// Parses an `.ann` file's text against the text of its `.txt`, each refused line given to
+/// `on_error` (a refused `T` line, or an event whose trigger is refused, is left out when it
+/// returns `Ok`; `&mut Err` stops at the first).
+pub fn parse_with(
+    ann_path: &Path,
+    ann: &str,
+    text: String,
+    name: &str,
+    on_error: OnError<'_>,
+) -> Result<StandoffDoc> {
     let ann = ann.strip_prefix('\u{feff}').unwrap_or(ann);
     let index = OffsetIndex::new(&text, OffsetUnit::CodePoint);
     let slicer = CharSlicer::new(&text);
@@ -71,7 +83,7 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
         let id = fields[0];
         let kind = id.chars().next().unwrap_or(' ');
         if !matches!(kind, 'T' | 'R' | 'E' | 'A' | 'M' | 'N' | '#' | '*') || fields.len() < 2 {
-            return Err(Error::input(
+            on_error(Error::input(
                 ann_path,
                 ln,
                 format!(
@@ -79,19 +91,24 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
                      tab, then the annotation), found {}",
                     snippet(line)
                 ),
-            ));
+            ))?;
+            continue;
         }
         if kind != '*' {
             if let Some(first) = ids.insert(id.to_string(), ln) {
-                return Err(Error::input(
+                on_error(Error::input(
                     ann_path,
                     ln,
                     format!("duplicate id {} (first on line {first})", snippet(id)),
-                ));
+                ))?;
+                continue;
             }
         }
         match kind {
-            'T' => spans.push(text_bound(ann_path, ln, &fields, &slicer, &index)?),
+            'T' => match text_bound(ann_path, ln, &fields, &slicer, &index) {
+                Ok(span) => spans.push(span),
+                Err(e) => on_error(e)?,
+            },
             'N' => {
                 // `Reference T3 Wikidata:Q42`: kept as written, checked by its reader.
                 let mut parts = fields[1].split_whitespace().skip(1);
@@ -111,16 +128,14 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
                     .and_then(|t| t.split_once(':'));
                 match trigger {
                     Some((kind, t)) => events.push((ln, id, kind, t)),
-                    None => {
-                        return Err(Error::input(
-                            ann_path,
-                            ln,
-                            format!(
-                                "expected an event TYPE:TRIGGER [ROLE:ARG …], found {}",
-                                snippet(fields[1])
-                            ),
-                        ))
-                    }
+                    None => on_error(Error::input(
+                        ann_path,
+                        ln,
+                        format!(
+                            "expected an event TYPE:TRIGGER [ROLE:ARG …], found {}",
+                            snippet(fields[1])
+                        ),
+                    ))?,
                 }
             }
             _ => {}
@@ -144,7 +159,7 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
                     Some(label) => format!("is a {} annotation", snippet(label)),
                     None => "is not a T line of this file".to_string(),
                 };
-                return Err(Error::input(
+                on_error(Error::input(
                     ann_path,
                     ln,
                     format!(
@@ -154,7 +169,7 @@ pub fn parse(ann_path: &Path, ann: &str, text: String, name: &str) -> Result<Sta
                         snippet(trigger),
                         snippet(kind)
                     ),
-                ));
+                ))?;
             }
         }
     }
@@ -259,8 +274,8 @@ pub fn text_path(ann: &Path) -> PathBuf {
     ann.with_extension("txt")
 }
 
-/// Reads one `.ann` file and the `.txt` beside it.
-pub fn read_pair(ann: &Path, name: &str) -> Result<StandoffDoc> {
+/// Reads one `.ann` file and the `.txt` beside it, each refused line given to `on_error`.
+fn read_pair_with(ann: &Path, name: &str, on_error: OnError<'_>) -> Result<StandoffDoc> {
     let ann_text = crate::io::read_text(ann)?;
     let txt = text_path(ann);
     if !txt.is_file() {
@@ -275,7 +290,7 @@ pub fn read_pair(ann: &Path, name: &str) -> Result<StandoffDoc> {
     }
     // The text as brat and Python read it: a byte-order mark, if any, is a character.
     let text = crate::io::into_utf8(&txt, crate::io::read_input(&txt)?)?;
-    parse(ann, &ann_text, text, name)
+    parse_with(ann, &ann_text, text, name, on_error)
 }
 
 /// The `.ann` files under `dir` (any depth, symbolic links to directories not followed,
@@ -320,6 +335,12 @@ pub fn ann_files(dir: &Path) -> Result<Vec<String>> {
 /// Reads every `.ann`/`.txt` pair under `dir`, named by relative path, in name order. A
 /// directory without `.ann` files is an error (it would be read as no document at all).
 pub fn read_dir(dir: &Path) -> Result<Vec<StandoffDoc>> {
+    read_dir_with(dir, &mut Err)
+}
+
+/// [`read_dir`], each refused line or document given to `on_error` (a document it lets go
+/// is left out).
+fn read_dir_with(dir: &Path, on_error: OnError<'_>) -> Result<Vec<StandoffDoc>> {
     let files = ann_files(dir)?;
     if files.is_empty() {
         return Err(Error::input(
@@ -329,22 +350,27 @@ pub fn read_dir(dir: &Path) -> Result<Vec<StandoffDoc>> {
              its .txt",
         ));
     }
-    files
-        .iter()
-        .map(|rel| read_pair(&dir.join(rel), rel))
-        .collect()
+    let mut docs = Vec::with_capacity(files.len());
+    for rel in &files {
+        match read_pair_with(&dir.join(rel), rel, on_error) {
+            Ok(d) => docs.push(d),
+            Err(e) => on_error(e)?,
+        }
+    }
+    Ok(docs)
 }
 
-/// Reads a file or a directory of brat annotations.
-pub fn read(path: &Path) -> Result<Vec<StandoffDoc>> {
+/// Reads a file or a directory of brat annotations, each refused line or document given to
+/// `on_error` (`&mut Err` stops at the first).
+pub fn read_with(path: &Path, on_error: OnError<'_>) -> Result<Vec<StandoffDoc>> {
     if path.is_dir() {
-        read_dir(path)
+        read_dir_with(path, on_error)
     } else {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Ok(vec![read_pair(path, &name)?])
+        Ok(vec![read_pair_with(path, &name, on_error)?])
     }
 }
 
@@ -400,7 +426,7 @@ mod tests {
     use super::*;
 
     fn doc(ann: &str, text: &str) -> Result<StandoffDoc> {
-        parse(Path::new("a.ann"), ann, text.to_string(), "a")
+        parse_with(Path::new("a.ann"), ann, text.to_string(), "a", &mut Err)
     }
 
     #[test]

@@ -337,14 +337,24 @@ pub fn read_standoff(
     path: &Path,
     format: Option<StandoffFormat>,
 ) -> Result<Vec<crate::corpus::standoff::StandoffDoc>> {
+    read_standoff_with(path, format, &mut Err)
+}
+
+/// [`read_standoff`], the refused lines and documents of a brat file or folder given to
+/// `on_error` ([`brat::OnError`]); the other formats stop at their first error.
+pub fn read_standoff_with(
+    path: &Path,
+    format: Option<StandoffFormat>,
+    on_error: brat::OnError<'_>,
+) -> Result<Vec<crate::corpus::standoff::StandoffDoc>> {
     if path.is_dir() || format == Some(StandoffFormat::Brat) {
-        return brat::read(path);
+        return brat::read_with(path, on_error);
     }
     let text = crate::io::read_text(path)?;
     match format {
         Some(StandoffFormat::Json(l)) => jsonl::parse(path, &text, Some(l)),
         _ if path.extension().is_some_and(|x| x == "ann") || brat::looks_like_ann(&text) => {
-            brat::read(path)
+            brat::read_with(path, on_error)
         }
         _ => jsonl::parse(path, &text, None),
     }

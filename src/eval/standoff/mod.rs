@@ -23,7 +23,7 @@ use std::path::Path;
 use crate::corpus::standoff::{is_py_space, DocsReader, StandoffDoc, StandoffSpan};
 use crate::error::{snippet, Error, Result};
 use crate::eval::fair::{evaluate_units, FairOptions, FairReport, Unit};
-use crate::formats::{brat, jsonl, read_standoff, InputFormat, StandoffFormat};
+use crate::formats::{brat, jsonl, read_standoff, read_standoff_with, InputFormat, StandoffFormat};
 use crate::matching::span_count::{count_fragments, Counts, Scratch};
 use crate::matching::PerRegime;
 use crate::spans::{LabeledSpan, Spans};
@@ -124,6 +124,17 @@ pub struct Sides {
 
 /// Reads gold and run (a token side aligned through the other side's texts).
 pub fn read_sides(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Sides> {
+    read_sides_with(gold, pred, read, &mut Err)
+}
+
+/// [`read_sides`], the refused lines and documents of a brat run given to `on_error` (the
+/// check reports them all and checks the rest).
+pub fn read_sides_with(
+    gold: &Path,
+    pred: &Path,
+    read: &StandoffRead,
+    on_error: brat::OnError<'_>,
+) -> Result<Sides> {
     if let Some(r) = &read.docs {
         let (gold, run, warnings) = (r.0)(gold, pred)?;
         return Ok(Sides {
@@ -147,18 +158,21 @@ pub fn read_sides(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Sides
         a.docs
     };
     let (mut g, mut p_docs) = match read.format {
-        Some(f) => (read_standoff(gold, Some(f))?, read_standoff(pred, Some(f))?),
+        Some(f) => (
+            read_standoff(gold, Some(f))?,
+            read_standoff_with(pred, Some(f), on_error)?,
+        ),
         None if is_standoff(gold) => {
             let g = read_standoff(gold, None)?;
             let p = if is_standoff(pred) {
-                read_standoff(pred, None)?
+                read_standoff_with(pred, None, on_error)?
             } else {
                 take(tokens_onto(pred, &g, column)?)
             };
             (g, p)
         }
         None => {
-            let p = read_standoff(pred, None)?;
+            let p = read_standoff_with(pred, None, on_error)?;
             (take(tokens_onto(gold, &p, column)?), p)
         }
     };

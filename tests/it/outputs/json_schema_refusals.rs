@@ -30,7 +30,8 @@ fn each_schema_refuses_malformed_documents() {
         }
     };
     let finding = json!({"severity": "warning", "code": "iobes", "file": "r.tsv", "line": 3,
-        "column": "NE-COARSE-LIT", "message": "m", "hint": "", "count": 2});
+        "column": "NE-COARSE-LIT", "message": "m", "hint": "", "count": 2,
+        "places": [{"file": "r.tsv", "line": 3}, {"file": "r.tsv", "line": 5}]});
     let check = json!({"gold": "g.tsv", "run": "r.tsv", "tasks": ["nerc_coarse"], "ok": false,
         "errors": 0, "warnings": 1, "notes": 0, "summary": "s", "findings": [finding]});
     refuses(
@@ -59,6 +60,10 @@ fn each_schema_refuses_malformed_documents() {
             (
                 "a count of 0",
                 broken(&check, |d| d["findings"][0]["count"] = json!(0)),
+            ),
+            (
+                "a finding without places",
+                broken(&check, |d| d["findings"][0]["places"] = json!([])),
             ),
         ],
     );
