@@ -45,7 +45,7 @@ pub struct Finding {
     pub hint: String,
     /// Number of occurrences (lines, cells or entities) folded into this finding.
     pub count: usize,
-    /// The first places of its occurrences (at most [`MAX_PLACES`], in the order found; the
+    /// The first places of its occurrences (at most five, in the order found; the
     /// first is `file:line`).
     pub places: Vec<Place>,
     /// The kind of problem.

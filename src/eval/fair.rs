@@ -212,7 +212,7 @@ pub struct FairReport {
     /// Every evaluated pair of units, in file order.
     pub units: Vec<UnitResult>,
     /// Warnings (one line each) of the reading. (A `--labels` or `--exclude` label that
-    /// occurs in neither file is an error: [`crate::eval::labels::absent_selection`].)
+    /// occurs in neither file is an error: `eval::labels::absent_selection`.)
     pub warnings: Vec<String>,
     /// For units that are sentences of a file with documents (CoNLL with `-DOCSTART-`): how
     /// many units each document has, in order (0 for a document without a sentence); they

@@ -47,7 +47,9 @@ fn time_label(t: Option<(Date, Date)>) -> String {
     }
 }
 
-/// The evaluated labels of a column (see `docs/metrics.md`).
+/// The evaluated labels of a column (see `docs/metrics.md`); `hipe`: the files are HIPE TSV,
+/// whose tag set takes the last `-` part of a tag as the official scorer does; other formats
+/// take the entity type ([`spans::label_of`]).
 pub fn evaluation_tags(
     gold: &Corpus,
     gcol: usize,
@@ -56,6 +58,7 @@ pub fn evaluation_tags(
     task: Task,
     tagset: Option<&BTreeSet<String>>,
 ) -> BTreeSet<String> {
+    let hipe = gold.format == crate::formats::Format::Hipe.as_str();
     let collect = |f: &Corpus, col: usize| -> BTreeSet<String> {
         let mut set: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut last = None;
@@ -69,9 +72,9 @@ pub fn evaluation_tags(
             // Most others repeat the previous one (inside entities).
             if last != Some(cell) {
                 last = Some(cell);
-                let tag = spans::tag_of(cell);
+                let tag = spans::label_of(cell, hipe);
                 // Not labels: left out before hashing (most cells of a link column).
-                if !matches!(tag, "_" | "-" | "O") {
+                if !matches!(tag, "_" | "-" | "O" | "") {
                     set.insert(tag);
                 }
             }

@@ -319,7 +319,7 @@ pub fn evaluate_tags(
         .iter()
         .flatten()
         .filter(|t| *t != "O")
-        .map(|t| spans::tag_of(t).to_string())
+        .map(|t| spans::label_of(t, false).to_string())
         .collect();
     opts.tagset = Some(labels);
     let no_tokens = gold.n_tokens() == 0;

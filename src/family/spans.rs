@@ -543,7 +543,7 @@ fn run_labels(c: &Corpus, col: usize) -> BTreeSet<String> {
         if matches!(cell, "O" | "_" | "-" | "") {
             continue;
         }
-        let tag = crate::spans::tag_of(cell);
+        let tag = crate::spans::label_of(cell, c.format == crate::formats::Format::Hipe.as_str());
         if !matches!(tag, "_" | "-" | "O" | "") {
             out.insert(tag.to_string());
         }

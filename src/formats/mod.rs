@@ -341,7 +341,7 @@ pub fn read_standoff(
 }
 
 /// [`read_standoff`], the refused lines and documents of a brat file or folder given to
-/// `on_error` ([`brat::OnError`]); the other formats stop at their first error.
+/// `on_error` (`brat::OnError`); the other formats stop at their first error.
 pub fn read_standoff_with(
     path: &Path,
     format: Option<StandoffFormat>,

@@ -129,6 +129,17 @@ pub fn skip_chars(s: &str, n: usize) -> &str {
     }
 }
 
+/// The tag-set entry of a tag cell: HIPE's own files ([`tag_of`], the official scorer's
+/// rule) when `hipe`, else the entity type the IOB readers read (the tag without its prefix,
+/// `B-creative-work` → `creative-work`), so that a type with a hyphen is one label.
+#[inline]
+pub fn label_of(cell: &str, hipe: bool) -> &str {
+    match hipe {
+        true => tag_of(cell),
+        false => skip_chars(cell, 2),
+    }
+}
+
 /// The tag-set entry of a label: `label.split("|")[0].split("-")[-1]`.
 #[inline]
 pub fn tag_of(label: &str) -> &str {

@@ -17,6 +17,7 @@ mod fair_reference;
 mod family_interface;
 mod hardening_weights;
 mod hipe_breakdown;
+mod hyphen_types;
 pub(crate) mod inspect;
 mod inspect_refusals;
 mod mentions;
