@@ -58,6 +58,21 @@ macro_rules! codes {
                 }
             }
 
+            /// Whether a finding of this code means the file could not be read as a run
+            /// (so it may be of another kind than the command reads: the CLI's hint).
+            pub fn unreadable(self) -> bool {
+                matches!(
+                    self,
+                    Code::Encoding
+                        | Code::LineEnds
+                        | Code::Header
+                        | Code::MissingColumn
+                        | Code::ExtraCells
+                        | Code::NoTokens
+                        | Code::Unreadable
+                )
+            }
+
             /// How to fix it (empty when there is nothing to do); a finding may give a more
             /// precise hint of its own.
             pub fn hint(self) -> &'static str {

@@ -156,6 +156,8 @@ pub fn check_tags(pred: &Path, sentences: &[Vec<(&str, usize)>], known: &Known, 
         // The type of the entity the previous tag is in (None after O or a bad tag).
         let mut open: Option<&str> = None;
         for &(tag, line) in sentence {
+            // `_` is read as `O`, as the CoNLL reader reads it (docs/conll.md).
+            let tag = if tag == "_" { "O" } else { tag };
             let Some(ty) = iob_type(tag) else {
                 f.push(
                     Code::TagSyntax,

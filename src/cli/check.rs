@@ -80,14 +80,19 @@ pub fn run(args: CheckArgs) -> Result<i32> {
         return Ok(0);
     }
     // The run may be of a kind `check` does not read: a hint about the file of the most
-    // serious finding (issue 46.8: from what was found, not from the gold's shape).
+    // serious finding (issue 46.8: from what was found, not from the gold's shape), when that
+    // finding says the file could not be read (a file read with warnings is of a kind
+    // `check` reads).
+    let Some(unread) = report.findings.first().filter(|f| f.kind.unreadable()) else {
+        return Ok(1);
+    };
     let job = super::redirect::Job {
         command: "check",
         told: args.format.format.is_some(),
         inputs: vec![args.gold.gold.clone(), pred],
         ..Default::default()
     };
-    super::print_hint(&job, report.findings.first().map(|f| f.file.as_path()));
+    super::print_hint(&job, Some(unread.file.as_path()));
     Ok(1)
 }
 

@@ -214,3 +214,25 @@ fn the_report_is_bounded_whatever_the_run() {
     assert_eq!(labels, 20_000, "every unknown label counted");
     assert!(doc["findings"].as_array().unwrap().len() < 40);
 }
+
+/// A CoNLL run read fine (`_` is `O`, as the reader reads it) passes, and a run read with a
+/// warning gets no hint naming another command (it was called "plain text … use fairscore
+/// segmentation").
+#[test]
+fn a_conll_run_read_fine_gets_no_other_commands_hint() {
+    let dir = temp_dir("check_conll_hint");
+    let gold = write_file(&dir, "g.conll", "Anna B-PER\nsaw O\nBob B-PER\n");
+    let under = write_file(&dir, "under.conll", "Anna B-PER\nsaw _\nBob B-PER\n");
+    let out = fairscore(&["check", "--gold", &gold, "--pred", &under]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let warned = write_file(&dir, "warned.conll", "Anna B-PER\nsaw O\nBob B-ORG\n");
+    let out = fairscore(&["check", "--gold", &gold, "--pred", &warned]);
+    let (text, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("unknown") || text.contains("ORG"), "{text}");
+    assert!(!err.contains("hint:"), "no hint to another command: {err}");
+}
