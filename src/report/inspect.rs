@@ -198,7 +198,11 @@ fn body(doc: &str, d: &InspectDoc, left: &mut usize) -> (String, usize, Vec<bool
         let here = b;
         while let Some(&(_, i)) = begins.get(b).filter(|x| x.0 == p || end) {
             b += 1;
-            if let Some(m) = d.marks.get(i).filter(|_| !piece.marks.contains(&(i as u32))) {
+            if let Some(m) = d
+                .marks
+                .get(i)
+                .filter(|_| !piece.marks.contains(&(i as u32)))
+            {
                 open(&mut out, doc, i as u32, m, true);
                 out.push_str("</span>");
             }

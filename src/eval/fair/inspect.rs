@@ -13,8 +13,8 @@ use crate::corpus::Corpus;
 use crate::matching::fair::{ErrorType, FairCounts, TraditionalCounts};
 
 mod layout;
-use layout::{layout, snippet, token_runs, Layout, Run, Sep};
 pub use layout::SNIPPET;
+use layout::{layout, snippet, token_runs, Layout, Run, Sep};
 
 /// At most this many marks of each side enclose a piece of text: the outermost (see
 /// [`Piece`]). Deeper nesting would repeat every mark's markup once per level and piece, and
@@ -404,7 +404,10 @@ fn pieces(layouts: &[Layout<'_>], drafts: Vec<Draft>) -> (Vec<Piece>, Vec<Mark>,
     }
     starts.sort_unstable();
     ends.sort_unstable();
-    let first_run = drafts.iter().take_while(|d| d.mark.side == Side::Gold).count() as u32;
+    let first_run = drafts
+        .iter()
+        .take_while(|d| d.mark.side == Side::Gold)
+        .count() as u32;
     let mut first: Vec<Option<usize>> = vec![None; drafts.len()];
     let mut pending: Vec<u32> = Vec::new();
     let mut out: Vec<Piece> = Vec::new();

@@ -19,7 +19,14 @@ fn nested(dir: &Path, n: usize) -> u64 {
     let mut bytes = 0;
     for (side, short) in [("gold", 0), ("run", 2)] {
         let ann: String = (0..n)
-            .map(|i| format!("T{}\tPER {} {}\t\n", i + 1, 5 * i, text.len() - 5 * i - short))
+            .map(|i| {
+                format!(
+                    "T{}\tPER {} {}\t\n",
+                    i + 1,
+                    5 * i,
+                    text.len() - 5 * i - short
+                )
+            })
             .collect();
         std::fs::create_dir_all(dir.join(side)).unwrap();
         std::fs::write(dir.join(side).join("doc.txt"), &text).unwrap();
