@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use crate::eval::fair::{CharText, Unit};
 use crate::matching::fair::Span;
 
-/// A mark's text ([`Mark::text`], quoted in the error lists) is cut after this many
+/// A mark's text ([`crate::eval::fair::Mark::text`], quoted in the error lists) is cut after this many
 /// characters: nested spans would otherwise repeat the document's text once per level.
 pub const SNIPPET: usize = 80;
 
