@@ -39,6 +39,10 @@ pub struct InspectArgs {
     pub run: AlignFlags,
     #[command(flatten)]
     pub page: PageFlag,
+    /// Write the whole page: without it the page's documents take at most 3 bytes per byte of
+    /// the inputs and 64 KiB (the hardest documents first; the page says what it leaves out)
+    #[arg(long)]
+    pub full: bool,
 }
 
 pub fn run(args: InspectArgs) -> fairscore::Result<i32> {
@@ -66,7 +70,10 @@ pub fn run(args: InspectArgs) -> fairscore::Result<i32> {
     if let Some(p) = &page {
         fairscore::io::check_outputs(&inputs, &[("--page", p.as_path())], &[])?;
     }
-    let ins = fairscore::api::inspect(&s, &gold, &pred)?;
+    let mut ins = fairscore::api::inspect(&s, &gold, &pred)?;
+    if args.full {
+        ins.limit = None;
+    }
     for w in &ins.warnings {
         eprintln!("fairscore: warning: {}", fairscore::io::escape_controls(w));
     }

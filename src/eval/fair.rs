@@ -16,7 +16,9 @@ mod listing;
 pub use crate::eval::weights::parse_weights;
 pub use crate::formats::Format;
 pub use crate::spans::stacked::Continuation;
-pub use inspect::{ErrorItem, InspectDoc, Inspection, Mark, Piece, Side};
+pub use inspect::{
+    page_limit, ErrorItem, InspectDoc, Inspection, Mark, Piece, Side, DEPTH, SNIPPET,
+};
 pub use listing::{errors_tsv, ERRORS_HEADER, STANDOFF_ERRORS_HEADER};
 
 /// How fair evaluation reads its input files.

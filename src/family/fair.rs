@@ -360,13 +360,18 @@ struct Read {
 pub fn inspect(opts: &Options, gold: &Path, pred: &Path) -> Result<Inspection> {
     let fam = FairFamily::new(opts)?;
     let standoff = crate::eval::standoff::fair_applies(gold, pred, &fam.opts);
+    // The signature first: it reads the files again, better before they are held read.
+    let signature = super::sign::signature(&fam, None, gold, &[pred])?.to_string();
     let read = fam.read(gold, pred, standoff, false)?;
     let mut out = crate::eval::fair::inspect::assemble(&read.report, read.gold.as_ref());
     out.warnings
         .extend(super::options::repair_warnings(read.changes.as_deref()));
-    out.signature = super::sign::signature(&fam, None, gold, &[pred])?.to_string();
+    out.signature = signature;
     out.gold = gold.display().to_string();
     out.run = pred.display().to_string();
+    out.input_bytes = crate::eval::fair::inspect::input_bytes(gold)?
+        + crate::eval::fair::inspect::input_bytes(pred)?;
+    out.limit = Some(crate::eval::fair::page_limit(out.input_bytes));
     Ok(out)
 }
 

@@ -189,12 +189,16 @@ pub fn run_only(ins: &mut crate::eval::fair::Inspection) {
             if m.side == Side::Run {
                 kept[i] = Some(marks.len());
                 m.label_index = relabel.get(&m.label_index).copied().unwrap_or(0);
-                m.first_piece = None;
                 marks.push(m);
             }
         }
+        // Pieces merged where their run marks agree and no run mark begins; `at`: the new
+        // piece of each old one.
+        let begins: std::collections::BTreeSet<usize> =
+            marks.iter().filter_map(|m| m.first_piece).collect();
+        let mut at = Vec::with_capacity(d.pieces.len());
         let mut pieces: Vec<Piece> = Vec::new();
-        for p in std::mem::take(&mut d.pieces) {
+        for (o, p) in std::mem::take(&mut d.pieces).into_iter().enumerate() {
             let on: Vec<u32> = p
                 .marks
                 .iter()
@@ -202,19 +206,18 @@ pub fn run_only(ins: &mut crate::eval::fair::Inspection) {
                 .map(|i| i as u32)
                 .collect();
             match pieces.last_mut() {
-                Some(last) if last.marks == on => last.text.push_str(&p.text),
+                Some(last) if last.marks == on && !begins.contains(&o) => {
+                    last.text.push_str(&p.text)
+                }
                 _ => pieces.push(Piece {
                     text: p.text,
                     marks: on,
                 }),
             }
+            at.push(pieces.len() - 1);
         }
-        for (n, p) in pieces.iter().enumerate() {
-            for &i in &p.marks {
-                if let Some(m) = marks.get_mut(i as usize) {
-                    m.first_piece.get_or_insert(n);
-                }
-            }
+        for m in &mut marks {
+            m.first_piece = m.first_piece.and_then(|p| at.get(p).copied());
         }
         (d.marks, d.pieces) = (marks, pieces);
         d.errors.retain(|e| e.kind != ErrorType::FN);

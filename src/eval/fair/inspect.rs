@@ -5,11 +5,21 @@
 //! (no second matcher) and, for token files, the gold as read (spaces and sentence breaks);
 //! `report::inspect` renders it. Work is linear in the tokens and spans.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{FairReport, Unit};
+use super::FairReport;
 use crate::corpus::Corpus;
-use crate::matching::fair::{ErrorType, FairCounts, Span, TraditionalCounts};
+use crate::matching::fair::{ErrorType, FairCounts, TraditionalCounts};
+
+mod layout;
+pub use layout::SNIPPET;
+use layout::{layout, snippet, token_runs, Layout, Run, Sep};
+
+/// At most this many marks of each side enclose a piece of text: the outermost (see
+/// [`Piece`]). Deeper nesting would repeat every mark's markup once per level and piece, and
+/// make the page grow with the square of the nesting.
+pub const DEPTH: usize = 3;
 
 /// Which file a mark's span is from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,16 +44,19 @@ pub struct Mark {
     /// Traditional evaluation: the other file has the identical span.
     pub exact: bool,
     /// The span's text (its tokens joined by spaces; the document's characters for standoff
-    /// files; `#first–#last` token numbers for span files, which have no text).
+    /// files; `#first–#last` token numbers for span files, which have no text), cut after
+    /// [`SNIPPET`] characters and then ended by `…`.
     pub text: String,
     /// The line of the span in its file (0 where the format has none).
     pub line: usize,
-    /// The first piece of the document's text the span covers (`None`: it covers none).
+    /// The piece of the document's text where the span begins (`None`: it covers none); the
+    /// piece holds it unless [`DEPTH`] marks of its side enclose it there.
     pub first_piece: Option<usize>,
 }
 
 /// A piece of a document's text and the marks covering all of it (indices into
-/// [`InspectDoc::marks`], ascending: gold before run, outer before inner).
+/// [`InspectDoc::marks`], ascending: gold before run, outer before inner), at most the
+/// [`DEPTH`] outermost of each side.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Piece {
     /// The text, as shown (token forms with their spaces; a standoff document's characters).
@@ -83,6 +96,12 @@ pub struct InspectDoc {
     pub traditional: TraditionalCounts,
     /// Whether the text is the document's (false for span files: token numbers stand in).
     pub has_text: bool,
+    /// Marks begun inside [`DEPTH`] others of their side: their first piece does not hold
+    /// them (their label shows where they begin, their text is tinted only where fewer
+    /// enclose it).
+    pub deep: usize,
+    /// Marks whose text was cut at [`SNIPPET`] characters.
+    pub shortened: usize,
 }
 
 impl InspectDoc {
@@ -111,14 +130,21 @@ pub struct Inspection {
     pub run: String,
     /// Warnings of the reading (one line each).
     pub warnings: Vec<String>,
+    /// The size of the inputs (gold and run files, a brat tree's `.ann` and `.txt` files).
+    pub input_bytes: u64,
+    /// The bytes the page's documents (list entries, marked texts, error lists) may take,
+    /// [`page_limit`] of the inputs' size; the page shows the hardest documents that fit and
+    /// says what it leaves out. `None`: no cap (`inspect --full`).
+    pub limit: Option<usize>,
 }
 
-/// What follows a token in the rebuilt text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Sep {
-    None,
-    Space,
-    Line,
+/// The cap of a page's documents for inputs of `input_bytes` bytes: 3 bytes per input byte
+/// and 64 KiB, so that with the page's frame (styles, script, header) a page stays within 4
+/// bytes per input byte whatever the nesting of its spans.
+pub fn page_limit(input_bytes: u64) -> usize {
+    usize::try_from(input_bytes.saturating_mul(3))
+        .unwrap_or(usize::MAX)
+        .saturating_add(64 << 10)
 }
 
 /// Builds the inspection of a fair evaluation; `gold` is the gold as read, for token files
@@ -240,126 +266,6 @@ fn token_breaks(gold: &Corpus, report: &FairReport) -> Vec<Vec<Sep>> {
         .collect()
 }
 
-/// A run of positions a span covers: first and last (inclusive), in the document.
-type Run = (usize, usize);
-
-/// The runs of 1-based token indices a span covers (consecutive tokens merged).
-fn token_runs(span: &Span) -> Vec<Run> {
-    match &span.tokens {
-        None => vec![(span.begin, span.end)],
-        Some(t) => {
-            let mut out: Vec<Run> = Vec::new();
-            for &i in t {
-                match out.last_mut() {
-                    Some(r) if r.1 + 1 == i => r.1 = i,
-                    _ => out.push((i, i)),
-                }
-            }
-            out
-        }
-    }
-}
-
-/// The positions of one unit: their texts, what follows each, and the text before the first.
-struct Layout {
-    lead: String,
-    words: Vec<String>,
-    after: Vec<String>,
-    /// Token number → position, for span files (boundaries of the elementary intervals);
-    /// `None`: token `i` is position `i - 1`.
-    bounds: Option<Vec<usize>>,
-}
-
-fn layout(unit: &Unit, other: &Unit, breaks: Option<&Vec<Sep>>) -> (Layout, bool) {
-    if let Some(c) = &unit.chars {
-        let text = &c.text;
-        let at = |s: usize, e: usize| text.get(s..e).unwrap_or("").to_string();
-        let lead_end = c.bytes.first().map_or(text.len(), |b| b.0);
-        let words = c.bytes.iter().map(|&(s, e)| at(s, e)).collect();
-        let after = c
-            .bytes
-            .iter()
-            .enumerate()
-            .map(|(i, &(_, e))| at(e, c.bytes.get(i + 1).map_or(text.len(), |n| n.0)))
-            .collect();
-        let l = Layout {
-            lead: at(0, lead_end),
-            words,
-            after,
-            bounds: None,
-        };
-        return (l, true);
-    }
-    if let Some(toks) = &unit.tokens {
-        let after = (0..toks.len())
-            .map(|i| {
-                let sep = breaks.and_then(|b| b.get(i)).copied();
-                match sep {
-                    _ if i + 1 == toks.len() => "",
-                    Some(Sep::None) => "",
-                    Some(Sep::Line) => "\n",
-                    _ => " ",
-                }
-                .to_string()
-            })
-            .collect();
-        let l = Layout {
-            lead: String::new(),
-            words: toks.clone(),
-            after,
-            bounds: None,
-        };
-        return (l, true);
-    }
-    // Span files have no text: the token numbers between span boundaries stand in.
-    let mut bounds: Vec<usize> = unit
-        .spans
-        .iter()
-        .chain(&other.spans)
-        .flat_map(token_runs)
-        .flat_map(|(a, b)| [a, b.saturating_add(1)])
-        .collect();
-    bounds.sort_unstable();
-    bounds.dedup();
-    let words: Vec<String> = bounds
-        .windows(2)
-        .map(|w| match w[1] - w[0] {
-            1 => format!("#{}", w[0]),
-            _ => format!("#{}–#{}", w[0], w[1] - 1),
-        })
-        .collect();
-    let mut after = vec![" ".to_string(); words.len()];
-    if let Some(last) = after.last_mut() {
-        last.clear();
-    }
-    let l = Layout {
-        lead: String::new(),
-        words,
-        after,
-        bounds: Some(bounds),
-    };
-    (l, false)
-}
-
-impl Layout {
-    /// The positions (unit-local, 0-based) of a run of 1-based tokens, if it has any.
-    fn positions(&self, (a, b): Run) -> Option<Run> {
-        let n = self.words.len();
-        let (x, y) = match &self.bounds {
-            None => (a.checked_sub(1)?, b.checked_sub(1)?.min(n.checked_sub(1)?)),
-            Some(bounds) => {
-                let x = bounds.binary_search(&a).ok()?;
-                let y = bounds
-                    .binary_search(&b.saturating_add(1))
-                    .ok()?
-                    .checked_sub(1)?;
-                (x, y)
-            }
-        };
-        (x <= y && y < n).then_some((x, y))
-    }
-}
-
 /// A mark before the marks are ordered: the mark, its runs of positions, its unit, side and
 /// index in the unit's spans.
 struct Draft {
@@ -376,21 +282,15 @@ fn document(
     name: String,
     order: usize,
 ) -> InspectDoc {
-    let mut words: Vec<String> = Vec::new();
-    let mut after: Vec<String> = Vec::new();
-    let mut leads: BTreeMap<usize, String> = BTreeMap::new();
+    let mut layouts: Vec<Layout<'_>> = Vec::with_capacity(units.len());
     let mut drafts: Vec<Draft> = Vec::new();
-    let mut has_text = true;
     let mut counts = FairCounts::default();
     let mut traditional = TraditionalCounts::default();
+    let mut shortened = 0;
+    let mut offset = 0;
     for &u in units {
         let r = &report.units[u];
-        let (lay, text) = layout(&r.target, &r.system, breaks.get(u));
-        has_text &= text;
-        let offset = words.len();
-        if !lay.lead.is_empty() {
-            leads.insert(offset, lay.lead.clone());
-        }
+        let lay = layout(&r.target, &r.system, breaks.get(u));
         let sides = [
             (
                 Side::Gold,
@@ -419,14 +319,8 @@ fn document(
                     .filter_map(|r| lay.positions(r))
                     .map(|(a, b)| (a + offset, b + offset))
                     .collect();
-                let text = if text {
-                    unit.text_of(sp).unwrap_or_default()
-                } else {
-                    match (sp.begin, sp.end) {
-                        (a, b) if a == b => format!("#{a}"),
-                        (a, b) => format!("#{a}–#{b}"),
-                    }
-                };
+                let (text, cut) = snippet(unit, sp, lay.has_text());
+                shortened += usize::from(cut);
                 let kind = types.get(i).copied().unwrap_or(match side {
                     Side::Gold => ErrorType::FN,
                     Side::Run => ErrorType::FP,
@@ -447,20 +341,8 @@ fn document(
                 });
             }
         }
-        words.extend(lay.words);
-        let mut a = lay.after;
-        // A unit ends a line (sentences of a CoNLL document), unless it is the last.
-        if let Some(last) = a.last_mut() {
-            if !last.contains('\n') {
-                last.push('\n');
-            }
-        }
-        after.extend(a);
-    }
-    if let Some(last) = after.last_mut() {
-        if last.trim().is_empty() {
-            last.clear();
-        }
+        offset += lay.len();
+        layouts.push(lay);
     }
     // Marks: gold first, then by first position, longer first.
     let pos_key = |d: &Draft| {
@@ -489,15 +371,7 @@ fn document(
             });
         }
     }
-    let pieces = pieces(&words, &after, &leads, &drafts);
-    let mut marks: Vec<Mark> = drafts.into_iter().map(|d| d.mark).collect();
-    for (p, piece) in pieces.iter().enumerate() {
-        for &m in &piece.marks {
-            if let Some(mark) = marks.get_mut(m as usize) {
-                mark.first_piece.get_or_insert(p);
-            }
-        }
-    }
+    let (pieces, marks, deep) = pieces(&layouts, drafts);
     InspectDoc {
         name,
         order,
@@ -506,61 +380,121 @@ fn document(
         errors,
         counts,
         traditional,
-        has_text,
+        has_text: layouts.iter().all(Layout::has_text),
+        deep,
+        shortened,
     }
 }
 
 /// The text in pieces of the same covering marks: each position covered by the marks over
-/// it, the text after it by the marks over it and the next position.
-fn pieces(
-    words: &[String],
-    after: &[String],
-    leads: &BTreeMap<usize, String>,
-    drafts: &[Draft],
-) -> Vec<Piece> {
-    let n = words.len();
-    let mut starts: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut ends: Vec<Vec<u32>> = vec![Vec::new(); n];
+/// it, the text after it by the marks over it and the next position; a new piece where a mark
+/// begins (its first piece). Of the marks over a position only the [`DEPTH`] outermost of each
+/// side are kept (marks are ordered outer before inner): a mark begun inside as many of its
+/// side has its first piece but none of its text where they stay (`deep`, their number). Work
+/// and memory are linear in the positions and marks. Returns the pieces, the marks with their
+/// first pieces, and the number of deep marks.
+fn pieces(layouts: &[Layout<'_>], drafts: Vec<Draft>) -> (Vec<Piece>, Vec<Mark>, usize) {
+    let mut starts: Vec<(usize, u32)> = Vec::new();
+    let mut ends: Vec<(usize, u32)> = Vec::new();
     for (m, d) in drafts.iter().enumerate() {
         for &(a, b) in &d.runs {
-            starts[a].push(m as u32);
-            ends[b].push(m as u32);
+            starts.push((a, m as u32));
+            ends.push((b, m as u32));
         }
     }
+    starts.sort_unstable();
+    ends.sort_unstable();
+    let first_run = drafts
+        .iter()
+        .take_while(|d| d.mark.side == Side::Gold)
+        .count() as u32;
+    let mut first: Vec<Option<usize>> = vec![None; drafts.len()];
+    let mut pending: Vec<u32> = Vec::new();
     let mut out: Vec<Piece> = Vec::new();
-    let mut push = |text: &str, marks: &[u32]| {
+    let mut push = |text: &str, marks: &[u32], pending: &mut Vec<u32>| {
         if text.is_empty() {
             return;
         }
         match out.last_mut() {
-            Some(p) if p.marks == marks => p.text.push_str(text),
+            Some(p) if p.marks == marks && pending.is_empty() => p.text.push_str(text),
             _ => out.push(Piece {
                 text: text.to_string(),
                 marks: marks.to_vec(),
             }),
         }
+        for m in pending.drain(..) {
+            if let Some(f) = first.get_mut(m as usize) {
+                f.get_or_insert(out.len() - 1);
+            }
+        }
     };
     let mut active: BTreeSet<u32> = BTreeSet::new();
     let mut cover: Vec<u32> = Vec::new();
-    for p in 0..n {
-        if let Some(lead) = leads.get(&p) {
-            push(lead, &[]);
-        }
-        active.extend(&starts[p]);
+    let covering = |active: &BTreeSet<u32>, cover: &mut Vec<u32>| {
         cover.clear();
-        cover.extend(active.iter().copied());
-        push(&words[p], &cover);
-        for m in &ends[p] {
-            active.remove(m);
+        cover.extend(active.range(..first_run).take(DEPTH));
+        cover.extend(active.range(first_run..).take(DEPTH));
+    };
+    let (mut s, mut e, mut p) = (0, 0, 0);
+    let last_unit = layouts.iter().rposition(|l| l.len() > 0);
+    for (u, lay) in layouts.iter().enumerate() {
+        push(lay.lead(), &[], &mut pending);
+        let n = lay.len();
+        for i in 0..n {
+            while let Some(&(_, m)) = starts.get(s).filter(|x| x.0 == p) {
+                active.insert(m);
+                pending.push(m);
+                s += 1;
+            }
+            covering(&active, &mut cover);
+            push(&lay.word(i), &cover, &mut pending);
+            while let Some(&(_, m)) = ends.get(e).filter(|x| x.0 == p) {
+                active.remove(&m);
+                e += 1;
+            }
+            // The text after: inside the marks that go on over the next position. A unit ends
+            // a line (sentences of a CoNLL document); nothing blank ends the document.
+            covering(&active, &mut cover);
+            let mut after = Cow::Borrowed(lay.after(i));
+            if i + 1 == n && !after.contains('\n') {
+                after.to_mut().push('\n');
+            }
+            if i + 1 == n && Some(u) == last_unit && after.trim().is_empty() {
+                after = Cow::Borrowed("");
+            }
+            push(&after, &cover, &mut pending);
+            p += 1;
         }
-        // The text after: inside the marks that go on over the next position.
-        let between: Vec<u32> = active.iter().copied().collect();
-        push(after.get(p).map_or("", String::as_str), &between);
     }
-    if n == 0 {
-        for lead in leads.values() {
-            push(lead, &[]);
-        }
+    let deep = first
+        .iter()
+        .enumerate()
+        .filter(|&(m, f)| f.is_some_and(|f| !out[f].marks.contains(&(m as u32))))
+        .count();
+    let marks = drafts
+        .into_iter()
+        .zip(first)
+        .map(|(d, f)| Mark {
+            first_piece: f,
+            ..d.mark
+        })
+        .collect();
+    (out, marks, deep)
+}
+
+/// The bytes of an input: a file's (a brat `.ann` file's with its `.txt`), a brat tree's
+/// `.ann` and `.txt` files'.
+pub fn input_bytes(path: &std::path::Path) -> crate::Result<u64> {
+    let len = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    if !path.is_dir() {
+        let txt = crate::formats::brat::text_path(path);
+        let beside = path.extension().is_some_and(|x| x == "ann") && txt != path;
+        return Ok(len(path) + if beside { len(&txt) } else { 0 });
     }
-    out
+    let anns = crate::formats::brat::ann_files(path)?;
+    Ok(anns
+        .iter()
+        .map(|rel| path.join(rel))
+        .map(|ann| len(&ann) + len(&crate::formats::brat::text_path(&ann)))
+        .sum())
 }

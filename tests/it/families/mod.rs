@@ -20,6 +20,7 @@ mod hipe_breakdown;
 mod hyphen_types;
 pub(crate) mod inspect;
 mod inspect_refusals;
+mod inspect_size;
 mod mentions;
 mod muc;
 mod muc_breakdown;
