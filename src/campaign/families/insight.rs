@@ -230,12 +230,27 @@ pub fn run_only(ins: &mut crate::eval::fair::Inspection) {
     }
     ins.documents
         .sort_by_key(|d| (std::cmp::Reverse(d.error_count()), d.order));
+    keep_run_warnings(&mut ins.warnings, &ins.run);
     ins.warnings.push(
         "the gold is hidden: this page marks the run's own spans only, each by the error type \
          it was counted with; no gold span, missed span or gold label shows (the campaign's \
          reveal_gold = true shows them)"
             .into(),
     );
+}
+
+/// The reading's warnings about the gold (a gold span given twice, a gold mention not placed,
+/// …) may quote it: only those about the run itself (naming `run`, as every warning about a
+/// file begins with its path) are kept, and a line says how many others there were.
+fn keep_run_warnings(warnings: &mut Vec<String>, run: &str) {
+    let before = warnings.len();
+    warnings.retain(|w| !run.is_empty() && w.starts_with(run));
+    if warnings.len() < before {
+        warnings.push(format!(
+            "{} warning(s) of the reading that are not about the run are not shown",
+            before - warnings.len()
+        ));
+    }
 }
 
 /// The page's path in the output directory: `inspect/SYSTEM_STEM.html`, named as the run's
@@ -401,4 +416,21 @@ pub fn breakdown_json(results: &crate::table::Results) -> Option<serde_json::Val
         out.insert(key.to_string(), Value::Array(rows));
     }
     (!out.is_empty()).then_some(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_warnings_about_the_run_stay_on_a_page_without_the_gold() {
+        let mut w = vec![
+            "runs/a_1/d1.ann:3: span T2 (PER) is given twice: counted once".to_string(),
+            "ref/d1.ann:5: span T7 (LOC) \"Zanzibar\" is given twice: counted once".to_string(),
+            "gold mention \"Zanzibar\" (LOC) of unit 3 is not placed".to_string(),
+        ];
+        super::keep_run_warnings(&mut w, "runs/a_1");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("runs/a_1/d1.ann:3"));
+        assert!(!w.iter().any(|x| x.contains("Zanzibar")), "{w:?}");
+        assert!(w[1].contains("2 warning(s)"), "{w:?}");
+    }
 }
