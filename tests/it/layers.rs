@@ -292,6 +292,21 @@ fn the_architecture_page_names_every_top_level_module() {
         missing.is_empty(),
         "docs/architecture.md does not name: {missing:?}"
     );
+    // The page's count of public modules is the source's.
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let pub_mods: usize = files
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap_or_default();
+            text.lines().filter(|l| l.starts_with("pub mod ")).count()
+        })
+        .sum();
+    let stated = format!("({pub_mods} `pub mod` in all");
+    assert!(
+        doc.contains(&stated),
+        "docs/architecture.md should say {stated}: the source has {pub_mods} `pub mod`"
+    );
     for layer in LAYERS.iter().flat_map(|l| l.iter()) {
         assert!(
             *layer == "lib" || modules.contains(*layer),
