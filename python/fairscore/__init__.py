@@ -57,7 +57,7 @@ try:
 
     __version__ = _version("fairscore")
 except Exception:  # not installed as a distribution (a source checkout)
-    __version__ = "0.1.0"
+    __version__ = "0.2.0"
 
 __all__ = [
     "FairscoreError",

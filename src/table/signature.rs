@@ -3,7 +3,7 @@
 //! resampling, short content hashes of the gold and run files and the fairscore version:
 //!
 //! ```text
-//! fairscore|family:spans|format:conll|beta:1|regimes:strict,ent_type,partial,exact|resample:bootstrap|n:1000|seed:42|conf:0.95|unit:document|gold:1a2b3c4d|run:5e6f7a8b|version:0.1.0
+//! fairscore|family:spans|format:conll|beta:1|regimes:strict,ent_type,partial,exact|resample:bootstrap|n:1000|seed:42|conf:0.95|unit:document|gold:1a2b3c4d|run:5e6f7a8b|version:0.2.0
 //! ```
 //!
 //! Two scorings with the same signature were made the same way on the same bytes. A

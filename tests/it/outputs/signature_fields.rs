@@ -64,3 +64,51 @@ fn a_signature_names_each_field_once() {
         assert_eq!(get("resample-unit"), Some(resampled), "{family}: {sig}");
     }
 }
+
+/// The signatures of two fixed scorings, per version. A signature names everything the numbers
+/// depend on, so a change of its fields, of their values or of the content hashes is a change
+/// of version (issue 48: every hash changed while the version stayed 0.1.0): bump the version
+/// in Cargo.toml and add that version's lines here, never edit an earlier one.
+const PINNED: &[(&str, &str, &str)] = &[(
+    "0.2.0",
+    "fairscore|family:spans|regimes:strict,ent_type,partial,exact|format:auto|beta:1|resample:bootstrap|n:100|seed:7|conf:0.95|resample-unit:sentence|gold:2382c8ca|run:b515dc06|version:0.2.0",
+    "fairscore|family:fair|focus:target|repair:conlleval|ignore-punct:no|format:auto|beta:1|resample:none|gold:2382c8ca|run:b515dc06|version:0.2.0",
+)];
+
+#[test]
+fn a_signature_changes_only_with_the_version() {
+    let dir = temp_dir("signature_pinned");
+    let gold = write_file(
+        &dir,
+        "g.conll",
+        "Anna B-PER\nreads O\nin O\nParis B-LOC\n\nBob B-PER\n",
+    );
+    let run = write_file(
+        &dir,
+        "r.conll",
+        "Anna B-PER\nreads O\nin O\nParis B-PER\n\nBob O\n",
+    );
+    let signature = |args: &[&str]| {
+        let mut a = vec!["evaluate", "--gold", &gold, "--pred", &run];
+        a.extend(args);
+        let out = fairscore(&a);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        text.lines()
+            .find_map(|l| l.strip_prefix("signature: "))
+            .unwrap_or_else(|| panic!("no signature: {text}"))
+            .to_string()
+    };
+    let version = env!("CARGO_PKG_VERSION");
+    let Some(&(_, spans, fair)) = PINNED.iter().find(|p| p.0 == version) else {
+        panic!("version {version} has no pinned signatures: add them to PINNED");
+    };
+    let got = (
+        signature(&["--family", "spans", "--bootstrap", "100", "--seed", "7"]),
+        signature(&["--family", "fair"]),
+    );
+    assert_eq!(
+        got,
+        (spans.to_string(), fair.to_string()),
+        "the signatures changed while the version stayed {version}: bump the version"
+    );
+}
