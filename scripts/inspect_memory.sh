@@ -6,6 +6,8 @@
 #   long    one HIPE-2022 document (the first of the newseye German gold, and the neurbsl run)
 #           repeated to about 21.6 MB per file (skipped without ../shared): peak RSS / input
 #           bytes and page bytes / input bytes must be <= 4.
+# Then scripts/standoff_memory.sh: the standoff scorings' peak memory (a big brat document, one
+# long mention string placed by `--align fuzzy`).
 # Prints each ratio; exits 1 when one is above 4. Not a timed test: figures vary by machine.
 # Usage: scripts/inspect_memory.sh   (needs python3, /usr/bin/time and a release build;
 # FAIRSCORE names the binary, default $CARGO_TARGET_DIR/release/fairscore)
@@ -64,4 +66,5 @@ for case in nested long; do
         printf '%-7s %-28s %6.2f  (floor)\n' "$case" "evaluate peak RSS / input" "$(awk -v a="$floor" -v b="$input" 'BEGIN {print a / b}')"
     fi
 done
+scripts/standoff_memory.sh || fail=1
 exit $fail

@@ -75,15 +75,58 @@ pub struct Unit {
 }
 
 /// The text of a standoff document and where its tokens (the positions spans are scored
-/// over) lie in it.
+/// over) lie in it: 8 bytes a token, 16 when the text is not ASCII.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CharText {
     /// The document's text.
     pub text: String,
     /// Token `i` is `offsets[i - 1]`: `[start, end)` in characters.
-    pub offsets: Vec<(usize, usize)>,
-    /// The same ranges in bytes of `text`.
-    pub bytes: Vec<(usize, usize)>,
+    pub offsets: Vec<(u32, u32)>,
+    /// The same ranges in bytes of `text`; empty for an ASCII text (bytes are characters).
+    bytes: Vec<(u32, u32)>,
+}
+
+impl CharText {
+    /// The text with its tokens at `offsets` (in characters).
+    pub fn new(text: String, offsets: Vec<(u32, u32)>) -> Self {
+        let bytes = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let slicer = crate::corpus::standoff::CharSlicer::new(&text);
+            let b = |i: u32| u32::try_from(slicer.byte(i as usize)).unwrap_or(u32::MAX);
+            offsets.iter().map(|&(s, e)| (b(s), b(e))).collect()
+        };
+        CharText {
+            text,
+            offsets,
+            bytes,
+        }
+    }
+
+    /// The number of tokens.
+    pub fn len(&self) -> usize {
+        self.offsets.len()
+    }
+
+    /// Whether it has no token.
+    pub fn is_empty(&self) -> bool {
+        self.offsets.is_empty()
+    }
+
+    /// Token `k`'s `[start, end)` in bytes of the text (0-based `k`).
+    pub fn bytes(&self, k: usize) -> Option<(usize, usize)> {
+        let v = if self.bytes.is_empty() {
+            &self.offsets
+        } else {
+            &self.bytes
+        };
+        v.get(k).map(|&(s, e)| (s as usize, e as usize))
+    }
+
+    /// Every token's `[start, end)` in bytes of the text, in order.
+    pub fn byte_ranges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.len()).filter_map(|k| self.bytes(k))
+    }
 }
 
 impl Unit {
@@ -109,7 +152,7 @@ impl Unit {
         };
         let at = |i: usize| i.checked_sub(1).and_then(|k| c.offsets.get(k));
         match (at(span.begin), at(span.end)) {
-            (Some(a), Some(b)) => (a.0, b.1),
+            (Some(a), Some(b)) => (a.0 as usize, b.1 as usize),
             _ => (span.begin, span.end),
         }
     }
@@ -121,7 +164,7 @@ impl Unit {
             let mut parts: Vec<(usize, usize)> = Vec::new();
             let mut last: Option<usize> = None;
             for i in span.token_list() {
-                let Some(&(s, e)) = i.checked_sub(1).and_then(|k| c.bytes.get(k)) else {
+                let Some((s, e)) = i.checked_sub(1).and_then(|k| c.bytes(k)) else {
                     continue;
                 };
                 match parts.last_mut() {

@@ -68,7 +68,7 @@ pub fn parse_with(
     let ann = ann.strip_prefix('\u{feff}').unwrap_or(ann);
     let index = OffsetIndex::new(&text, OffsetUnit::CodePoint);
     let slicer = CharSlicer::new(&text);
-    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
     // Events: (line, id, type, trigger id).
     let mut events: Vec<(usize, &str, &str, &str)> = Vec::new();
     let mut spans = Vec::new();
@@ -95,7 +95,7 @@ pub fn parse_with(
             continue;
         }
         if kind != '*' {
-            if let Some(first) = ids.insert(id.to_string(), ln) {
+            if let Some(first) = ids.insert(id, ln) {
                 on_error(Error::input(
                     ann_path,
                     ln,
@@ -174,6 +174,7 @@ pub fn parse_with(
         }
     }
     spans.retain(|s| !triggers.contains(&s.id));
+    spans.shrink_to_fit();
     Ok(StandoffDoc {
         name: name.to_string(),
         path: ann_path.to_path_buf(),

@@ -1,7 +1,8 @@
 //! Issue 47.2: one long mention string (a model that never stopped) costs the mentions family
 //! memory within a small multiple of the input: the string is not expanded into characters,
 //! nor into the fuzzy search's columns, when it cannot fit in its unit's text (it was 807 MB
-//! for a 20 MB string under `--align fuzzy`).
+//! for a 20 MB string under `--align fuzzy`), nor into a list of its positions when the span
+//! families score it (spans 151 MB, fair 253 MB before).
 
 use std::io::Write;
 
@@ -36,6 +37,9 @@ fn one_long_mention_string_costs_memory_within_four_times_the_input() {
         ("mentions", "off"),
         ("mentions", "exact"),
         ("mentions", "fuzzy"),
+        // The string placed as a span (no place: written after the text, a false positive).
+        ("spans", "fuzzy"),
+        ("fair", "fuzzy"),
     ] {
         let args = [
             "evaluate", "--family", family, "--gold", g, "--pred", p, "--align", align,

@@ -275,14 +275,19 @@ pub fn pair_sides(pred: &Path, sides: Sides) -> Result<Pairs> {
     })
 }
 
+/// A position: `[start, end)` in characters of its text. A text has fewer than 2^32
+/// characters: it is read from one input of at most 2 GiB (`io::MAX_INPUT`), an aligned
+/// generative run's text from the gold's and the run's strings.
+pub type Pos = (u32, u32);
+
+/// `i` as a character offset of a [`Pos`].
+fn at(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
 /// The positions of a document pair: `[start, end)` character ranges of non-whitespace text,
 /// cut at every fragment boundary of either side and at `extra` (a token side's tokens).
-pub fn positions(
-    text: &str,
-    a: &[StandoffSpan],
-    b: &[StandoffSpan],
-    extra: &[usize],
-) -> Vec<(usize, usize)> {
+pub fn positions(text: &str, a: &[StandoffSpan], b: &[StandoffSpan], extra: &[usize]) -> Vec<Pos> {
     let mut cuts: Vec<usize> = a
         .iter()
         .chain(b)
@@ -302,7 +307,7 @@ pub fn positions(
         let cut = next_cut.peek() == Some(&i);
         if let Some(s) = start {
             if space || cut {
-                out.push((s, i));
+                out.push((at(s), at(i)));
                 start = None;
             }
         }
@@ -311,38 +316,93 @@ pub fn positions(
         }
     }
     if let Some(s) = start {
-        out.push((s, n));
+        out.push((at(s), at(n)));
     }
+    out.shrink_to_fit();
     out
 }
 
-/// The 0-based positions a span covers, ascending.
-fn covered(span: &StandoffSpan, pos: &[(usize, usize)]) -> Vec<usize> {
-    let mut out = Vec::new();
+/// The 0-based positions a span covers, as runs of consecutive positions `[first, last]`
+/// (inclusive), ascending and apart: a range, not a list, whatever the span's length.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Covered {
+    /// One run (a span over consecutive positions).
+    One([(u32, u32); 1]),
+    /// Two runs or more, each after a gap.
+    Many(Vec<(u32, u32)>),
+}
+
+impl Covered {
+    /// The runs, ascending.
+    pub fn runs(&self) -> &[(u32, u32)] {
+        match self {
+            Covered::One(r) => r,
+            Covered::Many(v) => v,
+        }
+    }
+
+    /// The first position.
+    pub fn first(&self) -> usize {
+        self.runs().first().map_or(0, |r| r.0 as usize)
+    }
+
+    /// The last position.
+    pub fn last(&self) -> usize {
+        self.runs().last().map_or(0, |r| r.1 as usize)
+    }
+
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.runs().iter().map(|&(a, b)| (b - a) as usize + 1).sum()
+    }
+
+    /// The positions, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + Clone + '_ {
+        self.runs()
+            .iter()
+            .flat_map(|&(a, b)| a as usize..=b as usize)
+    }
+}
+
+/// The positions a span covers, or `None` for none.
+fn covered(span: &StandoffSpan, pos: &[Pos]) -> Option<Covered> {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
     for &(s, e) in &span.fragments {
+        let (s, e) = (at(s), at(e));
         let lo = pos.partition_point(|p| p.0 < s);
         let hi = pos.partition_point(|p| p.1 <= e);
-        out.extend(lo..hi.max(lo));
+        if hi > lo {
+            runs.push((at(lo), at(hi - 1)));
+        }
     }
-    out.sort_unstable();
-    out.dedup();
-    out
+    runs.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(runs.len());
+    for (a, b) in runs {
+        match merged.last_mut() {
+            Some(m) if a <= m.1.saturating_add(1) => m.1 = m.1.max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    match merged.len() {
+        0 => None,
+        1 => Some(Covered::One([merged[0]])),
+        _ => Some(Covered::Many(merged)),
+    }
 }
 
 /// A span over positions: label, covered positions, file line.
-pub type PosSpan<'a> = (&'a str, Vec<usize>, usize);
+pub type PosSpan<'a> = (&'a str, Covered, usize);
 
 /// The spans of one side over `pos`, by first position, then last, then label; spans that
 /// cover no position (empty, or only whitespace) are left out with a warning.
 pub fn on_positions<'a>(
     doc: &'a StandoffDoc,
-    pos: &[(usize, usize)],
+    pos: &[Pos],
     warnings: &mut Vec<String>,
 ) -> Vec<PosSpan<'a>> {
     let mut out = Vec::with_capacity(doc.spans.len());
     for s in &doc.spans {
-        let c = covered(s, pos);
-        if c.is_empty() {
+        let Some(c) = covered(s, pos) else {
             warnings.push(format!(
                 "{}:{}: span {} ({}) covers no character but whitespace: not scored",
                 doc.path.display(),
@@ -351,11 +411,11 @@ pub fn on_positions<'a>(
                 snippet(&s.label)
             ));
             continue;
-        }
+        };
         out.push((s.label.as_str(), c, s.line));
     }
     out.sort_by(|a, b| {
-        let key = |x: &PosSpan| (x.1[0], x.1[x.1.len() - 1]);
+        let key = |x: &PosSpan| (x.1.first(), x.1.last());
         key(a).cmp(&key(b)).then_with(|| a.0.cmp(b.0))
     });
     out
@@ -366,7 +426,7 @@ pub fn on_positions<'a>(
 fn build<'a>(v: &[PosSpan<'a>]) -> Spans<'a> {
     let mut spans = Spans::default();
     for (label, c, _) in v {
-        spans.push_labeled(c[0], c[c.len() - 1], label);
+        spans.push_labeled(c.first(), c.last(), label);
     }
     spans
 }
@@ -393,11 +453,12 @@ pub struct SpanCounts {
 /// Counts gold against run in the four regimes of the spans family, document by document.
 pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<SpanCounts> {
     let Pairs {
-        docs,
+        mut docs,
         cuts,
         mut warnings,
         ..
     } = pair(gold, pred, read)?;
+    drop_run_texts(&mut docs);
     let tags: BTreeSet<String> = docs
         .iter()
         .flat_map(|(g, p)| g.spans.iter().chain(&p.spans))
@@ -405,10 +466,11 @@ pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Span
         .collect();
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(docs.len());
-    for ((g, p), cuts) in docs.iter().zip(&cuts) {
+    // Each pair is dropped once counted.
+    for ((g, p), cuts) in docs.into_iter().zip(&cuts) {
         let pos = positions(&g.text, &g.spans, &p.spans, cuts);
-        let gs = on_positions(g, &pos, &mut warnings);
-        let ps = on_positions(p, &pos, &mut warnings);
+        let gs = on_positions(&g, &pos, &mut warnings);
+        let ps = on_positions(&p, &pos, &mut warnings);
         let (gspans, pspans) = (build(&gs), build(&ps));
         // Same range: correct in strict and exact only with the same positions.
         let same = |g: &crate::spans::Span, p: &crate::spans::Span| match (
@@ -433,6 +495,14 @@ pub fn span_counts(gold: &Path, pred: &Path, read: &StandoffRead) -> Result<Span
         docs: out,
         warnings,
     })
+}
+
+/// Frees the run's copy of each paired document's text (pairing found it the gold's), for a
+/// scoring that reads the gold's.
+pub fn drop_run_texts(docs: &mut [(StandoffDoc, StandoffDoc)]) {
+    for (_, p) in docs {
+        p.text = String::new();
+    }
 }
 
 /// Whether the fair family reads gold and run as standoff files ([`fair_report`]): a standoff format is given,
@@ -467,31 +537,29 @@ pub fn fair_report(gold: &Path, pred: &Path, opts: &FairOptions) -> Result<FairR
             .flatten(),
     };
     let Pairs {
-        docs,
+        mut docs,
         cuts,
         mut warnings,
         ..
     } = pair(gold, pred, &read)?;
+    drop_run_texts(&mut docs);
     let mut t_units = Vec::with_capacity(docs.len());
     let mut s_units = Vec::with_capacity(docs.len());
-    for ((g, p), cuts) in docs.iter().zip(&cuts) {
+    // Each pair is dropped once its units are made, its text moved into them.
+    for ((mut g, p), cuts) in docs.into_iter().zip(&cuts) {
         let pos = positions(&g.text, &g.spans, &p.spans, cuts);
-        let slicer = crate::corpus::standoff::CharSlicer::new(&g.text);
-        let chars = std::sync::Arc::new(crate::eval::fair::CharText {
-            text: g.text.clone(),
-            bytes: pos
-                .iter()
-                .map(|&(s, e)| (slicer.byte(s), slicer.byte(e)))
-                .collect(),
-            offsets: pos,
-        });
-        for (doc, units) in [(g, &mut t_units), (p, &mut s_units)] {
+        let text = std::mem::take(&mut g.text);
+        let chars = std::sync::Arc::new(crate::eval::fair::CharText::new(text, pos));
+        for (doc, units) in [(&g, &mut t_units), (&p, &mut s_units)] {
             let v = on_positions(doc, &chars.offsets, &mut warnings);
             let mut spans = Vec::with_capacity(v.len());
             let mut lines = Vec::with_capacity(v.len());
             for (label, c, line) in v {
-                let (a, b) = (c[0] + 1, c[c.len() - 1] + 1);
-                spans.push(LabeledSpan::new(label, a, b).with_tokens(c.iter().map(|x| x + 1)));
+                let span = LabeledSpan::new(label, c.first() + 1, c.last() + 1);
+                spans.push(match c {
+                    Covered::One(_) => span,
+                    Covered::Many(_) => span.with_tokens(c.iter().map(|x| x + 1)),
+                });
                 lines.push(line);
             }
             units.push(Unit {
@@ -531,13 +599,24 @@ mod tests {
             positions(text, &[], &[], &[]),
             vec![(0, 4), (6, 16), (17, 18)]
         );
+        let list = |s: &StandoffSpan, pos: &[Pos]| {
+            covered(s, pos)
+                .map(|c| c.iter().collect::<Vec<_>>())
+                .unwrap_or_default()
+        };
         let a = [span("LOC", &[(6, 11)])];
         let b = [span("PER", &[(0, 6)])];
         let pos = positions(text, &a, &b, &[]);
         assert_eq!(pos, vec![(0, 4), (6, 11), (11, 16), (17, 18)]);
-        assert_eq!(covered(&a[0], &pos), vec![1]);
-        assert_eq!(covered(&b[0], &pos), vec![0]);
-        assert_eq!(covered(&span("X", &[(0, 4), (17, 18)]), &pos), vec![0, 3]);
-        assert!(covered(&span("X", &[(4, 6)]), &pos).is_empty());
+        assert_eq!(list(&a[0], &pos), vec![1]);
+        assert_eq!(list(&b[0], &pos), vec![0]);
+        assert_eq!(list(&span("X", &[(0, 4), (17, 18)]), &pos), vec![0, 3]);
+        assert!(covered(&span("X", &[(4, 6)]), &pos).is_none());
+        // Fragments over adjacent positions are one run.
+        let c = covered(&span("X", &[(0, 4), (6, 11)]), &pos);
+        assert_eq!(c, Some(Covered::One([(0, 1)])));
+        let c = covered(&span("X", &[(0, 4), (11, 18)]), &pos);
+        assert_eq!(c.as_ref().map(Covered::runs), Some(&[(0, 0), (2, 3)][..]));
+        assert_eq!(c.map(|c| (c.first(), c.last(), c.len())), Some((0, 3, 3)));
     }
 }

@@ -204,7 +204,7 @@ fn word(u: &crate::eval::fair::Unit, t: usize) -> Option<&str> {
         return toks.get(k).map(String::as_str);
     }
     let c = u.chars.as_ref()?;
-    let &(s, e) = c.bytes.get(k)?;
+    let (s, e) = c.bytes(k)?;
     c.text.get(s..e)
 }
 
@@ -258,7 +258,7 @@ impl Sentences {
             // The line of every position: the line breaks before its first byte.
             let mut line = 0u32;
             let mut last = 0usize;
-            for &(b, _) in &c.bytes {
+            for (b, _) in c.byte_ranges() {
                 line += c.text.get(last..b).map_or(0, |t| t.matches('\n').count()) as u32;
                 last = b.max(last);
                 self.of.push(line);

@@ -46,7 +46,7 @@ pub(crate) struct Doc<'a> {
     /// The gold's document (its text and name).
     pub doc: &'a StandoffDoc,
     /// The positions of the pair (character ranges of the text).
-    pub pos: &'a [(usize, usize)],
+    pub pos: &'a [crate::eval::standoff::Pos],
 }
 
 impl Doc<'_> {
@@ -70,12 +70,13 @@ impl Doc<'_> {
             .collect();
         let word = |k: usize| -> &str {
             let (s, e) = pos[k];
-            &g.text[bytes[s]..bytes[e]]
+            &g.text[bytes[s as usize]..bytes[e as usize]]
         };
         let mut line_of = Vec::with_capacity(pos.len());
         let mut line = 0u32;
         let mut last = 0usize;
         for &(s, _) in pos {
+            let s = s as usize;
             line += g.text[bytes[last]..bytes[s]].matches('\n').count() as u32;
             last = s;
             line_of.push(line);
@@ -89,21 +90,21 @@ impl Doc<'_> {
         }
         let mut dens = vec![0u32; n_lines];
         for s in gs {
-            dens[line_of[s.1[0]] as usize] += 1;
+            dens[line_of[s.1.first()] as usize] += 1;
         }
         let name = g.name.strip_suffix(".ann").unwrap_or(&g.name);
         for (side, (own, other)) in [(gs, ps), (ps, gs)].into_iter().enumerate() {
             for s in own.iter() {
                 // Both sides are sorted by first position: those starting where `s` starts
                 // are found by binary search.
-                let from = other.partition_point(|o: &PosSpan| o.1[0] < s.1[0]);
+                let from = other.partition_point(|o: &PosSpan| o.1.first() < s.1.first());
                 let correct = other[from..]
                     .iter()
-                    .take_while(|o| o.1[0] == s.1[0])
+                    .take_while(|o| o.1.first() == s.1.first())
                     .any(|o| o.1 == s.1 && (!labels_matter || o.0 == s.0));
-                let words = s.1.iter().map(|&k| word(k));
+                let words = s.1.iter().map(word);
                 let text = join(words.clone());
-                let first = s.1[0];
+                let first = s.1.first();
                 let l = line_of[first] as usize;
                 let start = first as u32 - starts[l];
                 let mut f = Facts {

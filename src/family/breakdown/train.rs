@@ -318,7 +318,7 @@ pub fn standoff(path: &Path) -> Result<Train> {
             .collect();
         let word = |k: usize| -> &str {
             let (s, e) = pos[k];
-            match (bytes.get(s), bytes.get(e)) {
+            match (bytes.get(s as usize), bytes.get(e as usize)) {
                 (Some(&a), Some(&b)) => d.text.get(a..b).unwrap_or_default(),
                 _ => "",
             }
@@ -330,7 +330,7 @@ pub fn standoff(path: &Path) -> Result<Train> {
             }
         }
         for (label, covered, _) in on_positions(&d, &pos, &mut ignored) {
-            let text = super::join(covered.iter().map(|&k| word(k)));
+            let text = super::join(covered.iter().map(word));
             t.add_entity(&text, label);
         }
     }

@@ -94,8 +94,9 @@ struct Tally {
     gold_unplaced: usize,
 }
 
-/// A side's mention ready for its document: label, offsets, or `None` (to the tail).
-type Placed = (String, Option<(usize, usize)>, String);
+/// A side's mention ready for its document: label, offsets, or `None` (to the tail), the
+/// string as said.
+type Placed<'a> = (String, Option<(usize, usize)>, &'a str);
 
 /// Reads the gold and the run and places the run's mentions: one document pair a unit.
 fn sides(
@@ -111,8 +112,10 @@ fn sides(
     let (paired, mut warnings) = pair(&g, recs, pred, s)?;
     let mut t = Tally::default();
     let (mut gdocs, mut rdocs) = (Vec::new(), Vec::new());
-    for (u, rs) in g.units.iter().zip(&paired) {
-        let text = u.text.clone().unwrap_or_default();
+    let n_answers = paired.iter().map(Vec::len).sum::<usize>();
+    // Each unit's text is moved into its documents, each answer dropped once placed.
+    for (mut u, rs) in g.units.into_iter().zip(paired) {
+        let text = u.text.take().unwrap_or_default();
         let n = text.chars().count();
         let mut placer = Placer::new(&text);
         placer.permille = s.threshold;
@@ -132,15 +135,16 @@ fn sides(
                     }
                 };
                 t.gold_unplaced += usize::from(at.is_none());
-                (label_of(m, None), at, m.text.clone())
+                (label_of(m, None), at, m.text.as_str())
             })
             .collect();
-        let run_side = place_run(&mut placer, rs, s, n, &mut t);
-        let tail = tail_of(&text, &gold_side, &run_side);
-        let full = if with_tail {
-            format!("{text}{}", tail.text)
+        let run_side = place_run(&mut placer, &rs, s, n, &mut t);
+        drop(placer);
+        // The text, then (with the tail) the strings without a place.
+        let (full, tail) = if with_tail {
+            tail_of(text, &gold_side, &run_side)
         } else {
-            text
+            (text, Tail::default())
         };
         let doc = |side: &[Placed], tail: Vec<(usize, usize)>, path: &Path, text: String| {
             let mut at_tail = tail.into_iter();
@@ -186,7 +190,7 @@ fn sides(
          duplicates; {} gold mention(s) without a place ({fn_})",
         pred.display(),
         t.predicted,
-        paired.iter().map(Vec::len).sum::<usize>(),
+        n_answers,
         t.malformed,
         t.placed,
         t.unaligned,
@@ -209,13 +213,13 @@ fn label_of(m: &Mention, query: Option<&str>) -> String {
 /// mentions in order, the first unused occurrence from where the previous placed one ended;
 /// given offsets kept; a string said again after its places ran out dropped as a duplicate.
 /// With `unit sentence-type` each query places its mentions on its own.
-fn place_run(
+fn place_run<'a>(
     placer: &mut Placer,
-    recs: &[Record],
+    recs: &'a [Record],
     s: &Settings,
     n: usize,
     t: &mut Tally,
-) -> Vec<Placed> {
+) -> Vec<Placed<'a>> {
     let mut out = Vec::new();
     let mut groups: Vec<Option<&str>> = Vec::new();
     for r in recs {
@@ -261,7 +265,7 @@ fn place_run(
                             .insert(said.to_string());
                     }
                 }
-                out.push((label, at, m.text.clone()));
+                out.push((label, at, m.text.as_str()));
             }
         }
     }
@@ -273,25 +277,28 @@ fn place_run(
 /// text). The k-th run mention without a place of a text shares the line of the gold's k-th
 /// of that text: the two are one mention (or one with another label), whatever the order of
 /// the lists, as the mentions family matches them.
+#[derive(Default)]
 struct Tail {
-    text: String,
     gold: Vec<(usize, usize)>,
     run: Vec<(usize, usize)>,
 }
 
-fn tail_of(text: &str, gold: &[Placed], run: &[Placed]) -> Tail {
-    let mut t = Tail {
-        text: String::new(),
-        gold: Vec::new(),
-        run: Vec::new(),
-    };
+/// `text` with the tail written after it (its room reserved once: at most each string, a
+/// separator and `∅`), and the tail's places.
+fn tail_of(text: String, gold: &[Placed], run: &[Placed]) -> (String, Tail) {
+    let unplaced = gold.iter().chain(run).filter(|p| p.1.is_none());
+    let room: usize = unplaced.map(|p| p.2.len().max('∅'.len_utf8()) + 2).sum();
     let mut at = text.chars().count();
+    let mut full = text;
+    full.reserve_exact(room);
+    let mut t = Tail::default();
+    let start = full.len();
     let mut lines: HashMap<(&str, usize), (usize, usize)> = HashMap::new();
     let mut count: HashMap<&str, usize> = HashMap::new();
     for (_, _, said) in gold.iter().filter(|p| p.1.is_none()) {
         let key = said.trim_matches(is_py_space);
         let k = count.entry(key).or_insert(0);
-        let place = line(&mut t.text, &mut at, said);
+        let place = line(&mut full, start, &mut at, said);
         lines.insert((key, *k), place);
         *k += 1;
         t.gold.push(place);
@@ -302,19 +309,20 @@ fn tail_of(text: &str, gold: &[Placed], run: &[Placed]) -> Tail {
         let k = count.entry(key).or_insert(0);
         let place = match lines.get(&(key, *k)) {
             Some(&p) => p,
-            None => line(&mut t.text, &mut at, said),
+            None => line(&mut full, start, &mut at, said),
         };
         *k += 1;
         t.run.push(place);
     }
-    t
+    (full, t)
 }
 
-/// Writes `said` on a line of its own at the end of `tail` (`at`: the characters before it),
-/// its words joined by one space; a string of white space only (or none) is shown as `∅`,
-/// so that it covers a character. Returns its start and end.
-fn line(tail: &mut String, at: &mut usize, said: &str) -> (usize, usize) {
-    let sep = if tail.is_empty() { "\n\n" } else { "\n" };
+/// Writes `said` on a line of its own at the end of `tail`, whose tail starts at byte `from`
+/// (`at`: the characters before the end), its words joined by one space; a string of white
+/// space only (or none) is shown as `∅`, so that it covers a character. Returns its start and
+/// end.
+fn line(tail: &mut String, from: usize, at: &mut usize, said: &str) -> (usize, usize) {
+    let sep = if tail.len() == from { "\n\n" } else { "\n" };
     tail.push_str(sep);
     *at += sep.len();
     let start = *at;
@@ -340,18 +348,18 @@ mod tests {
     #[test]
     fn the_tail_holds_each_unplaced_string_once_in_order() {
         let side: Vec<Placed> = vec![
-            ("PER".into(), Some((0, 4)), "Anna".into()),
-            ("LOC".into(), None, " Mars\n".into()),
-            ("ORG".into(), None, "".into()),
+            ("PER".into(), Some((0, 4)), "Anna"),
+            ("LOC".into(), None, " Mars\n"),
+            ("ORG".into(), None, ""),
         ];
         let run: Vec<Placed> = vec![
-            ("ORG".into(), None, "Venus".into()),
-            ("PER".into(), None, "Mars".into()),
-            ("LOC".into(), None, "Mars".into()),
+            ("ORG".into(), None, "Venus"),
+            ("PER".into(), None, "Mars"),
+            ("LOC".into(), None, "Mars"),
         ];
-        let t = tail_of("Anna x", &side, &run);
-        assert_eq!(t.text, "\n\nMars\n∅\nVenus\nMars");
-        let full: Vec<char> = format!("Anna x{}", t.text).chars().collect();
+        let (text, t) = tail_of("Anna x".to_string(), &side, &run);
+        assert_eq!(text, "Anna x\n\nMars\n∅\nVenus\nMars");
+        let full: Vec<char> = text.chars().collect();
         let cut = |(a, b): (usize, usize)| full[a..b].iter().collect::<String>();
         assert_eq!(
             t.gold.iter().map(|&x| cut(x)).collect::<Vec<_>>(),

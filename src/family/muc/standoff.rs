@@ -9,7 +9,9 @@ use std::path::Path;
 
 use super::judge::{judge, MucCounts, Scratch};
 use crate::error::Result;
-use crate::eval::standoff::{on_positions, pair, positions, Pairs, PosSpan, StandoffRead};
+use crate::eval::standoff::{
+    drop_run_texts, on_positions, pair, positions, Pairs, PosSpan, StandoffRead,
+};
 use crate::family::breakdown::muc::MucSpans;
 use crate::spans::Spans;
 
@@ -29,11 +31,12 @@ pub(super) fn muc_units(
     mut spans: Option<&mut MucSpans<'_>>,
 ) -> Result<(Vec<DocMuc>, Vec<DocEntities>, Vec<String>)> {
     let Pairs {
-        docs,
+        mut docs,
         cuts,
         mut warnings,
         ..
     } = pair(gold, pred, read)?;
+    drop_run_texts(&mut docs);
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(docs.len());
     let mut entities = Vec::with_capacity(docs.len());
@@ -81,17 +84,10 @@ fn fragments<'a>(v: &[PosSpan<'a>]) -> (Spans<'a>, Vec<usize>) {
     let mut s = Spans::default();
     let mut of = Vec::with_capacity(v.len());
     for (k, (label, c, _)) in v.iter().enumerate() {
-        let (mut start, mut last) = (c[0], c[0]);
-        for &x in &c[1..] {
-            if x != last + 1 {
-                s.push_labeled(start, last, label);
-                of.push(k);
-                start = x;
-            }
-            last = x;
+        for &(start, last) in c.runs() {
+            s.push_labeled(start as usize, last as usize, label);
+            of.push(k);
         }
-        s.push_labeled(start, last, label);
-        of.push(k);
     }
     (s, of)
 }

@@ -73,7 +73,7 @@ pub(super) fn layout<'a>(unit: &'a Unit, other: &Unit, breaks: Option<&'a Vec<Se
 impl Layout<'_> {
     pub(super) fn len(&self) -> usize {
         match self {
-            Layout::Chars(c) => c.bytes.len(),
+            Layout::Chars(c) => c.len(),
             Layout::Tokens(t, _) => t.len(),
             Layout::Numbers(b) => b.len().saturating_sub(1),
         }
@@ -87,7 +87,7 @@ impl Layout<'_> {
     pub(super) fn lead(&self) -> &str {
         match self {
             Layout::Chars(c) => {
-                let end = c.bytes.first().map_or(c.text.len(), |b| b.0);
+                let end = c.bytes(0).map_or(c.text.len(), |b| b.0);
                 c.text.get(..end).unwrap_or("")
             }
             _ => "",
@@ -98,7 +98,7 @@ impl Layout<'_> {
     pub(super) fn word(&self, i: usize) -> Cow<'_, str> {
         match self {
             Layout::Chars(c) => {
-                let (s, e) = c.bytes.get(i).copied().unwrap_or((0, 0));
+                let (s, e) = c.bytes(i).unwrap_or((0, 0));
                 Cow::Borrowed(c.text.get(s..e).unwrap_or(""))
             }
             Layout::Tokens(t, _) => Cow::Borrowed(t.get(i).map_or("", String::as_str)),
@@ -115,8 +115,8 @@ impl Layout<'_> {
         let last = i + 1 >= self.len();
         match self {
             Layout::Chars(c) => {
-                let s = c.bytes.get(i).map_or(c.text.len(), |b| b.1);
-                let e = c.bytes.get(i + 1).map_or(c.text.len(), |n| n.0);
+                let s = c.bytes(i).map_or(c.text.len(), |b| b.1);
+                let e = c.bytes(i + 1).map_or(c.text.len(), |n| n.0);
                 c.text.get(s..e).unwrap_or("")
             }
             _ if last => "",
@@ -157,7 +157,7 @@ pub(super) fn snippet(unit: &Unit, sp: &Span, has_text: bool) -> (String, bool) 
             (a, b) => Cow::Owned(format!("#{a}–#{b}")),
         },
         (None, Some(c), _) => {
-            let at = |i: usize| i.checked_sub(1).and_then(|k| c.bytes.get(k));
+            let at = |i: usize| i.checked_sub(1).and_then(|k| c.bytes(k));
             match (at(sp.begin), at(sp.end)) {
                 (Some(a), Some(b)) => Cow::Borrowed(c.text.get(a.0..b.1).unwrap_or("")),
                 _ => Cow::Borrowed(""),
