@@ -240,7 +240,7 @@ pub struct Scored {
 
 /// Refuses a task whose `rank_by` names no column of its family's headline table (an input
 /// error at the line of `rank_by`, listing the columns there are).
-fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Result<()> {
+pub(crate) fn ranked_column(cfg: &FamilyCampaign, t: &FamilyTask, results: &Results) -> Result<()> {
     let h = &t.headline;
     let table = results.table(&h.table);
     if table.and_then(|tb| tb.column(&h.column)).is_some() {

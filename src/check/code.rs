@@ -84,6 +84,10 @@ macro_rules! codes {
     };
 }
 
+/// The masked-gold hint when a label list was given (nothing more to pass).
+pub(crate) const MASKED_WITH_LIST: &str =
+    "check again against the annotated gold once it is published";
+
 codes! {
     /// The file name does not follow the edition's convention.
     FileName = "file-name", Error,

@@ -140,19 +140,23 @@ impl Findings {
                 *n += 1;
             }
         }
-        let place = Place {
-            file: at.file.clone(),
-            line: at.line,
-        };
         if let Some(&i) = self.index.get(&k) {
             if let Some(f) = self.list.get_mut(i) {
                 f.count += at.count;
+                let place = Place {
+                    file: at.file,
+                    line: at.line,
+                };
                 if f.places.len() < MAX_PLACES && !f.places.contains(&place) {
                     f.places.push(place);
                 }
             }
             return;
         }
+        let place = Place {
+            file: at.file.clone(),
+            line: at.line,
+        };
         self.index.insert(k, self.list.len());
         self.list.push(Finding {
             severity: code.severity(),

@@ -124,7 +124,7 @@ impl Known {
         let mut a = at(gold, 0).message(message);
         if let Known::List(..) = self {
             // The list was given: the hint to pass one is not.
-            a = a.hint("check again against the annotated gold once it is published");
+            a = a.hint(super::code::MASKED_WITH_LIST);
         }
         f.push(Code::MaskedGold, a);
     }

@@ -274,7 +274,7 @@ pub fn check_bytes(
     if masked {
         // With a tagset, labels are checked now: nothing to pass (no `--labels` hint).
         let hint = match opts.tagset {
-            Some(_) => "check again against the annotated gold once it is published",
+            Some(_) => code::MASKED_WITH_LIST,
             None => Code::MaskedGold.hint(),
         };
         f.push(

@@ -537,13 +537,14 @@ fn standoff_statistics(
 
 /// The labels of a corpus's tag column.
 fn run_labels(c: &Corpus, col: usize) -> BTreeSet<String> {
+    let hipe = c.format == crate::formats::Format::Hipe.as_str();
     let mut out = BTreeSet::new();
     for t in 0..c.n_tokens() {
         let cell = c.cell(t, col);
         if matches!(cell, "O" | "_" | "-" | "") {
             continue;
         }
-        let tag = crate::spans::label_of(cell, c.format == crate::formats::Format::Hipe.as_str());
+        let tag = crate::spans::label_of(cell, hipe);
         if !matches!(tag, "_" | "-" | "O" | "") {
             out.insert(tag.to_string());
         }

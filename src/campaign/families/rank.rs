@@ -9,7 +9,7 @@ use super::{
     best_per_team, clash, score, stem, FamilyCampaign, FamilyReport, FamilyTask, Groups,
     TaskRanking,
 };
-use crate::error::{snippet, Error, Result};
+use crate::error::Result;
 
 /// A scoring of a run for a task that failed (issue 46.12: a run of several tasks fails once
 /// per task).
@@ -174,26 +174,7 @@ pub(super) fn check_rank_by(
         let Ok(results) = crate::family::evaluate(t.family.as_ref(), &gold, &gold, None) else {
             continue;
         };
-        let table = results.table(&h.table);
-        if table.and_then(|tb| tb.column(&h.column)).is_some() {
-            continue;
-        }
-        let there: Vec<&str> = table
-            .map(|tb| tb.columns.iter().map(|c| c.name.as_str()).collect())
-            .unwrap_or_default();
-        return Err(Error::input(
-            &cfg.file,
-            t.rank_by_line,
-            format!(
-                "invalid campaign: task {}: rank_by: the {} family has no column {} in table {} \
-                 (its columns: {})",
-                t.name,
-                t.family.name(),
-                snippet(&h.column),
-                h.table,
-                there.join(", ")
-            ),
-        ));
+        crate::campaign::codabench::ranked_column(cfg, t, &results)?;
     }
     Ok(())
 }
